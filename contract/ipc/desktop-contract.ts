@@ -1,0 +1,186 @@
+// The typed bridge between the renderer and main. window.desktop's type is derived from this
+// tree; preload walks it; main registers a handler per invoke descriptor. Each invoke takes one
+// object argument and answers { ok: true, value } or { ok: false, error } (errors are data).
+import { Type, type Static, type TSchema } from 'typebox';
+import { SessionUserSchema } from '../api/session.ts';
+
+export interface InvokeDescriptor<Req extends TSchema = TSchema, Res extends TSchema = TSchema> {
+  kind: 'invoke';
+  channel: string;
+  request: Req;
+  response: Res;
+}
+export interface EventDescriptor<P extends TSchema = TSchema> {
+  kind: 'event';
+  channel: string;
+  payload: P;
+}
+export type Descriptor = InvokeDescriptor | EventDescriptor;
+export interface ContractTree {
+  [key: string]: Descriptor | ContractTree;
+}
+
+export const invoke = <Req extends TSchema, Res extends TSchema>(channel: string, request: Req, response: Res): InvokeDescriptor<Req, Res> =>
+  ({ kind: 'invoke', channel, request, response });
+export const event = <P extends TSchema>(channel: string, payload: P): EventDescriptor<P> => ({ kind: 'event', channel, payload });
+
+export interface IpcError {
+  /** Machine-readable reason, e.g. `invalid-payload`, `forbidden-sender`, `vault-unavailable`. */
+  code: string;
+  /** Chinese message for the user. */
+  message: string;
+}
+export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
+
+// ---- shapes
+
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+export const ProfileSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  /** `local` is the embedded platform ("本机"), started by the app on loopback. */
+  kind: Type.Union([Type.Literal('local'), Type.Literal('remote')]),
+  /** Base URL of a remote platform (http or https); empty for the local profile. */
+  url: Type.String({ maxLength: 500 }),
+  username: Nullable(Type.String({ maxLength: 100 })),
+  /** Whether the password is kept in the OS keychain. */
+  rememberPassword: Type.Boolean(),
+  /** Accept a self-signed certificate for this server. */
+  allowSelfSigned: Type.Boolean(),
+  createdAt: Type.String(),
+  lastUsedAt: Nullable(Type.String()),
+});
+export type Profile = Static<typeof ProfileSchema>;
+
+export const ProfileInputSchema = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  url: Type.String({ minLength: 1, maxLength: 500 }),
+  username: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+  allowSelfSigned: Type.Optional(Type.Boolean()),
+});
+export type ProfileInput = Static<typeof ProfileInputSchema>;
+
+export const ProfilesStateSchema = Type.Object({ profiles: Type.Array(ProfileSchema), activeId: Type.String() });
+export type ProfilesState = Static<typeof ProfilesStateSchema>;
+
+export const ConnectionTestSchema = Type.Object({
+  ok: Type.Boolean(),
+  /** Round trip in milliseconds, when it answered. */
+  latencyMs: Nullable(Type.Number()),
+  message: Type.String(),
+});
+export type ConnectionTest = Static<typeof ConnectionTestSchema>;
+
+export const QueryValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Array(Type.Union([Type.String(), Type.Number()]))]);
+export const ApiRequestSchema = Type.Object({
+  method: Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('PUT'), Type.Literal('PATCH'), Type.Literal('DELETE')]),
+  /** A filled path on the platform, starting with /api/, /cloneApi/ or /codeApi/. */
+  path: Type.String({ pattern: '^/(api|cloneApi|codeApi)/', maxLength: 2000 }),
+  query: Type.Optional(Type.Record(Type.String(), QueryValue)),
+  body: Type.Optional(Type.Unknown()),
+});
+export type ApiRequest = Static<typeof ApiRequestSchema>;
+export const EnvelopeAnySchema = Type.Object({ code: Type.Integer(), message: Type.String(), data: Type.Unknown() });
+
+export const PlatformStatusSchema = Type.Object({
+  state: Type.Union([Type.Literal('stopped'), Type.Literal('starting'), Type.Literal('running'), Type.Literal('crashed'), Type.Literal('failed')]),
+  url: Nullable(Type.String()),
+  pid: Nullable(Type.Integer()),
+  restarts: Type.Integer(),
+  message: Type.String(),
+});
+export type PlatformStatus = Static<typeof PlatformStatusSchema>;
+
+export const VaultStatusSchema = Type.Object({
+  available: Type.Boolean(),
+  /** Name of the keychain backend, e.g. "Secret Service", or why none is usable. */
+  backend: Type.String(),
+  message: Type.String(),
+});
+export type VaultStatus = Static<typeof VaultStatusSchema>;
+
+export const AppInfoSchema = Type.Object({
+  version: Type.String(),
+  /** `electron` in the desktop app, `web` in the web host. */
+  shell: Type.Union([Type.Literal('electron'), Type.Literal('web')]),
+  platform: Type.String(),
+  dataDir: Type.String(),
+});
+export type AppInfo = Static<typeof AppInfoSchema>;
+
+export const SavedLoginSchema = Type.Object({ username: Nullable(Type.String()), hasPassword: Type.Boolean() });
+export const LoginRequestSchema = Type.Object({
+  username: Type.String({ minLength: 1, maxLength: 100 }),
+  /** Omit to log in with the password kept in the keychain for this profile. */
+  password: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  remember: Type.Boolean(),
+});
+export const LoginResultSchema = Type.Object({
+  code: Type.Integer(),
+  message: Type.String(),
+  data: Nullable(SessionUserSchema),
+  /** Set when the password could not be remembered (no keychain): the login itself succeeded. */
+  vaultWarning: Nullable(Type.String()),
+});
+export type LoginResult = Static<typeof LoginResultSchema>;
+
+const Empty = Type.Object({});
+const IdOnly = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const desktopContract = {
+  app: {
+    info: invoke('app:info', Empty, AppInfoSchema),
+  },
+  profiles: {
+    list: invoke('profiles:list', Empty, ProfilesStateSchema),
+    add: invoke('profiles:add', ProfileInputSchema, ProfileSchema),
+    update: invoke('profiles:update', Type.Object({ id: Type.String(), patch: Type.Partial(ProfileInputSchema) }), ProfileSchema),
+    remove: invoke('profiles:remove', IdOnly, ProfilesStateSchema),
+    activate: invoke('profiles:activate', IdOnly, ProfilesStateSchema),
+    test: invoke('profiles:test', Type.Object({ id: Type.Optional(Type.String()), url: Type.Optional(Type.String({ maxLength: 500 })) }), ConnectionTestSchema),
+    changed: event('profiles:changed', ProfilesStateSchema),
+  },
+  session: {
+    /** What the login form may prefill for the active profile. */
+    saved: invoke('session:saved', Empty, SavedLoginSchema),
+    login: invoke('session:login', LoginRequestSchema, LoginResultSchema),
+    logout: invoke('session:logout', Empty, Type.Null()),
+    /** Forget the remembered password of the active profile. */
+    forget: invoke('session:forget', Empty, Type.Null()),
+    /** The platform answered code 3: the renderer returns to login. */
+    expired: event('session:expired', Type.Object({ message: Type.String() })),
+  },
+  api: {
+    call: invoke('api:call', ApiRequestSchema, EnvelopeAnySchema),
+  },
+  platform: {
+    status: invoke('platform:status', Empty, PlatformStatusSchema),
+    restart: invoke('platform:restart', Empty, PlatformStatusSchema),
+    statusChanged: event('platform:status-changed', PlatformStatusSchema),
+  },
+  vault: {
+    status: invoke('vault:status', Empty, VaultStatusSchema),
+  },
+} satisfies ContractTree;
+
+export type DesktopContract = typeof desktopContract;
+
+/** window.desktop, derived from the contract. */
+export type DesktopApi<T = DesktopContract> = {
+  [K in keyof T]: T[K] extends InvokeDescriptor<infer Req, infer Res>
+    ? (request: Static<Req>) => Promise<IpcResult<Static<Res>>>
+    : T[K] extends EventDescriptor<infer P>
+      ? (listener: (payload: Static<P>) => void) => () => void
+      : DesktopApi<T[K]>;
+};
+
+/** Every descriptor with its path in the tree, for preload, main and the web host. */
+export function walkContract(tree: ContractTree = desktopContract, prefix: string[] = []): Array<{ path: string[]; descriptor: Descriptor }> {
+  const out: Array<{ path: string[]; descriptor: Descriptor }> = [];
+  for (const [key, value] of Object.entries(tree)) {
+    if ('kind' in value && typeof value.kind === 'string') out.push({ path: [...prefix, key], descriptor: value as Descriptor });
+    else out.push(...walkContract(value as ContractTree, [...prefix, key]));
+  }
+  return out;
+}

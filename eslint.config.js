@@ -1,0 +1,58 @@
+// Lint rules, including the import boundaries of design.md §2:
+// contract <- everyone; main never imports renderer/server code; renderer never node:* or electron;
+// server never electron; server/engine never fastify, the db or routes.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'worker_threads'];
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const group = (group, message) => ({ group, message });
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-empty': ['error', { allowEmptyCatch: true }],
+    },
+  },
+  {
+    files: ['contract/**'],
+    rules: restrict([
+      group([...nodeBuiltins, 'electron', 'electron/*'], 'contract/ 是纯 TypeScript：不得引用 Node 内置模块或 Electron。'),
+      group(['**/main/**', '**/renderer/**', '**/server/**', '**/preload/**'], 'contract/ 不得引用其他层。'),
+      group(['react', 'react-dom', 'fastify', 'kysely'], 'contract/ 不得引用框架。'),
+    ]),
+  },
+  {
+    files: ['renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: restrict([
+      group([...nodeBuiltins, 'electron', 'electron/*'], 'renderer/ 运行在沙箱中：只能通过 platform/ 使用 window.desktop。'),
+      group(['**/main/**', '**/server/**', '**/preload/**'], 'renderer/ 只能引用 contract/。'),
+    ]),
+  },
+  {
+    files: ['main/**'],
+    rules: restrict([group(['**/renderer/**', '**/server/**'], 'main/ 通过路径启动已构建的 server，不得引用 renderer/ 或 server/ 代码。')]),
+  },
+  {
+    files: ['preload/**'],
+    rules: restrict([group(['**/main/**', '**/renderer/**', '**/server/**'], 'preload/ 只由 contract/ 构建，不含逻辑。')]),
+  },
+  {
+    files: ['server/**'],
+    rules: restrict([group(['electron', 'electron/*', '**/main/**', '**/renderer/**', '**/preload/**'], 'server/ 不得引用 Electron 或客户端代码。')]),
+  },
+  {
+    files: ['server/engine/**'],
+    rules: restrict([
+      group(['electron', 'electron/*', 'fastify', '@fastify/*', 'kysely', 'better-sqlite3', 'pg', '**/db/**', '**/routes/**'], 'server/engine/ 是纯分析引擎：不得引用 Fastify、数据库或路由。'),
+    ]),
+  },
+);

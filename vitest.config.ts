@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: unit (pure code, mirrors source paths) and integration (server in-process and
+// over HTTP, on SQLite and, when CAIRN_TEST_PG_URL is set, PostgreSQL).
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx'], environment: 'node' } },
+      { test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000, fileParallelism: false } },
+    ],
+  },
+});
