@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// `cairn` command line. Subcommands grow with the product (scan, kb, report arrive with their
+// issues); each lives in cli/commands/ and returns its output as text.
+const [command, ...rest] = process.argv.slice(2);
+
+const usage = `用法：cairn <命令>
+
+命令：
+  routes    以 JSON 输出渲染进程注册的全部页面路由（path、tabs、built）
+  calls     以 JSON 输出平台服务端的全部接口（method、path、implemented）
+  help      显示本帮助`;
+
+async function main(): Promise<number> {
+  switch (command) {
+    case 'routes': {
+      const { routesCommand } = await import('./commands/routes.ts');
+      console.log(routesCommand());
+      return 0;
+    }
+    case 'calls': {
+      const { callsCommand } = await import('./commands/calls.ts');
+      console.log(callsCommand());
+      return 0;
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      console.log(usage);
+      return 0;
+    default:
+      console.error(`未知命令：${command}${rest.length ? ' ' + rest.join(' ') : ''}\n\n${usage}`);
+      return 2;
+  }
+}
+
+process.exitCode = await main();

@@ -1,0 +1,22 @@
+import { defineConfig } from '@playwright/test';
+
+// End to end through the web host in Debian's Chromium (no Playwright browser download here).
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: 'test-results/e2e-artifacts',
+  timeout: 120_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    locale: 'zh-CN',
+    viewport: { width: 1440, height: 900 },
+    screenshot: 'only-on-failure',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: process.env.CAIRN_CHROMIUM ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+    },
+  },
+});

@@ -1,0 +1,61 @@
+// `npm test`: typecheck, lint, unit, integration (SQLite and PostgreSQL), end to end.
+// It provisions what the suites need and is not already there: a throwaway PostgreSQL cluster
+// (from Debian's postgresql binaries) and a D-Bus session with an unlocked gnome-keyring for the
+// real-keychain tests. On CI (CI=true) a missing PostgreSQL or keychain is a failure, not a skip.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { startThrowawayPostgres } from '../tests/support/pg-cluster.ts';
+
+const onCi = process.env.CI === 'true';
+const only = process.argv.slice(2); // e.g. `npm test -- unit integration`
+const wanted = (step: string) => only.length === 0 || only.includes(step);
+
+// Re-run inside a private D-Bus session with gnome-keyring, so the vault tests use a real keychain.
+if (!process.env.CAIRN_TEST_IN_DBUS && existsSync('/usr/bin/dbus-run-session') && existsSync('/usr/bin/gnome-keyring-daemon')) {
+  const inner = 'echo -n cairn-test | gnome-keyring-daemon --unlock --components=secrets --daemonize >/dev/null && exec "$0" "$@"';
+  const r = spawnSync('dbus-run-session', ['--', 'sh', '-c', inner, process.execPath, ...process.execArgv, import.meta.filename, ...only], {
+    stdio: 'inherit',
+    env: { ...process.env, CAIRN_TEST_IN_DBUS: '1', CAIRN_TEST_KEYRING: '1' },
+  });
+  process.exit(r.status ?? 1);
+}
+if (!process.env.CAIRN_TEST_KEYRING) {
+  const msg = '未找到 dbus-run-session 或 gnome-keyring-daemon：跳过真实钥匙串测试（Debian: apt-get install gnome-keyring dbus）';
+  if (onCi) { console.error(msg); process.exit(1); }
+  console.warn(msg);
+}
+
+const run = (title: string, cmd: string, args: string[], env: NodeJS.ProcessEnv = {}) => {
+  console.log(`\n=== ${title}: ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (r.status !== 0) {
+    console.error(`\n✗ ${title} 失败（退出码 ${r.status}）`);
+    process.exit(r.status ?? 1);
+  }
+};
+
+if (wanted('typecheck')) run('typecheck', 'npm', ['run', '-s', 'typecheck']);
+if (wanted('lint')) run('lint', 'npm', ['run', '-s', 'lint']);
+if (wanted('unit')) run('unit', 'npx', ['vitest', 'run', '--project', 'unit']);
+
+if (wanted('integration')) {
+  let pgUrl = process.env.CAIRN_TEST_PG_URL;
+  let stopPg: (() => void) | undefined;
+  if (!pgUrl) {
+    const pg = startThrowawayPostgres();
+    if (pg.ok) { pgUrl = pg.url; stopPg = pg.stop; }
+    else {
+      const msg = `无法启动 PostgreSQL，集成测试只在 SQLite 上运行：${pg.reason}`;
+      if (onCi) { console.error(msg); process.exit(1); }
+      console.warn(msg);
+    }
+  }
+  try {
+    run('integration', 'npx', ['vitest', 'run', '--project', 'integration'], pgUrl ? { CAIRN_TEST_PG_URL: pgUrl } : {});
+  } finally {
+    stopPg?.();
+  }
+}
+
+if (wanted('e2e')) run('e2e', 'npm', ['run', '-s', 'test:e2e']);
+console.log('\n✓ 全部测试通过');

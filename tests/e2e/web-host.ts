@@ -1,0 +1,47 @@
+// Starts the web host (the desktop app's main services in plain Node, with a freshly started
+// embedded platform) in a throwaway app-data folder, and hands the test its launch URL.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface WebHost {
+  launchUrl: string;
+  origin: string;
+  home: string;
+  stop(): Promise<void>;
+}
+
+export async function startWebHost(): Promise<WebHost> {
+  const home = mkdtempSync(join(tmpdir(), 'cairn-e2e-'));
+  const child: ChildProcess = spawn(process.execPath, ['main/web-host/cli.ts', '--port', '0'], {
+    env: { ...process.env, CAIRN_HOME: home, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const launchUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('网页模式 60 秒内未启动')), 60_000);
+    child.once('exit', (code) => reject(new Error(`网页模式提前退出（${code}）`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!line.startsWith('{')) return;
+      try {
+        const msg = JSON.parse(line) as { event?: string; url?: string };
+        if (msg.event === 'web-host' && msg.url) { clearTimeout(timer); resolve(msg.url); }
+      } catch { /* not ours */ }
+    });
+  });
+  return {
+    launchUrl,
+    origin: new URL(launchUrl).origin,
+    home,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
