@@ -60,3 +60,48 @@ export const PERMISSIONS = {
 
 export type PermissionCode = keyof typeof PERMISSIONS;
 export const ALL_PERMISSION_CODES = Object.keys(PERMISSIONS) as PermissionCode[];
+
+/** True when the user's permission list holds `code` (spec doc 1 §6). */
+export function hasPermission(codes: readonly string[] | null | undefined, code: string): boolean {
+  return !!codes && codes.includes(code);
+}
+
+/** True when the list holds at least one of `wanted` (an empty `wanted` is true). */
+export function hasAnyPermission(codes: readonly string[] | null | undefined, wanted: readonly string[]): boolean {
+  return wanted.length === 0 || wanted.some((c) => hasPermission(codes, c));
+}
+
+/** A `has(code)` predicate over a permission list (or the session's permissionPOS entries). */
+export function permissionChecker(codes: readonly string[] | readonly { code: string }[] | null | undefined): (code: string) => boolean {
+  const set = new Set<string>((codes ?? []).map((c) => (typeof c === 'string' ? c : c.code)));
+  return (code) => set.has(code);
+}
+
+/** Roles (spec doc 1 §6, doc 2 §6). The full matrix is not in the spec. */
+export const ROLE = { DOMAIN_ADMIN: 2, ORDINARY_USER: 3 } as const;
+export const ROLE_LABEL = {
+  2: '域管理员',
+  3: '普通用户',
+} as const;
+
+/** Role code -> authorised module (spec doc 1 §3 "Session user"). */
+export const ROLE_CODE_MODULE: Readonly<Record<number, number>> = {
+  1: 1,
+  3: 2,
+  4: 3,
+  5: 6,
+  6: 7,
+  7: 3,
+  8: 5,
+  9: 5,
+};
+
+/** Authorised modules of the role codes: mapped, unknown codes skipped, de-duplicated, first order kept. */
+export function modulesForRoleCodes(codes: readonly number[]): number[] {
+  const out: number[] = [];
+  for (const code of codes) {
+    const m = ROLE_CODE_MODULE[code];
+    if (m !== undefined && !out.includes(m)) out.push(m);
+  }
+  return out;
+}

@@ -112,4 +112,28 @@ export const logout = defineCall({
   loginExempt: true,
 });
 
-export const sessionCalls = { csrf, login, tokenLogin, self, modifyPassword, modifyPersonalInformation, logout };
+/** Spec doc 1 §7 Session: every user as {userId, username, name}, for pickers and user lists. */
+export const allUsers = defineCall({
+  name: 'session.allUsers',
+  method: 'GET',
+  path: '/api/system/access/allUser/list',
+  summary: '全部用户列表',
+  response: Type.Array(Type.Object({ userId: Type.Integer(), username: Type.String(), name: Type.String() })),
+  permission: 'setup:user:user:list',
+});
+
+/** Not in the spec: lets a supervisor (desktop main, a load balancer) see the platform is up. */
+export const health = defineCall({
+  name: 'session.health',
+  method: 'GET',
+  path: '/api/health',
+  summary: '平台健康检查',
+  response: Type.Object({
+    status: Type.Literal('ok'),
+    version: Type.String(),
+    database: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]),
+  }),
+  loginExempt: true,
+});
+
+export const sessionCalls = { csrf, login, tokenLogin, self, modifyPassword, modifyPersonalInformation, logout, allUsers, health };
