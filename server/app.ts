@@ -1,0 +1,76 @@
+// The Fastify app as a factory: opens and migrates the database, seeds it, and registers every
+// contract call behind the guard. Tests call it in-process (app.inject); server.ts listens with it.
+import cookie from '@fastify/cookie';
+import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { implementedCalls } from '../contract/api/index.ts';
+import { loadCsrfSecret } from './auth/csrf.ts';
+import { registerGuard } from './auth/guard.ts';
+import type { DatabaseConfig } from './config.ts';
+import type { ServerContext } from './context.ts';
+import { openDatabase } from './db/connect.ts';
+import { migrateToLatest } from './db/migrations.ts';
+import { seed } from './db/seed.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { loggerOptions } from './plugins/logging.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { registerCalls } from './routes/register.ts';
+import { sessionHandlers } from './routes/session/index.ts';
+import { productVersion } from './version.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The database and start-up settings, for tests and later plugins (jobs, workers). */
+    cairn: ServerContext;
+  }
+}
+
+export interface AppOptions {
+  database: DatabaseConfig;
+  /** Password of the seeded `admin` account when it is first created. */
+  adminPassword?: string;
+  sessionTtlMinutes?: number;
+  /** pino level; 'silent' turns logging off. */
+  logLevel?: string;
+  /** Where log lines go (default stdout); tests capture them here. */
+  logStream?: { write(line: string): void };
+  /** Largest accepted request body in bytes. */
+  bodyLimit?: number;
+  version?: string;
+}
+
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { db, kind } = openDatabase(options.database);
+  let context: ServerContext;
+  try {
+    await migrateToLatest(db, kind);
+    await seed(db, { adminPassword: options.adminPassword ?? 'Cairn@123' });
+    context = {
+      db,
+      databaseKind: kind,
+      csrfSecret: await loadCsrfSecret(db),
+      sessionTtlMinutes: options.sessionTtlMinutes ?? 480,
+      version: options.version ?? productVersion(),
+    };
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+
+  const app = Fastify({
+    logger: { ...loggerOptions(options.logLevel ?? 'info'), ...(options.logStream && { stream: options.logStream }) },
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook('onClose', () => db.destroy());
+  app.decorate('cairn', context);
+  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+
+  registerErrorHandling(app);
+  await app.register(cookie);
+  await registerOpenApi(app, context.version);
+  registerGuard(app, context);
+  registerCalls(app, implementedCalls, sessionHandlers(context));
+  return app;
+}

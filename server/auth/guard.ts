@@ -1,0 +1,75 @@
+// The per-request guard, in the order a request must pass: CSRF on state-changing calls, then a
+// live session, then the first-login password change, then the call's permission code. It runs
+// in onRequest, before the body is even read, so a refused request changes nothing.
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Kysely } from 'kysely';
+import { CSRF_HEADER, SESSION_COOKIE, csrf, logout, modifyPassword, self } from '../../contract/api/session.ts';
+import { ResultCode, fail } from '../../contract/envelope.ts';
+import { permissionCodesOfUser } from '../db/repositories/roles.ts';
+import { findActiveSession, touchSession } from '../db/repositories/sessions.ts';
+import { findUserById } from '../db/repositories/users.ts';
+import type { Database } from '../db/schema.ts';
+import { MSG } from '../messages.ts';
+import { CSRF_COOKIE, sessionCookie } from './cookies.ts';
+import { isValidCsrfToken } from './csrf.ts';
+
+export interface AuthContext {
+  /** Raw session token from the cookie. */
+  sessionToken: string;
+  userId: number;
+  updatedPwd: boolean;
+  permissions: ReadonlySet<string>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the guard on calls that need a session; null on login-exempt calls. */
+    auth: AuthContext | null;
+  }
+}
+
+const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** What a user who must still change the initial password may do. */
+const BEFORE_PASSWORD_CHANGE = new Set([self.name, modifyPassword.name, logout.name, csrf.name]);
+/** Writing last_seen_at on every request would turn each read into a write; once a minute is enough. */
+const touchIntervalMs = (ttlMinutes: number) => Math.min(60_000, (ttlMinutes * 60_000) / 10);
+
+export interface GuardOptions {
+  db: Kysely<Database>;
+  csrfSecret: string;
+  sessionTtlMinutes: number;
+}
+
+const deny = (reply: FastifyReply, status: number, message: string, code: number = ResultCode.FAILURE) =>
+  reply.code(status).send(fail(message, code));
+
+export function registerGuard(app: FastifyInstance, { db, csrfSecret, sessionTtlMinutes }: GuardOptions): void {
+  app.decorateRequest('auth', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    // Only contract calls are guarded; docs, 404 and 501 answers carry no data.
+    const call = request.routeOptions.config.call;
+    if (!call) return;
+
+    if (STATE_CHANGING.has(request.method) && !call.csrfExempt
+      && !isValidCsrfToken(csrfSecret, request.cookies[CSRF_COOKIE], request.headers[CSRF_HEADER])) {
+      return deny(reply, 403, MSG.csrfInvalid);
+    }
+    if (call.loginExempt) return;
+
+    const token = request.cookies[SESSION_COOKIE];
+    const session = token ? await findActiveSession(db, token) : undefined;
+    const user = session && await findUserById(db, session.userId);
+    if (!token || !session || !user || user.locked) {
+      if (token) reply.clearCookie(SESSION_COOKIE, sessionCookie(request));
+      return deny(reply, 401, MSG.sessionInvalid, ResultCode.INVALID_SESSION);
+    }
+    if (Date.now() - Date.parse(session.lastSeenAt) > touchIntervalMs(sessionTtlMinutes)) await touchSession(db, session.id, sessionTtlMinutes);
+
+    const permissions = new Set(await permissionCodesOfUser(db, user.id));
+    request.auth = { sessionToken: token, userId: user.id, updatedPwd: user.updatedPwd, permissions };
+
+    if (!user.updatedPwd && !BEFORE_PASSWORD_CHANGE.has(call.name)) return deny(reply, 403, MSG.passwordChangeRequired);
+    if (call.permission && !permissions.has(call.permission)) return deny(reply, 403, MSG.permissionDenied);
+  });
+}

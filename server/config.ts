@@ -1,0 +1,40 @@
+// Reads the environment once, so the rest of the server gets plain typed settings.
+import path from 'node:path';
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; file: string }
+  | { kind: 'postgres'; url: string };
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  database: DatabaseConfig;
+  adminPassword: string;
+  sessionTtlMinutes: number;
+  logLevel: string;
+}
+
+const positiveInt = (raw: string | undefined, fallback: number, name: string): number => {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`环境变量 ${name} 必须是非负整数，当前为 "${raw}"`);
+  return value;
+};
+
+export function databaseFromEnv(env: NodeJS.ProcessEnv): DatabaseConfig {
+  const url = env.DATABASE_URL?.trim();
+  if (url && /^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  const dataDir = path.resolve(env.CAIRN_DATA_DIR?.trim() || './.cairn-data');
+  return { kind: 'sqlite', file: path.join(dataDir, 'cairn.db') };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  return {
+    host: env.HOST?.trim() || '127.0.0.1',
+    port: positiveInt(env.PORT, 0, 'PORT'),
+    database: databaseFromEnv(env),
+    adminPassword: env.CAIRN_ADMIN_PASSWORD || 'Cairn@123',
+    sessionTtlMinutes: Math.max(1, positiveInt(env.CAIRN_SESSION_TTL_MINUTES, 480, 'CAIRN_SESSION_TTL_MINUTES')),
+    logLevel: env.LOG_LEVEL?.trim() || 'info',
+  };
+}

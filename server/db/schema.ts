@@ -1,0 +1,91 @@
+// Table shapes as Kysely sees them. Both dialects hand back the same JS values (see connect.ts):
+// timestamps are ISO-8601 strings, JSON columns are JSON text, flags are 0/1 or booleans.
+import type { ColumnType, Generated } from 'kysely';
+
+/** Written as an ISO-8601 string, read back as one. */
+export type Timestamp = string;
+/** SQLite stores 0/1, PostgreSQL a boolean: write 0/1, read through `Boolean()`. */
+export type Flag = ColumnType<number | boolean, number, number>;
+/** JSON text; parse on read, `JSON.stringify` on write. */
+export type JsonText = string;
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  name: string;
+  password_hash: string;
+  /** 0 platform user; LDAP, open-API and synchronised users get other values later. */
+  user_type: ColumnType<number, number | undefined, number>;
+  email: string | null;
+  phone: string | null;
+  updated_pwd: Flag;
+  is_lock: 'Y' | 'N';
+  failed_logins: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  password_changed_at: Timestamp | null;
+}
+
+export interface RolesTable {
+  id: Generated<number>;
+  code: number;
+  name: string;
+}
+
+export interface PermissionsTable {
+  code: string;
+  name: string;
+}
+
+export interface RolePermissionsTable {
+  role_id: number;
+  permission_code: string;
+}
+
+export interface UserRolesTable {
+  user_id: number;
+  role_id: number;
+}
+
+export interface SessionsTable {
+  /** sha256 (hex) of the cookie token: a leaked table does not yield usable sessions. */
+  id: string;
+  user_id: number;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: JsonText;
+}
+
+export interface PersonalTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  token_hash: string;
+  expires_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Timestamp;
+  user_id: number | null;
+  action: string;
+  detail: JsonText;
+}
+
+export interface Database {
+  users: UsersTable;
+  roles: RolesTable;
+  permissions: PermissionsTable;
+  role_permissions: RolePermissionsTable;
+  user_roles: UserRolesTable;
+  sessions: SessionsTable;
+  settings: SettingsTable;
+  personal_tokens: PersonalTokensTable;
+  audit_log: AuditLogTable;
+}
