@@ -1,0 +1,18 @@
+// Which routes have a built screen: path -> lazy loader. A plain .ts file (no JSX, no CSS, no
+// import.meta.glob) so `cairn routes` can import it under plain Node; the loaders only run in the
+// renderer. Every other route of the table shows the 建设中 page.
+import type { ComponentType } from 'react';
+
+export type ScreenModule = { default: ComponentType };
+export type ScreenLoader = () => Promise<ScreenModule>;
+
+export const builtScreens: Readonly<Record<string, ScreenLoader>> = {
+  '/login': () => import('../../features/session/LoginScreen.tsx'),
+  '/changePassword': () => import('../../features/session/ChangePasswordScreen.tsx'),
+  '/logout': () => import('../../features/session/LogoutScreen.tsx'),
+  '/handleLogin': () => import('../../features/session/HandleLoginScreen.tsx'),
+  '/desktop/personal': () => import('../../features/desktop/PersonalSettingsScreen.tsx'),
+  '/desktop/profiles': () => import('../../features/desktop/ProfilesScreen.tsx'),
+};
+
+export const isBuilt = (path: string): boolean => Object.prototype.hasOwnProperty.call(builtScreens, path);
