@@ -17,7 +17,9 @@ test('新用户首次登录：强制改密、按权限跳转首页、中文界�
 
   // The login screen, with the embedded platform "本机" preselected and running.
   await expect(page.getByRole('heading', { name: /登录/ })).toBeVisible();
-  await expect(page.getByText('本机').first()).toBeVisible();
+  const server = page.getByRole('combobox', { name: /服务器/ });
+  await expect(server).toHaveValue('local');
+  await expect(server.locator('option:checked')).toHaveText('本机');
   await expect(page.getByText(/运行中/).first()).toBeVisible({ timeout: 60_000 });
   await page.screenshot({ path: shot('1-login'), fullPage: true });
 
@@ -40,18 +42,18 @@ test('新用户首次登录：强制改密、按权限跳转首页、中文界�
   await expect(page).toHaveURL(/#\/changePassword/);
 
   // A password that breaks the policy is refused with the policy message.
-  await page.getByLabel('原密码').fill(INITIAL_PASSWORD);
-  await page.getByLabel('新密码', { exact: true }).fill('short');
-  await page.getByLabel('确认新密码').fill('short');
-  await page.getByRole('button', { name: /确认修改|修改密码|提交/ }).click();
+  await page.getByRole('textbox', { name: /^原密码/ }).fill(INITIAL_PASSWORD);
+  await page.getByRole('textbox', { name: /^新密码/ }).fill('short');
+  await page.getByRole('textbox', { name: /^确认新密码/ }).fill('short');
+  await page.getByRole('button', { name: '确认修改' }).click();
   await expect(page.getByText(/密码由8位及以上.*组成/).first()).toBeVisible();
   await page.screenshot({ path: shot('3-policy-refused'), fullPage: true });
 
   // A good one is accepted; the platform ends the session and asks for a new login.
-  await page.getByLabel('新密码', { exact: true }).fill(NEW_PASSWORD);
-  await page.getByLabel('确认新密码').fill(NEW_PASSWORD);
+  await page.getByRole('textbox', { name: /^新密码/ }).fill(NEW_PASSWORD);
+  await page.getByRole('textbox', { name: /^确认新密码/ }).fill(NEW_PASSWORD);
   await page.waitForTimeout(2100);
-  await page.getByRole('button', { name: /确认修改|修改密码|提交/ }).click();
+  await page.getByRole('button', { name: '确认修改' }).click();
   await expect(page.getByText('修改成功，请用新密码登录').first()).toBeVisible();
   await expect(page).toHaveURL(/#\/login/);
 
