@@ -1,0 +1,36 @@
+// One handler per invoke descriptor of the contract. Thin on purpose: the work is in services/.
+import type { AppServices } from '../services/app-services.ts';
+import type { Handlers } from './dispatcher.ts';
+
+export function createHandlers(services: AppServices): Handlers {
+  const { profiles, session, platform, vault, clients } = services;
+  return {
+    app: {
+      info: () => services.appInfo(),
+    },
+    profiles: {
+      list: () => profiles.state(),
+      add: (input) => profiles.add(input),
+      update: ({ id, patch }) => profiles.update(id, patch),
+      remove: ({ id }) => services.removeProfile(id),
+      activate: ({ id }) => profiles.activate(id),
+      test: (target) => profiles.test(target),
+    },
+    session: {
+      saved: () => session.saved(),
+      login: (request) => session.login(request),
+      logout: () => session.logout(),
+      forget: () => session.forget(),
+    },
+    api: {
+      call: (request) => clients.active().client.call(request),
+    },
+    platform: {
+      status: () => platform.status(),
+      restart: () => platform.restart(),
+    },
+    vault: {
+      status: () => vault.status(),
+    },
+  };
+}

@@ -1,0 +1,167 @@
+// The HTTP client of one server profile. main/ holds the session cookie and the CSRF token so
+// the renderer never sees either (design.md §1). Every call resolves to an envelope — an HTTP or
+// network failure becomes `{ code, message, data: null }` with the spec's Chinese message — so a
+// renderer call can never end in an exception.
+import type { AxiosInstance, AxiosResponse } from 'axios';
+import { CookieJar } from 'tough-cookie';
+import { ResultCode, type Envelope } from '../../contract/envelope.ts';
+import { CSRF_HEADER } from '../../contract/api/session.ts';
+import { endsSession, messageForEnvelope, messageForHttpError, serverMessageOf } from '../../contract/errors.ts';
+import type { ApiRequest } from '../../contract/ipc/desktop-contract.ts';
+import { createHttp, joinUrl, parseJson } from './http.ts';
+import { describeNetworkError } from './net-errors.ts';
+
+export const SESSION_EXPIRED_MESSAGE = '登录已失效，请重新登录';
+export const UNRECOGNISED_ANSWER_MESSAGE = '平台返回了无法识别的应答';
+
+export interface ApiClientOptions {
+  /** Current base URL of the platform, or null while it cannot be reached (local platform starting). */
+  baseUrl: () => string | null;
+  /** Shown when `baseUrl()` is null. */
+  notReadyMessage?: () => string;
+  allowSelfSigned?: boolean;
+  timeoutMs?: number;
+  /** The platform ended the session (code 3 / HTTP 401): the renderer goes back to login. */
+  onExpired?: (message: string) => void;
+}
+
+export interface CallOptions {
+  /** False for the login call itself: a code 3 there is a failed login, not an expired session. */
+  expireSession?: boolean;
+}
+
+export interface ApiClient {
+  call(request: ApiRequest, options?: CallOptions): Promise<Envelope<unknown>>;
+  /** Forget the session: cookies and the cached CSRF token. */
+  clearSession(): Promise<void>;
+  readonly jar: CookieJar;
+}
+
+type QueryValue = NonNullable<ApiRequest['query']>[string];
+
+/** Repeated keys for arrays (`ids=1&ids=2`), the form Spring-style back ends read. */
+export function serializeQuery(query: Record<string, QueryValue> | undefined): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (Array.isArray(value)) for (const item of value) params.append(key, String(item));
+    else params.append(key, String(value));
+  }
+  return params.toString();
+}
+
+const isEnvelope = (value: unknown): value is { code: number; message?: unknown; data?: unknown } =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { code?: unknown }).code === 'number';
+
+/** The CSRF token could not be fetched; its message is already the one to show. */
+class CsrfUnavailable extends Error {}
+
+const fail = (message: string, code: number = ResultCode.FAILURE): Envelope<null> => ({ code, message, data: null });
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const jar = new CookieJar();
+  let http: AxiosInstance | null = null;
+  let httpBase = '';
+  let csrf: { base: string; header: string; token: string } | null = null;
+
+  const client = (base: string): AxiosInstance => {
+    if (!http || httpBase !== base) {
+      http = createHttp({ baseUrl: base, allowSelfSigned: options.allowSelfSigned, timeoutMs, keepAlive: true });
+      httpBase = base;
+    }
+    return http;
+  };
+
+  /** One request with our cookies; cookies set by the answer go back into the jar. */
+  async function send(base: string, method: ApiRequest['method'], path: string, query: ApiRequest['query'], body: unknown, headers: Record<string, string>): Promise<AxiosResponse<string>> {
+    const qs = serializeQuery(query);
+    const url = joinUrl(base, path) + (qs ? `?${qs}` : '');
+    const cookie = await jar.getCookieString(url);
+    const res = await client(base).request<string>({
+      method,
+      url,
+      data: body === undefined ? undefined : JSON.stringify(body),
+      // No body: no Content-Type at all (axios would default to form encoding, which the platform refuses).
+      headers: { ...headers, ...(cookie ? { Cookie: cookie } : {}), 'Content-Type': body !== undefined ? 'application/json' : false },
+    });
+    const setCookie = res.headers['set-cookie'];
+    for (const line of Array.isArray(setCookie) ? setCookie : setCookie ? [String(setCookie)] : []) {
+      await jar.setCookie(line, url, { ignoreError: true });
+    }
+    return res;
+  }
+
+  /** The CSRF token for state-changing calls, fetched once and cached (it survives login). */
+  async function csrfHeader(base: string, refresh: boolean): Promise<Record<string, string>> {
+    if (!csrf || csrf.base !== base || refresh) {
+      csrf = null;
+      const res = await send(base, 'POST', '/api/csrf', undefined, undefined, {});
+      const env = parseJson(res.data);
+      const data = isEnvelope(env) && env.code === ResultCode.SUCCESS ? (env.data as { token?: unknown; header?: unknown } | null) : null;
+      if (!data || typeof data.token !== 'string') {
+        throw new CsrfUnavailable(res.status >= 400 ? messageForHttpError(res.status, joinUrl(base, '/api/csrf'), serverMessageOf(env)) : UNRECOGNISED_ANSWER_MESSAGE);
+      }
+      csrf = { base, token: data.token, header: typeof data.header === 'string' && data.header ? data.header : CSRF_HEADER };
+    }
+    return { [csrf.header]: csrf.token };
+  }
+
+  async function expire(message: string): Promise<void> {
+    await clearSession();
+    options.onExpired?.(message);
+  }
+
+  async function clearSession(): Promise<void> {
+    // The CSRF cookie goes too; the next state-changing call fetches a fresh token.
+    await jar.removeAllCookies();
+    csrf = null;
+  }
+
+  async function call(request: ApiRequest, callOptions: CallOptions = {}): Promise<Envelope<unknown>> {
+    const base = options.baseUrl();
+    if (!base) return fail(options.notReadyMessage?.() ?? '平台尚未就绪，请稍候重试');
+    const url = joinUrl(base, request.path);
+    const mutating = request.method !== 'GET';
+    let res: AxiosResponse<string>;
+    try {
+      const headers = mutating ? await csrfHeader(base, false) : {};
+      res = await send(base, request.method, request.path, request.query, request.body, headers);
+      if (mutating && res.status === 403 && isCsrfRejection(res)) {
+        // The token went stale (cookie expired, platform data reset): fetch a new one, once.
+        res = await send(base, request.method, request.path, request.query, request.body, await csrfHeader(base, true));
+      }
+    } catch (err) {
+      if (err instanceof CsrfUnavailable) return fail(err.message);
+      return fail(describeNetworkError(err, timeoutMs).message);
+    }
+
+    const body = parseJson(res.data);
+    const env = isEnvelope(body) ? body : null;
+    const expireSession = callOptions.expireSession !== false;
+
+    if (res.status >= 200 && res.status < 300) {
+      if (!env) return fail(UNRECOGNISED_ANSWER_MESSAGE);
+      const envelope: Envelope<unknown> = { code: env.code, message: typeof env.message === 'string' ? env.message : '', data: env.data ?? null };
+      if (envelope.code === ResultCode.SUCCESS) return envelope;
+      const message = messageForEnvelope(envelope);
+      if (expireSession && endsSession(envelope)) await expire(message);
+      return { ...envelope, message };
+    }
+
+    const message = messageForHttpError(res.status, url, serverMessageOf(body));
+    const code = env && env.code !== ResultCode.SUCCESS ? env.code : ResultCode.FAILURE;
+    if (res.status === 401 || code === ResultCode.INVALID_SESSION) {
+      const envelope = { code: ResultCode.INVALID_SESSION, message };
+      if (expireSession && endsSession(envelope)) await expire(message);
+      return { ...envelope, data: null };
+    }
+    return { code, message, data: null };
+  }
+
+  return { call, clearSession, jar };
+}
+
+function isCsrfRejection(res: AxiosResponse<string>): boolean {
+  const message = serverMessageOf(parseJson(res.data)) ?? '';
+  return /csrf/i.test(message);
+}

@@ -1,0 +1,88 @@
+// The main-process services wired together, the same in Electron and in the web host. The two
+// hosts differ only in what they inject: the store (electron-store / conf), the keychain backend,
+// the platform spawner (utilityProcess / child_process) and the shell name.
+import { EventEmitter } from 'node:events';
+import type { Static } from 'typebox';
+import { desktopContract, type AppInfo, type EventDescriptor, type ProfilesState } from '../../contract/ipc/desktop-contract.ts';
+import { createApiClients, type ApiClients } from './api-clients.ts';
+import { createProfiles, type ProfilesService } from './profiles.ts';
+import { createSession, type SessionService } from './session.ts';
+import type { LocalPlatform } from './local-platform.ts';
+import type { KeyValueStore } from './store.ts';
+import type { Vault } from './vault.ts';
+
+export interface AppServicesOptions {
+  shell: AppInfo['shell'];
+  version: string;
+  /** The app's data dir (Electron userData / CAIRN_HOME). */
+  dataDir: string;
+  store: KeyValueStore;
+  vault: Vault;
+  platform: LocalPlatform;
+  apiTimeoutMs?: number;
+}
+
+export type EventListener = (channel: string, payload: unknown) => void;
+
+export interface AppServices {
+  appInfo(): AppInfo;
+  profiles: ProfilesService;
+  vault: Vault;
+  clients: ApiClients;
+  session: SessionService;
+  platform: LocalPlatform;
+  /** Remove a remote profile with its remembered password and session. */
+  removeProfile(id: string): Promise<ProfilesState>;
+  /** Every contract event, for the host to forward to its renderer(s). */
+  onEvent(listener: EventListener): () => void;
+  dispose(): void;
+}
+
+export function createAppServices(options: AppServicesOptions): AppServices {
+  const events = new EventEmitter();
+  const emit = <P extends EventDescriptor>(descriptor: P, payload: Static<P['payload']>): void => {
+    events.emit('event', descriptor.channel, payload);
+  };
+  const { platform, vault } = options;
+
+  const profiles = createProfiles({ store: options.store, localUrl: () => platform.url(), localNotReadyMessage: () => platform.notReadyMessage() });
+  const clients = createApiClients({
+    profiles,
+    localUrl: () => platform.url(),
+    localNotReadyMessage: () => platform.notReadyMessage(),
+    timeoutMs: options.apiTimeoutMs,
+    onExpired: (profileId, message) => {
+      // Only the active profile's renderer state is affected; a background profile just loses its cookies.
+      if (profiles.active().id === profileId) emit(desktopContract.session.expired, { message });
+    },
+  });
+  const session = createSession({ profiles, clients, vault });
+
+  const unsubscribe = [
+    profiles.onChanged((state) => emit(desktopContract.profiles.changed, state)),
+    platform.onStatus((status) => emit(desktopContract.platform.statusChanged, status)),
+  ];
+
+  return {
+    appInfo: () => ({ version: options.version, shell: options.shell, platform: process.platform, dataDir: options.dataDir }),
+    profiles,
+    vault,
+    clients,
+    session,
+    platform,
+    async removeProfile(id) {
+      const profile = profiles.get(id);
+      const state = profiles.remove(id);
+      if (profile) await session.discardProfile(profile);
+      return state;
+    },
+    onEvent(listener) {
+      events.on('event', listener);
+      return () => events.off('event', listener);
+    },
+    dispose() {
+      for (const off of unsubscribe) off();
+      events.removeAllListeners();
+    },
+  };
+}
