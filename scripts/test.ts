@@ -3,7 +3,7 @@
 // (from Debian's postgresql binaries) and a D-Bus session with an unlocked gnome-keyring for the
 // real-keychain tests. On CI (CI=true) a missing PostgreSQL or keychain is a failure, not a skip.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { startThrowawayPostgres } from '../tests/support/pg-cluster.ts';
 
 const onCi = process.env.CI === 'true';
@@ -36,7 +36,13 @@ const run = (title: string, cmd: string, args: string[], env: NodeJS.ProcessEnv 
 
 if (wanted('typecheck')) run('typecheck', 'npm', ['run', '-s', 'typecheck']);
 if (wanted('lint')) run('lint', 'npm', ['run', '-s', 'lint']);
-if (wanted('unit')) run('unit', 'npx', ['vitest', 'run', '--project', 'unit']);
+// Each runner also writes a JSON report, so the closing line can count every test that ran.
+const reports = { unit: 'test-results/unit.json', integration: 'test-results/integration.json', e2e: 'test-results/e2e.json' };
+mkdirSync('test-results', { recursive: true });
+for (const file of Object.values(reports)) rmSync(file, { force: true });
+const vitest = (project: 'unit' | 'integration') => ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${reports[project]}`];
+
+if (wanted('unit')) run('unit', 'npx', vitest('unit'));
 
 if (wanted('integration')) {
   let pgUrl = process.env.CAIRN_TEST_PG_URL;
@@ -51,11 +57,27 @@ if (wanted('integration')) {
     }
   }
   try {
-    run('integration', 'npx', ['vitest', 'run', '--project', 'integration'], pgUrl ? { CAIRN_TEST_PG_URL: pgUrl } : {});
+    run('integration', 'npx', vitest('integration'), pgUrl ? { CAIRN_TEST_PG_URL: pgUrl } : {});
   } finally {
     stopPg?.();
   }
 }
 
 if (wanted('e2e')) run('e2e', 'npm', ['run', '-s', 'test:e2e']);
+
+function counts(): { passed: number; failed: number; skipped: number } {
+  const total = { passed: 0, failed: 0, skipped: 0 };
+  for (const file of [reports.unit, reports.integration]) {
+    if (!existsSync(file)) continue;
+    const r = JSON.parse(readFileSync(file, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number };
+    total.passed += r.numPassedTests; total.failed += r.numFailedTests; total.skipped += r.numPendingTests + r.numTodoTests;
+  }
+  if (existsSync(reports.e2e)) {
+    const r = JSON.parse(readFileSync(reports.e2e, 'utf8')) as { stats: { expected: number; unexpected: number; skipped: number; flaky: number } };
+    total.passed += r.stats.expected + r.stats.flaky; total.failed += r.stats.unexpected; total.skipped += r.stats.skipped;
+  }
+  return total;
+}
+const { passed, failed, skipped } = counts();
 console.log('\n✓ 全部测试通过');
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
