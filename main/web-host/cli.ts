@@ -89,7 +89,12 @@ export async function runWebHost(argv: string[] = process.argv.slice(2), env: No
     log: errLog,
   });
 
-  platform.onStatus((status) => errLog(`[本机平台] ${status.message}`));
+  // Status updates repeat the message when only the pid or url changes: say each once.
+  let lastMessage = '';
+  platform.onStatus((status) => {
+    if (status.message !== lastMessage) errLog(`[本机平台] ${status.message}`);
+    lastMessage = status.message;
+  });
   void platform.start();
 
   let stopping: Promise<void> | null = null;

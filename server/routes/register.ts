@@ -5,6 +5,7 @@ import { Type, type TSchema } from 'typebox';
 import { binaryPath, routerPath, type CallBody, type CallData, type CallParams, type CallQuery, type CallSpec } from '../../contract/api/define.ts';
 import { EnvelopeSchema, type Envelope } from '../../contract/envelope.ts';
 import type { AuthContext } from '../auth/guard.ts';
+import { health } from '../../contract/api/session.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -76,6 +77,8 @@ export function registerCalls(app: FastifyInstance, calls: Record<string, CallSp
         url: routerPath(path),
         schema: routeSchema(call, operationId),
         config: { call },
+        // The supervisor polls health: logging every probe would bury the requests that matter.
+        ...(call === health && { logLevel: 'warn' as const }),
         handler: (request, reply) =>
           handler({ request, reply, query: request.query, body: request.body, params: request.params } as CallContext<CallSpec>),
       });
