@@ -1,0 +1,97 @@
+// What the engine finds: components identified by purl, with scope, locations, declared
+// licences and dependency edges (design.md §5). Plain data: it crosses worker threads and the
+// CLI's JSON output unchanged.
+
+/** purl types we produce (https://github.com/package-url/purl-spec). */
+export type Ecosystem =
+  | 'npm' | 'maven' | 'pypi' | 'golang' | 'cargo' | 'gem' | 'composer' | 'nuget' | 'cocoapods'
+  | 'swift' | 'pub' | 'hex' | 'conan' | 'conda' | 'julia' | 'deb' | 'apk' | 'rpm' | 'generic';
+
+/** runtime: shipped with the product; development: build, test and tooling only. */
+export type Scope = 'runtime' | 'development';
+
+export interface Location {
+  /** Path relative to the scan root, `/`-separated. */
+  file: string;
+  startLine?: number;
+  endLine?: number;
+}
+
+export interface Component {
+  /** Canonical purl, built with `purlOf` so the same package always has the same string. */
+  purl: string;
+  ecosystem: Ecosystem;
+  /** The name as its ecosystem writes it: `@babel/core`, `org.slf4j:slf4j-api`, `github.com/x/y`. */
+  name: string;
+  /** Exact version; '' when the input does not pin one. */
+  version: string;
+  /** Declared by the project itself rather than pulled in by another component. */
+  direct: boolean;
+  scope: Scope;
+  locations: Location[];
+  /** Declared licences as written by the package (SPDX ids or expressions where possible). */
+  licenses: string[];
+  /** purls of the components this one depends on (edges parent -> child). */
+  dependsOn: string[];
+}
+
+/** One manifest, lockfile or SBOM that yielded components. */
+export interface Target {
+  /** Path of the file relative to the scan root. */
+  file: string;
+  /** Which extractor read it, e.g. `npm`, `pom`, `cyclonedx`. */
+  type: string;
+  ecosystem: Ecosystem;
+  /** The project the file describes (e.g. `app@0.1.0` of a Cargo.lock), when it names one. */
+  project: { purl: string; name: string; version: string } | null;
+  /** purls the project itself depends on directly (roots of the dependency tree). */
+  roots: string[];
+  components: Component[];
+}
+
+export interface ScanProblem {
+  file: string;
+  /** Chinese message for the user. */
+  message: string;
+}
+
+export interface ScanResult {
+  root: string;
+  targets: Target[];
+  problems: ScanProblem[];
+  stats: { files: number; bytes: number; ms: number };
+}
+
+/** A file offered to extractors: lazily read, path relative to the scan root. */
+export interface InputFile {
+  path: string;
+  size: number;
+  read(): Promise<Buffer>;
+  text(): Promise<string>;
+}
+
+/** What an extractor may do besides reading its own file: read siblings inside the scan root. */
+export interface ExtractContext {
+  /** Reads a file by root-relative path; undefined when absent. Never leaves the scan root. */
+  readText(path: string): Promise<string | undefined>;
+  /** Lists root-relative paths under a root-relative folder (one level, names only). */
+  list(dir: string): Promise<string[]>;
+  /** Whether a root-relative path exists in the scanned tree. */
+  exists(path: string): Promise<boolean>;
+  signal: AbortSignal;
+}
+
+export interface Extractor {
+  /** Short name, also the Target type: `npm`, `yarn`, `pom`, ... */
+  name: string;
+  ecosystem: Ecosystem;
+  /** Whether a root-relative path is one of this extractor's inputs (by name, cheap). */
+  matches(path: string): boolean;
+  /** Reads one input. Throws ExtractError with a Chinese message for a malformed file. */
+  extract(file: InputFile, ctx: ExtractContext): Promise<Target[]>;
+}
+
+/** A malformed or unreadable input: the scan reports it and carries on with the rest. */
+export class ExtractError extends Error {
+  override name = 'ExtractError';
+}

@@ -1,0 +1,76 @@
+// A scan root on disk: walks it without following links out of it, and gives extractors a
+// read-only view confined to the root (no `..`, no absolute paths, no symlink escape).
+import { lstat, opendir, readFile, readdir, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { ExtractContext, InputFile } from '../model.ts';
+
+/** Folders never worth walking: VCS metadata. node_modules is read on demand by the npm extractor. */
+const SKIP_DIRS = new Set(['.git', '.svn', '.hg', 'node_modules', 'bower_components']);
+
+export interface WalkedFile extends InputFile {
+  absolute: string;
+}
+
+const toPosix = (p: string) => p.split(path.sep).join('/');
+
+function inputFile(root: string, rel: string, size: number): WalkedFile {
+  const absolute = path.join(root, rel);
+  return { path: rel, size, absolute, read: () => readFile(absolute), text: () => readFile(absolute, 'utf8') };
+}
+
+/** Yields every regular file under root (root-relative, `/`-separated); symlinks are not followed. */
+export async function* walkTree(root: string, signal?: AbortSignal): AsyncGenerator<WalkedFile> {
+  const pending = [''];
+  while (pending.length) {
+    signal?.throwIfAborted();
+    const rel = pending.pop()!;
+    const dir = await opendir(path.join(root, rel));
+    for await (const entry of dir) {
+      const childRel = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (!SKIP_DIRS.has(entry.name)) pending.push(childRel);
+      } else if (entry.isFile()) {
+        const info = await lstat(path.join(root, childRel));
+        yield inputFile(root, childRel, info.size);
+      }
+    }
+  }
+}
+
+/** Resolves a root-relative path, refusing anything that would leave the root. */
+export async function confined(root: string, rel: string): Promise<string | undefined> {
+  if (path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..')) return undefined;
+  const joined = path.join(root, rel);
+  try {
+    const [real, realRoot] = await Promise.all([realpath(joined), realpath(root)]);
+    return real === realRoot || real.startsWith(realRoot + path.sep) ? real : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function treeContext(root: string, signal: AbortSignal): ExtractContext {
+  return {
+    signal,
+    async readText(rel) {
+      const file = await confined(root, rel);
+      if (!file) return undefined;
+      const info = await stat(file);
+      return info.isFile() ? readFile(file, 'utf8') : undefined;
+    },
+    async list(rel) {
+      const dir = await confined(root, rel || '.');
+      if (!dir) return [];
+      try {
+        return await readdir(dir);
+      } catch {
+        return [];
+      }
+    },
+    async exists(rel) {
+      return (await confined(root, rel)) !== undefined;
+    },
+  };
+}
+
+export { toPosix };
