@@ -6,6 +6,7 @@ const [command, ...rest] = process.argv.slice(2);
 const usage = `用法：cairn <命令>
 
 命令：
+  scan      扫描目录或压缩包中的开源组件（cairn scan --help 查看选项）
   routes    以 JSON 输出渲染进程注册的全部页面路由（path、tabs、built）
   calls     以 JSON 输出平台服务端的全部接口（method、path、implemented）
   help      显示本帮助`;
@@ -16,6 +17,19 @@ async function main(): Promise<number> {
       const { routesCommand } = await import('./commands/routes.ts');
       console.log(routesCommand());
       return 0;
+    }
+    case 'scan': {
+      const { scanCommand, scanUsage, UsageError } = await import('./commands/scan.ts');
+      if (rest.includes('--help') || rest.includes('-h')) { console.log(scanUsage); return 0; }
+      try {
+        const { output, file, summary } = await scanCommand(rest);
+        if (!file) process.stdout.write(output);
+        console.error(file ? `${summary}，结果已写入 ${file}` : summary);
+        return 0;
+      } catch (error) {
+        if (error instanceof UsageError) { console.error(error.message); return 2; }
+        throw error;
+      }
     }
     case 'calls': {
       const { callsCommand } = await import('./commands/calls.ts');

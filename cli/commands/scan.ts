@@ -1,0 +1,43 @@
+// `cairn scan <path> [--format json|cyclonedx|spdx] [--output file]`: scans a directory or an
+// archive offline and prints (or writes) the components found.
+import { stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { allExtractors } from '../../server/engine/extractors/index.ts';
+import { OUTPUT_FORMATS, toCycloneDx, toJson, toSpdx, type OutputFormat } from '../../server/engine/output/formats.ts';
+import { scanTree } from '../../server/engine/scan.ts';
+import { productVersion } from '../../server/version.ts';
+
+export const scanUsage = `用法：cairn scan <目录或压缩包> [--format json|cyclonedx|spdx] [--output 文件]
+
+  --format, -f   输出格式：json（默认）、cyclonedx（CycloneDX 1.6 JSON）、spdx（SPDX 2.3 JSON）
+  --output, -o   写入文件而不是标准输出`;
+
+export class UsageError extends Error {}
+
+export async function scanCommand(args: string[]): Promise<{ output: string; file?: string; summary: string }> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { format: { type: 'string', short: 'f', default: 'json' }, output: { type: 'string', short: 'o' } },
+  });
+  const target = positionals[0];
+  if (!target || positionals.length > 1) throw new UsageError(scanUsage);
+  const format = values.format as OutputFormat;
+  if (!OUTPUT_FORMATS.includes(format)) throw new UsageError(`不支持的输出格式：${values.format}（可选 ${OUTPUT_FORMATS.join('、')}）\n\n${scanUsage}`);
+
+  const root = path.resolve(target);
+  const info = await stat(root).catch(() => null);
+  if (!info) throw new UsageError(`找不到要扫描的路径：${target}`);
+  if (!info.isDirectory()) throw new UsageError(`暂只支持扫描目录：${target}`);
+
+  const result = await scanTree(root, { extractors: allExtractors });
+  const tool = { name: 'Cairn', version: productVersion() };
+  const name = path.basename(root);
+  const doc = format === 'json' ? toJson(result, tool) : format === 'cyclonedx' ? toCycloneDx(result, tool, name) : toSpdx(result, tool, name);
+  const output = JSON.stringify(doc, null, 2) + '\n';
+  const count = new Set(result.targets.flatMap((t) => t.components.map((c) => c.purl))).size;
+  const summary = `扫描完成：${result.stats.files} 个文件，${result.targets.length} 个清单，${count} 个组件，${result.problems.length} 个问题，用时 ${result.stats.ms} 毫秒`;
+  if (values.output) await writeFile(values.output, output);
+  return { output, file: values.output, summary };
+}

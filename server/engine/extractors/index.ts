@@ -1,0 +1,4 @@
+// Every extractor the scan offers files to. Each ecosystem folder exports its own list.
+import type { Extractor } from '../model.ts';
+
+export const allExtractors: readonly Extractor[] = [];
