@@ -7,7 +7,7 @@ import type { Target } from '../../server/engine/model.ts';
 export const CORPORA = path.resolve(import.meta.dirname, '../../../shared/corpora');
 export const TRIVY = path.join(CORPORA, 'trivy');
 
-interface GoldenPackage { ID: string; Identifier?: { PURL?: string }; DependsOn?: string[]; Relationship?: string }
+interface GoldenPackage { ID?: string; Name?: string; Version?: string; Identifier?: { PURL?: string }; DependsOn?: string[]; Relationship?: string }
 interface GoldenResult { Target: string; Type?: string; Packages?: GoldenPackage[]; Vulnerabilities?: Array<{ PkgIdentifier?: { PURL?: string } }> }
 
 export interface GoldenTarget {
@@ -25,10 +25,13 @@ const norm = (purl: string) => decodeURIComponent(purl);
 export function readGolden(name: string): GoldenTarget[] {
   const report = JSON.parse(readFileSync(path.join(TRIVY, 'golden', name), 'utf8')) as { Results?: GoldenResult[] };
   return (report.Results ?? []).filter((r) => r.Packages?.length).map((r) => {
-    const byId = new Map(r.Packages!.map((p) => [p.ID, p.Identifier?.PURL ? norm(p.Identifier.PURL) : p.ID]));
+    // Some goldens (pip, pipenv) list packages without an ID: key those by purl or name@version.
+    const keyOf = (p: GoldenPackage) => p.ID ?? p.Identifier?.PURL ?? `${p.Name}@${p.Version}`;
+    const purlOf = (p: GoldenPackage) => (p.Identifier?.PURL ? norm(p.Identifier.PURL) : keyOf(p));
+    const byId = new Map(r.Packages!.map((p) => [keyOf(p), purlOf(p)]));
     const packages = new Set(byId.values());
     const edges = new Set<string>();
-    for (const p of r.Packages!) for (const dep of p.DependsOn ?? []) edges.add(`${byId.get(p.ID)} -> ${byId.get(dep) ?? dep}`);
+    for (const p of r.Packages!) for (const dep of p.DependsOn ?? []) edges.add(`${purlOf(p)} -> ${byId.get(dep) ?? dep}`);
     return { file: r.Target, type: r.Type ?? '', packages, edges, hasRoot: r.Packages!.some((p) => p.Relationship === 'root') };
   });
 }

@@ -1,0 +1,148 @@
+// Installed distributions found anywhere in the tree (site-packages, dist-packages, vendored
+// folders): `*.dist-info/METADATA`, `*.egg-info/PKG-INFO`, `EGG-INFO/PKG-INFO` and single-file
+// `*.egg-info` in site-/dist-packages. Core-metadata headers give name, version and licence
+// (License-Expression, else a short License field, else License classifiers). Requires-Dist edges
+// point at the distributions installed beside it (same folder), extras' optional ones excluded.
+import path from 'node:path';
+import type { ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
+import { ExtractError } from '../../model.ts';
+import { component, normalizePypiName, parseRequirementHead, pypiPurl, TargetBuilder } from './common.ts';
+
+export function isInstalledMetadata(p: string): boolean {
+  return /\.dist-info\/METADATA$/.test(p) || /\.egg-info\/PKG-INFO$/.test(p) || /(^|\/)EGG-INFO\/PKG-INFO$/.test(p)
+    || /(^|\/)(site|dist)-packages\/[^/]+\.egg-info$/.test(p);
+}
+
+/** RFC 822 style headers up to the first blank line; continuation lines fold into the previous. */
+export function parseHeaders(text: string): Map<string, string[]> {
+  const headers = new Map<string, string[]>();
+  let last: { key: string; index: number } | undefined;
+  for (const line of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
+    if (line === '') break;
+    if (/^[ \t]/.test(line)) {
+      if (last) {
+        const values = headers.get(last.key)!;
+        values[last.index] += `\n${line.replace(/^ {7}\|?|^\s+/, '')}`;
+      }
+      continue;
+    }
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const key = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    const values = headers.get(key);
+    if (values) { values.push(value); last = { key, index: values.length - 1 }; } else { headers.set(key, [value]); last = { key, index: 0 }; }
+  }
+  return headers;
+}
+
+const CLASSIFIER_SPDX: Record<string, string> = {
+  'MIT License': 'MIT',
+  'MIT No Attribution License (MIT-0)': 'MIT-0',
+  'Apache Software License': 'Apache-2.0',
+  'ISC License (ISCL)': 'ISC',
+  'Mozilla Public License 2.0 (MPL 2.0)': 'MPL-2.0',
+  'Mozilla Public License 1.1 (MPL 1.1)': 'MPL-1.1',
+  'GNU General Public License v2 (GPLv2)': 'GPL-2.0-only',
+  'GNU General Public License v2 or later (GPLv2+)': 'GPL-2.0-or-later',
+  'GNU General Public License v3 (GPLv3)': 'GPL-3.0-only',
+  'GNU General Public License v3 or later (GPLv3+)': 'GPL-3.0-or-later',
+  'GNU Lesser General Public License v2 (LGPLv2)': 'LGPL-2.0-only',
+  'GNU Lesser General Public License v2 or later (LGPLv2+)': 'LGPL-2.0-or-later',
+  'GNU Lesser General Public License v3 (LGPLv3)': 'LGPL-3.0-only',
+  'GNU Lesser General Public License v3 or later (LGPLv3+)': 'LGPL-3.0-or-later',
+  'GNU Affero General Public License v3': 'AGPL-3.0-only',
+  'GNU Affero General Public License v3 or later (AGPLv3+)': 'AGPL-3.0-or-later',
+  'Python Software Foundation License': 'PSF-2.0',
+  'The Unlicense (Unlicense)': 'Unlicense',
+  'zlib/libpng License': 'Zlib',
+  'Eclipse Public License 2.0 (EPL-2.0)': 'EPL-2.0',
+  'Boost Software License 1.0 (BSL-1.0)': 'BSL-1.0',
+  'Universal Permissive License (UPL)': 'UPL-1.0',
+  'CC0 1.0 Universal (CC0 1.0) Public Domain Dedication': 'CC0-1.0',
+};
+
+const SHORT_SPDX: Record<string, string> = {
+  'mit': 'MIT', 'mit license': 'MIT', 'bsd': 'BSD-3-Clause', 'apache 2.0': 'Apache-2.0', 'apache-2.0': 'Apache-2.0',
+  'apache license 2.0': 'Apache-2.0', 'apache license, version 2.0': 'Apache-2.0', 'apache 2': 'Apache-2.0',
+  'apache software license': 'Apache-2.0', 'isc': 'ISC', 'psf': 'PSF-2.0', 'mpl-2.0': 'MPL-2.0', 'mpl 2.0': 'MPL-2.0',
+};
+
+export function licensesOf(headers: Map<string, string[]>): string[] {
+  const expression = headers.get('license-expression')?.[0]?.trim();
+  if (expression) return [expression];
+  const declared = headers.get('license')?.[0]?.trim() ?? '';
+  if (declared && declared.toUpperCase() !== 'UNKNOWN' && !declared.includes('\n') && declared.length <= 100) {
+    return [SHORT_SPDX[declared.toLowerCase()] ?? declared];
+  }
+  const fromClassifiers: string[] = [];
+  for (const classifier of headers.get('classifier') ?? []) {
+    const parts = classifier.split('::').map((x) => x.trim());
+    const last = parts[parts.length - 1];
+    if (parts[0] !== 'License' || parts.length < 2 || last === 'OSI Approved') continue;
+    fromClassifiers.push(CLASSIFIER_SPDX[last] ?? last);
+  }
+  return [...new Set(fromClassifiers)];
+}
+
+/** name -> version of distributions installed in one folder, from `name-version.dist-info` names. */
+const installedCache = new WeakMap<ExtractContext, Map<string, Promise<Map<string, string>>>>();
+
+function installedIn(ctx: ExtractContext, dir: string): Promise<Map<string, string>> {
+  let perCtx = installedCache.get(ctx);
+  if (!perCtx) { perCtx = new Map(); installedCache.set(ctx, perCtx); }
+  let found = perCtx.get(dir);
+  if (!found) {
+    found = ctx.list(dir).then((names) => {
+      const map = new Map<string, string>();
+      for (const n of names) {
+        const m = /^(.+?)-([^-]+?)(?:-py[\d.]+)?\.(dist-info|egg-info)$/.exec(n);
+        if (m) map.set(normalizePypiName(m[1]), m[2]);
+      }
+      return map;
+    }).catch(() => new Map<string, string>());
+    perCtx.set(dir, found);
+  }
+  return found;
+}
+
+export const installed: Extractor = {
+  name: 'python-pkg',
+  ecosystem: 'pypi',
+  matches: isInstalledMetadata,
+  async extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
+    const buf = await file.read();
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
+    } catch {
+      text = buf.toString('latin1');
+    }
+    const headers = parseHeaders(text);
+    const name = headers.get('name')?.[0]?.trim() ?? '';
+    const version = headers.get('version')?.[0]?.trim() ?? '';
+    if (!/^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/.test(name)) {
+      throw new ExtractError(`Python 包元数据 ${file.path} 缺少有效的 Name 字段`);
+    }
+    if (!version) throw new ExtractError(`Python 包元数据 ${file.path} 缺少 Version 字段`);
+
+    const dependsOn: string[] = [];
+    const requires = headers.get('requires-dist') ?? [];
+    if (requires.length) {
+      // <site>/<name>.dist-info/METADATA -> siblings in <site>; <site>/x.egg-info (file) -> <site>.
+      const metaDir = /\.egg-info$/.test(file.path) ? file.path : path.posix.dirname(file.path);
+      const site = path.posix.dirname(metaDir);
+      const siblings = await installedIn(ctx, site === '.' ? '' : site);
+      for (const req of requires) {
+        const [spec, marker = ''] = req.split(';');
+        if (/\bextra\s*==/.test(marker)) continue;
+        const head = parseRequirementHead(spec);
+        const v = head && siblings.get(normalizePypiName(head.name));
+        if (head && v) dependsOn.push(pypiPurl(head.name, v));
+      }
+    }
+    const builder = new TargetBuilder();
+    builder.add(component({ name, version, licenses: licensesOf(headers), location: { file: file.path }, dependsOn: [...new Set(dependsOn)] }));
+    return [builder.target(file.path, 'python-pkg', null, [])];
+  },
+};
