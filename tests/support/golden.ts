@@ -42,7 +42,8 @@ export function ourSets(target: Target, includeProject: boolean): { packages: Se
   for (const c of target.components) for (const dep of c.dependsOn) edges.add(`${norm(c.purl)} -> ${norm(dep)}`);
   if (includeProject && target.project) {
     packages.add(norm(target.project.purl));
-    for (const root of target.roots) edges.add(`${norm(target.project.purl)} -> ${norm(root)}`);
+    // Roots filtered out with their component (development scope) take their edge with them.
+    for (const root of target.roots) if (packages.has(norm(root))) edges.add(`${norm(target.project.purl)} -> ${norm(root)}`);
   }
   return { packages, edges };
 }
