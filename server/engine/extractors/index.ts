@@ -1,9 +1,17 @@
 // Every extractor the scan offers files to. Each ecosystem folder exports its own list.
 import type { Extractor } from '../model.ts';
 import { extractors as cargo } from './cargo/index.ts';
+import { extractors as cocoapods } from './cocoapods/index.ts';
 import { extractors as composer } from './composer/index.ts';
+import { extractors as conan } from './conan/index.ts';
+import { extractors as conda } from './conda/index.ts';
 import { extractors as golang } from './golang/index.ts';
+import { extractors as hex } from './hex/index.ts';
+import { extractors as pub } from './pub/index.ts';
 import { extractors as python } from './python/index.ts';
 import { extractors as ruby } from './ruby/index.ts';
+import { extractors as swift } from './swift/index.ts';
 
-export const allExtractors: readonly Extractor[] = [...cargo, ...composer, ...golang, ...python, ...ruby];
+export const allExtractors: readonly Extractor[] = [
+  ...cargo, ...cocoapods, ...composer, ...conan, ...conda, ...golang, ...hex, ...pub, ...python, ...ruby, ...swift,
+];

@@ -1,0 +1,74 @@
+// Dart / Flutter pubspec.lock: `packages.<name>` with `dependency` ("direct main", "direct dev",
+// "direct overridden", "transitive"), `source` (hosted, git, path, sdk) and `version`. Path and
+// SDK packages are the project's own code or the SDK, not third-party components. The lockfile
+// records no edges. A sibling pubspec.yaml names the project.
+import type { Component, ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
+import { ExtractError } from '../../model.ts';
+import { purlOf } from '../../purl.ts';
+import { isEmptyNode, parseLockYaml, yget, ytext } from './yaml-lines.ts';
+
+const baseName = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/') + 1) : '');
+
+export function parsePubspecLock(text: string, file: string): Target {
+  const empty: Target = { file, type: 'pub', ecosystem: 'pub', project: null, roots: [], components: [] };
+  const root = parseLockYaml(text, file);
+  if (isEmptyNode(root ?? undefined)) return empty;
+  if (root!.kind !== 'map') throw new ExtractError(`${file} 不是 pubspec.lock 格式：顶层应为映射`);
+  const packages = yget(root!, 'packages');
+  if (isEmptyNode(packages)) return empty;
+  if (packages!.kind !== 'map') throw new ExtractError(`${file} 的 packages 应为映射`);
+
+  const components = new Map<string, Component>();
+  for (const { key: name, value: entry, line } of packages!.entries) {
+    if (!name || entry.kind !== 'map') continue;
+    const source = ytext(yget(entry, 'source')) ?? 'hosted';
+    if (source === 'path' || source === 'sdk') continue;
+    const version = ytext(yget(entry, 'version')) ?? '';
+    const kind = ytext(yget(entry, 'dependency')) ?? 'transitive';
+    const direct = kind.startsWith('direct');
+    const realName = ytext(yget(yget(entry, 'description'), 'name'));
+    const pkgName = source === 'hosted' && realName ? realName : name;
+    let purl: string;
+    try {
+      purl = purlOf('pub', { name: pkgName, version });
+    } catch {
+      continue;
+    }
+    const existing = components.get(purl);
+    if (existing) { existing.direct ||= direct; continue; }
+    components.set(purl, {
+      purl, ecosystem: 'pub', name: pkgName, version, direct,
+      scope: kind === 'direct dev' ? 'development' : 'runtime',
+      locations: [{ file, startLine: line, endLine: entry.endLine }], licenses: [], dependsOn: [],
+    });
+  }
+  const list = [...components.values()];
+  return { ...empty, roots: list.filter((c) => c.direct).map((c) => c.purl), components: list };
+}
+
+/** name and version from a sibling pubspec.yaml, when present and readable. */
+async function projectOf(lockPath: string, ctx: ExtractContext): Promise<Target['project']> {
+  const text = await ctx.readText(`${dirOf(lockPath)}pubspec.yaml`).catch(() => undefined);
+  if (!text) return null;
+  try {
+    const doc = parseLockYaml(text, 'pubspec.yaml') ?? undefined;
+    const name = ytext(yget(doc, 'name'));
+    if (!name) return null;
+    const version = ytext(yget(doc, 'version')) ?? '';
+    return { purl: purlOf('pub', { name, version }), name, version };
+  } catch {
+    return null;
+  }
+}
+
+export const pubExtractor: Extractor = {
+  name: 'pub',
+  ecosystem: 'pub',
+  matches: (p) => baseName(p) === 'pubspec.lock',
+  async extract(file: InputFile, ctx: ExtractContext) {
+    const target = parsePubspecLock(await file.text(), file.path);
+    target.project = await projectOf(file.path, ctx);
+    return [target];
+  },
+};

@@ -1,0 +1,80 @@
+// Swift Package Manager's Package.resolved: v1 keeps pins under `object.pins` with
+// `repositoryURL`; v2 and v3 keep them under `pins` with `location` (and `identity`, `kind`).
+// The name is the repository URL without scheme and `.git`, as trivy writes it
+// (`github.com/apple/swift-nio`), which is also the purl's namespace/name.
+import type { Component, Extractor, InputFile, Target } from '../../model.ts';
+import { ExtractError } from '../../model.ts';
+import { purlOf } from '../../purl.ts';
+import type { JsonNode } from './json-positions.ts';
+import { JsonSyntaxError, member, parseJsonWithLines, str } from './json-positions.ts';
+
+const baseName = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+
+/** `https://github.com/apple/swift-nio.git` -> `github.com/apple/swift-nio`. */
+export function swiftPackageName(url: string): string {
+  let name = url.trim();
+  const ssh = /^(?:ssh:\/\/)?[\w.-]+@([^:/]+)[:/](.+)$/.exec(name);
+  if (ssh) name = `${ssh[1]}/${ssh[2]}`;
+  else name = name.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^[^@/]+@/, '');
+  return name.replace(/\/+$/, '').replace(/\.git$/i, '');
+}
+
+export function swiftPurl(name: string, version: string): string {
+  const cut = name.lastIndexOf('/');
+  return cut > 0
+    ? purlOf('swift', { namespace: name.slice(0, cut), name: name.slice(cut + 1), version })
+    : purlOf('swift', { name, version });
+}
+
+export function parsePackageResolved(text: string, file: string): Target {
+  let root: JsonNode;
+  try {
+    root = parseJsonWithLines(text);
+  } catch (error) {
+    const line = error instanceof JsonSyntaxError ? `第 ${error.line} 行` : '';
+    throw new ExtractError(`${file} 不是有效的 JSON（${line}${error instanceof Error ? error.message : String(error)}）`);
+  }
+  if (root.kind !== 'object') throw new ExtractError(`${file} 不是 Package.resolved 格式：顶层应为对象`);
+  const versionNode = member(root, 'version');
+  const formatVersion = versionNode?.kind === 'number' ? versionNode.value : 1;
+  const pins = formatVersion > 1 ? member(root, 'pins') : member(member(root, 'object'), 'pins');
+  if (pins && pins.kind !== 'array') throw new ExtractError(`${file} 的 pins 应为数组`);
+  if (!pins && !member(root, 'object') && !member(root, 'pins')) throw new ExtractError(`${file} 不是 Package.resolved 格式：缺少 pins`);
+
+  const components = new Map<string, Component>();
+  for (const pin of pins?.kind === 'array' ? pins.items : []) {
+    if (pin.kind !== 'object') continue;
+    const kind = str(member(pin, 'kind'));
+    if (kind === 'fileSystem' || kind === 'localSourceControl') continue; // the project's own code
+    const url = formatVersion > 1 ? str(member(pin, 'location')) : str(member(pin, 'repositoryURL'));
+    // Registry identities are `scope.name`: the scope becomes the purl namespace.
+    const identity = str(member(pin, 'identity'));
+    const name = url ? swiftPackageName(url) : kind === 'registry' && identity ? identity : undefined;
+    if (!name) continue;
+    const state = member(pin, 'state');
+    const version = str(member(state, 'version')) || str(member(state, 'branch')) || str(member(state, 'revision')) || '';
+    if (!version) continue;
+    let purl: string;
+    try {
+      purl = swiftPurl(url ? name : name.replace('.', '/'), version);
+    } catch {
+      continue;
+    }
+    if (components.has(purl)) continue;
+    components.set(purl, {
+      purl, ecosystem: 'swift', name, version, direct: false, scope: 'runtime',
+      locations: [{ file, startLine: pin.startLine, endLine: pin.endLine }],
+      licenses: [], dependsOn: [],
+    });
+  }
+  return { file, type: 'swift', ecosystem: 'swift', project: null, roots: [], components: [...components.values()] };
+}
+
+export const swiftExtractor: Extractor = {
+  name: 'swift',
+  ecosystem: 'swift',
+  matches: (p) => baseName(p) === 'Package.resolved',
+  async extract(file: InputFile) {
+    return [parsePackageResolved(await file.text(), file.path)];
+  },
+};

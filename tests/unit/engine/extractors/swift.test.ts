@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ExtractError } from '../../../../server/engine/model.ts';
+import { parsePackageResolved, swiftPackageName } from '../../../../server/engine/extractors/swift/package-resolved.ts';
+import { parseJsonWithLines } from '../../../../server/engine/extractors/swift/json-positions.ts';
+import { extractors } from '../../../../server/engine/extractors/swift/index.ts';
+import { TRIVY } from '../../../support/golden.ts';
+
+const V2 = `{
+  "originHash" : "abc",
+  "pins" : [
+    {
+      "identity" : "swift-log",
+      "kind" : "remoteSourceControl",
+      "location" : "https://github.com/apple/swift-log.git",
+      "state" : {
+        "revision" : "32e8d724467f8fe623624570367e3d50c5638e46",
+        "version" : "1.5.2"
+      }
+    },
+    {
+      "identity" : "element-sdk",
+      "kind" : "remoteSourceControl",
+      "location" : "git@github.com:element-hq/sdk.git",
+      "state" : { "branch" : "main", "revision" : "deadbeef" }
+    },
+    {
+      "identity" : "pinned-rev",
+      "kind" : "remoteSourceControl",
+      "location" : "https://gitlab.com/org/pinned-rev",
+      "state" : { "revision" : "0123456789abcdef" }
+    },
+    {
+      "identity" : "local",
+      "kind" : "fileSystem",
+      "location" : "/Users/me/local",
+      "state" : { "version" : "1.0.0" }
+    },
+    {
+      "identity" : "mona.linkedlist",
+      "kind" : "registry",
+      "location" : "",
+      "state" : { "version" : "1.1.0" }
+    }
+  ],
+  "version" : 3
+}
+`;
+
+describe('swift Package.resolved', () => {
+  it('matches Package.resolved only', () => {
+    expect(extractors[0]!.matches('App.xcworkspace/xcshareddata/swiftpm/Package.resolved')).toBe(true);
+    expect(extractors[0]!.matches('Package.swift')).toBe(false);
+  });
+
+  it('reads the v1 trivy fixture with names from the repository URL and pin lines', () => {
+    const t = parsePackageResolved(readFileSync(path.join(TRIVY, 'repo/swift/Package.resolved'), 'utf8'), 'Package.resolved');
+    expect(t.components.map((c) => [c.purl, c.name, c.version, c.locations[0]!.startLine, c.locations[0]!.endLine])).toEqual([
+      ['pkg:swift/github.com/apple/swift-atomics@1.1.0', 'github.com/apple/swift-atomics', '1.1.0', 4, 12],
+      ['pkg:swift/github.com/apple/swift-nio@2.41.0', 'github.com/apple/swift-nio', '2.41.0', 13, 21],
+    ]);
+  });
+
+  it('reads v2/v3 pins: version, else branch, else revision; skips local packages', () => {
+    const t = parsePackageResolved(V2, 'Package.resolved');
+    expect(t.components.map((c) => c.purl)).toEqual([
+      'pkg:swift/github.com/apple/swift-log@1.5.2',
+      'pkg:swift/github.com/element-hq/sdk@main',
+      'pkg:swift/gitlab.com/org/pinned-rev@0123456789abcdef',
+      'pkg:swift/mona/linkedlist@1.1.0',
+    ]);
+    expect(t.components[0]!.locations).toEqual([{ file: 'Package.resolved', startLine: 4, endLine: 12 }]);
+  });
+
+  it('normalises repository URLs', () => {
+    expect(swiftPackageName('https://github.com/a/b.git')).toBe('github.com/a/b');
+    expect(swiftPackageName('git@github.com:a/b.git')).toBe('github.com/a/b');
+    expect(swiftPackageName('ssh://git@github.com/a/b')).toBe('github.com/a/b');
+    expect(swiftPackageName('http://example.com/a/b/')).toBe('example.com/a/b');
+  });
+
+  it('malformed input throws ExtractError in Chinese with the line', () => {
+    for (const bad of ['{', '{"pins": [ {"location": "x",} ]}', '[1, 2]', '{"pins": 5, "version": 2}', '{"foo": 1}', '"x"', '{"a": tru}', '']) {
+      expect(() => parsePackageResolved(bad, 'Package.resolved'), bad).toThrow(ExtractError);
+    }
+    expect(() => parsePackageResolved('{\n "pins": [\n  oops\n ]\n}', 'Package.resolved')).toThrow(/第 3 行/);
+    expect(() => parseJsonWithLines('['.repeat(10_000))).toThrow(/嵌套/);
+  });
+
+  it('position parser agrees with JSON.parse on values', () => {
+    const node = parseJsonWithLines('{"a": [1, -2.5e3, true, false, null, "x\\u0041\\n"], "b": {}}');
+    expect(node.kind).toBe('object');
+    const a = node.kind === 'object' ? node.entries.get('a') : undefined;
+    expect(a?.kind === 'array' ? a.items.map((i) => ('value' in i ? i.value : null)) : []).toEqual([1, -2500, true, false, null, 'xA\n']);
+  });
+
+  it('reads 5,000 pins quickly', () => {
+    const pins = Array.from({ length: 5000 }, (_, i) => ({ identity: `p${i}`, kind: 'remoteSourceControl', location: `https://github.com/o/p${i}.git`, state: { revision: 'r', version: `1.0.${i}` } }));
+    const text = JSON.stringify({ pins, version: 2 }, null, 2);
+    const started = performance.now();
+    const t = parsePackageResolved(text, 'Package.resolved');
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(t.components).toHaveLength(5000);
+  });
+});
