@@ -154,9 +154,7 @@ describe('hex mix.lock', () => {
     const lines = ['%{'];
     for (let i = 0; i < 5000; i++) lines.push(`  "p${i}": {:hex, :p${i}, "1.0.${i}", "abc", [:mix], [{:p${(i + 1) % 5000}, "~> 1.0", [hex: :p${(i + 1) % 5000}, repo: "hexpm", optional: false]}], "hexpm", "def"},`);
     lines.push('}');
-    const started = performance.now();
     const t = parseMixLock(lines.join('\n'), 'mix.lock');
-    expect(performance.now() - started).toBeLessThan(3000);
     expect(t.components).toHaveLength(5000);
     expect(t.components[0]!.dependsOn).toEqual(['pkg:hex/p1@1.0.1']);
   });
