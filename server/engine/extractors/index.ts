@@ -6,12 +6,15 @@ import { extractors as composer } from './composer/index.ts';
 import { extractors as conan } from './conan/index.ts';
 import { extractors as conda } from './conda/index.ts';
 import { extractors as golang } from './golang/index.ts';
+import { extractors as gradle } from './gradle/index.ts';
 import { extractors as hex } from './hex/index.ts';
+import { extractors as maven } from './maven/index.ts';
+import { extractors as nuget } from './nuget/index.ts';
 import { extractors as pub } from './pub/index.ts';
 import { extractors as python } from './python/index.ts';
 import { extractors as ruby } from './ruby/index.ts';
 import { extractors as swift } from './swift/index.ts';
 
 export const allExtractors: readonly Extractor[] = [
-  ...cargo, ...cocoapods, ...composer, ...conan, ...conda, ...golang, ...hex, ...pub, ...python, ...ruby, ...swift,
+  ...cargo, ...cocoapods, ...composer, ...conan, ...conda, ...golang, ...gradle, ...hex, ...maven, ...nuget, ...pub, ...python, ...ruby, ...swift,
 ];

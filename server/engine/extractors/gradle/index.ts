@@ -1,0 +1,6 @@
+import type { Extractor } from '../../model.ts';
+import { gradleCatalogExtractor } from './catalog.ts';
+import { gradleLockfileExtractor } from './lockfile.ts';
+import { gradleVerificationExtractor } from './verification.ts';
+
+export const extractors: Extractor[] = [gradleLockfileExtractor, gradleVerificationExtractor, gradleCatalogExtractor];
