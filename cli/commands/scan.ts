@@ -6,9 +6,10 @@ import { parseArgs } from 'node:util';
 import { allExtractors } from '../../server/engine/extractors/index.ts';
 import { OUTPUT_FORMATS, toCycloneDx, toJson, toSpdx, type OutputFormat } from '../../server/engine/output/formats.ts';
 import { scanTree } from '../../server/engine/scan.ts';
+import { openInput, UnpackError } from '../../server/engine/sources/unpack.ts';
 import { productVersion } from '../../server/version.ts';
 
-export const scanUsage = `用法：cairn scan <目录或压缩包> [--format json|cyclonedx|spdx] [--output 文件]
+export const scanUsage = `用法：cairn scan <目录或压缩包（zip/jar/war、tar、tar.gz、tar.bz2、tar.xz）> [--format json|cyclonedx|spdx] [--output 文件]
 
   --format, -f   输出格式：json（默认）、cyclonedx（CycloneDX 1.6 JSON）、spdx（SPDX 2.3 JSON）
   --output, -o   写入文件而不是标准输出`;
@@ -26,14 +27,21 @@ export async function scanCommand(args: string[]): Promise<{ output: string; fil
   const format = values.format as OutputFormat;
   if (!OUTPUT_FORMATS.includes(format)) throw new UsageError(`不支持的输出格式：${values.format}（可选 ${OUTPUT_FORMATS.join('、')}）\n\n${scanUsage}`);
 
-  const root = path.resolve(target);
-  const info = await stat(root).catch(() => null);
-  if (!info) throw new UsageError(`找不到要扫描的路径：${target}`);
-  if (!info.isDirectory()) throw new UsageError(`暂只支持扫描目录：${target}`);
-
-  const result = await scanTree(root, { extractors: allExtractors });
+  const given = path.resolve(target);
+  if (!(await stat(given).catch(() => null))) throw new UsageError(`找不到要扫描的路径：${target}`);
+  // A directory is scanned in place; an archive is unpacked (with limits) into a temp folder.
+  const input = await openInput(given).catch((error: unknown) => {
+    throw error instanceof UnpackError ? new UsageError(error.message) : error;
+  });
+  let result;
+  try {
+    result = await scanTree(input.root, { extractors: allExtractors });
+  } finally {
+    await input.cleanup();
+  }
+  result.root = given;
   const tool = { name: 'Cairn', version: productVersion() };
-  const name = path.basename(root);
+  const name = path.basename(given);
   const doc = format === 'json' ? toJson(result, tool) : format === 'cyclonedx' ? toCycloneDx(result, tool, name) : toSpdx(result, tool, name);
   const output = JSON.stringify(doc, null, 2) + '\n';
   const count = new Set(result.targets.flatMap((t) => t.components.map((c) => c.purl))).size;

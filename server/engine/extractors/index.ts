@@ -5,6 +5,7 @@ import { extractors as cocoapods } from './cocoapods/index.ts';
 import { extractors as composer } from './composer/index.ts';
 import { extractors as conan } from './conan/index.ts';
 import { extractors as conda } from './conda/index.ts';
+import { extractors as excel } from './excel/index.ts';
 import { extractors as golang } from './golang/index.ts';
 import { extractors as gradle } from './gradle/index.ts';
 import { extractors as hex } from './hex/index.ts';
@@ -16,5 +17,5 @@ import { extractors as ruby } from './ruby/index.ts';
 import { extractors as swift } from './swift/index.ts';
 
 export const allExtractors: readonly Extractor[] = [
-  ...cargo, ...cocoapods, ...composer, ...conan, ...conda, ...golang, ...gradle, ...hex, ...maven, ...nuget, ...pub, ...python, ...ruby, ...swift,
+  ...cargo, ...cocoapods, ...composer, ...conan, ...conda, ...excel, ...golang, ...gradle, ...hex, ...maven, ...nuget, ...pub, ...python, ...ruby, ...swift,
 ];

@@ -1,0 +1,137 @@
+// Unpacks one archive into a folder through a Sink, then the archives nested in it (a .jar in a
+// .war, a .tgz in a .zip) into `<name>!/` folders beside them, up to the depth limit.
+import { createReadStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { detectFormat, isTarHeader } from './detect.ts';
+import type { ArchiveFormat, Detected } from './detect.ts';
+import { UnpackError, corrupt } from './errors.ts';
+import { printable } from './names.ts';
+import { Sink } from './sink.ts';
+import type { Budget } from './sink.ts';
+import { counter, decompress, peek } from './streams.ts';
+import { readTar } from './tar.ts';
+import { openZip, readZip } from './zip.ts';
+
+/** Names of files unpacked as nested archives (their content is still checked by magic bytes). */
+export const NESTED_ARCHIVE = /\.(zip|jar|war|ear|aar|apk|whl|egg|nupkg|hpi|jpi|sar|rar|tar|tgz|tbz|tbz2|txz|crate|tar\.gz|tar\.bz2|tar\.xz)$/i;
+
+export interface ExtractOptions {
+  budget: Budget;
+  /** Nesting level of this archive: 0 for the archive the user gave. */
+  depth: number;
+  /** Display prefix for notes (`''` at the top). */
+  prefix: string;
+  /** The archive's own name, for naming the single file inside a bare .gz/.bz2/.xz. */
+  name: string;
+  /** Forces the entry-name encoding (e.g. `gbk`); detected per name when absent. */
+  encoding?: string;
+}
+
+export function unsupported(detected: Detected): UnpackError | undefined {
+  if (detected.kind === 'none') return new UnpackError('not-archive', '文件不是支持的压缩格式');
+  if (detected.kind === 'unsupported') return new UnpackError('unsupported', `不支持的压缩格式：${detected.format}`);
+  return undefined;
+}
+
+/** Unpacks `file` into the existing empty folder `root`. */
+export async function extractArchive(file: string, root: string, options: ExtractOptions): Promise<void> {
+  const detected = await detectFormat(file);
+  const refused = unsupported(detected);
+  if (refused) throw refused;
+  const format = (detected as { format: ArchiveFormat }).format;
+  const { budget } = options;
+  let written: string[];
+  try {
+    written = format === 'zip' ? await extractZip(file, root, options) : await extractStream(file, format, root, options);
+  } catch (error) {
+    if (budget.signal.aborted) throw budget.signal.reason;
+    // Disk full, permissions: not the archive's fault, so not reported as a corrupt archive.
+    if ((error as NodeJS.ErrnoException).syscall !== undefined) throw error;
+    throw corrupt(error);
+  }
+  await extractNested(root, written, options);
+}
+
+async function extractZip(file: string, root: string, options: ExtractOptions): Promise<string[]> {
+  const size = (await stat(file)).size;
+  const zip = await openZip(file);
+  const handle = { compressed: 0 };
+  // Overlapping entries can claim more compressed bytes than the file has: cap at its size.
+  const sink = new Sink(root, options.prefix, options.budget, () => Math.min(handle.compressed, size));
+  try {
+    await readZip(zip, sink, handle, options.encoding);
+    await sink.finish();
+  } finally {
+    zip.close();
+  }
+  return sink.written;
+}
+
+async function extractStream(file: string, format: Exclude<ArchiveFormat, 'zip'>, root: string, options: ExtractOptions): Promise<string[]> {
+  let compressed = 0;
+  const sink = new Sink(root, options.prefix, options.budget, () => compressed);
+  const raw = createReadStream(file, { highWaterMark: 256 * 1024 });
+  const input = counter((n) => {
+    compressed += n;
+  });
+  raw.on('error', (error) => input.destroy(error));
+  input.on('close', () => raw.destroy()); // whichever way the unpack ends, the file is closed
+  raw.pipe(input);
+  if (format === 'tar') {
+    await readTar(input, sink, options.encoding);
+  } else {
+    const decompressed = decompress(format, input);
+    const meter = decompressed.pipe(counter((n) => sink.decompressedBytes(n)));
+    decompressed.on('error', (error) => meter.destroy(error));
+    meter.on('close', () => decompressed.destroy());
+    const { head, rest } = await peek(meter, 512);
+    if (isTarHeader(head) || (head.length === 512 && head.every((b) => b === 0))) {
+      await readTar(rest, sink, options.encoding);
+    } else {
+      // A single compressed file: `x.json.gz` -> `x.json`.
+      const single = singleName(options.name, format);
+      const rel = sink.begin(single);
+      if (rel === undefined) rest.destroy();
+      else await sink.file(single, rel, rest, 0o644);
+    }
+  }
+  await sink.finish();
+  return sink.written;
+}
+
+function singleName(archive: string, format: 'gzip' | 'bzip2' | 'xz'): string {
+  const base = path.basename(archive);
+  const suffix = { gzip: /\.(gz|gzip|z|tgz)$/i, bzip2: /\.(bz2|bz|bzip2|tbz2?)$/i, xz: /\.(xz|txz)$/i }[format];
+  const stripped = base.replace(suffix, '');
+  return stripped && stripped !== base ? stripped : `${base || 'archive'}.out`;
+}
+
+async function extractNested(root: string, written: readonly string[], options: ExtractOptions): Promise<void> {
+  const { budget } = options;
+  for (const rel of written) {
+    if (!NESTED_ARCHIVE.test(rel)) continue;
+    budget.signal.throwIfAborted();
+    const absolute = path.join(root, ...rel.split('/'));
+    const display = `${options.prefix}${rel}`;
+    if ((await detectFormat(absolute)).kind !== 'archive') continue;
+    if (options.depth >= budget.limits.maxDepth) {
+      if (budget.limits.maxDepth > 0) budget.notes.push({ entry: printable(display), reason: `内嵌压缩包超过 ${budget.limits.maxDepth} 层，未解压` });
+      continue;
+    }
+    const inner = `${absolute}!`;
+    try {
+      await mkdir(inner);
+    } catch {
+      budget.notes.push({ entry: printable(display), reason: `已存在同名的 ${path.basename(inner)}，内嵌压缩包未解压` });
+      continue;
+    }
+    try {
+      await extractArchive(absolute, inner, { ...options, depth: options.depth + 1, prefix: `${display}!/`, name: path.basename(rel) });
+    } catch (error) {
+      if (!(error instanceof UnpackError) || error.fatal) throw error;
+      await rm(inner, { recursive: true, force: true });
+      budget.notes.push({ entry: printable(display), reason: `内嵌压缩包未解压：${error.message}` });
+    }
+  }
+}
