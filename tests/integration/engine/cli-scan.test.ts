@@ -1,0 +1,54 @@
+// `cairn scan`: a folder and the same folder as a tar.gz give the same components; the JSON
+// format carries what the README documents; bad arguments are refused in Chinese.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { scanCommand, UsageError } from '../../../cli/commands/scan.ts';
+import { TRIVY } from '../../support/golden.ts';
+
+const work = mkdtempSync(path.join(tmpdir(), 'cairn-cli-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+interface JsonOut { components: Array<Record<string, unknown>>; targets: Array<{ file: string; type: string }>; problems: unknown[] }
+
+describe('cairn scan', () => {
+  it('scans a folder into the documented JSON shape', async () => {
+    const { output, summary } = await scanCommand([path.join(TRIVY, 'repo', 'cargo')]);
+    const doc = JSON.parse(output) as JsonOut;
+    expect(doc.targets.map((t) => `${t.file}:${t.type}`)).toEqual(['Cargo.lock:cargo']);
+    expect(doc.problems).toEqual([]);
+    const regex = doc.components.find((c) => c.purl === 'pkg:cargo/regex@1.7.3')!;
+    expect(Object.keys(regex).sort()).toEqual(['dependsOn', 'direct', 'ecosystem', 'licenses', 'locations', 'name', 'purl', 'scope', 'version']);
+    expect(regex).toMatchObject({ name: 'regex', version: '1.7.3', ecosystem: 'cargo', scope: 'runtime', direct: true });
+    expect(regex.dependsOn).toContain('pkg:cargo/aho-corasick@0.7.20');
+    expect(summary).toMatch(/扫描完成：.*个组件/);
+  });
+
+  it('gives the same components for the folder packed as tar.gz', async () => {
+    const archive = path.join(work, 'cargo.tgz');
+    execFileSync('tar', ['czf', archive, '-C', path.join(TRIVY, 'repo'), 'cargo']);
+    const packed = JSON.parse((await scanCommand([archive])).output) as JsonOut;
+    const plain = JSON.parse((await scanCommand([path.join(TRIVY, 'repo', 'cargo')])).output) as JsonOut;
+    expect(packed.components.map((c) => c.purl)).toEqual(plain.components.map((c) => c.purl));
+  });
+
+  it('writes SPDX 2.3 to a file', async () => {
+    const out = path.join(work, 'out.spdx.json');
+    await scanCommand([path.join(TRIVY, 'repo', 'cargo'), '--format', 'spdx', '--output', out]);
+    const doc = JSON.parse(execFileSync('cat', [out], { encoding: 'utf8' })) as { spdxVersion: string; packages: unknown[]; relationships: unknown[] };
+    expect(doc.spdxVersion).toBe('SPDX-2.3');
+    expect(doc.packages.length).toBeGreaterThan(5);
+    expect(doc.relationships.length).toBeGreaterThan(5);
+  });
+
+  it('refuses bad arguments and non-archives with Chinese messages', async () => {
+    await expect(scanCommand([])).rejects.toBeInstanceOf(UsageError);
+    await expect(scanCommand(['.', '--format', 'xml'])).rejects.toThrow(/不支持的输出格式：xml/);
+    await expect(scanCommand([path.join(work, 'missing')])).rejects.toThrow(/找不到要扫描的路径/);
+    const notArchive = path.join(work, 'note.txt');
+    writeFileSync(notArchive, 'hello');
+    await expect(scanCommand([notArchive])).rejects.toThrow(/不是支持的压缩格式/);
+  });
+});
