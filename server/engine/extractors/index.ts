@@ -1,5 +1,6 @@
 // Every extractor the scan offers files to. Each ecosystem folder exports its own list.
 import type { Extractor } from '../model.ts';
+import { extractors as bun } from './bun/index.ts';
 import { extractors as cargo } from './cargo/index.ts';
 import { extractors as cocoapods } from './cocoapods/index.ts';
 import { extractors as composer } from './composer/index.ts';
@@ -10,12 +11,17 @@ import { extractors as golang } from './golang/index.ts';
 import { extractors as gradle } from './gradle/index.ts';
 import { extractors as hex } from './hex/index.ts';
 import { extractors as maven } from './maven/index.ts';
+import { extractors as npm } from './npm/index.ts';
 import { extractors as nuget } from './nuget/index.ts';
+import { extractors as pnpm } from './pnpm/index.ts';
 import { extractors as pub } from './pub/index.ts';
 import { extractors as python } from './python/index.ts';
 import { extractors as ruby } from './ruby/index.ts';
+import { extractors as sbom } from './sbom/index.ts';
 import { extractors as swift } from './swift/index.ts';
+import { extractors as yarn } from './yarn/index.ts';
 
 export const allExtractors: readonly Extractor[] = [
-  ...cargo, ...cocoapods, ...composer, ...conan, ...conda, ...excel, ...golang, ...gradle, ...hex, ...maven, ...nuget, ...pub, ...python, ...ruby, ...swift,
+  ...bun, ...cargo, ...cocoapods, ...composer, ...conan, ...conda, ...excel, ...golang, ...gradle, ...hex, ...maven,
+  ...npm, ...nuget, ...pnpm, ...pub, ...python, ...ruby, ...sbom, ...swift, ...yarn,
 ];

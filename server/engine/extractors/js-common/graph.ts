@@ -1,0 +1,125 @@
+// Shared assembly for the JavaScript lockfile extractors: lockfile entries become nodes (keyed by
+// whatever identifies an entry in that format), nodes with the same purl merge into one component,
+// and scope comes either from the lockfile's own dev flags or from reachability: whatever the
+// runtime declarations reach is runtime, the rest is development.
+import type { Component, ExtractContext, Location, Target } from '../../model.ts';
+import { npmPurl } from '../../purl.ts';
+import { licensesOf } from './manifest.ts';
+import { mapLimit } from './paths.ts';
+
+export interface JsNode {
+  id: string;
+  name: string;
+  version: string;
+  purl: string;
+  location?: Location;
+  licenses: string[];
+  /** Node ids this entry depends on (resolved by the extractor). */
+  deps: string[];
+  /** The lockfile's own dev flag, when the format records one. */
+  dev?: boolean;
+  /** Where the installed copy's package.json would be, to read its licence when absent here. */
+  installedManifest?: string;
+}
+
+export interface Assembly {
+  file: string;
+  type: string;
+  project: { name: string; version: string } | null;
+  /** Node ids the project declares as runtime dependencies (dependencies, optional, peer). */
+  runtimeRoots: Iterable<string>;
+  /** Node ids the project declares only as development dependencies. */
+  devRoots: Iterable<string>;
+  /** Use each node's `dev` flag instead of reachability. */
+  explicitDev: boolean;
+}
+
+export function newNode(id: string, name: string, version: string, location?: Location): JsNode {
+  return { id, name, version, purl: npmPurl(name, version), location, licenses: [], deps: [] };
+}
+
+/** Fills in missing licences from installed package.json files (when node_modules was shipped). */
+export async function readInstalledLicenses(nodes: Iterable<JsNode>, ctx: ExtractContext): Promise<void> {
+  const wanted = [...nodes].filter((n) => !n.licenses.length && n.installedManifest);
+  if (!wanted.length) return;
+  // One probe first: most uploads carry no node_modules at all.
+  const first = wanted[0].installedManifest!;
+  const top = first.slice(0, first.indexOf('node_modules') + 'node_modules'.length);
+  if (!(await ctx.exists(top))) return;
+  await mapLimit(wanted, 32, async (n) => {
+    ctx.signal.throwIfAborted();
+    try {
+      const text = await ctx.readText(n.installedManifest!);
+      if (text === undefined) return;
+      const pkg = JSON.parse(text) as unknown;
+      if (typeof pkg !== 'object' || !pkg || Array.isArray(pkg)) return;
+      const p = pkg as Record<string, unknown>;
+      // A guessed (hoisted) location may hold another version of the package: not ours then.
+      if (typeof p.version === 'string' && p.version !== n.version) return;
+      n.licenses = licensesOf(p);
+    } catch {
+      // An unreadable installed manifest only costs the licence.
+    }
+  });
+}
+
+function reach(nodes: Map<string, JsNode>, starts: Iterable<string>): Set<string> {
+  const seen = new Set<string>();
+  const stack: string[] = [];
+  for (const s of starts) if (nodes.has(s) && !seen.has(s)) { seen.add(s); stack.push(s); }
+  while (stack.length) {
+    const n = nodes.get(stack.pop()!)!;
+    for (const d of n.deps) if (nodes.has(d) && !seen.has(d)) { seen.add(d); stack.push(d); }
+  }
+  return seen;
+}
+
+export function assemble(nodes: Map<string, JsNode>, a: Assembly): Target {
+  const runtimeRoots = [...a.runtimeRoots].filter((id) => nodes.has(id));
+  const devRoots = [...a.devRoots].filter((id) => nodes.has(id));
+  const direct = new Set([...runtimeRoots, ...devRoots]);
+  let isDev: (n: JsNode) => boolean;
+  if (a.explicitDev) {
+    isDev = (n) => n.dev === true;
+  } else if (runtimeRoots.length || devRoots.length) {
+    const runtime = reach(nodes, runtimeRoots);
+    isDev = (n) => !runtime.has(n.id);
+  } else {
+    isDev = () => false;
+  }
+
+  interface Acc { first: JsNode; direct: boolean; runtime: boolean; locs: Location[]; licenses: string[]; deps: Set<string> }
+  const byPurl = new Map<string, Acc>();
+  for (const n of nodes.values()) {
+    let c = byPurl.get(n.purl);
+    if (!c) {
+      c = { first: n, direct: false, runtime: false, locs: [], licenses: [], deps: new Set() };
+      byPurl.set(n.purl, c);
+    }
+    if (!c.direct && direct.has(n.id)) c.direct = true;
+    if (!c.runtime && !isDev(n)) c.runtime = true;
+    if (n.location && !c.locs.some((l) => l.file === n.location!.file && l.startLine === n.location!.startLine)) c.locs.push(n.location);
+    for (const l of n.licenses) if (!c.licenses.includes(l)) c.licenses.push(l);
+    for (const d of n.deps) {
+      const child = nodes.get(d);
+      if (child !== undefined && child.purl !== n.purl) c.deps.add(child.purl);
+    }
+  }
+  const components: Component[] = [];
+  for (const [purl, c] of byPurl) {
+    components.push({
+      purl, ecosystem: 'npm', name: c.first.name, version: c.first.version, direct: c.direct,
+      scope: c.runtime ? 'runtime' : 'development',
+      locations: c.locs.length > 1 ? c.locs.sort((x, y) => x.file.localeCompare(y.file) || (x.startLine ?? 0) - (y.startLine ?? 0)) : c.locs,
+      licenses: c.licenses,
+      dependsOn: c.deps.size > 1 ? [...c.deps].sort() : [...c.deps],
+    });
+  }
+  components.sort((x, y) => (x.purl < y.purl ? -1 : x.purl > y.purl ? 1 : 0));
+  // Runtime declarations first, then development-only ones (their components say which is which).
+  const roots = [...new Set([...runtimeRoots, ...devRoots].map((id) => nodes.get(id)!.purl))];
+  const project = a.project && a.project.name
+    ? { name: a.project.name, version: a.project.version, purl: npmPurl(a.project.name, a.project.version) }
+    : null;
+  return { file: a.file, type: a.type, ecosystem: 'npm', project, roots, components };
+}

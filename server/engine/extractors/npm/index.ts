@@ -1,0 +1,284 @@
+// npm: package-lock.json (lockfileVersion 1, 2, 3), npm-shrinkwrap.json, and — for a project that
+// ships package.json with node_modules but no lockfile — the installed tree itself (through npm's
+// hidden lockfile node_modules/.package-lock.json when present, else by reading each installed
+// package.json). Entries are keyed by install path and `requires`/`dependencies` are resolved the
+// way Node resolves modules: the nearest node_modules folder upwards wins.
+import type { ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
+import { ExtractError } from '../../model.ts';
+import { assemble, newNode, readInstalledLicenses } from '../js-common/graph.ts';
+import type { JsNode } from '../js-common/graph.ts';
+import { isObject, parseJsonWithLines, stringMap } from '../js-common/jsonc.ts';
+import type { Span } from '../js-common/jsonc.ts';
+import { declared, licensesOf, manifestOf, readManifest } from '../js-common/manifest.ts';
+import type { Manifest } from '../js-common/manifest.ts';
+import { baseOf, dirOf, joinPath, mapLimit } from '../js-common/paths.ts';
+import { expandWorkspaces } from '../js-common/workspaces.ts';
+
+const LOCKFILES = new Set(['package-lock.json', 'npm-shrinkwrap.json']);
+/** Any of these beside (or above) a package.json means a lockfile extractor owns the project. */
+const ANY_LOCKFILE = ['package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb'];
+
+const inNodeModules = (p: string) => p.startsWith('node_modules/') || p.includes('/node_modules/');
+
+/** One lockfile entry normalised across versions, keyed by install path relative to the lockfile. */
+interface Entry {
+  path: string;
+  name: string;
+  version: string;
+  dev: boolean;
+  link?: string;
+  deps: string[];
+  licenses: string[];
+  span?: Span;
+  /** Declarations of the root project and workspace / local packages (not of installed ones). */
+  manifest?: Manifest;
+}
+
+/** The install path `dep` resolves to from `from` (Node's upward node_modules lookup). */
+export function resolveFrom(entries: Map<string, Entry>, from: string, dep: string): string | undefined {
+  let base = from;
+  for (;;) {
+    const cand = base ? `${base}/node_modules/${dep}` : `node_modules/${dep}`;
+    if (entries.has(cand)) return cand;
+    if (!base) return undefined;
+    const cut = base.lastIndexOf('/node_modules/');
+    base = cut >= 0 ? base.slice(0, cut) : '';
+  }
+}
+
+function nameFromPath(p: string): string {
+  const cut = p.lastIndexOf('node_modules/');
+  return cut < 0 ? baseOf(p) : p.slice(cut + 'node_modules/'.length);
+}
+
+/** `npm:real@1.2.3` aliases name the real package. */
+function unalias(name: string, version: string): [string, string] {
+  if (version.startsWith('npm:')) {
+    const spec = version.slice(4);
+    const at = spec.lastIndexOf('@');
+    if (at > 0) return [spec.slice(0, at), spec.slice(at + 1)];
+  }
+  return [name, version];
+}
+
+function depNames(e: Record<string, unknown>): string[] {
+  return [
+    ...Object.keys(stringMap(e.dependencies)),
+    ...Object.keys(stringMap(e.optionalDependencies)),
+    ...Object.keys(stringMap(e.peerDependencies)),
+  ];
+}
+
+/** lockfileVersion 2 and 3: the flat `packages` map. */
+function entriesV2(packages: Record<string, unknown>, spans: WeakMap<object, Span>): Map<string, Entry> {
+  const out = new Map<string, Entry>();
+  for (const [path, raw] of Object.entries(packages)) {
+    if (!isObject(raw)) continue;
+    const name = typeof raw.name === 'string' ? raw.name : nameFromPath(path);
+    const version = typeof raw.version === 'string' ? raw.version : '';
+    out.set(path, {
+      path, name, version,
+      dev: raw.dev === true,
+      link: raw.link === true && typeof raw.resolved === 'string' ? joinPath(raw.resolved) : undefined,
+      deps: depNames(raw),
+      licenses: licensesOf(raw),
+      span: spans.get(raw),
+      manifest: inNodeModules(path) ? undefined : manifestOf(raw),
+    });
+  }
+  return out;
+}
+
+/** lockfileVersion 1: the nested `dependencies` tree, flattened to install paths. */
+function entriesV1(deps: Record<string, unknown>, spans: WeakMap<object, Span>): Map<string, Entry> {
+  const out = new Map<string, Entry>();
+  const stack: Array<[string, Record<string, unknown>]> = [['', deps]];
+  while (stack.length) {
+    const [parent, level] = stack.pop()!;
+    for (const [key, raw] of Object.entries(level)) {
+      if (!isObject(raw)) continue;
+      const path = parent ? `${parent}/node_modules/${key}` : `node_modules/${key}`;
+      const version = typeof raw.version === 'string' ? raw.version : '';
+      const [name, v] = unalias(key, version);
+      out.set(path, {
+        path, name, version: v, dev: raw.dev === true,
+        link: version.startsWith('file:') ? joinPath(version.slice(5)) : undefined,
+        deps: Object.keys(stringMap(raw.requires)),
+        licenses: [],
+        span: spans.get(raw),
+      });
+      if (isObject(raw.dependencies)) stack.push([path, raw.dependencies]);
+    }
+  }
+  return out;
+}
+
+interface Built { nodes: Map<string, JsNode>; runtimeRoots: string[]; devRoots: string[] }
+
+/** Turns entries into graph nodes: third-party packages only; links and workspaces are the project. */
+function build(entries: Map<string, Entry>, file: string, installBase: string, rootManifest: Manifest | undefined): Built {
+  const nodes = new Map<string, JsNode>();
+  const isPackage = (e: Entry) => !e.link && inNodeModules(e.path) && e.version !== '' && !e.version.startsWith('file:');
+  const target = (from: string, dep: string): string | undefined => {
+    let hit = resolveFrom(entries, from, dep);
+    if (!hit) return undefined;
+    let e = entries.get(hit)!;
+    // A link to another installed entry (e.g. a store folder) stands for that entry.
+    if (e.link && entries.has(e.link)) { hit = e.link; e = entries.get(hit)!; }
+    return isPackage(e) ? hit : undefined;
+  };
+  for (const e of entries.values()) {
+    if (!isPackage(e)) continue;
+    const node = newNode(e.path, e.name, e.version, e.span ? { file, startLine: e.span.startLine, endLine: e.span.endLine } : { file });
+    node.dev = e.dev;
+    node.licenses = e.licenses;
+    node.installedManifest = joinPath(installBase, e.path, 'package.json');
+    for (const d of e.deps) {
+      const t = target(e.path, d);
+      if (t) node.deps.push(t);
+    }
+    nodes.set(e.path, node);
+  }
+
+  // Direct dependencies: what the root and every workspace / linked local package declare.
+  const runtimeRoots = new Set<string>();
+  const devRoots = new Set<string>();
+  const declare = (from: string, m: Manifest) => {
+    const { runtime, dev } = declared(m);
+    for (const [name] of runtime) { const t = target(from, name); if (t) runtimeRoots.add(t); }
+    for (const [name] of dev) { const t = target(from, name); if (t && !runtimeRoots.has(t)) devRoots.add(t); }
+  };
+  if (rootManifest) declare('', rootManifest);
+  for (const e of entries.values()) if (e.path && !inNodeModules(e.path) && e.manifest) declare(e.path, e.manifest);
+  if (!rootManifest) {
+    // Without the project's manifest, the top-level entries nobody requires are what it declared.
+    const required = new Set<string>();
+    for (const n of nodes.values()) for (const d of n.deps) required.add(d);
+    for (const n of nodes.values()) {
+      if (n.id.indexOf('/node_modules/') >= 0 || required.has(n.id)) continue;
+      (n.dev ? devRoots : runtimeRoots).add(n.id);
+    }
+  }
+  for (const r of runtimeRoots) devRoots.delete(r);
+  return { nodes, runtimeRoots: [...runtimeRoots], devRoots: [...devRoots] };
+}
+
+async function extractLockfile(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
+  const { value, spans } = parseJsonWithLines(await file.text(), file.path);
+  if (!isObject(value)) throw new ExtractError(`${file.path} 不是有效的 npm 锁文件：顶层不是对象`);
+  const dir = dirOf(file.path);
+  const lockVersion = typeof value.lockfileVersion === 'number' ? value.lockfileVersion : 1;
+  let entries: Map<string, Entry>;
+  if (lockVersion >= 2 && isObject(value.packages)) entries = entriesV2(value.packages, spans);
+  else if (isObject(value.dependencies) || value.dependencies === undefined) entries = entriesV1(isObject(value.dependencies) ? value.dependencies : {}, spans);
+  else throw new ExtractError(`${file.path} 不是有效的 npm 锁文件：dependencies 不是对象`);
+  ctx.signal.throwIfAborted();
+
+  const rootManifest = entries.get('')?.manifest ?? (await readManifest(ctx.readText, joinPath(dir, 'package.json')));
+  const { nodes, runtimeRoots, devRoots } = build(entries, file.path, dir, rootManifest);
+  await readInstalledLicenses(nodes.values(), ctx);
+  const name = typeof value.name === 'string' ? value.name : rootManifest?.name ?? '';
+  const version = typeof value.version === 'string' ? value.version : rootManifest?.version ?? '';
+  return [assemble(nodes, { file: file.path, type: 'npm', project: name ? { name, version } : null, runtimeRoots, devRoots, explicitDev: true })];
+}
+
+/** Installed packages under `<dir>/node_modules`, recursively, keyed by install path. `own` are
+ *  the project's workspace package names: their node_modules entries are links, not components. */
+async function walkInstalled(ctx: ExtractContext, dir: string, own: ReadonlySet<string>): Promise<Map<string, Entry>> {
+  const entries = new Map<string, Entry>();
+  let pending = [''];
+  while (pending.length) {
+    ctx.signal.throwIfAborted();
+    const next: string[] = [];
+    await mapLimit(pending, 16, async (parent) => {
+      const nm = parent ? `${parent}/node_modules` : 'node_modules';
+      const names: string[] = [];
+      for (const n of await ctx.list(joinPath(dir, nm))) {
+        if (n.startsWith('.')) continue;
+        if (n.startsWith('@')) for (const s of await ctx.list(joinPath(dir, nm, n))) names.push(`${n}/${s}`);
+        else names.push(n);
+      }
+      await mapLimit(names, 16, async (n) => {
+        const path = `${nm}/${n}`;
+        const manifestPath = joinPath(dir, path, 'package.json');
+        let text: string | undefined;
+        try { text = await ctx.readText(manifestPath); } catch { return; }
+        if (text === undefined) return;
+        let pkg: unknown;
+        try { pkg = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text); } catch { return; }
+        if (!isObject(pkg) || typeof pkg.version !== 'string') return;
+        if (!parent && typeof pkg.name === 'string' && own.has(pkg.name)) return;
+        entries.set(path, {
+          path, name: typeof pkg.name === 'string' ? pkg.name : n, version: pkg.version, dev: false,
+          deps: depNames(pkg), licenses: licensesOf(pkg),
+          span: { startLine: 1, endLine: text.split('\n').length },
+        });
+        next.push(path);
+      });
+    });
+    pending = next;
+  }
+  return entries;
+}
+
+async function extractInstalled(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
+  const dir = dirOf(file.path);
+  // A lockfile here or in a folder above describes this project better than node_modules does.
+  for (let d = dir; ; d = dirOf(d)) {
+    const found = await Promise.all(ANY_LOCKFILE.map((l) => ctx.exists(joinPath(d, l))));
+    if (found.some(Boolean)) return [];
+    if (!d) break;
+  }
+  if (!(await ctx.exists(joinPath(dir, 'node_modules')))) return [];
+  let manifest: Manifest | undefined;
+  try {
+    manifest = manifestOf(JSON.parse(await file.text()));
+  } catch {
+    throw new ExtractError(`${file.path} 不是有效的 package.json`);
+  }
+  if (!manifest) throw new ExtractError(`${file.path} 不是有效的 package.json：顶层不是对象`);
+
+  // npm (7+) keeps a hidden lockfile of what it installed: exact, and cheaper than the walk.
+  const hidden = await ctx.readText(joinPath(dir, 'node_modules/.package-lock.json')).catch(() => undefined);
+  let entries: Map<string, Entry> | undefined;
+  let nodesFile = '';
+  if (hidden !== undefined) {
+    try {
+      const { value, spans } = parseJsonWithLines(hidden, 'node_modules/.package-lock.json');
+      if (isObject(value) && isObject(value.packages)) { entries = entriesV2(value.packages, spans); nodesFile = joinPath(dir, 'node_modules/.package-lock.json'); }
+    } catch {
+      entries = undefined;
+    }
+  }
+  if (!entries) {
+    const own = new Set<string>();
+    if (manifest.workspaces.length) {
+      const folders = await expandWorkspaces(ctx, dir, manifest.workspaces);
+      for (const m of await mapLimit(folders, 16, (f) => readManifest(ctx.readText, joinPath(dir, f, 'package.json')))) if (m?.name) own.add(m.name);
+    }
+    entries = await walkInstalled(ctx, dir, own);
+  }
+  const { nodes, runtimeRoots, devRoots } = build(entries, nodesFile || file.path, dir, manifest);
+  if (!nodes.size) return [];
+  if (!nodesFile) for (const n of nodes.values()) n.location = { ...n.location, file: n.installedManifest! };
+  await readInstalledLicenses(nodes.values(), ctx);
+  return [assemble(nodes, {
+    file: file.path, type: 'npm', project: manifest.name ? { name: manifest.name, version: manifest.version } : null,
+    runtimeRoots, devRoots, explicitDev: false,
+  })];
+}
+
+export const npmExtractor: Extractor = {
+  name: 'npm',
+  ecosystem: 'npm',
+  matches(path) {
+    if (inNodeModules(path)) return false;
+    const base = baseOf(path);
+    return LOCKFILES.has(base) || base === 'package.json';
+  },
+  async extract(file, ctx) {
+    return baseOf(file.path) === 'package.json' ? extractInstalled(file, ctx) : extractLockfile(file, ctx);
+  },
+};
+
+export const extractors: Extractor[] = [npmExtractor];

@@ -1,0 +1,106 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Component, ScanResult, Target } from '../../../../server/engine/model.ts';
+import { scanTree } from '../../../../server/engine/scan.ts';
+import { extractors } from '../../../../server/engine/extractors/bun/index.ts';
+import { parseJsonWithLines } from '../../../../server/engine/extractors/js-common/jsonc.ts';
+
+const dirs: string[] = [];
+afterEach(async () => { await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true }))); });
+
+async function scan(files: Record<string, string | object>): Promise<ScanResult> {
+  const root = await mkdtemp(path.join(tmpdir(), 'cairn-bun-'));
+  dirs.push(root);
+  for (const [rel, body] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+    await writeFile(path.join(root, rel), typeof body === 'string' ? body : JSON.stringify(body, null, 2));
+  }
+  return scanTree(root, { extractors });
+}
+
+const byName = (t: Target) => new Map<string, Component>(t.components.map((c) => [`${c.name}@${c.version}`, c]));
+
+const LOCK = `{
+  // bun writes JSON with trailing commas
+  "lockfileVersion": 1,
+  "workspaces": {
+    "": {
+      "name": "mono",
+      "dependencies": {
+        "chalk": "^4",
+      },
+      "devDependencies": {
+        "vitest": "^1",
+      },
+    },
+    "packages/web": {
+      "name": "web",
+      "dependencies": {
+        "chalk": "^5",
+        "ui": "workspace:*",
+      },
+    },
+  },
+  "packages": {
+    "chalk": ["chalk@4.1.2", "", { "dependencies": { "ansi-styles": "^4.1.0", "supports-color": "^7.1.0" } }, "sha512-a"],
+    "ansi-styles": ["ansi-styles@4.3.0", "", {}, "sha512-b"],
+    "supports-color": ["supports-color@7.2.0", "", { "dependencies": { "has-flag": "^4.0.0" } }, "sha512-c"],
+    "has-flag": ["has-flag@4.0.0", "", {}, "sha512-d"],
+    "vitest": ["vitest@1.6.0", "", { "dependencies": { "chalk": "^5" } }, "sha512-e"],
+    "vitest/chalk": ["chalk@5.3.0", "", {}, "sha512-f"],
+    "web/chalk": ["chalk@5.3.0", "", {}, "sha512-f"],
+    "ui": ["ui@workspace:packages/ui"],
+    "web": ["web@workspace:packages/web"],
+    "@scope/a": ["@scope/a@1.0.0", "", { "dependencies": { "has-flag": "^3" } }, "sha512-g"],
+    "@scope/a/has-flag": ["has-flag@3.0.0", "", {}, "sha512-h"],
+  }
+}
+`;
+
+describe('bun.lock', () => {
+  it('解析工作区、嵌套键、尾随逗号和注释', async () => {
+    const r = await scan({ 'bun.lock': LOCK });
+    expect(r.problems).toEqual([]);
+    const t = r.targets[0];
+    expect(t).toMatchObject({ file: 'bun.lock', type: 'bun', project: { name: 'mono', version: '', purl: 'pkg:npm/mono' } });
+    const m = byName(t);
+    expect([...m.keys()].sort()).toEqual(['@scope/a@1.0.0', 'ansi-styles@4.3.0', 'chalk@4.1.2', 'chalk@5.3.0', 'has-flag@3.0.0', 'has-flag@4.0.0', 'supports-color@7.2.0', 'vitest@1.6.0']);
+    expect(m.get('chalk@4.1.2')).toMatchObject({ direct: true, scope: 'runtime', dependsOn: ['pkg:npm/ansi-styles@4.3.0', 'pkg:npm/supports-color@7.2.0'], locations: [{ file: 'bun.lock', startLine: 23, endLine: 23 }] });
+    expect(m.get('chalk@5.3.0')).toMatchObject({ direct: true, scope: 'runtime' });
+    expect(m.get('chalk@5.3.0')!.locations).toHaveLength(2);
+    expect(m.get('vitest@1.6.0')).toMatchObject({ direct: true, scope: 'development', dependsOn: ['pkg:npm/chalk@5.3.0'] });
+    expect(m.get('@scope/a@1.0.0')!.dependsOn).toEqual(['pkg:npm/has-flag@3.0.0']);
+    expect(t.roots).toEqual(['pkg:npm/chalk@4.1.2', 'pkg:npm/chalk@5.3.0', 'pkg:npm/vitest@1.6.0']);
+  });
+
+  it('读取 package.json 中的项目版本，bun.lockb 不处理', async () => {
+    const r = await scan({ 'bun.lock': LOCK, 'package.json': { name: 'mono', version: '3.0.0' }, 'bun.lockb': 'binary' });
+    expect(r.targets).toHaveLength(1);
+    expect(r.targets[0].project?.purl).toBe('pkg:npm/mono@3.0.0');
+  });
+
+  it.each([
+    ['{ "packages": { "a": ["a@1", } ', '不是有效的 JSON'],
+    ['{ "packages": [] }', 'packages 不是对象'],
+    ['{ "packages": { "a": { "x": 1 } } }', '格式不正确'],
+    ['"text"', '顶层不是对象'],
+  ])('%j 报告中文问题', async (body, message) => {
+    const r = await scan({ 'bun.lock': body, 'ok/bun.lock': '{"packages": {"a": ["a@1.0.0", "", {}, "x"],},}' });
+    expect(r.problems).toHaveLength(1);
+    expect(r.problems[0].message).toContain(message);
+    expect(r.targets.map((t) => t.file)).toEqual(['ok/bun.lock']);
+  });
+
+  it('嵌套过深的输入报告问题而不是崩溃', async () => {
+    const r = await scan({ 'bun.lock': '['.repeat(200_000) });
+    expect(r.problems.map((p) => p.message)).toEqual(['bun.lock 不是有效的 JSON：嵌套层级过深']);
+  });
+
+  it('JSON 读取器记录行号并处理转义与块注释', () => {
+    const { value, spans } = parseJsonWithLines('/* c\n */ {"a": [1,\n 2], "b": "x\\"\\u0041"}', 'f');
+    expect(value).toEqual({ a: [1, 2], b: 'x"A' });
+    expect(spans.get((value as { a: object }).a)).toEqual({ startLine: 2, endLine: 3 });
+  });
+});
