@@ -1,6 +1,7 @@
 // Generates a synthetic monorepo of at least 5,000 components across npm, Maven, PyPI and Go
 // (issue 3's benchmark input): a package-lock v3 with edges, a multi-module Maven build, a
 // requirements file plus a poetry.lock, and a go.mod with go.sum. Deterministic, cached by size.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,7 +9,7 @@ import path from 'node:path';
 export interface Monorepo { root: string; expected: number }
 
 export function generateMonorepo(perEcosystem = 1250): Monorepo {
-  const root = path.join(tmpdir(), `cairn-bench-monorepo-${perEcosystem}`);
+  const root = path.join(tmpdir(), `cairn-bench-monorepo-v2-${perEcosystem}`);
   const expected = perEcosystem * 4;
   if (existsSync(path.join(root, '.complete'))) return { root, expected };
   const write = (rel: string, text: string) => {
@@ -46,7 +47,9 @@ export function generateMonorepo(perEcosystem = 1250): Monorepo {
   // Go: one module requiring them all.
   const mods = Array.from({ length: perEcosystem }, (_, i) => [`github.com/org${i % 50}/mod${i}`, `v1.${i}.0`] as const);
   write('cmd/go.mod', `module example.com/cmd\n\ngo 1.22\n\nrequire (\n${mods.map(([p, v]) => `\t${p} ${v}`).join('\n')}\n)\n`);
-  write('cmd/go.sum', mods.flatMap(([p, v]) => [`${p} ${v} h1:AAAA=`, `${p} ${v}/go.mod h1:BBBB=`]).join('\n') + '\n');
+  // Well-formed h1: hashes (base64 SHA-256), so tools that check them accept the file.
+  const h1 = (s: string) => `h1:${createHash('sha256').update(s).digest('base64')}`;
+  write('cmd/go.sum', mods.flatMap(([p, v]) => [`${p} ${v} ${h1(p + v)}`, `${p} ${v}/go.mod ${h1(p + v + 'mod')}`]).join('\n') + '\n');
 
   write('.complete', '');
   return { root, expected };

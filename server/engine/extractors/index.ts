@@ -6,7 +6,7 @@ import { extractors as cocoapods } from './cocoapods/index.ts';
 import { extractors as composer } from './composer/index.ts';
 import { extractors as conan } from './conan/index.ts';
 import { extractors as conda } from './conda/index.ts';
-import { extractors as excel } from './excel/index.ts';
+import { extractors as excel } from './excel/extractor.ts';
 import { extractors as golang } from './golang/index.ts';
 import { extractors as gradle } from './gradle/index.ts';
 import { extractors as hex } from './hex/index.ts';

@@ -1,10 +1,6 @@
 // Excel / CSV component lists (getCodeType 34, “Excel清单”). The main path is the direct API for
 // uploads (`importComponentList`, `buildTemplate`); the extractor also picks such lists up in a
 // scanned tree when their file name says so (…组件清单….xlsx / .xlsm / .csv).
-import path from 'node:path';
-import type { Extractor, InputFile, Target } from '../../model.ts';
-import { ExtractError } from '../../model.ts';
-import { importComponentList } from './import.ts';
 
 export { importComponentList, MAX_ROWS, MAX_BYTES } from './import.ts';
 export type { ComponentListFile, ImportOptions, ImportResult, RowIssue } from './import.ts';
@@ -12,24 +8,4 @@ export { buildTemplate, TEMPLATE_FILE_NAME, TEMPLATE_HEADERS, TEMPLATE_DATA_SHEE
 export { ECOSYSTEMS, lookupEcosystem } from './ecosystems.ts';
 export { splitLicenses } from './licenses.ts';
 
-/** `*组件清单*.xlsx|xlsm|csv` and `*组件列表*…`, except our own blank template. */
-const LIST_NAME = /(组件清单|组件列表)[^/]*\.(xlsx|xlsm|csv)$/i;
-
-export const excelListExtractor: Extractor = {
-  name: 'excel',
-  ecosystem: 'generic',
-  matches(file: string): boolean {
-    const base = path.posix.basename(file);
-    return LIST_NAME.test(base) && !base.startsWith('~$') && !base.includes('导入模板');
-  },
-  async extract(file: InputFile, ctx): Promise<Target[]> {
-    const { target, rejected } = await importComponentList(file, { signal: ctx.signal });
-    if (target.components.length === 0 && rejected.length > 0) {
-      const shown = rejected.slice(0, 3).map((r) => r.reason).join('；');
-      throw new ExtractError(`组件清单 ${file.path} 中没有可导入的组件：${shown}${rejected.length > 3 ? ` 等 ${rejected.length} 行` : ''}`);
-    }
-    return target.components.length > 0 ? [target] : [];
-  },
-};
-
-export const extractors: Extractor[] = [excelListExtractor];
+export { excelListExtractor, extractors } from './extractor.ts';
