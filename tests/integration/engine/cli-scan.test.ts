@@ -52,3 +52,17 @@ describe('cairn scan', () => {
     await expect(scanCommand([notArchive])).rejects.toThrow(/不是支持的压缩格式/);
   });
 });
+
+describe('CycloneDX 1.6 output', () => {
+  it('passes the official schema for a scan across many ecosystems, and imports back', async () => {
+    const { validateCycloneDx, importSbom } = await import('../../../server/engine/extractors/sbom/index.ts');
+    // The whole trivy fixture tree: npm, yarn, pnpm, Maven, Go, Cargo, PyPI, NuGet, ... at once.
+    const { output } = await scanCommand([path.join(TRIVY, 'repo'), '--format', 'cyclonedx']);
+    const verdict = await validateCycloneDx(output, 'json');
+    expect(verdict.errors).toEqual([]);
+    expect(verdict).toMatchObject({ valid: true, specVersion: '1.6' });
+    const ours = JSON.parse((await scanCommand([path.join(TRIVY, 'repo')])).output) as JsonOut;
+    const back = await importSbom(output, 'scan.cdx.json');
+    expect(back.components.map((c) => c.purl).sort()).toEqual(ours.components.map((c) => String(c.purl)).sort());
+  });
+});

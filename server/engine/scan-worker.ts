@@ -1,0 +1,21 @@
+// Worker-thread side of scanInWorker: runs one scan off the caller's event loop and posts
+// progress and the result back. Extraction is CPU work (parsing large lockfiles), so the
+// platform runs scans here rather than in its request-serving thread.
+import { parentPort, workerData } from 'node:worker_threads';
+import { allExtractors } from './extractors/index.ts';
+import { scanTree } from './scan.ts';
+
+const { root } = workerData as { root: string };
+const controller = new AbortController();
+parentPort!.on('message', (msg: { type: string }) => { if (msg.type === 'abort') controller.abort(); });
+
+try {
+  const result = await scanTree(root, {
+    extractors: allExtractors,
+    signal: controller.signal,
+    onProgress: (event) => parentPort!.postMessage({ type: 'progress', event }),
+  });
+  parentPort!.postMessage({ type: 'result', result });
+} catch (error) {
+  parentPort!.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error), aborted: controller.signal.aborted });
+}
