@@ -1,24 +1,11 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { Component, ScanResult, Target } from '../../../../server/engine/model.ts';
-import { scanTree } from '../../../../server/engine/scan.ts';
+import { describe, expect, it } from 'vitest';
+import { useTempScan } from '../../../support/temp-scan.ts';
+import type { Component, Target } from '../../../../server/engine/model.ts';
 import { extractors } from '../../../../server/engine/extractors/bun/index.ts';
 import { parseJsonWithLines } from '../../../../server/engine/extractors/js-common/jsonc.ts';
 
-const dirs: string[] = [];
-afterEach(async () => { await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true }))); });
 
-async function scan(files: Record<string, string | object>): Promise<ScanResult> {
-  const root = await mkdtemp(path.join(tmpdir(), 'cairn-bun-'));
-  dirs.push(root);
-  for (const [rel, body] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
-    await writeFile(path.join(root, rel), typeof body === 'string' ? body : JSON.stringify(body, null, 2));
-  }
-  return scanTree(root, { extractors });
-}
+const { scan } = useTempScan('cairn-bun-', extractors);
 
 const byName = (t: Target) => new Map<string, Component>(t.components.map((c) => [`${c.name}@${c.version}`, c]));
 

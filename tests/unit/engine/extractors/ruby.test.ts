@@ -1,26 +1,11 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useTempScan } from '../../../support/temp-scan.ts';
 import type { Target } from '../../../../server/engine/model.ts';
-import { scanTree } from '../../../../server/engine/scan.ts';
 import {
   extractors, gemfileLockExtractor, gemspecExtractor, parseGemfileGroups, parseGemfileLock, parseGemspec,
 } from '../../../../server/engine/extractors/ruby/index.ts';
 
-const temps: string[] = [];
-async function scan(files: Record<string, string>) {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'cairn-ruby-'));
-  temps.push(root);
-  for (const [rel, text] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
-    await writeFile(path.join(root, rel), text);
-  }
-  return scanTree(root, { extractors });
-}
-afterEach(async () => {
-  await Promise.all(temps.splice(0).map((t) => rm(t, { recursive: true, force: true })));
-});
+const { scan } = useTempScan('cairn-ruby-', extractors);
 const by = (t: Target, name: string) => t.components.find((c) => c.name === name)!;
 
 const LOCK = `GIT
