@@ -7,6 +7,7 @@ const usage = `用法：cairn <命令>
 
 命令：
   scan      扫描目录或压缩包中的开源组件（cairn scan --help 查看选项）
+  template  生成 Excel 组件清单导入模板（cairn template [文件名]）
   routes    以 JSON 输出渲染进程注册的全部页面路由（path、tabs、built）
   calls     以 JSON 输出平台服务端的全部接口（method、path、implemented）
   help      显示本帮助`;
@@ -30,6 +31,11 @@ async function main(): Promise<number> {
         if (error instanceof UsageError) { console.error(error.message); return 2; }
         throw error;
       }
+    }
+    case 'template': {
+      const { templateCommand } = await import('./commands/template.ts');
+      console.log(await templateCommand(rest));
+      return 0;
     }
     case 'calls': {
       const { callsCommand } = await import('./commands/calls.ts');

@@ -1,20 +1,58 @@
 // `cairn scan <path> [--format json|cyclonedx|spdx] [--output file]`: scans a directory or an
 // archive offline and prints (or writes) the components found.
-import { stat, writeFile } from 'node:fs/promises';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { allExtractors } from '../../server/engine/extractors/index.ts';
+import type { ScanResult, Target } from '../../server/engine/model.ts';
+import { ExtractError } from '../../server/engine/model.ts';
 import { OUTPUT_FORMATS, toCycloneDx, toJson, toSpdx, type OutputFormat } from '../../server/engine/output/formats.ts';
 import { scanTree } from '../../server/engine/scan.ts';
 import { openInput, UnpackError } from '../../server/engine/sources/unpack.ts';
 import { productVersion } from '../../server/version.ts';
 
-export const scanUsage = `用法：cairn scan <目录或压缩包（zip/jar/war、tar、tar.gz、tar.bz2、tar.xz）> [--format json|cyclonedx|spdx] [--output 文件]
+export const scanUsage = `用法：cairn scan <目录、压缩包（zip/jar/war、tar、tar.gz、tar.bz2、tar.xz）、SBOM 或 Excel/CSV 组件清单> [--format json|cyclonedx|spdx] [--output 文件]
 
   --format, -f   输出格式：json（默认）、cyclonedx（CycloneDX 1.6 JSON）、spdx（SPDX 2.3 JSON）
   --output, -o   写入文件而不是标准输出`;
 
 export class UsageError extends Error {}
+
+/** Files that are an inventory by themselves: Excel/CSV component lists and SBOMs. */
+const SINGLE_FILE = /\.(xlsx|xlsm|xls|csv|json|xml|spdx|ya?ml|rdf|tv|jsonl)$/i;
+
+async function importFile(file: string): Promise<ScanResult> {
+  const started = performance.now();
+  const name = path.basename(file);
+  let target: Target;
+  try {
+    if (/\.(xlsx|xlsm|xls|csv)$/i.test(file)) {
+      const { importComponentList } = await import('../../server/engine/extractors/excel/index.ts');
+      const imported = await importComponentList({ path: name, read: () => readFile(file) });
+      for (const r of imported.rejected) console.error(r.reason);
+      target = imported.target;
+    } else {
+      const { importSbom } = await import('../../server/engine/extractors/sbom/index.ts');
+      target = await importSbom(await readFile(file, 'utf8'), name);
+    }
+  } catch (error) {
+    throw error instanceof ExtractError ? new UsageError(error.message) : error;
+  }
+  const bytes = (await stat(file)).size;
+  return { root: file, targets: [target], problems: [], stats: { files: 1, bytes, ms: Math.round(performance.now() - started) } };
+}
+
+/** A directory is scanned in place; an archive is unpacked (with limits) into a temp folder. */
+async function scanInput(given: string): Promise<ScanResult> {
+  const input = await openInput(given).catch((error: unknown) => {
+    throw error instanceof UnpackError ? new UsageError(error.message) : error;
+  });
+  try {
+    return await scanTree(input.root, { extractors: allExtractors });
+  } finally {
+    await input.cleanup();
+  }
+}
 
 export async function scanCommand(args: string[]): Promise<{ output: string; file?: string; summary: string }> {
   const { values, positionals } = parseArgs({
@@ -28,17 +66,9 @@ export async function scanCommand(args: string[]): Promise<{ output: string; fil
   if (!OUTPUT_FORMATS.includes(format)) throw new UsageError(`不支持的输出格式：${values.format}（可选 ${OUTPUT_FORMATS.join('、')}）\n\n${scanUsage}`);
 
   const given = path.resolve(target);
-  if (!(await stat(given).catch(() => null))) throw new UsageError(`找不到要扫描的路径：${target}`);
-  // A directory is scanned in place; an archive is unpacked (with limits) into a temp folder.
-  const input = await openInput(given).catch((error: unknown) => {
-    throw error instanceof UnpackError ? new UsageError(error.message) : error;
-  });
-  let result;
-  try {
-    result = await scanTree(input.root, { extractors: allExtractors });
-  } finally {
-    await input.cleanup();
-  }
+  const info = await stat(given).catch(() => null);
+  if (!info) throw new UsageError(`找不到要扫描的路径：${target}`);
+  const result = info.isFile() && SINGLE_FILE.test(given) ? await importFile(given) : await scanInput(given);
   result.root = given;
   const tool = { name: 'Cairn', version: productVersion() };
   const name = path.basename(given);

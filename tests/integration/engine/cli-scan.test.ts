@@ -66,3 +66,30 @@ describe('CycloneDX 1.6 output', () => {
     expect(back.components.map((c) => c.purl).sort()).toEqual(ours.components.map((c) => String(c.purl)).sort());
   });
 });
+
+describe('cairn scan on single files, cairn template', () => {
+  it('imports an SBOM file directly', async () => {
+    const file = path.join(TRIVY, '..', 'sbom', 'examples', 'keycloak-10.0.2', 'bom.json');
+    const doc = JSON.parse((await scanCommand([file])).output) as JsonOut;
+    expect(doc.components).toHaveLength(903);
+    const bad = path.join(work, 'bad.json');
+    writeFileSync(bad, '{}');
+    await expect(scanCommand([bad])).rejects.toThrow(/无法识别的 SBOM 文件/);
+  });
+
+  it('writes the Chinese template, which imports as a component list once filled', async () => {
+    const { templateCommand } = await import('../../../cli/commands/template.ts');
+    const file = path.join(work, '组件清单.xlsx');
+    expect(await templateCommand([file])).toContain(file);
+    const ExcelJS = (await import('exceljs')).default;
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile(file);
+    const sheet = book.worksheets.find((s) => s.getCell('A1').text.includes('组件名称'))!;
+    sheet.spliceRows(2, sheet.rowCount); // drop the example rows
+    sheet.addRow(['lodash', '4.17.21', 'npm', '', 'MIT', '']);
+    sheet.addRow(['org.apache.logging.log4j:log4j-core', '2.14.1', 'Maven', '', 'Apache-2.0', '']);
+    await book.xlsx.writeFile(file);
+    const doc = JSON.parse((await scanCommand([file])).output) as JsonOut;
+    expect(doc.components.map((c) => c.purl)).toEqual(['pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1', 'pkg:npm/lodash@4.17.21']);
+  });
+});
