@@ -11,7 +11,7 @@ import { scanTree } from '../../server/engine/scan.ts';
 import { openInput, UnpackError } from '../../server/engine/sources/unpack.ts';
 import { productVersion } from '../../server/version.ts';
 
-export const scanUsage = `用法：cairn scan <目录、压缩包（zip/jar/war、tar、tar.gz、tar.bz2、tar.xz）、SBOM 或 Excel/CSV 组件清单> [--format json|cyclonedx|spdx] [--output 文件]
+export const scanUsage = `用法：cairn scan <目录、压缩包（zip/jar/war、7z、tar、tar.gz、tar.bz2、tar.xz）、SBOM 或 Excel/CSV 组件清单> [--format json|cyclonedx|spdx] [--output 文件]
 
   --format, -f   输出格式：json（默认）、cyclonedx（CycloneDX 1.6 JSON）、spdx（SPDX 2.3 JSON）
   --output, -o   写入文件而不是标准输出`;

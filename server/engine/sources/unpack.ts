@@ -41,7 +41,7 @@ export interface UnpackResult {
 }
 
 /**
- * Unpacks `file` (zip family, tar, gzip, bzip2, xz; recognised by content) into `dest`, which must
+ * Unpacks `file` (zip family, tar, gzip, bzip2, xz, 7z; recognised by content) into `dest`, which must
  * not exist or be an empty folder. Works in a temporary folder beside `dest` and renames it at the
  * end: on any error or abort nothing is left behind. Throws UnpackError for a refused archive, the
  * signal's reason when aborted.

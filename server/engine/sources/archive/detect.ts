@@ -2,8 +2,8 @@
 // end-of-central-directory record, so self-extracting zips and jars with a preamble work.
 import { open } from 'node:fs/promises';
 
-export type ArchiveFormat = 'zip' | 'tar' | 'gzip' | 'bzip2' | 'xz';
-export type UnsupportedFormat = '7z' | 'rar' | 'zstd' | 'lzma' | 'lzip' | 'compress' | 'cab' | 'ar';
+export type ArchiveFormat = 'zip' | 'tar' | 'gzip' | 'bzip2' | 'xz' | '7z';
+export type UnsupportedFormat = 'rar' | 'zstd' | 'lzma' | 'lzip' | 'compress' | 'cab' | 'ar';
 
 export type Detected =
   | { kind: 'archive'; format: ArchiveFormat }
@@ -36,7 +36,7 @@ export function detectBuffer(head: Buffer): Detected {
   if (startsWith(head, [0x1f, 0x8b])) return { kind: 'archive', format: 'gzip' };
   if (startsWith(head, [0x42, 0x5a, 0x68]) && head.length > 3 && head[3]! >= 0x31 && head[3]! <= 0x39) return { kind: 'archive', format: 'bzip2' };
   if (startsWith(head, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00])) return { kind: 'archive', format: 'xz' };
-  if (startsWith(head, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c])) return { kind: 'unsupported', format: '7z' };
+  if (startsWith(head, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c])) return { kind: 'archive', format: '7z' };
   if (startsWith(head, [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07])) return { kind: 'unsupported', format: 'rar' };
   if (startsWith(head, [0x28, 0xb5, 0x2f, 0xfd])) return { kind: 'unsupported', format: 'zstd' };
   if (startsWith(head, [0x4c, 0x5a, 0x49, 0x50])) return { kind: 'unsupported', format: 'lzip' };

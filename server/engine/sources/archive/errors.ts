@@ -2,7 +2,7 @@
 
 export type UnpackErrorCode =
   | 'not-archive' // not a format we recognise
-  | 'unsupported' // recognised but not supported (7z, rar, zstd, encrypted zip entries)
+  | 'unsupported' // recognised but not supported (rar, zstd, lzip, encrypted entries)
   | 'corrupt' // truncated or malformed
   | 'too-large' // total or per-file size limit
   | 'too-many-files'

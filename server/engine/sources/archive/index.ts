@@ -7,6 +7,7 @@ import { detectFormat, isTarHeader } from './detect.ts';
 import type { ArchiveFormat, Detected } from './detect.ts';
 import { UnpackError, corrupt } from './errors.ts';
 import { printable } from './names.ts';
+import { extractSevenZip } from './sevenzip.ts';
 import { Sink } from './sink.ts';
 import type { Budget } from './sink.ts';
 import { counter, decompress, peek } from './streams.ts';
@@ -14,7 +15,7 @@ import { readTar } from './tar.ts';
 import { openZip, readZip } from './zip.ts';
 
 /** Names of files unpacked as nested archives (their content is still checked by magic bytes). */
-export const NESTED_ARCHIVE = /\.(zip|jar|war|ear|aar|apk|whl|egg|nupkg|hpi|jpi|sar|rar|tar|tgz|tbz|tbz2|txz|crate|tar\.gz|tar\.bz2|tar\.xz)$/i;
+export const NESTED_ARCHIVE = /\.(zip|jar|war|ear|aar|apk|whl|egg|nupkg|hpi|jpi|sar|rar|tar|tgz|tbz|tbz2|txz|crate|tar\.gz|tar\.bz2|tar\.xz|7z)$/i;
 
 export interface ExtractOptions {
   budget: Budget;
@@ -43,7 +44,9 @@ export async function extractArchive(file: string, root: string, options: Extrac
   const { budget } = options;
   let written: string[];
   try {
-    written = format === 'zip' ? await extractZip(file, root, options) : await extractStream(file, format, root, options);
+    if (format === 'zip') written = await extractZip(file, root, options);
+    else if (format === '7z') written = await extractSevenZip(file, root, { budget, prefix: options.prefix });
+    else written = await extractStream(file, format, root, options);
   } catch (error) {
     if (budget.signal.aborted) throw budget.signal.reason;
     // Disk full, permissions: not the archive's fault, so not reported as a corrupt archive.
@@ -68,7 +71,7 @@ async function extractZip(file: string, root: string, options: ExtractOptions): 
   return sink.written;
 }
 
-async function extractStream(file: string, format: Exclude<ArchiveFormat, 'zip'>, root: string, options: ExtractOptions): Promise<string[]> {
+async function extractStream(file: string, format: Exclude<ArchiveFormat, 'zip' | '7z'>, root: string, options: ExtractOptions): Promise<string[]> {
   let compressed = 0;
   const sink = new Sink(root, options.prefix, options.budget, () => compressed);
   const raw = createReadStream(file, { highWaterMark: 256 * 1024 });

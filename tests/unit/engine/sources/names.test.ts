@@ -65,7 +65,7 @@ describe('detectBuffer', () => {
     expect(detectBuffer(Buffer.from([0x1f, 0x8b, 8]))).toEqual({ kind: 'archive', format: 'gzip' });
     expect(detectBuffer(Buffer.from('BZh9', 'latin1'))).toEqual({ kind: 'archive', format: 'bzip2' });
     expect(detectBuffer(Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0]))).toEqual({ kind: 'archive', format: 'xz' });
-    expect(detectBuffer(Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]))).toEqual({ kind: 'unsupported', format: '7z' });
+    expect(detectBuffer(Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c]))).toEqual({ kind: 'archive', format: '7z' });
     expect(detectBuffer(Buffer.from([0x28, 0xb5, 0x2f, 0xfd]))).toEqual({ kind: 'unsupported', format: 'zstd' });
     expect(detectBuffer(Buffer.from('hello'))).toEqual({ kind: 'none' });
     const tarData = await tarball([{ name: 'a.txt', data: 'a' }]);

@@ -97,9 +97,11 @@ describe('unpackArchive: refuses what it cannot read, with a Chinese message', (
     expect(error.message).toBe('文件不是支持的压缩格式');
   });
 
-  it('7z and rar are recognised but unsupported', async () => {
+  it('rar is recognised but unsupported; a 7z signature with garbage behind it is a corrupt 7z', async () => {
     const sevenZip = Buffer.from([0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c, 0, 4, ...Buffer.alloc(40)]);
-    expect((await refused(await ws.put('a.7z', sevenZip))).message).toBe('不支持的压缩格式：7z');
+    const bad = await refused(await ws.put('a.7z', sevenZip));
+    expect(bad.code).toBe('corrupt');
+    expect(bad.message).toMatch(/^压缩包已损坏：/);
     expect((await refused(await ws.put('a.rar', Buffer.from('Rar!\x1a\x07\x01\x00', 'latin1')))).message).toBe('不支持的压缩格式：rar');
   });
 
