@@ -4,8 +4,8 @@ import path from 'node:path';
 import type { Extractor, InputFile, Target } from '../../model.ts';
 import { ExtractError } from '../../model.ts';
 
-/** `*组件清单*.xlsx|xlsm|csv` and `*组件列表*…`, except our own blank template. */
-const LIST_NAME = /(组件清单|组件列表)[^/]*\.(xlsx|xlsm|csv)$/i;
+/** `*组件清单*.xlsx|xlsm|xls|csv` and `*组件列表*…`, except our own blank template. */
+const LIST_NAME = /(组件清单|组件列表)[^/]*\.(xlsx|xlsm|xls|csv)$/i;
 
 export const excelListExtractor: Extractor = {
   name: 'excel',

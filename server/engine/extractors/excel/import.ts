@@ -1,4 +1,4 @@
-// Imports an uploaded component list (getCodeType 34, “Excel清单”): .xlsx or .csv in the Chinese
+// Imports an uploaded component list (getCodeType 34, “Excel清单”): .xlsx, .xls or .csv in the Chinese
 // template's columns -> one Target of direct runtime components. Rows that cannot be understood
 // are reported by spreadsheet row number with a Chinese reason; the rest are imported.
 import path from 'node:path';
@@ -13,6 +13,7 @@ import { csvRows, decodeText, orderedXlsx, xlsxSheets } from './read.ts';
 import { clean, parseRow } from './rows.ts';
 import type { RowCells } from './rows.ts';
 import { EXAMPLE_REMARK, EXAMPLE_ROWS } from './template.ts';
+import { isCfb, xlsSheets } from './xls.ts';
 
 export const MAX_ROWS = 100_000;
 export const MAX_BYTES = 100 * 1024 * 1024;
@@ -22,7 +23,7 @@ const MAX_XLSX_INFLATED = 1024 * 1024 * 1024;
 const HEADER_SEARCH_ROWS = 20;
 
 export interface ComponentListFile {
-  /** File name or path; its extension chooses .xlsx or .csv when the content does not. */
+  /** File name or path; its extension chooses .xlsx or .csv when the content does not (.xls is known by its content). */
   path: string;
   read(): Promise<Buffer>;
 }
@@ -50,8 +51,8 @@ export interface ImportResult {
   /** Non-empty 备注 cells of imported rows. */
   remarks: Array<{ row: number; purl: string; remark: string }>;
   stats: {
-    format: 'xlsx' | 'csv';
-    /** Worksheet read (xlsx). */
+    format: 'xlsx' | 'xls' | 'csv';
+    /** Worksheet read (xlsx, xls). */
     sheet?: string;
     encoding?: TextEncoding;
     /** Data rows read, blank rows excluded. */
@@ -62,8 +63,8 @@ export interface ImportResult {
   };
 }
 
-const OLE2 = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
-const XLS_MESSAGE = '不支持旧版 Excel 97-2003 工作簿（.xls）：请在 Excel 或 WPS 中另存为 .xlsx 或 .csv 后再上传';
+const notWorkbook = (name: string) =>
+  new ExtractError(`文件 ${name} 不是真正的 Excel 工作簿（可能是网页导出的表格），请在 Excel 或 WPS 中打开后另存为 .xlsx 或 .csv 再上传`);
 
 export async function importComponentList(file: ComponentListFile, options: ImportOptions = {}): Promise<ImportResult> {
   const maxRows = options.maxRows ?? MAX_ROWS;
@@ -85,19 +86,17 @@ export async function importComponentList(file: ComponentListFile, options: Impo
   if (buffer.length === 0) throw new ExtractError(`文件 ${name} 是空文件`);
 
   const isZip = buffer.length >= 4 && buffer.readUInt32LE(0) === 0x04034b50;
-  const isOle = buffer.subarray(0, 8).equals(OLE2);
-  if (isOle) {
-    // An Office binary container: a legacy .xls, or an .xlsx protected by an open password.
-    if (buffer.includes(Buffer.from('EncryptionInfo', 'utf16le'))) {
-      throw new ExtractError(`工作簿 ${name} 设置了打开密码：请取消密码后另存为 .xlsx 或 .csv 再上传`);
-    }
-    throw new ExtractError(XLS_MESSAGE);
+  const collector = new Collector(file.path, maxRows, signal);
+  if (isCfb(buffer)) {
+    // An Office binary container: a legacy .xls (whatever its name says), or an .xlsx protected
+    // by an open password (refused by xls.ts, which finds its EncryptionInfo stream).
+    const sheet = await readXls(buffer, name, collector, signal);
+    return collector.result({ format: 'xls', sheet });
   }
   // Web systems often export an .xlsx (or an HTML table) under an .xls name: only a real
   // workbook is read.
-  if ((ext === '.xls' || ext === '.et') && !isZip) throw new ExtractError(XLS_MESSAGE);
+  if ((ext === '.xls' || ext === '.et') && !isZip) throw notWorkbook(name);
 
-  const collector = new Collector(file.path, maxRows, signal);
   if (ext === '.xlsx' || ext === '.xlsm' || isZip) {
     if (!isZip) throw new ExtractError(`文件 ${name} 不是有效的 .xlsx 工作簿（文件已损坏或并非 Excel 格式），请在 Excel 或 WPS 中重新另存为 .xlsx 后上传`);
     const entries = await checkZip(buffer, name);
@@ -162,6 +161,25 @@ async function readXlsx(buffer: Buffer, entries: ZipEntry[], name: string, colle
     }
   } catch (error) {
     input?.destroy();
+    if (error instanceof ExtractError || (error instanceof Error && error.name === 'AbortError')) throw error;
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new ExtractError(`无法读取工作簿 ${name}（文件可能已损坏）：${detail}`);
+  }
+  if (chosen === undefined) throw noHeader(name);
+  return chosen;
+}
+
+async function readXls(buffer: Buffer, name: string, collector: Collector, signal: AbortSignal | undefined): Promise<string> {
+  let chosen: string | undefined;
+  try {
+    for (const sheet of xlsSheets(buffer, { name, signal })) {
+      if (sheet.hidden) continue;
+      if (await collector.readRows(sheet.rows)) {
+        chosen = sheet.name;
+        break;
+      }
+    }
+  } catch (error) {
     if (error instanceof ExtractError || (error instanceof Error && error.name === 'AbortError')) throw error;
     const detail = error instanceof Error ? error.message : String(error);
     throw new ExtractError(`无法读取工作簿 ${name}（文件可能已损坏）：${detail}`);
@@ -259,7 +277,7 @@ class Collector {
     seen.licenses = [...new Set([...seen.licenses, ...c.licenses])];
   }
 
-  result(source: { format: 'xlsx' | 'csv'; sheet?: string; encoding?: TextEncoding }): ImportResult {
+  result(source: { format: 'xlsx' | 'xls' | 'csv'; sheet?: string; encoding?: TextEncoding }): ImportResult {
     const components = [...this.byPurl.values()];
     const ecosystems = new Set(components.map((c) => c.ecosystem));
     const ecosystem: Ecosystem = ecosystems.size === 1 ? [...ecosystems][0]! : 'generic';

@@ -1,6 +1,6 @@
 // Excel / CSV component lists (getCodeType 34, “Excel清单”). The main path is the direct API for
 // uploads (`importComponentList`, `buildTemplate`); the extractor also picks such lists up in a
-// scanned tree when their file name says so (…组件清单….xlsx / .xlsm / .csv).
+// scanned tree when their file name says so (…组件清单….xlsx / .xlsm / .xls / .csv).
 
 export { importComponentList, MAX_ROWS, MAX_BYTES } from './import.ts';
 export type { ComponentListFile, ImportOptions, ImportResult, RowIssue } from './import.ts';

@@ -89,7 +89,7 @@ export async function buildTemplate(): Promise<Buffer> {
     '2. 第 2、3 行为示例，导入前请删除（备注仍为“示例行，导入前请删除”的行会被忽略）。',
     '3. 每行至少填写“组件名称 + 语言/生态”，或填写“purl”。purl 与其他列不一致时以 purl 为准。',
     '4. 无法识别的行会按行号列出原因并跳过，其余行正常导入；空行会被忽略，重复的组件会合并。',
-    '5. 单个文件最多 100000 行。支持 .xlsx 和 .csv（UTF-8 或 GBK 编码）；旧版 .xls 请另存为 .xlsx 或 .csv 后再上传。',
+    '5. 单个文件最多 100000 行。支持 .xlsx、.xls（Excel 97-2003）和 .csv（UTF-8 或 GBK 编码）。',
   ]) help.addRow([line]);
   help.addRow([]);
   const colHead = help.addRow(['列', '是否必填', '填写要求']);

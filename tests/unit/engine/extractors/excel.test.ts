@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ExtractError } from '../../../../server/engine/model.ts';
 import type { Component } from '../../../../server/engine/model.ts';
 import { excelListExtractor, extractors, importComponentList, lookupEcosystem, splitLicenses } from '../../../../server/engine/extractors/excel/index.ts';
+import { cfb } from '../../../support/xls-writer.ts';
 
 let dir: string;
 beforeAll(async () => { dir = await mkdtemp(path.join(tmpdir(), 'cairn-excel-')); });
@@ -302,22 +303,26 @@ describe('importComponentList — .xlsx', () => {
 });
 
 describe('importComponentList — refused and malformed files', () => {
-  const XLS = '不支持旧版 Excel 97-2003 工作簿（.xls）：请在 Excel 或 WPS 中另存为 .xlsx 或 .csv 后再上传';
   const ole = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(504)]);
 
-  it('exceljs cannot read a legacy .xls (an OLE2 container), so .xls is refused with a Chinese message', async () => {
+  it('exceljs cannot read a legacy .xls (an OLE2 container); ours is read (excel-xls.test.ts), a damaged one refused in Chinese', async () => {
     await expect(new ExcelJS.Workbook().xlsx.load(ole as unknown as ArrayBuffer)).rejects.toThrow();
     const file = await write('old.xls', ole);
-    await expect(importComponentList(input(file))).rejects.toThrow(XLS);
+    await expect(importComponentList(input(file))).rejects.toThrow(/^文件 old\.xls 不是有效的 \.xls 工作簿（.*），请在 Excel 或 WPS 中重新另存为 \.xlsx 后上传$/);
     await expect(importComponentList(input(file))).rejects.toBeInstanceOf(ExtractError);
-    // The same container renamed to .xlsx
+    // The same container renamed to .xlsx: recognised by its content
     const renamed = await write('renamed.xlsx', ole);
-    await expect(importComponentList(input(renamed))).rejects.toThrow(XLS);
+    await expect(importComponentList(input(renamed))).rejects.toThrow(/不是有效的 \.xls 工作簿/);
     // An .xlsx protected by an open password is an OLE2 container with an EncryptionInfo stream.
-    const encrypted = await write('secret.xlsx', Buffer.concat([ole, Buffer.from('EncryptionInfo', 'utf16le')]));
-    await expect(importComponentList(input(encrypted))).rejects.toThrow(/设置了打开密码/);
+    const encrypted = await write('secret.xlsx', cfb('EncryptionInfo', Buffer.alloc(300, 1)).buffer);
+    await expect(importComponentList(input(encrypted))).rejects.toThrow('工作簿 secret.xlsx 设置了打开密码，请取消密码后再上传');
+    // ... also when the container is damaged but names that stream
+    const damaged = await write('damaged-secret.xlsx', Buffer.concat([ole, Buffer.from('EncryptionInfo', 'utf16le')]));
+    await expect(importComponentList(input(damaged))).rejects.toThrow(/设置了打开密码/);
     // An HTML table exported under an .xls name is refused too; a real .xlsx under that name is read.
-    await expect(importComponentList(input(await write('export.xls', '<table><tr><td>组件名称</td></tr></table>')))).rejects.toThrow(XLS);
+    await expect(importComponentList(input(await write('export.xls', '<table><tr><td>组件名称</td></tr></table>')))).rejects.toThrow(
+      '文件 export.xls 不是真正的 Excel 工作簿（可能是网页导出的表格），请在 Excel 或 WPS 中打开后另存为 .xlsx 或 .csv 再上传',
+    );
     const xlsxNamedXls = await write('really-xlsx.xls', await readFile(await xlsx('really.xlsx', [HEADER, ['lodash', '4.17.21', 'npm', null, null, null]])));
     expect((await importComponentList(input(xlsxNamedXls))).target.components.map((c) => c.purl)).toEqual(['pkg:npm/lodash@4.17.21']);
   });
