@@ -54,7 +54,7 @@ describe('buildTemplate', () => {
     help.eachRow((row) => row.eachCell((cell) => text.push(String(cell.value))));
     const all = text.join('\n');
     expect(all).toContain('组件清单导入说明');
-    expect(all).toContain('另存为 .xlsx 或 .csv');
+    expect(all).toContain('支持 .xlsx、.xls（Excel 97-2003）和 .csv');
     for (const entry of ECOSYSTEMS) expect(all).toContain(entry.aliases[0]!);
   });
 

@@ -443,7 +443,7 @@ describe('excel extractor', () => {
     expect(excelListExtractor.matches('components.xlsx')).toBe(false);
     expect(excelListExtractor.matches('组件清单导入模板.xlsx')).toBe(false);
     expect(excelListExtractor.matches('~$组件清单.xlsx')).toBe(false);
-    expect(excelListExtractor.matches('组件清单.xls')).toBe(false);
+    expect(excelListExtractor.matches('组件清单.xls')).toBe(true);
   });
 
   const ctx = { readText: async () => undefined, list: async () => [], exists: async () => false, signal: new AbortController().signal };
