@@ -6,8 +6,8 @@
 import type { Component, Extractor, InputFile, Target } from '../../model.ts';
 import { ExtractError } from '../../model.ts';
 import { purlOf } from '../../purl.ts';
-import type { JsonNode } from '../swift/json-positions.ts';
-import { JsonSyntaxError, member, parseJsonWithLines, str } from '../swift/json-positions.ts';
+import type { JsonNode } from '../common/json-positions.ts';
+import { JsonSyntaxError, member, parseJsonWithLines, str } from '../common/json-positions.ts';
 
 const baseName = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 

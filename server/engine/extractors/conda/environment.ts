@@ -5,7 +5,7 @@
 import type { Component, Extractor, InputFile, Location, Target } from '../../model.ts';
 import { ExtractError } from '../../model.ts';
 import { purlOf, pypiPurl } from '../../purl.ts';
-import { isEmptyNode, parseLockYaml, yget, ytext } from '../pub/yaml-lines.ts';
+import { isEmptyNode, parseLockYaml, yget, ytext } from '../common/yaml-lines.ts';
 
 const baseName = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 const ENV_FILE = /^environment\.ya?ml$/;

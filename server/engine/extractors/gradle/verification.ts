@@ -5,7 +5,7 @@
 import type { Component, Extractor, InputFile, Target } from '../../model.ts';
 import { ExtractError } from '../../model.ts';
 import { mavenPurl } from '../../purl.ts';
-import { childEl, childEls, decodeXmlBytes, parseXml } from '../maven/xml.ts';
+import { childEl, childEls, decodeXmlBytes, parseXml } from '../common/xml.ts';
 
 async function extract(file: InputFile): Promise<Target[]> {
   const root = parseXml(decodeXmlBytes(await file.read()), file.path);

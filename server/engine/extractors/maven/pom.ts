@@ -16,8 +16,8 @@ import path from 'node:path';
 import type { Component, ExtractContext, Extractor, InputFile, Location, Scope, Target } from '../../model.ts';
 import { ExtractError } from '../../model.ts';
 import { mavenPurl } from '../../purl.ts';
-import { childEl, childEls, childText, decodeXmlBytes, parseXml } from './xml.ts';
-import type { XmlElement } from './xml.ts';
+import { childEl, childEls, childText, decodeXmlBytes, parseXml } from '../common/xml.ts';
+import type { XmlElement } from '../common/xml.ts';
 
 interface RawDep {
   groupId: string;

@@ -3,7 +3,7 @@
 // developmentDependency="true" marks development scope.
 import type { Component, ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
 import { ExtractError } from '../../model.ts';
-import { childEls, decodeXmlBytes, parseXml } from '../maven/xml.ts';
+import { childEls, decodeXmlBytes, parseXml } from '../common/xml.ts';
 import { exactNugetVersion, newComponent, siblingProject } from './common.ts';
 
 async function extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> {

@@ -10,8 +10,8 @@
 import path from 'node:path';
 import type { Component, ExtractContext, Extractor, InputFile, Location, Scope, Target } from '../../model.ts';
 import { ExtractError } from '../../model.ts';
-import { childText, decodeXmlBytes, parseXml } from '../maven/xml.ts';
-import type { XmlElement } from '../maven/xml.ts';
+import { childText, decodeXmlBytes, parseXml } from '../common/xml.ts';
+import type { XmlElement } from '../common/xml.ts';
 import { exactNugetVersion, newComponent, nugetPurl } from './common.ts';
 
 /** Attribute or child element, as MSBuild items allow both. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { extractors } from '../../../../server/engine/extractors/maven/index.ts';
 import { exactMavenVersion } from '../../../../server/engine/extractors/maven/pom.ts';
-import { parseXml } from '../../../../server/engine/extractors/maven/xml.ts';
+import { parseXml } from '../../../../server/engine/extractors/common/xml.ts';
 import type { Component, Target } from '../../../../server/engine/model.ts';
 import { ExtractError } from '../../../../server/engine/model.ts';
 import { scanTree } from '../../../../server/engine/scan.ts';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExtractError } from '../../../../server/engine/model.ts';
 import { parsePackageResolved, swiftPackageName } from '../../../../server/engine/extractors/swift/package-resolved.ts';
-import { parseJsonWithLines } from '../../../../server/engine/extractors/swift/json-positions.ts';
+import { parseJsonWithLines } from '../../../../server/engine/extractors/common/json-positions.ts';
 import { extractors } from '../../../../server/engine/extractors/swift/index.ts';
 import { TRIVY } from '../../../support/golden.ts';
 
