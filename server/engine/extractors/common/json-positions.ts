@@ -2,6 +2,7 @@
 // extractors of JSON lockfiles (Package.resolved, conan.lock) can report locations. Iterative
 // on containers' depth only through recursion with a hard limit, so hostile input cannot blow
 // the stack; any syntax error throws a JsonSyntaxError carrying the line.
+import { ExtractError } from '../../model.ts';
 
 export interface JsonSpan { startLine: number; endLine: number }
 
@@ -119,4 +120,14 @@ export function member(node: JsonNode | undefined, key: string): JsonNode | unde
 /** String value of a node, when it is a string. */
 export function str(node: JsonNode | undefined): string | undefined {
   return node?.kind === 'string' ? node.value : undefined;
+}
+
+/** Parses a whole manifest, turning a syntax error into the user's ExtractError (with the line). */
+export function parseJsonFile(text: string, file: string): JsonNode {
+  try {
+    return parseJsonWithLines(text);
+  } catch (error) {
+    const line = error instanceof JsonSyntaxError ? `第 ${error.line} 行` : '';
+    throw new ExtractError(`${file} 不是有效的 JSON（${line}${error instanceof Error ? error.message : String(error)}）`);
+  }
 }

@@ -7,7 +7,7 @@ import type { Component, Extractor, InputFile, Target } from '../../model.ts';
 import { ExtractError } from '../../model.ts';
 import { purlOf } from '../../purl.ts';
 import type { JsonNode } from '../common/json-positions.ts';
-import { JsonSyntaxError, member, parseJsonWithLines, str } from '../common/json-positions.ts';
+import { member, parseJsonFile, str } from '../common/json-positions.ts';
 
 const baseName = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 
@@ -41,13 +41,7 @@ function idList(node: JsonNode | undefined): string[] {
 }
 
 export function parseConanLock(text: string, file: string): Target {
-  let root: JsonNode;
-  try {
-    root = parseJsonWithLines(text);
-  } catch (error) {
-    const line = error instanceof JsonSyntaxError ? `第 ${error.line} 行` : '';
-    throw new ExtractError(`${file} 不是有效的 JSON（${line}${error instanceof Error ? error.message : String(error)}）`);
-  }
+  const root = parseJsonFile(text, file);
   if (root.kind !== 'object') throw new ExtractError(`${file} 不是 conan.lock 格式：顶层应为对象`);
   const nodes = member(member(root, 'graph_lock'), 'nodes');
   if (nodes) return parseV1(nodes, file);
