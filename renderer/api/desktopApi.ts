@@ -91,11 +91,27 @@ export const desktopApi = createApi({
       queryFn: () => bridge((d) => d.platform.status({})),
       async onCacheEntryAdded(_arg, { updateCachedData, cacheDataLoaded, cacheEntryRemoved }) {
         let off: (() => void) | undefined;
+        let removed = false;
+        let latest: PlatformStatus | undefined;
+        const apply = (status: PlatformStatus) => {
+          latest = status;
+          updateCachedData(() => status);
+        };
         try {
-          await cacheDataLoaded;
-          off = desktop().platform.statusChanged((status) => updateCachedData(() => status));
+          latest = (await cacheDataLoaded).data;
+          off = desktop().platform.statusChanged(apply);
+          // A change that happens before the event channel is open (the web host's EventSource
+          // connects lazily) would be missed, so while the platform is starting we also ask.
+          void (async () => {
+            while (!removed && latest?.state === 'starting') {
+              await new Promise((resolve) => setTimeout(resolve, 1000));
+              if (removed) break;
+              try { apply(await invokeDesktop((d) => d.platform.status({}))); } catch { /* the next event or poll will do */ }
+            }
+          })();
         } catch {}
         await cacheEntryRemoved;
+        removed = true;
         off?.();
       },
     }),
