@@ -1,0 +1,257 @@
+// Components → findings (design §5): every advisory whose affected ranges hold the exact installed
+// version, none whose ranges do not, and one finding per flaw however many databases describe it
+// (advisories that share any id or alias are one flaw). Level, score and exploit difficulty come
+// from the best-scored record of the flaw, including records that only describe it (NVD entries,
+// severity tables); fixed versions and the recommended upgrade come from the affected entries.
+import { normalizePackageName, type Advisory, type AffectedPackage, type ExploitDifficulty, type Level } from './advisory.ts';
+import { schemeFor, schemeForEcosystem } from './versions/index.ts';
+import { inRanges, inVersionList } from './versions/ranges.ts';
+import type { VersionScheme } from './versions/scheme.ts';
+
+export interface PackageRef {
+  /** purl type of the component. */
+  ecosystem: string;
+  name: string;
+  version: string;
+  /** Distribution release for OS packages (`alpine:3.9`); absent for language packages. */
+  distribution?: string | null;
+}
+
+export interface Finding {
+  /** Primary id of the flaw: its CVE when it has one, else the advisory's own id. */
+  id: string;
+  /** Every other id the flaw is known by, sorted. */
+  aliases: string[];
+  summary: string;
+  level: Level;
+  score: number | null;
+  vector: string | null;
+  exploit: ExploitDifficulty;
+  cwes: string[];
+  published: string | null;
+  /** Versions that fix it for this package, in version order. */
+  fixedVersions: string[];
+  /** Ids of the advisories that matched (the evidence). */
+  sources: string[];
+}
+
+/** Component risk (spec): the worst finding's level, 32 no vulnerability, 64 unknown version. */
+export type RiskLevel = Level | 32 | 64;
+
+interface Entry {
+  advisory: Advisory;
+  affected: AffectedPackage;
+  scheme: VersionScheme;
+  /** Compiled lazily: most entries are never asked about. */
+  vulnerable?: ((v: string) => boolean)[];
+  patched?: ((v: string) => boolean)[];
+}
+
+export interface AdvisoryIndex {
+  /** `${ecosystem}\0${normalised name}` → affected entries. */
+  readonly byPackage: Map<string, Entry[]>;
+  /** Any id or alias (upper case) → the records that carry it. */
+  readonly byId: Map<string, Advisory[]>;
+  readonly advisories: number;
+}
+
+const packageKey = (ecosystem: string, name: string) => `${ecosystem}\0${normalizePackageName(ecosystem, name)}`;
+const idKey = (id: string) => id.trim().toUpperCase();
+
+export function buildAdvisoryIndex(advisories: Iterable<Advisory>): AdvisoryIndex {
+  const byPackage = new Map<string, Entry[]>();
+  const byId = new Map<string, Advisory[]>();
+  let count = 0;
+  for (const advisory of advisories) {
+    count++;
+    for (const id of [advisory.id, ...advisory.aliases]) {
+      const key = idKey(id);
+      const list = byId.get(key);
+      if (list) list.push(advisory);
+      else byId.set(key, [advisory]);
+    }
+    if (advisory.withdrawn) continue;
+    for (const affected of advisory.affected) {
+      const key = packageKey(affected.ecosystem, affected.name);
+      const entry: Entry = { advisory, affected, scheme: schemeForEcosystem(affected.ecosystem) };
+      const list = byPackage.get(key);
+      if (list) list.push(entry);
+      else byPackage.set(key, [entry]);
+    }
+  }
+  return { byPackage, byId, advisories: count };
+}
+
+const semver = schemeFor('semver');
+
+function compile(scheme: VersionScheme, constraints: string[]): ((v: string) => boolean)[] {
+  return constraints.map((text) => {
+    // An empty constraint is the databases' way of saying "every version".
+    if (!text.trim()) return () => true;
+    try {
+      return scheme.constraint(text);
+    } catch {
+      // An unreadable constraint matches nothing rather than everything: no invented findings.
+      return () => false;
+    }
+  });
+}
+
+function affects(entry: Entry, version: string): boolean {
+  const { affected, scheme } = entry;
+  if (affected.versions.length && inVersionList(version, affected.versions, scheme)) return true;
+  if (affected.ranges.length && inRanges(version, affected.ranges, scheme, semver)) return true;
+  if (affected.vulnerable.length || affected.patched.length) {
+    entry.vulnerable ??= compile(scheme, affected.vulnerable);
+    entry.patched ??= compile(scheme, affected.patched);
+    if (entry.vulnerable.length && !entry.vulnerable.some((test) => test(version))) return false;
+    return !entry.patched.some((test) => test(version));
+  }
+  return false;
+}
+
+/** The affected entries (with their advisories) that hold this exact version. */
+function matchingEntries(index: AdvisoryIndex, ref: PackageRef): Entry[] {
+  if (!ref.version) return [];
+  const entries = index.byPackage.get(packageKey(ref.ecosystem, ref.name));
+  if (!entries) return [];
+  const distribution = ref.distribution ?? null;
+  return entries.filter((e) => (e.affected.distribution ?? null) === distribution && affects(e, ref.version));
+}
+
+const versionRank = (vector: string | null): number => {
+  if (!vector) return 0;
+  const head = /^CVSS:(\d\.\d)\//.exec(vector);
+  return head ? Number(head[1]) : 2;
+};
+
+/** CVE first (what analysts search for), then GHSA, then the rest, each alphabetically. */
+function primaryId(ids: Iterable<string>): string {
+  const rank = (id: string) => (/^CVE-/i.test(id) ? 0 : /^GHSA-/i.test(id) ? 1 : /^CNNVD-/i.test(id) ? 3 : 2);
+  return [...ids].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))[0]!;
+}
+
+/** Groups matched advisories into flaws: two advisories sharing any id or alias are one flaw. */
+function groupFlaws(entries: Entry[]): Entry[][] {
+  const parent = entries.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const owner = new Map<string, number>();
+  entries.forEach((entry, i) => {
+    for (const id of [entry.advisory.id, ...entry.advisory.aliases]) {
+      const key = idKey(id);
+      const j = owner.get(key);
+      if (j === undefined) owner.set(key, i);
+      else parent[find(i)] = find(j);
+    }
+  });
+  const groups = new Map<number, Entry[]>();
+  entries.forEach((entry, i) => {
+    const root = find(i);
+    const group = groups.get(root);
+    if (group) group.push(entry);
+    else groups.set(root, [entry]);
+  });
+  return [...groups.values()];
+}
+
+function toFinding(index: AdvisoryIndex, group: Entry[]): Finding {
+  const ids = new Set<string>();
+  for (const { advisory } of group) for (const id of [advisory.id, ...advisory.aliases]) ids.add(id.trim());
+  // Records that only describe the flaw (NVD, severity tables) share its ids.
+  const records = new Set<Advisory>(group.map((e) => e.advisory));
+  for (const id of ids) for (const record of index.byId.get(idKey(id)) ?? []) if (!record.withdrawn) records.add(record);
+
+  let best: Advisory | null = null;
+  for (const record of records) {
+    if (!best) { best = record; continue; }
+    const better =
+      versionRank(record.vector) > versionRank(best.vector) ||
+      (versionRank(record.vector) === versionRank(best.vector) &&
+        ((record.score ?? -1) > (best.score ?? -1) || (record.score === best.score && record.level < best.level)));
+    if (better) best = record;
+  }
+  const id = primaryId(ids);
+  const scheme = group[0]!.scheme;
+  const fixed = [...new Set(group.flatMap((e) => e.affected.fixed).filter(Boolean))].sort(scheme.compare);
+  const summary = group.map((e) => e.advisory.summary).find(Boolean) ?? [...records].map((r) => r.summary).find(Boolean) ?? '';
+  const published = [...records].map((r) => r.published).filter((p): p is string => !!p).sort()[0] ?? null;
+  return {
+    id,
+    aliases: [...ids].filter((x) => x !== id).sort(),
+    summary,
+    level: best!.level,
+    score: best!.score,
+    vector: best!.vector,
+    exploit: best!.exploit,
+    cwes: [...new Set([...records].flatMap((r) => r.cwes))].sort(),
+    published,
+    fixedVersions: fixed,
+    sources: [...new Set(group.map((e) => e.advisory.id))].sort(),
+  };
+}
+
+/** The findings for one package version, most severe first. */
+export function matchPackage(index: AdvisoryIndex, ref: PackageRef): Finding[] {
+  const entries = matchingEntries(index, ref);
+  if (!entries.length) return [];
+  return groupFlaws(entries)
+    .map((group) => toFinding(index, group))
+    .sort((a, b) => a.level - b.level || (b.score ?? 0) - (a.score ?? 0) || a.id.localeCompare(b.id));
+}
+
+export function riskLevel(version: string, findings: Finding[]): RiskLevel {
+  if (!version) return 64;
+  let worst: RiskLevel = 32;
+  for (const f of findings) if (f.level < worst) worst = f.level;
+  return worst;
+}
+
+const PRE_RELEASE = /(?:^|[^a-z])(?:alpha|beta|rc|pre|preview|dev|snapshot|m\d|cr)\b|-(?:a|b)\d|\d(?:a|b|rc)\d/i;
+
+/**
+ * The nearest version at or above the installed one that no known advisory affects, from the
+ * versions the knowledge base knows for the package (listed versions and range bounds). Stable
+ * versions are preferred; a pre-release is offered only when no stable one qualifies.
+ */
+export function recommendVersion(index: AdvisoryIndex, ref: PackageRef): { version: string | null; reason: string } {
+  if (!ref.version) return { version: null, reason: '版本未知，无法推荐' };
+  const entries = index.byPackage.get(packageKey(ref.ecosystem, ref.name)) ?? [];
+  if (!matchPackage(index, ref).length) return { version: ref.version, reason: '当前版本无已知漏洞' };
+  const scheme = entries[0]?.scheme ?? schemeForEcosystem(ref.ecosystem);
+  const known = new Set<string>();
+  for (const { affected } of entries) {
+    for (const v of affected.versions) known.add(v);
+    for (const v of affected.fixed) known.add(v);
+    for (const range of affected.ranges) {
+      for (const e of range.events) {
+        if (e.introduced && e.introduced !== '0') known.add(e.introduced);
+        if (e.fixed) known.add(e.fixed);
+      }
+    }
+  }
+  const candidates = [...known].filter((v) => scheme.isValid(v) && scheme.compare(v, ref.version) > 0).sort(scheme.compare);
+  const safe = candidates.filter((v) => !matchPackage(index, { ...ref, version: v }).length);
+  const stable = safe.find((v) => !PRE_RELEASE.test(v));
+  const version = stable ?? safe[0] ?? null;
+  return version ? { version, reason: `升级到 ${version} 可消除当前版本的全部已知漏洞` } : { version: null, reason: '知识库中没有不受已知漏洞影响的更高版本' };
+}
+
+export interface ComponentFindings<C extends PackageRef> {
+  component: C;
+  findings: Finding[];
+  risk: RiskLevel;
+}
+
+/** Matches a component list; each distinct package version is evaluated once. */
+export function matchComponents<C extends PackageRef>(index: AdvisoryIndex, components: C[]): ComponentFindings<C>[] {
+  const memo = new Map<string, Finding[]>();
+  return components.map((component) => {
+    const key = `${packageKey(component.ecosystem, component.name)}\0${component.version}\0${component.distribution ?? ''}`;
+    let findings = memo.get(key);
+    if (!findings) {
+      findings = matchPackage(index, component);
+      memo.set(key, findings);
+    }
+    return { component, findings, risk: riskLevel(component.version, findings) };
+  });
+}
