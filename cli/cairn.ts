@@ -8,6 +8,8 @@ const usage = `用法：cairn <命令>
 命令：
   scan      扫描目录或压缩包中的开源组件（cairn scan --help 查看选项）
   template  生成 Excel 组件清单导入模板（cairn template [文件名]）
+  kb        漏洞知识库：导入 OSV/NVD/trivy/CNNVD 数据、从镜像同步（cairn kb --help 查看选项）
+  compare-versions  按生态的版本规则比较标准输入中的版本对（cairn compare-versions --ecosystem <生态>）
   routes    以 JSON 输出渲染进程注册的全部页面路由（path、tabs、built）
   calls     以 JSON 输出平台服务端的全部接口（method、path、implemented）
   help      显示本帮助`;
@@ -36,6 +38,18 @@ async function main(): Promise<number> {
       const { templateCommand } = await import('./commands/template.ts');
       console.log(await templateCommand(rest));
       return 0;
+    }
+    case 'kb': {
+      const { kbCommand, kbUsage } = await import('./commands/kb.ts');
+      if (!rest.length || rest.includes('--help') || rest.includes('-h')) { console.log(kbUsage); return rest.length ? 0 : 2; }
+      const { output, code } = await kbCommand(rest);
+      if (output) console.log(output);
+      return code;
+    }
+    case 'compare-versions': {
+      const { compareVersionsCommand, compareVersionsUsage } = await import('./commands/compare-versions.ts');
+      if (rest.includes('--help') || rest.includes('-h')) { console.log(compareVersionsUsage); return 0; }
+      return compareVersionsCommand(rest, process.stdin, (line) => process.stdout.write(`${line}\n`));
     }
     case 'calls': {
       const { callsCommand } = await import('./commands/calls.ts');

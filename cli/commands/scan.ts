@@ -6,15 +6,18 @@ import { parseArgs } from 'node:util';
 import { allExtractors } from '../../server/engine/extractors/index.ts';
 import type { ScanResult, Target } from '../../server/engine/model.ts';
 import { ExtractError } from '../../server/engine/model.ts';
+import type { InventoryEntry } from '../../server/engine/output/inventory.ts';
 import { OUTPUT_FORMATS, toCycloneDx, toJson, toSpdx, type OutputFormat } from '../../server/engine/output/formats.ts';
 import { scanTree } from '../../server/engine/scan.ts';
 import { openInput, UnpackError } from '../../server/engine/sources/unpack.ts';
 import { productVersion } from '../../server/version.ts';
 
-export const scanUsage = `用法：cairn scan <目录、压缩包（zip/jar/war、7z、tar、tar.gz、tar.bz2、tar.xz）、SBOM 或 Excel/CSV 组件清单> [--format json|cyclonedx|spdx] [--output 文件]
+export const scanUsage = `用法：cairn scan <目录、压缩包（zip/jar/war、7z、tar、tar.gz、tar.bz2、tar.xz）、SBOM 或 Excel/CSV 组件清单> [--format json|cyclonedx|spdx] [--output 文件] [--kb 知识库文件]
 
   --format, -f   输出格式：json（默认）、cyclonedx（CycloneDX 1.6 JSON）、spdx（SPDX 2.3 JSON）
-  --output, -o   写入文件而不是标准输出`;
+  --output, -o   写入文件而不是标准输出
+  --kb           用漏洞知识库（cairn kb import 生成的数据库文件）匹配漏洞；json 格式中每个组件
+                 增加 riskLevel 和 vulnerabilities（id、aliases、level、score、exploit、fixedVersions、summary）`;
 
 export class UsageError extends Error {}
 
@@ -58,12 +61,16 @@ export async function scanCommand(args: string[]): Promise<{ output: string; fil
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { format: { type: 'string', short: 'f', default: 'json' }, output: { type: 'string', short: 'o' } },
+    options: { format: { type: 'string', short: 'f', default: 'json' }, output: { type: 'string', short: 'o' }, kb: { type: 'string' } },
   });
   const target = positionals[0];
   if (!target || positionals.length > 1) throw new UsageError(scanUsage);
   const format = values.format as OutputFormat;
   if (!OUTPUT_FORMATS.includes(format)) throw new UsageError(`不支持的输出格式：${values.format}（可选 ${OUTPUT_FORMATS.join('、')}）\n\n${scanUsage}`);
+
+  if (values.kb && format !== 'json') throw new UsageError('--kb 目前只能与 --format json 一起使用（CycloneDX 漏洞导出随报告功能提供）');
+  const kbFile = values.kb ? path.resolve(values.kb) : null;
+  if (kbFile && !(await stat(kbFile).catch(() => null))?.isFile()) throw new UsageError(`找不到知识库文件：${values.kb}（先用 cairn kb import --db ${values.kb} <漏洞数据> 建立）`);
 
   const given = path.resolve(target);
   const info = await stat(given).catch(() => null);
@@ -73,9 +80,41 @@ export async function scanCommand(args: string[]): Promise<{ output: string; fil
   const tool = { name: 'Cairn', version: productVersion() };
   const name = path.basename(given);
   const doc = format === 'json' ? toJson(result, tool) : format === 'cyclonedx' ? toCycloneDx(result, tool, name) : toSpdx(result, tool, name);
+  const vulnerable = kbFile ? await addVulnerabilities(doc as JsonDocument, kbFile) : null;
   const output = JSON.stringify(doc, null, 2) + '\n';
   const count = new Set(result.targets.flatMap((t) => t.components.map((c) => c.purl))).size;
-  const summary = `扫描完成：${result.stats.files} 个文件，${result.targets.length} 个清单，${count} 个组件，${result.problems.length} 个问题，用时 ${result.stats.ms} 毫秒`;
+  const summary = `扫描完成：${result.stats.files} 个文件，${result.targets.length} 个清单，${count} 个组件，${result.problems.length} 个问题，用时 ${result.stats.ms} 毫秒${vulnerable ? `；${vulnerable}` : ''}`;
   if (values.output) await writeFile(values.output, output);
   return { output, file: values.output, summary };
+}
+
+type JsonDocument = { components: InventoryEntry[]; vulnerabilitySummary?: object };
+
+/** Matches the inventory against a knowledge-base file and adds the findings to each component. */
+async function addVulnerabilities(doc: JsonDocument, kbFile: string): Promise<string> {
+  const { openKnowledgeBase } = await import('../../server/kb/open.ts');
+  const { loadAdvisories } = await import('../../server/kb/load.ts');
+  const { buildAdvisoryIndex, matchComponents } = await import('../../server/engine/matchers/vulnerabilities.ts');
+  const kb = await openKnowledgeBase(kbFile);
+  let advisories;
+  try {
+    advisories = await loadAdvisories(kb.db);
+  } finally {
+    await kb.close();
+  }
+  const matched = matchComponents(buildAdvisoryIndex(advisories), doc.components);
+  const levels: Record<number, number> = { 1: 0, 2: 0, 4: 0, 8: 0, 16: 0 };
+  let findings = 0;
+  doc.components = matched.map(({ component, findings: list, risk }) => {
+    findings += list.length;
+    for (const f of list) levels[f.level] = (levels[f.level] ?? 0) + 1;
+    return {
+      ...component,
+      riskLevel: risk,
+      vulnerabilities: list.map((f) => ({ id: f.id, aliases: f.aliases, level: f.level, score: f.score, exploit: f.exploit, fixedVersions: f.fixedVersions, summary: f.summary })),
+    };
+  });
+  doc.vulnerabilitySummary = { advisories: advisories.length, findings, levels };
+  const affected = matched.filter((m) => m.findings.length).length;
+  return `知识库 ${advisories.length} 条漏洞，${affected} 个组件命中 ${findings} 个漏洞（超危 ${levels[1]}，高危 ${levels[2]}，中危 ${levels[4]}，低危 ${levels[8]}，未知 ${levels[16]}）`;
 }

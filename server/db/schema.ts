@@ -78,6 +78,97 @@ export interface AuditLogTable {
   detail: JsonText;
 }
 
+export interface KbAdvisoriesTable {
+  id: Generated<number>;
+  advisory_id: string;
+  /** osv | trivy | nvd | custom */
+  source: string;
+  origin: ColumnType<string, string | undefined, string>;
+  summary: ColumnType<string, string | undefined, string>;
+  details: ColumnType<string, string | undefined, string>;
+  level: number;
+  score: number | null;
+  vector: string | null;
+  cvss_version: string | null;
+  exploit: number;
+  cve: string | null;
+  cnnvd: string | null;
+  cnvd: string | null;
+  /** string[] */
+  cwes: JsonText;
+  /** { type, url }[] */
+  reference_links: JsonText;
+  /** string[] of commit URLs */
+  fix_commits: JsonText;
+  /** { type, score }[] as the source gave them */
+  severities: JsonText;
+  published: Timestamp | null;
+  modified: Timestamp | null;
+  withdrawn: Timestamp | null;
+  document: JsonText;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface KbAliasesTable {
+  advisory_pk: number;
+  alias: string;
+}
+
+export interface KbAffectedTable {
+  id: Generated<number>;
+  advisory_pk: number;
+  ecosystem: string;
+  distribution: string | null;
+  name: string;
+  /** OsvRange[] */
+  ranges: JsonText;
+  /** string[] */
+  versions: JsonText;
+  /** string[] constraint strings */
+  vulnerable: JsonText;
+  /** string[] constraint strings */
+  patched: JsonText;
+  /** string[] */
+  fixed: JsonText;
+}
+
+export interface KbIdMapTable {
+  id: Generated<number>;
+  cve: string;
+  cnnvd: string | null;
+  cnvd: string | null;
+}
+
+export interface KbImportRecordsTable {
+  id: Generated<number>;
+  kind: string;
+  name: string;
+  /** 1 导入中, 2 导入成功, 3 导入失败 */
+  status: number;
+  progress: ColumnType<number, number | undefined, number>;
+  total: ColumnType<number, number | undefined, number>;
+  imported: ColumnType<number, number | undefined, number>;
+  updated: ColumnType<number, number | undefined, number>;
+  unchanged: ColumnType<number, number | undefined, number>;
+  failed: ColumnType<number, number | undefined, number>;
+  /** { file, message }[] */
+  errors: JsonText;
+  message: ColumnType<string, string | undefined, string>;
+  user_id: number | null;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+
+export interface KbSyncStateTable {
+  ecosystem: string;
+  url: string;
+  etag: string | null;
+  last_modified: string | null;
+  bytes: ColumnType<number, number | undefined, number>;
+  completed_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   roles: RolesTable;
@@ -88,4 +179,10 @@ export interface Database {
   settings: SettingsTable;
   personal_tokens: PersonalTokensTable;
   audit_log: AuditLogTable;
+  kb_advisories: KbAdvisoriesTable;
+  kb_aliases: KbAliasesTable;
+  kb_affected: KbAffectedTable;
+  kb_id_map: KbIdMapTable;
+  kb_import_records: KbImportRecordsTable;
+  kb_sync_state: KbSyncStateTable;
 }

@@ -5,7 +5,7 @@
 // severity tables); fixed versions and the recommended upgrade come from the affected entries.
 import { normalizePackageName, type Advisory, type AffectedPackage, type ExploitDifficulty, type Level } from './advisory.ts';
 import { schemeFor, schemeForEcosystem } from './versions/index.ts';
-import { inRanges, inVersionList } from './versions/ranges.ts';
+import { inRanges, inVersionList, prepareRanges } from './versions/ranges.ts';
 import type { VersionScheme } from './versions/scheme.ts';
 
 export interface PackageRef {
@@ -39,12 +39,19 @@ export interface Finding {
 export type RiskLevel = Level | 32 | 64;
 
 interface Entry {
+  /** Position in the index, to key cached findings by the set of entries that matched. */
+  n: number;
   advisory: Advisory;
   affected: AffectedPackage;
   scheme: VersionScheme;
+  /** The flaw this entry belongs to among its package's entries (shared ids or aliases). */
+  flaw: number;
   /** Compiled lazily: most entries are never asked about. */
   vulnerable?: ((v: string) => boolean)[];
   patched?: ((v: string) => boolean)[];
+  /** The `versions` list as exact strings, and sorted for a binary search (both lazily). */
+  listed?: Set<string>;
+  sorted?: string[];
 }
 
 export interface AdvisoryIndex {
@@ -53,7 +60,14 @@ export interface AdvisoryIndex {
   /** Any id or alias (upper case) → the records that carry it. */
   readonly byId: Map<string, Advisory[]>;
   readonly advisories: number;
+  /**
+   * Findings by the entries that produced them: every version of a package that one set of
+   * advisories affects gets the same finding, so it is assembled once.
+   */
+  readonly findings: Map<string, Finding>;
 }
+
+const semver = schemeFor('semver');
 
 const packageKey = (ecosystem: string, name: string) => `${ecosystem}\0${normalizePackageName(ecosystem, name)}`;
 const idKey = (id: string) => id.trim().toUpperCase();
@@ -62,6 +76,7 @@ export function buildAdvisoryIndex(advisories: Iterable<Advisory>): AdvisoryInde
   const byPackage = new Map<string, Entry[]>();
   const byId = new Map<string, Advisory[]>();
   let count = 0;
+  let n = 0;
   for (const advisory of advisories) {
     count++;
     for (const id of [advisory.id, ...advisory.aliases]) {
@@ -73,16 +88,36 @@ export function buildAdvisoryIndex(advisories: Iterable<Advisory>): AdvisoryInde
     if (advisory.withdrawn) continue;
     for (const affected of advisory.affected) {
       const key = packageKey(affected.ecosystem, affected.name);
-      const entry: Entry = { advisory, affected, scheme: schemeForEcosystem(affected.ecosystem) };
+      const entry: Entry = { n: n++, advisory, affected, scheme: schemeForEcosystem(affected.ecosystem), flaw: 0 };
+      prepareRanges(affected.ranges, entry.scheme, semver);
       const list = byPackage.get(key);
       if (list) list.push(entry);
       else byPackage.set(key, [entry]);
     }
   }
-  return { byPackage, byId, advisories: count };
+  for (const entries of byPackage.values()) assignFlaws(entries);
+  return { byPackage, byId, advisories: count, findings: new Map() };
 }
 
-const semver = schemeFor('semver');
+/**
+ * Numbers the flaws among one package's entries: entries sharing any id or alias (directly or
+ * through another entry of the package) describe the same flaw and become one finding.
+ */
+function assignFlaws(entries: Entry[]): void {
+  const parent = entries.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const owner = new Map<string, number>();
+  entries.forEach((entry, i) => {
+    for (const id of [entry.advisory.id, ...entry.advisory.aliases]) {
+      const key = idKey(id);
+      const j = owner.get(key);
+      if (j === undefined) owner.set(key, i);
+      else parent[find(i)] = find(j);
+    }
+  });
+  entries.forEach((entry, i) => { entry.flaw = find(i); });
+}
+
 
 function compile(scheme: VersionScheme, constraints: string[]): ((v: string) => boolean)[] {
   return constraints.map((text) => {
@@ -97,10 +132,32 @@ function compile(scheme: VersionScheme, constraints: string[]): ((v: string) => 
   });
 }
 
+/** Exact membership of the entry's `versions` list by the scheme's equality. */
+function listed(entry: Entry, version: string): boolean {
+  const { versions } = entry.affected;
+  entry.listed ??= new Set(versions);
+  if (entry.listed.has(version)) return true;
+  // Equal versions spelled differently (Maven 1.0 = 1, PEP 440 1.0 = 1.0.0): short lists are
+  // scanned, long ones (PyPI lists hundreds of releases) binary-searched in scheme order.
+  if (versions.length <= 32) return inVersionList(version, versions, entry.scheme);
+  const compare = entry.scheme.compare;
+  const sorted = (entry.sorted ??= [...versions].sort(compare));
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const order = compare(version, sorted[mid]!);
+    if (order === 0) return true;
+    if (order < 0) hi = mid - 1;
+    else lo = mid + 1;
+  }
+  return false;
+}
+
 function affects(entry: Entry, version: string): boolean {
   const { affected, scheme } = entry;
-  if (affected.versions.length && inVersionList(version, affected.versions, scheme)) return true;
   if (affected.ranges.length && inRanges(version, affected.ranges, scheme, semver)) return true;
+  if (affected.versions.length && listed(entry, version)) return true;
   if (affected.vulnerable.length || affected.patched.length) {
     entry.vulnerable ??= compile(scheme, affected.vulnerable);
     entry.patched ??= compile(scheme, affected.patched);
@@ -131,27 +188,27 @@ function primaryId(ids: Iterable<string>): string {
   return [...ids].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))[0]!;
 }
 
-/** Groups matched advisories into flaws: two advisories sharing any id or alias are one flaw. */
+/** Groups the matched entries by the flaw they describe. */
 function groupFlaws(entries: Entry[]): Entry[][] {
-  const parent = entries.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
-  const owner = new Map<string, number>();
-  entries.forEach((entry, i) => {
-    for (const id of [entry.advisory.id, ...entry.advisory.aliases]) {
-      const key = idKey(id);
-      const j = owner.get(key);
-      if (j === undefined) owner.set(key, i);
-      else parent[find(i)] = find(j);
-    }
-  });
   const groups = new Map<number, Entry[]>();
-  entries.forEach((entry, i) => {
-    const root = find(i);
-    const group = groups.get(root);
+  for (const entry of entries) {
+    const group = groups.get(entry.flaw);
     if (group) group.push(entry);
-    else groups.set(root, [entry]);
-  });
+    else groups.set(entry.flaw, [entry]);
+  }
   return [...groups.values()];
+}
+
+/** The finding of a group, assembled once per distinct set of matching entries. */
+function findingOf(index: AdvisoryIndex, group: Entry[]): Finding {
+  const key = group.map((e) => e.n).join(',');
+  let finding = index.findings.get(key);
+  if (!finding) {
+    // Shared by every component it is reported for, so it must never change.
+    finding = Object.freeze(toFinding(index, group));
+    index.findings.set(key, finding);
+  }
+  return finding;
 }
 
 function toFinding(index: AdvisoryIndex, group: Entry[]): Finding {
@@ -195,7 +252,7 @@ export function matchPackage(index: AdvisoryIndex, ref: PackageRef): Finding[] {
   const entries = matchingEntries(index, ref);
   if (!entries.length) return [];
   return groupFlaws(entries)
-    .map((group) => toFinding(index, group))
+    .map((group) => findingOf(index, group))
     .sort((a, b) => a.level - b.level || (b.score ?? 0) - (a.score ?? 0) || a.id.localeCompare(b.id));
 }
 

@@ -22,6 +22,18 @@ export function inRanges(version: string, ranges: OsvRange[], scheme: VersionSch
   return false;
 }
 
+/**
+ * Sorts the ranges' events ahead of time (parsing every bound once), so that the first
+ * evaluation after loading a knowledge base costs what later ones do.
+ */
+export function prepareRanges(ranges: OsvRange[], scheme: VersionScheme, semver: VersionScheme): void {
+  for (const range of ranges) {
+    const type = range.type.toUpperCase();
+    if (type === 'SEMVER') prepare(range.events, semver);
+    else if (type === 'ECOSYSTEM') prepare(range.events, scheme);
+  }
+}
+
 /** Exact membership of an OSV `versions` list, by the scheme's equality (so Maven `1.0` is `1`). */
 export function inVersionList(version: string, versions: string[], scheme: VersionScheme): boolean {
   return versions.some((listed) => scheme.compare(version, listed) === 0);

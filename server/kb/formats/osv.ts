@@ -1,0 +1,218 @@
+// One OSV advisory (JSON or YAML, https://ossf.github.io/osv-schema/) as an AdvisoryRecord:
+// ecosystems become purl types (plus the distribution release for OS packages), package names are
+// normalised the way the matcher compares them, and the level is computed once here.
+import YAML from 'yaml';
+import { normalizePackageName, type AffectedPackage } from '../../engine/matchers/advisory.ts';
+import { assessSeverity, type CvssInput } from '../../engine/matchers/severity.ts';
+import type { OsvRange } from '../../engine/matchers/versions/ranges.ts';
+import type { AdvisoryRecord } from '../store.ts';
+
+const LANGUAGE_ECOSYSTEMS: Record<string, string> = {
+  npm: 'npm',
+  maven: 'maven',
+  pypi: 'pypi',
+  go: 'golang',
+  'crates.io': 'cargo',
+  rubygems: 'gem',
+  packagist: 'composer',
+  nuget: 'nuget',
+  pub: 'pub',
+  hex: 'hex',
+  cran: 'cran',
+  bioconductor: 'bioconductor',
+  hackage: 'hackage',
+  ghc: 'hackage',
+  swifturl: 'swift',
+  conancenter: 'conan',
+  cocoapods: 'cocoapods',
+  julia: 'julia',
+};
+
+/** OS ecosystems: OSV's name (before the first colon) → purl type and distribution id. */
+const OS_ECOSYSTEMS: Record<string, { type: string; distro: string }> = {
+  debian: { type: 'deb', distro: 'debian' },
+  ubuntu: { type: 'deb', distro: 'ubuntu' },
+  alpine: { type: 'apk', distro: 'alpine' },
+  wolfi: { type: 'apk', distro: 'wolfi' },
+  chainguard: { type: 'apk', distro: 'chainguard' },
+  'alpaquita': { type: 'apk', distro: 'alpaquita' },
+  'red hat': { type: 'rpm', distro: 'redhat' },
+  'rocky linux': { type: 'rpm', distro: 'rocky' },
+  almalinux: { type: 'rpm', distro: 'almalinux' },
+  suse: { type: 'rpm', distro: 'suse' },
+  opensuse: { type: 'rpm', distro: 'opensuse' },
+  mageia: { type: 'rpm', distro: 'mageia' },
+  'photon os': { type: 'rpm', distro: 'photon' },
+  'azure linux': { type: 'rpm', distro: 'azurelinux' },
+  'openeuler': { type: 'rpm', distro: 'openeuler' },
+};
+
+/** The release part of an OS ecosystem string (`Debian:11`, `Alpine:v3.16`, `Ubuntu:Pro:18.04:LTS`, `Red Hat:enterprise_linux:8::appstream`). */
+function releaseOf(parts: string[]): string | null {
+  const versionLike = parts.find((p) => /^v?\d+(\.\d+)*$/i.test(p.trim()));
+  if (versionLike) return versionLike.trim().replace(/^v/i, '');
+  const named = parts.map((p) => p.trim()).filter((p) => p && !/^(lts|pro|fips)$/i.test(p));
+  if (named.length === 0) return null;
+  // `Red Hat:enterprise_linux:8::appstream` keeps its major version in a token like `enterprise_linux:8`.
+  const digits = named.map((p) => /(\d+(?:\.\d+)*)/.exec(p)?.[1]).find(Boolean);
+  return digits ?? named[named.length - 1]!.toLowerCase();
+}
+
+export function mapOsvEcosystem(ecosystem: string): { ecosystem: string; distribution: string | null } {
+  const [head = '', ...rest] = ecosystem.split(':');
+  const key = head.trim().toLowerCase();
+  const language = LANGUAGE_ECOSYSTEMS[key];
+  if (language) return { ecosystem: language, distribution: null };
+  const os = OS_ECOSYSTEMS[key];
+  if (os) {
+    const release = releaseOf(rest);
+    return { ecosystem: os.type, distribution: release ? `${os.distro}:${release}` : os.distro };
+  }
+  return { ecosystem: key || 'unknown', distribution: null };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v : null);
+
+/** Parses the text by the file's extension, falling back to the other syntax. */
+function parseDocument(text: string, fileName: string): unknown {
+  const body = text.replace(/^\uFEFF/, '');
+  const yamlFirst = /\.ya?ml$/i.test(fileName);
+  try {
+    // YAML's failsafe schema keeps every scalar a string: `1.10` must stay a version, not 1.1.
+    return yamlFirst ? YAML.parse(body, { schema: 'failsafe' }) : JSON.parse(body);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new Error(yamlFirst ? `不是有效的 YAML 文档：${reason}` : `不是有效的 JSON 文档：${reason}`, { cause: error });
+  }
+}
+
+/** A GIT range's fixed commit as a link when the repository is on a forge we know. */
+export function commitLink(repo: string, sha: string): string {
+  const base = repo.replace(/\.git$/i, '').replace(/\/+$/, '');
+  return /^https?:\/\/(www\.)?(github\.com|gitlab\.com)\//i.test(base) ? `${base}/commit/${sha}` : `${repo}@${sha}`;
+}
+
+/** The summary line: OSV's summary, else the first sentence of the details. */
+export function summaryOf(summary: string | null, details: string): string {
+  if (summary) return summary.trim();
+  const first = details.trim().split(/\n\s*\n|(?<=[.。])\s/)[0] ?? '';
+  return first.length > 300 ? `${first.slice(0, 297)}...` : first;
+}
+
+export function parseOsv(text: string, fileName: string): AdvisoryRecord {
+  const doc = parseDocument(text, fileName);
+  return osvRecord(doc);
+}
+
+/** An already-parsed OSV document as a record (also used for OSV JSON inside other containers). */
+export function osvRecord(doc: unknown): AdvisoryRecord {
+  if (!isObject(doc)) throw new Error('不是 OSV 漏洞文档：顶层应为对象');
+  const id = str(doc.id)?.trim();
+  if (!id) throw new Error('不是 OSV 漏洞文档：缺少 id');
+  if (id.length > 100) throw new Error(`漏洞编号过长：${id.slice(0, 40)}…`);
+  if (doc.affected !== undefined && doc.affected !== null && !Array.isArray(doc.affected)) throw new Error(`漏洞 ${id} 的 affected 应为数组`);
+  if (doc.aliases !== undefined && doc.aliases !== null && !Array.isArray(doc.aliases)) throw new Error(`漏洞 ${id} 的 aliases 应为数组`);
+
+  const cvss: CvssInput[] = [];
+  const severities: { type: string; score: string }[] = [];
+  const addSeverity = (list: unknown) => {
+    if (!Array.isArray(list)) return;
+    for (const s of list) {
+      if (!isObject(s) || typeof s.type !== 'string' || typeof s.score !== 'string') continue;
+      severities.push({ type: s.type, score: s.score });
+      if (/^CVSS/i.test(s.type)) cvss.push({ type: s.type, vector: s.score });
+    }
+  };
+  addSeverity(doc.severity);
+
+  const affected: AffectedPackage[] = [];
+  const fixCommits: string[] = [];
+  const ecosystems: string[] = [];
+  for (const [index, entry] of ((doc.affected as unknown[] | undefined) ?? []).entries()) {
+    if (!isObject(entry)) throw new Error(`漏洞 ${id} 的 affected[${index}] 应为对象`);
+    if (entry.ranges !== undefined && !Array.isArray(entry.ranges)) throw new Error(`漏洞 ${id} 的 affected[${index}].ranges 应为数组`);
+    if (entry.versions !== undefined && entry.versions !== null && !Array.isArray(entry.versions)) throw new Error(`漏洞 ${id} 的 affected[${index}].versions 应为数组`);
+    addSeverity(entry.severity);
+    const ranges: OsvRange[] = [];
+    const fixed: string[] = [];
+    for (const [r, range] of ((entry.ranges as unknown[] | undefined) ?? []).entries()) {
+      if (!isObject(range) || typeof range.type !== 'string' || !Array.isArray(range.events)) {
+        throw new Error(`漏洞 ${id} 的 affected[${index}].ranges[${r}] 缺少 type 或 events`);
+      }
+      const events = range.events.filter(isObject).map((e) => {
+        const event: OsvRange['events'][number] = {};
+        for (const key of ['introduced', 'fixed', 'last_affected', 'limit'] as const) {
+          const value = e[key];
+          if (typeof value === 'string' || typeof value === 'number') event[key] = String(value);
+        }
+        return event;
+      });
+      ranges.push({ type: range.type, events });
+      for (const event of events) {
+        if (!event.fixed) continue;
+        if (range.type === 'GIT') {
+          if (typeof range.repo === 'string') fixCommits.push(commitLink(range.repo, event.fixed));
+        } else if (!fixed.includes(event.fixed)) {
+          fixed.push(event.fixed);
+        }
+      }
+    }
+    const pkg = entry.package;
+    // OSV allows affected entries without a package when they only carry GIT ranges.
+    if (pkg === undefined || pkg === null) continue;
+    if (!isObject(pkg) || !str(pkg.name) || !str(pkg.ecosystem)) throw new Error(`漏洞 ${id} 的 affected[${index}].package 缺少 name 或 ecosystem`);
+    const rawEcosystem = (pkg.ecosystem as string).trim();
+    if (!ecosystems.includes(rawEcosystem)) ecosystems.push(rawEcosystem);
+    const mapped = mapOsvEcosystem(rawEcosystem);
+    affected.push({
+      ecosystem: mapped.ecosystem,
+      distribution: mapped.distribution,
+      name: normalizePackageName(mapped.ecosystem, pkg.name as string),
+      ranges,
+      versions: ((entry.versions as unknown[] | undefined) ?? []).filter((v) => typeof v === 'string' || typeof v === 'number').map(String),
+      vulnerable: [],
+      patched: [],
+      fixed,
+    });
+  }
+
+  for (const ref of Array.isArray(doc.references) ? doc.references : []) {
+    if (isObject(ref) && ref.type === 'FIX' && typeof ref.url === 'string' && !fixCommits.includes(ref.url)) fixCommits.push(ref.url);
+  }
+  const references = (Array.isArray(doc.references) ? doc.references : [])
+    .filter(isObject)
+    .filter((r) => typeof r.url === 'string')
+    .map((r) => ({ type: typeof r.type === 'string' ? r.type : 'WEB', url: r.url as string }));
+
+  const databaseSpecific = isObject(doc.database_specific) ? doc.database_specific : {};
+  const assessment = assessSeverity(cvss, str(databaseSpecific.severity));
+  const cwes = strings(databaseSpecific.cwe_ids);
+  const details = typeof doc.details === 'string' ? doc.details : '';
+  const aliases = [...new Set(strings(doc.aliases).map((a) => a.trim()).filter((a) => a && a !== id))];
+
+  return {
+    advisory: {
+      id,
+      aliases,
+      summary: summaryOf(str(doc.summary), details),
+      level: assessment.level,
+      score: assessment.score,
+      vector: assessment.vector,
+      exploit: assessment.exploit,
+      cwes,
+      published: str(doc.published),
+      modified: str(doc.modified),
+      withdrawn: Boolean(str(doc.withdrawn)),
+      affected,
+    },
+    source: 'osv',
+    origin: ecosystems.join(', ').slice(0, 200),
+    details,
+    references,
+    fixCommits: [...new Set(fixCommits)],
+    severities,
+    document: doc,
+  };
+}

@@ -1,0 +1,319 @@
+// Writes advisories into the knowledge-base tables. Every importer (OSV, trivy, NVD, custom
+// entries) hands over AdvisoryRecords; this module alone knows the row layout, so re-imports are
+// idempotent the same way whatever the source.
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Advisory } from '../engine/matchers/advisory.ts';
+import { nowIso } from '../db/time.ts';
+
+export interface AdvisoryRecord {
+  advisory: Advisory;
+  source: 'osv' | 'trivy' | 'nvd' | 'custom';
+  /** The dataset it came from (OSV ecosystem, trivy data source, NVD feed, 系统漏洞库). */
+  origin: string;
+  details: string;
+  references: { type: string; url: string }[];
+  fixCommits: string[];
+  severities: { type: string; score: string }[];
+  /** The document as imported (or its OSV rendering); compared to detect changes. */
+  document: unknown;
+}
+
+export interface SaveResult {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+// SQLite allows 32766 bound variables per statement; these keep every statement far below it
+// (advisory rows have 24 columns, affected rows 10) while still sending hundreds of rows at once.
+const ADVISORY_ROWS_PER_STATEMENT = 200;
+const AFFECTED_ROWS_PER_STATEMENT = 300;
+const ALIAS_ROWS_PER_STATEMENT = 1000;
+const IDS_PER_LOOKUP = 500;
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** JSON with sorted keys: PostgreSQL's jsonb reorders keys, so raw text cannot be compared. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined && typeof v !== 'function')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+/** Timestamps as millisecond ISO strings: what both dialects hand back, so comparisons hold. */
+export function normalizeTimestamp(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const time = Date.parse(value);
+  // Go's zero time (0001-01-01), as some dumps write for "unknown", is no date at all.
+  return Number.isNaN(time) || time < Date.UTC(1900, 0, 1) ? null : new Date(time).toISOString();
+}
+
+const timeOf = (value: string | null): number | null => {
+  if (!value) return null;
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? null : t;
+};
+
+function cvssVersion(vector: string | null): string | null {
+  if (!vector) return null;
+  const head = /^CVSS:(\d\.\d)\//.exec(vector);
+  return head ? head[1]! : '2';
+}
+
+const firstMatching = (ids: string[], prefix: RegExp): string | null => ids.find((id) => prefix.test(id)) ?? null;
+
+// kb_aliases.alias is varchar(100): longer "aliases" are not ids anyone searches by.
+const uniqueAliases = (record: AdvisoryRecord): string[] =>
+  [...new Set(record.advisory.aliases.map((a) => a.trim()).filter((a) => a && a.length <= 100 && a !== record.advisory.id))];
+
+// PostgreSQL's jsonb refuses NUL characters in strings; they carry no meaning in advisories.
+const jsonText = (value: unknown): string => JSON.stringify(value ?? null).replace(/\\u0000/g, '');
+
+interface Existing {
+  id: number;
+  advisory_id: string;
+  source: string;
+  modified: string | null;
+  document: string;
+}
+
+function advisoryRow(record: AdvisoryRecord, idMap: Map<string, { cnnvd: string | null; cnvd: string | null }>, now: string) {
+  const a = record.advisory;
+  const aliases = uniqueAliases(record);
+  const all = [a.id, ...aliases];
+  const cve = firstMatching(all, /^CVE-/i);
+  const mapped = cve ? idMap.get(cve) : undefined;
+  const doc = record.document as { withdrawn?: unknown } | null;
+  const withdrawnAt = a.withdrawn
+    ? normalizeTimestamp(typeof doc?.withdrawn === 'string' ? doc.withdrawn : null) ?? normalizeTimestamp(a.modified) ?? normalizeTimestamp(a.published) ?? now
+    : null;
+  return {
+    advisory_id: a.id,
+    source: record.source,
+    origin: record.origin,
+    summary: a.summary ?? '',
+    details: record.details ?? '',
+    level: a.level,
+    score: a.score,
+    vector: a.vector,
+    cvss_version: cvssVersion(a.vector),
+    exploit: a.exploit,
+    cve,
+    cnnvd: firstMatching(all, /^CNNVD-/i) ?? mapped?.cnnvd ?? null,
+    cnvd: firstMatching(all, /^CNVD-/i) ?? mapped?.cnvd ?? null,
+    cwes: jsonText(a.cwes),
+    reference_links: jsonText(record.references),
+    fix_commits: jsonText(record.fixCommits),
+    severities: jsonText(record.severities),
+    published: normalizeTimestamp(a.published),
+    modified: normalizeTimestamp(a.modified),
+    withdrawn: withdrawnAt,
+    document: jsonText(record.document),
+  };
+}
+
+async function loadExisting(trx: Db, ids: string[]): Promise<Map<string, Existing>> {
+  const found = new Map<string, Existing>();
+  for (const part of chunks(ids, IDS_PER_LOOKUP)) {
+    const rows = await trx
+      .selectFrom('kb_advisories')
+      .select(['id', 'advisory_id', 'source', 'modified', 'document'])
+      .where('advisory_id', 'in', part)
+      .execute();
+    for (const row of rows) found.set(row.advisory_id, row);
+  }
+  return found;
+}
+
+async function loadIdMap(trx: Db, cves: string[]): Promise<Map<string, { cnnvd: string | null; cnvd: string | null }>> {
+  const map = new Map<string, { cnnvd: string | null; cnvd: string | null }>();
+  for (const part of chunks([...new Set(cves)], IDS_PER_LOOKUP)) {
+    const rows = await trx.selectFrom('kb_id_map').select(['cve', 'cnnvd', 'cnvd']).where('cve', 'in', part).orderBy('id').execute();
+    for (const row of rows) {
+      const seen = map.get(row.cve) ?? { cnnvd: null, cnvd: null };
+      map.set(row.cve, { cnnvd: seen.cnnvd ?? row.cnnvd, cnvd: seen.cnvd ?? row.cnvd });
+    }
+  }
+  return map;
+}
+
+async function insertChildren(trx: Db, items: { pk: number; record: AdvisoryRecord }[]): Promise<void> {
+  const aliases = items.flatMap(({ pk, record }) => uniqueAliases(record).map((alias) => ({ advisory_pk: pk, alias })));
+  for (const part of chunks(aliases, ALIAS_ROWS_PER_STATEMENT)) await trx.insertInto('kb_aliases').values(part).execute();
+  const affected = items.flatMap(({ pk, record }) =>
+    record.advisory.affected.map((p) => ({
+      advisory_pk: pk,
+      // Column widths (varchar 30 / 60): ecosystem names of unknown sources are cut, not refused.
+      ecosystem: p.ecosystem.slice(0, 30),
+      distribution: p.distribution === null ? null : p.distribution.slice(0, 60),
+      name: p.name,
+      ranges: jsonText(p.ranges),
+      versions: jsonText(p.versions),
+      vulnerable: jsonText(p.vulnerable),
+      patched: jsonText(p.patched),
+      fixed: jsonText(p.fixed),
+    })));
+  for (const part of chunks(affected, AFFECTED_ROWS_PER_STATEMENT)) await trx.insertInto('kb_affected').values(part).execute();
+}
+
+/**
+ * Upserts advisories by `advisory_id` in one transaction. A record whose `modified` and document
+ * equal the stored ones is left alone, and so is one older than the stored row (incremental
+ * re-import of a dump). NVD records only describe a flaw, so they never replace a row that
+ * another source (with affected packages) wrote under the same CVE id.
+ */
+export async function saveAdvisories(db: Kysely<Database>, records: AdvisoryRecord[]): Promise<SaveResult> {
+  const result: SaveResult = { inserted: 0, updated: 0, unchanged: 0 };
+  if (records.length === 0) return result;
+  // The last record of an id wins within one call, as it would across calls.
+  const byId = new Map<string, AdvisoryRecord>();
+  for (const record of records) {
+    if (byId.has(record.advisory.id)) result.unchanged++;
+    byId.set(record.advisory.id, record);
+  }
+  await db.transaction().execute(async (trx) => {
+    const existing = await loadExisting(trx, [...byId.keys()]);
+    const cves = [...byId.values()].flatMap((r) => [r.advisory.id, ...r.advisory.aliases].filter((id) => /^CVE-/i.test(id)));
+    const idMap = await loadIdMap(trx, cves);
+    const now = nowIso();
+    const inserts: AdvisoryRecord[] = [];
+    const updates: { row: Existing; record: AdvisoryRecord }[] = [];
+    for (const record of byId.values()) {
+      const row = existing.get(record.advisory.id);
+      if (!row) { inserts.push(record); continue; }
+      if (record.source === 'nvd' && row.source !== 'nvd') { result.unchanged++; continue; }
+      const incoming = timeOf(normalizeTimestamp(record.advisory.modified));
+      const stored = timeOf(row.modified);
+      if (incoming !== null && stored !== null && incoming < stored) { result.unchanged++; continue; }
+      if (incoming === stored && canonicalJson(JSON.parse(row.document)) === canonicalJson(JSON.parse(jsonText(record.document)))) {
+        result.unchanged++;
+        continue;
+      }
+      updates.push({ row, record });
+    }
+
+    for (const part of chunks(inserts, ADVISORY_ROWS_PER_STATEMENT)) {
+      const rows = part.map((r) => ({ ...advisoryRow(r, idMap, now), created_at: now, updated_at: now }));
+      const ids = await trx.insertInto('kb_advisories').values(rows).returning(['id', 'advisory_id']).execute();
+      const pkOf = new Map(ids.map((r) => [r.advisory_id, r.id]));
+      await insertChildren(trx, part.map((record) => ({ pk: pkOf.get(record.advisory.id)!, record })));
+      result.inserted += part.length;
+    }
+
+    for (const part of chunks(updates, ADVISORY_ROWS_PER_STATEMENT)) {
+      const pks = part.map((u) => u.row.id);
+      await trx.deleteFrom('kb_aliases').where('advisory_pk', 'in', pks).execute();
+      await trx.deleteFrom('kb_affected').where('advisory_pk', 'in', pks).execute();
+      for (const { row, record } of part) {
+        await trx.updateTable('kb_advisories').set({ ...advisoryRow(record, idMap, now), updated_at: now }).where('id', '=', row.id).execute();
+      }
+      await insertChildren(trx, part.map(({ row, record }) => ({ pk: row.id, record })));
+      result.updated += part.length;
+    }
+  });
+  return result;
+}
+
+/** Removes advisories (their aliases and affected rows go with them by cascade). */
+export async function deleteAdvisories(db: Kysely<Database>, advisoryIds: string[]): Promise<number> {
+  if (advisoryIds.length === 0) return 0;
+  return db.transaction().execute(async (trx) => {
+    let removed = 0;
+    for (const part of chunks([...new Set(advisoryIds)], IDS_PER_LOOKUP)) {
+      const pks = (await trx.selectFrom('kb_advisories').select('id').where('advisory_id', 'in', part).execute()).map((r) => r.id);
+      if (pks.length === 0) continue;
+      // Children first: SQLite connections opened without foreign_keys would not cascade.
+      await trx.deleteFrom('kb_aliases').where('advisory_pk', 'in', pks).execute();
+      await trx.deleteFrom('kb_affected').where('advisory_pk', 'in', pks).execute();
+      const res = await trx.deleteFrom('kb_advisories').where('id', 'in', pks).executeTakeFirst();
+      removed += Number(res.numDeletedRows);
+    }
+    return removed;
+  });
+}
+
+export interface IdMappingRow {
+  cve: string;
+  cnnvd: string | null;
+  cnvd: string | null;
+}
+
+const mappingKey = (r: IdMappingRow) => `${r.cnnvd ?? ''}|${r.cnvd ?? ''}`;
+
+/**
+ * Recomputes the cnnvd/cnvd display columns of the advisories whose CVE got a new mapping: an id
+ * the advisory carries as an alias wins, else the mapping's. updated_at moves so that caches keyed
+ * on it (the matcher's index) see the change.
+ */
+async function refreshDisplayIds(trx: Db, cves: string[], byCve: Map<string, Map<string, IdMappingRow>>): Promise<void> {
+  const advisories = await trx.selectFrom('kb_advisories').select(['id', 'advisory_id', 'cve']).where('cve', 'in', cves).execute();
+  if (advisories.length === 0) return;
+  const aliases = new Map<number, string[]>();
+  for (const part of chunks(advisories.map((a) => a.id), IDS_PER_LOOKUP)) {
+    for (const row of await trx.selectFrom('kb_aliases').select(['advisory_pk', 'alias']).where('advisory_pk', 'in', part).execute()) {
+      aliases.set(row.advisory_pk, [...(aliases.get(row.advisory_pk) ?? []), row.alias]);
+    }
+  }
+  const now = nowIso();
+  for (const advisory of advisories) {
+    const own = [advisory.advisory_id, ...(aliases.get(advisory.id) ?? [])];
+    const mapped = [...(byCve.get(advisory.cve!)?.values() ?? [])];
+    await trx.updateTable('kb_advisories').set({
+      cnnvd: firstMatching(own, /^CNNVD-/i) ?? mapped.find((r) => r.cnnvd)?.cnnvd ?? null,
+      cnvd: firstMatching(own, /^CNVD-/i) ?? mapped.find((r) => r.cnvd)?.cnvd ?? null,
+      updated_at: now,
+    }).where('id', '=', advisory.id).execute();
+  }
+}
+
+/**
+ * Stores CNNVD/CNVD numbers per CVE. A CVE's mapping is replaced as a whole by the rows a file
+ * gives for it; the same rows again change nothing. Returns how many rows were written. The
+ * display columns of advisories with that CVE follow.
+ */
+export async function saveIdMappings(db: Kysely<Database>, rows: IdMappingRow[]): Promise<number> {
+  const byCve = new Map<string, Map<string, IdMappingRow>>();
+  for (const raw of rows) {
+    const row = { cve: raw.cve.trim().toUpperCase(), cnnvd: raw.cnnvd?.trim().toUpperCase() || null, cnvd: raw.cnvd?.trim().toUpperCase() || null };
+    if (!row.cve || (!row.cnnvd && !row.cnvd)) continue;
+    const set = byCve.get(row.cve) ?? new Map<string, IdMappingRow>();
+    set.set(mappingKey(row), row);
+    byCve.set(row.cve, set);
+  }
+  if (byCve.size === 0) return 0;
+  return db.transaction().execute(async (trx) => {
+    const stored = new Map<string, Set<string>>();
+    for (const part of chunks([...byCve.keys()], IDS_PER_LOOKUP)) {
+      for (const row of await trx.selectFrom('kb_id_map').select(['cve', 'cnnvd', 'cnvd']).where('cve', 'in', part).execute()) {
+        const set = stored.get(row.cve) ?? new Set<string>();
+        set.add(mappingKey(row));
+        stored.set(row.cve, set);
+      }
+    }
+    const changed: string[] = [];
+    for (const [cve, wanted] of byCve) {
+      const have = stored.get(cve);
+      const same = have !== undefined && have.size === wanted.size && [...wanted.keys()].every((k) => have.has(k));
+      if (!same) changed.push(cve);
+    }
+    let written = 0;
+    for (const part of chunks(changed, IDS_PER_LOOKUP)) {
+      await trx.deleteFrom('kb_id_map').where('cve', 'in', part).execute();
+      const values = part.flatMap((cve) => [...byCve.get(cve)!.values()]);
+      for (const rowsPart of chunks(values, 1000)) await trx.insertInto('kb_id_map').values(rowsPart).execute();
+      written += values.length;
+      await refreshDisplayIds(trx, part, byCve);
+    }
+    return written;
+  });
+}
