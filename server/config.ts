@@ -1,5 +1,6 @@
 // Reads the environment once, so the rest of the server gets plain typed settings.
 import path from 'node:path';
+import { DEFAULT_SYNC_ECOSYSTEMS, type KbSyncConfig } from './kb/sync-schedule.ts';
 
 export type DatabaseConfig =
   | { kind: 'sqlite'; file: string }
@@ -12,6 +13,8 @@ export interface ServerConfig {
   adminPassword: string;
   sessionTtlMinutes: number;
   logLevel: string;
+  /** Periodic knowledge-base sync from an OSV mirror; null when no mirror is configured. */
+  kbSync: KbSyncConfig | null;
 }
 
 const positiveInt = (raw: string | undefined, fallback: number, name: string): number => {
@@ -28,6 +31,24 @@ export function databaseFromEnv(env: NodeJS.ProcessEnv): DatabaseConfig {
   return { kind: 'sqlite', file: path.join(dataDir, 'cairn.db') };
 }
 
+/**
+ * CAIRN_KB_MIRROR (http/https base URL laid out like OSV's bucket: <mirror>/<Ecosystem>/all.zip),
+ * CAIRN_KB_SYNC_ECOSYSTEMS (comma-separated OSV names), CAIRN_KB_SYNC_HOURS (default 24).
+ */
+export function kbSyncFromEnv(env: NodeJS.ProcessEnv): KbSyncConfig | null {
+  const mirror = env.CAIRN_KB_MIRROR?.trim();
+  if (!mirror) return null;
+  if (!/^https?:\/\//i.test(mirror)) throw new Error(`环境变量 CAIRN_KB_MIRROR 必须是 http:// 或 https:// 地址，当前为 "${mirror}"`);
+  const ecosystems = (env.CAIRN_KB_SYNC_ECOSYSTEMS ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  const dataDir = path.resolve(env.CAIRN_DATA_DIR?.trim() || './.cairn-data');
+  return {
+    mirror,
+    ecosystems: ecosystems.length ? ecosystems : DEFAULT_SYNC_ECOSYSTEMS,
+    everyHours: Math.max(1, positiveInt(env.CAIRN_KB_SYNC_HOURS, 24, 'CAIRN_KB_SYNC_HOURS')),
+    downloadDir: path.join(dataDir, 'kb-mirror'),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   return {
     host: env.HOST?.trim() || '127.0.0.1',
@@ -36,5 +57,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     adminPassword: env.CAIRN_ADMIN_PASSWORD || 'Cairn@123',
     sessionTtlMinutes: Math.max(1, positiveInt(env.CAIRN_SESSION_TTL_MINUTES, 480, 'CAIRN_SESSION_TTL_MINUTES')),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
+    kbSync: kbSyncFromEnv(env),
   };
 }
