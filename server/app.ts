@@ -1,6 +1,7 @@
 // The Fastify app as a factory: opens and migrates the database, seeds it, and registers every
 // contract call behind the guard. Tests call it in-process (app.inject); server.ts listens with it.
 import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { implementedCalls } from '../contract/api/index.ts';
@@ -11,11 +12,15 @@ import type { ServerContext } from './context.ts';
 import { openDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { seed } from './db/seed.ts';
+import { failInterruptedImports } from './kb/import.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
-import { registerCalls } from './routes/register.ts';
+import { componentHandlers } from './routes/component/index.ts';
+import { knowledgeHandlers } from './routes/knowledge/index.ts';
+import { registerCalls, type HandlerIndex } from './routes/register.ts';
 import { sessionHandlers } from './routes/session/index.ts';
+import { vulnerabilityHandlers } from './routes/vulnerability/index.ts';
 import { productVersion } from './version.ts';
 
 declare module 'fastify' {
@@ -47,6 +52,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   try {
     await migrateToLatest(db, kind);
     await seed(db, { adminPassword: options.adminPassword ?? 'Cairn@123' });
+    // Until issue 6's job table lets several nodes claim work, imports belong to this process.
+    await failInterruptedImports(db);
     context = {
       db,
       databaseKind: kind,
@@ -62,6 +69,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { ...loggerOptions(options.logLevel ?? 'info'), ...(options.logStream && { stream: options.logStream }) },
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    // Path parameters may be URL-encoded purls (recommendVersion/{id}); the router's 100-character
+    // default would refuse ordinary Maven coordinates before any handler could answer.
+    routerOptions: { maxParamLength: 3000 },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.addHook('onClose', () => db.destroy());
   app.decorate('cairn', context);
@@ -69,8 +79,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   registerErrorHandling(app);
   await app.register(cookie);
+  // Uploads stream to disk under per-call limits (the handler sets the file size); these caps
+  // only bound what an upload may carry besides its one file.
+  await app.register(multipart, { limits: { files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12, headerPairs: 100 } });
   await registerOpenApi(app, context.version);
   registerGuard(app, context);
-  registerCalls(app, implementedCalls, sessionHandlers(context));
+  const handlers: HandlerIndex = new Map([
+    ...sessionHandlers(context),
+    ...vulnerabilityHandlers(context),
+    ...knowledgeHandlers(context),
+    ...componentHandlers(context),
+  ]);
+  registerCalls(app, implementedCalls, handlers);
   return app;
 }

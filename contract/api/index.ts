@@ -1,11 +1,30 @@
 // Every call the platform implements, by area. The server registers exactly these; the rest of
 // spec/calls.json answers 服务未实现 (HTTP 501) until its area is built.
 import { sessionCalls } from './session.ts';
+import { vulnerabilityCalls } from './vulnerability.ts';
+import { knowledgeCalls } from './knowledge.ts';
+import { componentCalls } from './component.ts';
 import type { CallSpec } from './define.ts';
 
-export const implementedCalls: Record<string, CallSpec> = {
-  ...sessionCalls,
-};
+/**
+ * Keyed by each call's unique `area.action` name, not by the areas' own short keys: two areas
+ * may both call something `list`, and spreading them into one object would silently drop one.
+ */
+export const implementedCalls: Record<string, CallSpec> = byName([sessionCalls, vulnerabilityCalls, knowledgeCalls, componentCalls]);
+
+function byName(areas: Record<string, CallSpec>[]): Record<string, CallSpec> {
+  const calls: Record<string, CallSpec> = {};
+  for (const area of areas) {
+    for (const call of Object.values(area)) {
+      if (calls[call.name]) throw new Error(`接口名称重复：${call.name}`);
+      calls[call.name] = call;
+    }
+  }
+  return calls;
+}
 
 export * from './define.ts';
 export * as session from './session.ts';
+export * as vulnerability from './vulnerability.ts';
+export * as knowledge from './knowledge.ts';
+export * as component from './component.ts';

@@ -201,10 +201,23 @@ const knowledgeBase = (kind: DatabaseKind): Migration => ({
   },
 });
 
+/**
+ * The vulnerability list's default order is newest first with undated rows last; PostgreSQL can
+ * only walk an index for that if the index has the same order (SQLite sorts NULLs first in
+ * ascending order, so its existing index already serves the reversed scan).
+ */
+const knowledgeBaseListOrder = (kind: DatabaseKind): Migration => ({
+  async up(db: Kysely<any>) {
+    if (kind !== 'postgres') return;
+    await sql`create index kb_advisories_published_desc_idx on kb_advisories (published desc nulls last, id desc)`.execute(db);
+  },
+});
+
 /** Ordered by name; never edit a shipped migration, add the next one. */
 export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
   '0001_foundation': foundation(kind),
   '0002_knowledge_base': knowledgeBase(kind),
+  '0003_knowledge_base_list_order': knowledgeBaseListOrder(kind),
 });
 
 export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {

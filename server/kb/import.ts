@@ -511,3 +511,17 @@ export async function startImport(db: Kysely<Database>, input: string, options: 
   done.catch(() => { /* observed by whoever awaits `done`; never an unhandled rejection */ });
   return { recordId, done };
 }
+
+/**
+ * Imports run inside the platform process: one that stopped (shut down, crashed) mid-import left
+ * its record at 导入中 for ever. At start-up those records are closed as failed, so the screen
+ * tells the truth and the administrator knows to import again (it is idempotent).
+ */
+export async function failInterruptedImports(db: Kysely<Database>): Promise<number> {
+  const result = await db
+    .updateTable('kb_import_records')
+    .set({ status: IMPORT_STATUS.FAILED, message: '平台在导入过程中停止，导入未完成，请重新导入', finished_at: nowIso() })
+    .where('status', '=', IMPORT_STATUS.RUNNING)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

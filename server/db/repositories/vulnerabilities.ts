@@ -1,0 +1,475 @@
+// Reads of the vulnerability knowledge base for the platform's screens: the filtered, paged list,
+// one advisory with everything about it, id look-ups, and the import records. Writes go through
+// server/kb/store.ts (saveAdvisories / deleteAdvisories), which alone knows the row layout.
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import type {
+  AffectedPackageView, ImportRecord, VulnerabilityDetail, VulnerabilityFilter, VulnerabilityRow,
+} from '../../../contract/api/vulnerability.ts';
+import { IMPORT_RECORD_STATUS_LABEL, labelOf } from '../../../contract/enums.ts';
+import type { Page } from '../../../contract/envelope.ts';
+import type { Level, ExploitDifficulty } from '../../engine/matchers/advisory.ts';
+import type { OsvRange } from '../../engine/matchers/versions/ranges.ts';
+import type { Database } from '../schema.ts';
+
+type Db = Kysely<Database>;
+type Eb = ExpressionBuilder<Database, 'kb_advisories'>;
+
+export interface Paging {
+  page: number;
+  size: number;
+}
+
+const PACKAGES_PER_ROW = 5;
+/** Look-ups of many ids are split so no statement nears SQLite's bound-variable limit. */
+const IDS_PER_STATEMENT = 500;
+
+const parseJson = <T>(text: string | null | undefined, fallback: T): T => {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+// ---- ids --------------------------------------------------------------------------------------
+
+/**
+ * The spellings an id is stored under. Ids are compared exactly so the alias index serves the
+ * look-up; databases write them upper case (CVE-, GO-, PYSEC-, CNNVD-) except GHSA's lower-case
+ * body, so these variants cover what a user types in any case without a lower() scan.
+ */
+export function idVariants(text: string): string[] {
+  const id = text.trim();
+  const variants = new Set([id, id.toUpperCase(), id.toLowerCase()]);
+  const ghsa = /^ghsa-(.+)$/i.exec(id);
+  if (ghsa) variants.add(`GHSA-${ghsa[1]!.toLowerCase()}`);
+  return [...variants].filter(Boolean);
+}
+
+/** Looks like a vulnerability id (CVE-2021-44228, GO-2022-0001, GHSA-xxxx-…) rather than words. */
+export const isIdLike = (text: string): boolean => /^[A-Z]{2,12}-\d{2,}[\w.:-]*$/i.test(text) || /^GHSA(-[a-z0-9]{4}){3}$/i.test(text);
+
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+const lowerLike = (column: string, pattern: string) => sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+
+// ---- the list ---------------------------------------------------------------------------------
+
+/** A bare date as the start or the end of its day (UTC); a timestamp as itself. */
+function boundOf(text: string, end: boolean): string {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return `${text}T${end ? '23:59:59.999' : '00:00:00.000'}Z`;
+  const t = Date.parse(text);
+  return Number.isNaN(t) ? text : new Date(t).toISOString();
+}
+
+export interface ListScope {
+  /** Only this source (the system list passes 'custom'). */
+  source?: string;
+  /** purl types an ecosystem filter stands for (an OSV name may stand for one). */
+  ecosystem?: string;
+}
+
+function conditions(eb: Eb, filter: VulnerabilityFilter, scope: ListScope): Expression<SqlBool>[] {
+  const where: Expression<SqlBool>[] = [];
+  if (!filter.includeWithdrawn) where.push(eb('kb_advisories.withdrawn', 'is', null));
+  const source = scope.source ?? filter.source;
+  if (source) where.push(eb('kb_advisories.source', '=', source));
+  if (filter.levels?.length) where.push(eb('kb_advisories.level', 'in', filter.levels));
+  if (filter.exploit?.length) where.push(eb('kb_advisories.exploit', 'in', filter.exploit));
+  if (filter.publishedFrom) where.push(eb('kb_advisories.published', '>=', boundOf(filter.publishedFrom, false)));
+  if (filter.publishedTo) where.push(eb('kb_advisories.published', '<=', boundOf(filter.publishedTo, true)));
+  const ecosystem = scope.ecosystem ?? filter.ecosystem;
+  if (ecosystem) {
+    where.push(eb.exists(eb.selectFrom('kb_affected').select(sql`1`.as('one'))
+      .whereRef('kb_affected.advisory_pk', '=', 'kb_advisories.id').where('kb_affected.ecosystem', '=', ecosystem)));
+  }
+  const keyword = filter.keyword?.trim();
+  if (keyword) {
+    const variants = idVariants(keyword);
+    // Exact id and alias matches go through the unique and alias indexes.
+    const matches: Expression<SqlBool>[] = [
+      eb('kb_advisories.advisory_id', 'in', variants),
+      eb('kb_advisories.id', 'in', eb.selectFrom('kb_aliases').select('kb_aliases.advisory_pk').where('kb_aliases.alias', 'in', variants)),
+    ];
+    // Words (and id fragments such as 2021-44228) also search names, ids and aliases by substring.
+    if (!isIdLike(keyword)) {
+      const pattern = likePattern(keyword);
+      matches.push(
+        lowerLike('kb_advisories.summary', pattern),
+        lowerLike('kb_advisories.advisory_id', pattern),
+        eb('kb_advisories.id', 'in', eb.selectFrom('kb_aliases').select('kb_aliases.advisory_pk').where(lowerLike('kb_aliases.alias', pattern))),
+      );
+    }
+    where.push(eb.or(matches));
+  }
+  return where;
+}
+
+interface AdvisoryListRow {
+  id: number;
+  advisory_id: string;
+  cve: string | null;
+  cnnvd: string | null;
+  cnvd: string | null;
+  summary: string;
+  level: number;
+  score: number | null;
+  vector: string | null;
+  exploit: number;
+  published: string | null;
+  modified: string | null;
+  withdrawn: string | null;
+  source: string;
+  origin: string;
+}
+
+const LIST_COLUMNS = [
+  'kb_advisories.id', 'kb_advisories.advisory_id', 'kb_advisories.cve', 'kb_advisories.cnnvd', 'kb_advisories.cnvd',
+  'kb_advisories.summary', 'kb_advisories.level', 'kb_advisories.score', 'kb_advisories.vector', 'kb_advisories.exploit',
+  'kb_advisories.published', 'kb_advisories.modified', 'kb_advisories.withdrawn', 'kb_advisories.source', 'kb_advisories.origin',
+] as const;
+
+/**
+ * Projects whose latest results contain these advisories. There are no projects or results yet
+ * (issue 6 adds them); until then every advisory is in none, and this is the one place to count.
+ */
+async function involvedSubjectCounts(_db: Db, pks: number[]): Promise<Map<number, number>> {
+  return new Map(pks.map((pk) => [pk, 0]));
+}
+
+async function packagesOf(db: Db, pks: number[]): Promise<Map<number, { names: string[]; count: number }>> {
+  const out = new Map<number, { names: string[]; count: number }>();
+  if (pks.length === 0) return out;
+  const rows = await db.selectFrom('kb_affected').select(['advisory_pk', 'ecosystem', 'name'])
+    .where('advisory_pk', 'in', pks).orderBy('id').execute();
+  const seen = new Map<number, Set<string>>();
+  for (const row of rows) {
+    const set = seen.get(row.advisory_pk) ?? new Set<string>();
+    set.add(`${row.ecosystem}:${row.name}`);
+    seen.set(row.advisory_pk, set);
+  }
+  for (const [pk, set] of seen) out.set(pk, { names: [...set].slice(0, PACKAGES_PER_ROW), count: set.size });
+  return out;
+}
+
+export async function listVulnerabilities(db: Db, filter: VulnerabilityFilter, paging: Paging, scope: ListScope = {}): Promise<Page<VulnerabilityRow>> {
+  const base = db.selectFrom('kb_advisories').where((eb) => eb.and(conditions(eb, filter, scope)));
+  const counted = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const total = Number(counted?.n ?? 0);
+
+  const sort = filter.sort ?? 'published';
+  // Most severe first and newest first are what a user means by "sort by" these.
+  const order = filter.order ?? (sort === 'level' ? 'asc' : 'desc');
+  let query = base.select([...LIST_COLUMNS]);
+  const column = `kb_advisories.${sort}` as const;
+  // Blanks last on both dialects (they disagree on where NULL goes by default). Descending with
+  // nulls last is SQLite's natural order, so its index on the column still serves the page.
+  query = query.orderBy(column, (ob) => (order === 'asc' ? ob.asc() : ob.desc()).nullsLast());
+  if (sort !== 'published') query = query.orderBy('kb_advisories.published', (ob) => ob.desc().nullsLast());
+  const rows: AdvisoryListRow[] = await query.orderBy('kb_advisories.id', 'desc')
+    .limit(paging.size).offset((paging.page - 1) * paging.size).execute();
+
+  const pks = rows.map((r) => r.id);
+  const [packages, involved] = await Promise.all([packagesOf(db, pks), involvedSubjectCounts(db, pks)]);
+  return {
+    total,
+    content: rows.map((row) => ({
+      ...rowView(row),
+      packages: packages.get(row.id)?.names ?? [],
+      packageCount: packages.get(row.id)?.count ?? 0,
+      involvedSubjects: involved.get(row.id) ?? 0,
+    })),
+  };
+}
+
+function rowView(row: AdvisoryListRow): Omit<VulnerabilityRow, 'packages' | 'packageCount' | 'involvedSubjects'> {
+  return {
+    id: row.id,
+    identify: row.advisory_id,
+    cve: row.cve,
+    cnnvd: row.cnnvd,
+    cnvd: row.cnvd,
+    name: row.summary,
+    level: row.level as Level,
+    score: row.score === null ? null : Number(row.score),
+    vector: row.vector,
+    exploit: row.exploit as ExploitDifficulty,
+    published: row.published,
+    modified: row.modified,
+    withdrawn: row.withdrawn,
+    source: row.source,
+    origin: row.origin,
+  };
+}
+
+// ---- one advisory -----------------------------------------------------------------------------
+
+export interface AdvisoryRef {
+  id: number;
+  advisoryId: string;
+  source: string;
+}
+
+/** `{id}` of the detail calls: a row id, else an advisory id or alias in any case. */
+export async function findAdvisory(db: Db, idText: string): Promise<AdvisoryRef | undefined> {
+  const text = idText.trim();
+  if (/^\d+$/.test(text)) {
+    const pk = Number(text);
+    if (!Number.isSafeInteger(pk)) return undefined;
+    const row = await db.selectFrom('kb_advisories').select(['id', 'advisory_id', 'source']).where('id', '=', pk).executeTakeFirst();
+    return row && { id: row.id, advisoryId: row.advisory_id, source: row.source };
+  }
+  const found = (await lookupIds(db, [text])).get(text);
+  return found && { id: found.id, advisoryId: found.advisoryId, source: found.source };
+}
+
+export interface IdMatch extends AdvisoryRef {
+  level: Level;
+  summary: string;
+}
+
+/**
+ * Each id (as given) → the advisory filed under it or carrying it as an alias. An advisory's own
+ * id wins over an alias; among aliases the lowest row id wins, so the answer is stable. Ids not
+ * found under the usual spellings get one case-insensitive pass (vendor ids such as openSUSE-SU-…).
+ */
+export async function lookupIds(db: Db, ids: string[]): Promise<Map<string, IdMatch>> {
+  const wanted = new Map<string, string[]>();
+  for (const id of ids) if (id.trim()) wanted.set(id, idVariants(id));
+  const byKey = new Map<string, IdMatch>();
+  const aliasHits = new Map<string, IdMatch>();
+  const all = [...new Set([...wanted.values()].flat())];
+  const toMatch = (r: { id: number; advisory_id: string; source: string; level: number; summary: string }): IdMatch =>
+    ({ id: r.id, advisoryId: r.advisory_id, source: r.source, level: r.level as Level, summary: r.summary });
+  for (const part of chunks(all, IDS_PER_STATEMENT)) {
+    const own = await db.selectFrom('kb_advisories').select(['id', 'advisory_id', 'source', 'level', 'summary'])
+      .where('advisory_id', 'in', part).execute();
+    for (const r of own) byKey.set(r.advisory_id, toMatch(r));
+    const viaAlias = await db.selectFrom('kb_aliases')
+      .innerJoin('kb_advisories', 'kb_advisories.id', 'kb_aliases.advisory_pk')
+      .select(['kb_aliases.alias', 'kb_advisories.id', 'kb_advisories.advisory_id', 'kb_advisories.source', 'kb_advisories.level', 'kb_advisories.summary'])
+      .where('kb_aliases.alias', 'in', part).orderBy('kb_advisories.id').execute();
+    for (const r of viaAlias) if (!aliasHits.has(r.alias)) aliasHits.set(r.alias, toMatch(r));
+  }
+  const out = new Map<string, IdMatch>();
+  const missing: string[] = [];
+  for (const [id, variants] of wanted) {
+    const hit = variants.map((v) => byKey.get(v)).find(Boolean) ?? variants.map((v) => aliasHits.get(v)).find(Boolean);
+    if (hit) out.set(id, hit);
+    else missing.push(id);
+  }
+  if (missing.length) {
+    const lower = new Map(missing.map((id) => [id.trim().toLowerCase(), id]));
+    for (const part of chunks([...lower.keys()], IDS_PER_STATEMENT)) {
+      const own = await db.selectFrom('kb_advisories').select(['id', 'advisory_id', 'source', 'level', 'summary'])
+        .where(sql<string>`lower(advisory_id)`, 'in', part).orderBy('id').execute();
+      for (const r of own) {
+        const id = lower.get(r.advisory_id.toLowerCase());
+        if (id !== undefined && !out.has(id)) out.set(id, toMatch(r));
+      }
+      const viaAlias = await db.selectFrom('kb_aliases')
+        .innerJoin('kb_advisories', 'kb_advisories.id', 'kb_aliases.advisory_pk')
+        .select(['kb_aliases.alias', 'kb_advisories.id', 'kb_advisories.advisory_id', 'kb_advisories.source', 'kb_advisories.level', 'kb_advisories.summary'])
+        .where(sql<string>`lower(kb_aliases.alias)`, 'in', part).orderBy('kb_advisories.id').execute();
+      for (const r of viaAlias) {
+        const id = lower.get(r.alias.toLowerCase());
+        if (id !== undefined && !out.has(id)) out.set(id, toMatch(r));
+      }
+    }
+  }
+  return out;
+}
+
+/** One OSV range as people read it: `>=1.0.0, <1.2.3`; several introduced events give several. */
+export function rangeText(range: OsvRange): string[] {
+  const out: string[] = [];
+  let lower: string | null = null;
+  let open = false;
+  const git = range.type.toUpperCase() === 'GIT';
+  const short = (v: string) => (git && /^[0-9a-f]{12,}$/i.test(v) ? v.slice(0, 12) : v);
+  const close = (upper: string) => {
+    const parts = [lower && lower !== '0' ? `>=${short(lower)}` : null, upper].filter(Boolean);
+    out.push(parts.join(', '));
+    lower = null;
+    open = false;
+  };
+  for (const e of range.events) {
+    if (e.introduced !== undefined) {
+      if (open) close('');
+      lower = e.introduced;
+      open = true;
+    } else if (e.fixed !== undefined) close(`<${short(e.fixed)}`);
+    else if (e.last_affected !== undefined) close(`<=${short(e.last_affected)}`);
+    else if (e.limit !== undefined && e.limit !== '*') close(`<${short(e.limit)}`);
+  }
+  if (open) close('');
+  return out.map((text) => (text === '' ? '全部版本' : text)).map((text) => (git ? `${text}（Git 提交）` : text));
+}
+
+export async function affectedOf(db: Db, pk: number): Promise<AffectedPackageView[]> {
+  const rows = await db.selectFrom('kb_affected').selectAll().where('advisory_pk', '=', pk).orderBy('id').execute();
+  return rows.map((row) => {
+    const ranges = parseJson<OsvRange[]>(row.ranges, []);
+    const vulnerable = parseJson<string[]>(row.vulnerable, []);
+    return {
+      ecosystem: row.ecosystem,
+      distribution: row.distribution,
+      name: row.name,
+      affected: [...ranges.flatMap(rangeText), ...vulnerable],
+      ranges: ranges.map((r) => ({
+        type: r.type,
+        events: r.events.map((e) => Object.fromEntries(Object.entries(e).filter(([, v]) => typeof v === 'string')) as Record<string, string>),
+      })),
+      versions: parseJson<string[]>(row.versions, []),
+      vulnerable,
+      patched: parseJson<string[]>(row.patched, []),
+      fixed: parseJson<string[]>(row.fixed, []),
+    };
+  });
+}
+
+export async function fixCommitsOf(db: Db, pk: number): Promise<string[]> {
+  const row = await db.selectFrom('kb_advisories').select('fix_commits').where('id', '=', pk).executeTakeFirst();
+  return parseJson<string[]>(row?.fix_commits, []);
+}
+
+export async function loadVulnerabilityDetail(db: Db, pk: number): Promise<VulnerabilityDetail | undefined> {
+  const row = await db.selectFrom('kb_advisories').selectAll().where('id', '=', pk).executeTakeFirst();
+  if (!row) return undefined;
+  const [aliases, affected, involved] = await Promise.all([
+    db.selectFrom('kb_aliases').select('alias').where('advisory_pk', '=', pk).orderBy('alias').execute(),
+    affectedOf(db, pk),
+    involvedSubjectCounts(db, [pk]),
+  ]);
+  return {
+    ...rowView(row),
+    involvedSubjects: involved.get(pk) ?? 0,
+    aliases: aliases.map((a) => a.alias),
+    details: row.details,
+    cvssVersion: row.cvss_version,
+    cwes: parseJson<string[]>(row.cwes, []),
+    references: parseJson<{ type: string; url: string }[]>(row.reference_links, []),
+    severities: parseJson<{ type: string; score: string }[]>(row.severities, []),
+    fixCommits: parseJson<string[]>(row.fix_commits, []),
+    affected,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The rows behind these ids, for checks before a write (which ones exist, which are custom). */
+export async function advisoryRefs(db: Db, pks: number[]): Promise<AdvisoryRef[]> {
+  const out: AdvisoryRef[] = [];
+  for (const part of chunks([...new Set(pks)], IDS_PER_STATEMENT)) {
+    const rows = await db.selectFrom('kb_advisories').select(['id', 'advisory_id', 'source']).where('id', 'in', part).execute();
+    out.push(...rows.map((r) => ({ id: r.id, advisoryId: r.advisory_id, source: r.source })));
+  }
+  return out;
+}
+
+/** The next free generated id of the year: CAIRN-2026-0001, CAIRN-2026-0002, … */
+export async function nextCustomId(db: Db, year: number): Promise<string> {
+  const prefix = `CAIRN-${year}-`;
+  const rows = await db.selectFrom('kb_advisories').select('advisory_id').where('advisory_id', 'like', `${prefix}%`).execute();
+  let max = 0;
+  for (const { advisory_id } of rows) {
+    const n = Number(advisory_id.slice(prefix.length));
+    if (Number.isSafeInteger(n) && n > max) max = n;
+  }
+  return `${prefix}${String(max + 1).padStart(4, '0')}`;
+}
+
+/** Which of these packages (`ecosystem\0name`, names normalised) any advisory names at all. */
+export async function knownPackages(db: Db, packages: { ecosystem: string; name: string }[]): Promise<Set<string>> {
+  const known = new Set<string>();
+  const byEcosystem = new Map<string, Set<string>>();
+  for (const p of packages) byEcosystem.set(p.ecosystem, (byEcosystem.get(p.ecosystem) ?? new Set()).add(p.name));
+  for (const [ecosystem, names] of byEcosystem) {
+    for (const part of chunks([...names], IDS_PER_STATEMENT)) {
+      const rows = await db.selectFrom('kb_affected').select('name').distinct()
+        .where('ecosystem', '=', ecosystem).where('name', 'in', part).execute();
+      for (const r of rows) known.add(`${ecosystem}\0${r.name}`);
+    }
+  }
+  return known;
+}
+
+// ---- import records ---------------------------------------------------------------------------
+
+interface ImportRow {
+  id: number;
+  kind: string;
+  name: string;
+  status: number;
+  progress: number;
+  total: number;
+  imported: number;
+  updated: number;
+  unchanged: number;
+  failed: number;
+  errors: string;
+  message: string;
+  user_id: number | null;
+  user_name: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+const importView = (row: ImportRow): ImportRecord => ({
+  id: row.id,
+  kind: row.kind,
+  name: row.name,
+  status: row.status as 1 | 2 | 3,
+  statusLabel: labelOf(IMPORT_RECORD_STATUS_LABEL, row.status),
+  progress: row.progress,
+  total: row.total,
+  imported: row.imported,
+  updated: row.updated,
+  unchanged: row.unchanged,
+  failed: row.failed,
+  errorCount: parseJson<unknown[]>(row.errors, []).length,
+  message: row.message,
+  userId: row.user_id,
+  userName: row.user_name,
+  createdAt: row.created_at,
+  finishedAt: row.finished_at,
+});
+
+const importQuery = (db: Db) => db.selectFrom('kb_import_records')
+  .leftJoin('users', 'users.id', 'kb_import_records.user_id')
+  .select([
+    'kb_import_records.id', 'kb_import_records.kind', 'kb_import_records.name', 'kb_import_records.status',
+    'kb_import_records.progress', 'kb_import_records.total', 'kb_import_records.imported', 'kb_import_records.updated',
+    'kb_import_records.unchanged', 'kb_import_records.failed', 'kb_import_records.errors', 'kb_import_records.message',
+    'kb_import_records.user_id', 'users.name as user_name', 'kb_import_records.created_at', 'kb_import_records.finished_at',
+  ]);
+
+export async function listImportRecords(db: Db, paging: Paging): Promise<Page<ImportRecord>> {
+  const counted = await db.selectFrom('kb_import_records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const rows = await importQuery(db).orderBy('kb_import_records.created_at', 'desc').orderBy('kb_import_records.id', 'desc')
+    .limit(paging.size).offset((paging.page - 1) * paging.size).execute();
+  return { total: Number(counted?.n ?? 0), content: rows.map(importView) };
+}
+
+export async function findImportRecord(db: Db, id: number): Promise<ImportRecord | undefined> {
+  const row = await importQuery(db).where('kb_import_records.id', '=', id).executeTakeFirst();
+  return row && importView(row);
+}
+
+/** A page of the per-file errors of a record, in the order they were reported; undefined when no such record. */
+export async function importErrors(db: Db, id: number, paging: Paging): Promise<Page<{ file: string; message: string }> | undefined> {
+  const row = await db.selectFrom('kb_import_records').select('errors').where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  const errors = parseJson<unknown[]>(row.errors, []).map((e) => {
+    const item = (e ?? {}) as { file?: unknown; message?: unknown };
+    return { file: typeof item.file === 'string' ? item.file : '', message: typeof item.message === 'string' ? item.message : String(item.message ?? '') };
+  });
+  const start = (paging.page - 1) * paging.size;
+  return { total: errors.length, content: errors.slice(start, start + paging.size) };
+}

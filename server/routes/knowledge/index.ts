@@ -1,0 +1,60 @@
+// Knowledge-base checks (spec doc 2 §7 "Knowledge base"): which vulnerability ids the knowledge
+// base knows, and what it knows about components. Every handler of contract/api/knowledge.ts.
+import { knowledgeCalls } from '../../../contract/api/knowledge.ts';
+import { fail, ok } from '../../../contract/envelope.ts';
+import type { ServerContext } from '../../context.ts';
+import { knownPackages, lookupIds } from '../../db/repositories/vulnerabilities.ts';
+import { matchComponents } from '../../engine/matchers/vulnerabilities.ts';
+import { getAdvisoryIndex } from '../../kb/index-cache.ts';
+import { packageOf, parsePackageUrl, type PackageQuery } from '../component/packages.ts';
+import { indexHandlers, type AreaHandlers, type HandlerIndex } from '../register.ts';
+import { KB_MSG } from '../vulnerability/messages.ts';
+
+const MAX_COMPONENTS = 1000;
+
+export function knowledgeAreaHandlers({ db }: ServerContext): AreaHandlers<typeof knowledgeCalls> {
+  return {
+    async vulnerabilityCheck({ body }) {
+      const found = await lookupIds(db, body.ids);
+      return ok(body.ids.map((id) => {
+        const hit = found.get(id);
+        return {
+          id,
+          known: Boolean(hit),
+          vulnerabilityId: hit?.id ?? null,
+          primaryId: hit?.advisoryId ?? null,
+          level: hit?.level ?? null,
+          name: hit?.summary ?? null,
+        };
+      }));
+    },
+
+    async componentCheck({ body }) {
+      const components = body.components ?? [];
+      const purls = body.purls ?? [];
+      if (components.length + purls.length === 0) return fail(KB_MSG.componentsMissing);
+      if (components.length + purls.length > MAX_COMPONENTS) return fail(KB_MSG.tooManyComponents);
+      const packages: PackageQuery[] = components.map((c) => packageOf(c.ecosystem, c.name, c.version));
+      for (const [index, purl] of purls.entries()) {
+        try {
+          packages.push(parsePackageUrl(purl));
+        } catch (error) {
+          return fail(KB_MSG.purlInvalid(components.length + index + 1, (error as Error).message));
+        }
+      }
+      const [index, known] = await Promise.all([getAdvisoryIndex(db), knownPackages(db, packages)]);
+      return ok(matchComponents(index, packages).map(({ component, findings, risk }) => ({
+        purl: component.purl,
+        ecosystem: component.ecosystem,
+        name: component.name,
+        version: component.version,
+        known: known.has(`${component.ecosystem}\0${component.name}`),
+        findings: findings.length,
+        risk,
+        vulnerabilities: findings.map((f) => ({ id: f.id, level: f.level, fixedVersions: f.fixedVersions })),
+      })));
+    },
+  };
+}
+
+export const knowledgeHandlers = (ctx: ServerContext): HandlerIndex => indexHandlers(knowledgeCalls, knowledgeAreaHandlers(ctx));
