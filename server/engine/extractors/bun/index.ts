@@ -6,7 +6,8 @@ import type { ExtractContext, Extractor, InputFile, Target } from '../../model.t
 import { ExtractError } from '../../model.ts';
 import { assemble, newNode, readInstalledLicenses } from '../js-common/graph.ts';
 import type { JsNode } from '../js-common/graph.ts';
-import { isObject, parseJsonWithLines, stringMap } from '../js-common/jsonc.ts';
+import { parseJsonValues } from '../common/json-positions.ts';
+import { isObject, stringMap } from '../common/values.ts';
 import { declared, manifestOf, readManifest } from '../js-common/manifest.ts';
 import { baseOf, dirOf, joinPath } from '../js-common/paths.ts';
 
@@ -30,7 +31,7 @@ function resolve(packages: Record<string, unknown>, from: string[], dep: string)
 }
 
 async function extractBun(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
-  const { value, spans } = parseJsonWithLines(await file.text(), file.path);
+  const { value, spans } = parseJsonValues(await file.text(), file.path, { jsonc: true });
   if (!isObject(value)) throw new ExtractError(`${file.path} 不是有效的 bun.lock：顶层不是对象`);
   if (value.packages !== undefined && !isObject(value.packages)) throw new ExtractError(`${file.path} 不是有效的 bun.lock：packages 不是对象`);
   const packages = isObject(value.packages) ? value.packages : {};

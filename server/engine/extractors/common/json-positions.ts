@@ -1,7 +1,12 @@
-// A small JSON parser that remembers where every value starts and ends (1-based lines), so
-// extractors of JSON lockfiles (Package.resolved, conan.lock) can report locations. Iterative
-// on containers' depth only through recursion with a hard limit, so hostile input cannot blow
-// the stack; any syntax error throws a JsonSyntaxError carrying the line.
+// The one JSON reader of the extractors: it remembers where values start and end (1-based
+// lines), so extractors of JSON lockfiles (package-lock.json, bun.lock, composer.lock,
+// Package.resolved, conan.lock) can report locations. Two shapes of result from the same pass:
+// a tree of JsonNodes (every value with its lines; Package.resolved, conan.lock), or plain
+// JavaScript values plus the line span of every object and array (big lockfiles walked as
+// records: npm, bun, composer). Optionally tolerant of what bun.lock adds on top of JSON (`//`
+// and `/* */` comments, trailing commas). Linear in the input, strings are scanned with
+// indexOf; recursion has a hard depth limit, so hostile input cannot blow the stack; any
+// syntax error throws a JsonSyntaxError carrying the line.
 import { ExtractError } from '../../model.ts';
 
 export interface JsonSpan { startLine: number; endLine: number }
@@ -14,6 +19,17 @@ export type JsonNode =
   | ({ kind: 'boolean'; value: boolean } & JsonSpan)
   | ({ kind: 'null' } & JsonSpan);
 
+export interface JsonOptions {
+  /** Accept `//` and `/* *\/` comments and trailing commas (bun.lock). */
+  jsonc?: boolean;
+}
+
+/** Plain JavaScript values with the line span of every object and array in them. */
+export interface JsonValues {
+  value: unknown;
+  spans: WeakMap<object, JsonSpan>;
+}
+
 export class JsonSyntaxError extends Error {
   line: number;
   constructor(message: string, line: number) {
@@ -23,93 +39,137 @@ export class JsonSyntaxError extends Error {
 }
 
 const MAX_DEPTH = 256;
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/;
 
-export function parseJsonWithLines(text: string): JsonNode {
+/** The single pass behind both result shapes: JsonNodes when `spans` is undefined, else plain
+ *  values with the spans of their objects and arrays recorded in `spans`. */
+function read(text: string, options: JsonOptions, spans: WeakMap<object, JsonSpan> | undefined): unknown {
+  const n = text.length;
+  const jsonc = options.jsonc === true;
+  const plain = spans !== undefined;
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let line = 1;
 
   const fail = (what: string): never => { throw new JsonSyntaxError(what, line); };
 
   const skipWs = () => {
-    for (;;) {
+    while (pos < n) {
       const c = text.charCodeAt(pos);
       if (c === 10) { line++; pos++; } else if (c === 32 || c === 9 || c === 13) pos++;
-      else return;
+      else if (c === 47 && jsonc && text.charCodeAt(pos + 1) === 47) {
+        const end = text.indexOf('\n', pos);
+        pos = end < 0 ? n : end;
+      } else if (c === 47 && jsonc && text.charCodeAt(pos + 1) === 42) {
+        const end = text.indexOf('*/', pos + 2);
+        if (end < 0) fail('注释没有结束');
+        for (let k = pos; k < end; k++) if (text.charCodeAt(k) === 10) line++;
+        pos = end + 2;
+      } else return;
     }
   };
 
   const parseString = (): string => {
     // pos is on the opening quote
     const start = ++pos;
-    let simple = true;
     for (;;) {
-      const c = text.charCodeAt(pos);
-      if (Number.isNaN(c)) fail('字符串没有结束');
-      if (c === 34) break;
-      if (c === 92) { simple = false; pos += 2; continue; }
-      if (c === 10) fail('字符串中出现换行');
-      pos++;
-    }
-    const raw = text.slice(start, pos);
-    pos++;
-    if (simple) return raw;
-    try {
-      return JSON.parse(`"${raw}"`) as string;
-    } catch {
-      return fail('字符串转义无效');
+      const q = text.indexOf('"', pos);
+      if (q < 0) return fail(text.includes('\n', start) ? '字符串中出现换行' : '字符串没有结束');
+      let back = 0;
+      for (let k = q - 1; k >= start && text.charCodeAt(k) === 92; k--) back++;
+      if (back % 2 === 0) {
+        const raw = text.slice(start, q);
+        if (raw.includes('\n')) fail('字符串中出现换行');
+        pos = q + 1;
+        if (!raw.includes('\\')) return raw;
+        try {
+          return JSON.parse(`"${raw}"`) as string;
+        } catch {
+          return fail('字符串转义无效');
+        }
+      }
+      pos = q + 1;
     }
   };
 
-  const parseValue = (depth: number): JsonNode => {
+  const parseValue = (depth: number): unknown => {
     if (depth > MAX_DEPTH) fail('嵌套层级过深');
     skipWs();
     const startLine = line;
-    const c = text[pos];
-    if (c === '{') {
+    const c = text.charCodeAt(pos);
+    if (c === 123) { // {
       pos++;
-      const entries = new Map<string, JsonNode>();
-      skipWs();
-      if (text[pos] === '}') { pos++; return { kind: 'object', entries, startLine, endLine: line }; }
-      for (;;) {
+      const obj: Record<string, unknown> | undefined = plain ? {} : undefined;
+      const entries = plain ? undefined : new Map<string, JsonNode>();
+      for (let first = true; ; first = false) {
         skipWs();
-        if (text[pos] !== '"') fail('对象的键应为字符串');
+        if (text.charCodeAt(pos) === 125 && (first || jsonc)) break;
+        if (text.charCodeAt(pos) !== 34) fail('对象的键应为字符串');
         const key = parseString();
         skipWs();
-        if (text[pos] !== ':') fail('对象的键后缺少冒号');
+        if (text.charCodeAt(pos) !== 58) fail('对象的键后缺少冒号');
         pos++;
-        entries.set(key, parseValue(depth + 1));
+        const v = parseValue(depth + 1);
+        if (entries) entries.set(key, v as JsonNode);
+        else if (key === '__proto__') Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
+        else obj![key] = v;
         skipWs();
-        if (text[pos] === ',') { pos++; continue; }
-        if (text[pos] === '}') { pos++; return { kind: 'object', entries, startLine, endLine: line }; }
+        const d = text.charCodeAt(pos);
+        if (d === 44) { pos++; continue; }
+        if (d === 125) break;
         fail('对象中缺少逗号或右花括号');
       }
-    }
-    if (c === '[') {
       pos++;
-      const items: JsonNode[] = [];
-      skipWs();
-      if (text[pos] === ']') { pos++; return { kind: 'array', items, startLine, endLine: line }; }
-      for (;;) {
+      if (obj) { spans!.set(obj, { startLine, endLine: line }); return obj; }
+      return { kind: 'object', entries: entries!, startLine, endLine: line };
+    }
+    if (c === 91) { // [
+      pos++;
+      const items: unknown[] = [];
+      for (let first = true; ; first = false) {
+        skipWs();
+        if (text.charCodeAt(pos) === 93 && (first || jsonc)) break;
         items.push(parseValue(depth + 1));
         skipWs();
-        if (text[pos] === ',') { pos++; continue; }
-        if (text[pos] === ']') { pos++; return { kind: 'array', items, startLine, endLine: line }; }
+        const d = text.charCodeAt(pos);
+        if (d === 44) { pos++; continue; }
+        if (d === 93) break;
         fail('数组中缺少逗号或右方括号');
       }
+      pos++;
+      if (plain) { spans.set(items, { startLine, endLine: line }); return items; }
+      return { kind: 'array', items: items as JsonNode[], startLine, endLine: line };
     }
-    if (c === '"') return { kind: 'string', value: parseString(), startLine, endLine: line };
-    if (text.startsWith('true', pos)) { pos += 4; return { kind: 'boolean', value: true, startLine, endLine: line }; }
-    if (text.startsWith('false', pos)) { pos += 5; return { kind: 'boolean', value: false, startLine, endLine: line }; }
-    if (text.startsWith('null', pos)) { pos += 4; return { kind: 'null', startLine, endLine: line }; }
-    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(pos, pos + 64));
-    if (m) { pos += m[0].length; return { kind: 'number', value: Number(m[0]), startLine, endLine: line }; }
-    return fail(pos >= text.length ? '内容意外结束' : `无法识别的字符 “${text[pos]}”`);
+    if (c === 34) { // "
+      const value = parseString();
+      return plain ? value : { kind: 'string', value, startLine, endLine: line };
+    }
+    if (text.startsWith('true', pos)) { pos += 4; return plain ? true : { kind: 'boolean', value: true, startLine, endLine: line }; }
+    if (text.startsWith('false', pos)) { pos += 5; return plain ? false : { kind: 'boolean', value: false, startLine, endLine: line }; }
+    if (text.startsWith('null', pos)) { pos += 4; return plain ? null : { kind: 'null', startLine, endLine: line }; }
+    const m = NUMBER.exec(text.slice(pos, pos + 64));
+    if (m) {
+      pos += m[0].length;
+      const value = Number(m[0]);
+      return plain ? value : { kind: 'number', value, startLine, endLine: line };
+    }
+    return fail(pos >= n ? '内容意外结束' : `无法识别的字符 “${text[pos]}”`);
   };
 
   const root = parseValue(0);
   skipWs();
-  if (pos < text.length) fail('JSON 之后还有多余内容');
+  if (pos < n) fail('JSON 之后还有多余内容');
   return root;
+}
+
+/** Parses JSON into a tree of JsonNodes; throws a JsonSyntaxError. */
+export function parseJsonWithLines(text: string, options: JsonOptions = {}): JsonNode {
+  return read(text, options, undefined) as JsonNode;
+}
+
+/** Parses JSON into plain values and the spans of their objects and arrays; throws a JsonSyntaxError. */
+export function parseJsonValuesWithLines(text: string, options: JsonOptions = {}): JsonValues {
+  const spans = new WeakMap<object, JsonSpan>();
+  return { value: read(text, options, spans), spans };
 }
 
 /** Member of an object node, when the node is an object. */
@@ -122,12 +182,26 @@ export function str(node: JsonNode | undefined): string | undefined {
   return node?.kind === 'string' ? node.value : undefined;
 }
 
-/** Parses a whole manifest, turning a syntax error into the user's ExtractError (with the line). */
-export function parseJsonFile(text: string, file: string): JsonNode {
+/** "第 N 行<reason>" of a parse error, for a user's message. */
+export function jsonErrorDetail(error: unknown): string {
+  const line = error instanceof JsonSyntaxError ? `第 ${error.line} 行` : '';
+  return `${line}${error instanceof Error ? error.message : String(error)}`;
+}
+
+function orExtractError<T>(file: string, parse: () => T): T {
   try {
-    return parseJsonWithLines(text);
+    return parse();
   } catch (error) {
-    const line = error instanceof JsonSyntaxError ? `第 ${error.line} 行` : '';
-    throw new ExtractError(`${file} 不是有效的 JSON（${line}${error instanceof Error ? error.message : String(error)}）`);
+    throw new ExtractError(`${file} 不是有效的 JSON（${jsonErrorDetail(error)}）`);
   }
+}
+
+/** Parses a whole manifest into JsonNodes, turning a syntax error into the user's ExtractError (with the line). */
+export function parseJsonFile(text: string, file: string, options: JsonOptions = {}): JsonNode {
+  return orExtractError(file, () => parseJsonWithLines(text, options));
+}
+
+/** Parses a whole lockfile into plain values and spans, turning a syntax error into the user's ExtractError. */
+export function parseJsonValues(text: string, file: string, options: JsonOptions = {}): JsonValues {
+  return orExtractError(file, () => parseJsonValuesWithLines(text, options));
 }

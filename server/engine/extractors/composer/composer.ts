@@ -6,11 +6,9 @@
 import type { Component, ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
 import { ExtractError } from '../../model.ts';
 import { purlOf } from '../../purl.ts';
-import { arrayObjectSpans } from './json-spans.ts';
-import type { Span } from './json-spans.ts';
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { jsonErrorDetail, parseJsonValuesWithLines } from '../common/json-positions.ts';
+import type { JsonSpan, JsonValues } from '../common/json-positions.ts';
+import { isObject } from '../common/values.ts';
 
 interface ComposerPackage {
   name: string;
@@ -19,7 +17,7 @@ interface ComposerPackage {
   require: string[];
   aliases: string[];
   licenses: string[];
-  span?: Span;
+  span?: JsonSpan;
 }
 
 export function composerPurl(name: string, version: string): string {
@@ -38,7 +36,7 @@ function licensesOf(value: unknown): string[] {
   return [];
 }
 
-function readPackage(entry: unknown, dev: boolean, file: string, index: number, span: Span | undefined): ComposerPackage {
+function readPackage(entry: unknown, dev: boolean, file: string, index: number, span: JsonSpan | undefined): ComposerPackage {
   if (!isObject(entry) || typeof entry['name'] !== 'string' || !entry['name']) {
     throw new ExtractError(`无法解析 ${file}：第 ${index + 1} 个包缺少 name`);
   }
@@ -56,11 +54,11 @@ function readPackage(entry: unknown, dev: boolean, file: string, index: number, 
   return pkg;
 }
 
-function parseJson(text: string, file: string): unknown {
+function parseJson(text: string, file: string): JsonValues {
   try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    return parseJsonValuesWithLines(text);
   } catch (error) {
-    throw new ExtractError(`无法解析 ${file}：不是有效的 JSON（${(error as Error).message}）`);
+    throw new ExtractError(`无法解析 ${file}：不是有效的 JSON（${jsonErrorDetail(error)}）`);
   }
 }
 
@@ -133,7 +131,7 @@ function buildTarget(file: string, type: string, packages: ComposerPackage[], ma
       version: p.version,
       direct: isDirect,
       scope: p.dev ? 'development' : 'runtime',
-      locations: [{ file, ...(p.span ? { startLine: p.span.start, endLine: p.span.end } : {}) }],
+      locations: [{ file, ...(p.span ? { startLine: p.span.startLine, endLine: p.span.endLine } : {}) }],
       licenses: p.licenses,
       dependsOn: [...new Set(deps.get(p)!.map(purl))].filter((d) => d !== id),
     });
@@ -144,16 +142,14 @@ function buildTarget(file: string, type: string, packages: ComposerPackage[], ma
 
 export async function extractComposerLock(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
   const text = await file.text();
-  const doc = parseJson(text, file.path);
+  const { value: doc, spans } = parseJson(text, file.path);
   if (!isObject(doc)) throw new ExtractError(`无法解析 ${file.path}：顶层应为 JSON 对象`);
   const packages: ComposerPackage[] = [];
   for (const [key, dev] of [['packages', false], ['packages-dev', true]] as const) {
     const list = doc[key];
     if (list === undefined || list === null) continue;
     if (!Array.isArray(list)) throw new ExtractError(`无法解析 ${file.path}：${key} 应为数组`);
-    const spans = arrayObjectSpans(text, key);
-    const useSpans = spans.length === list.length;
-    list.forEach((entry, i) => packages.push(readPackage(entry, dev, file.path, i, useSpans ? spans[i] : undefined)));
+    list.forEach((entry, i) => packages.push(readPackage(entry, dev, file.path, i, isObject(entry) ? spans.get(entry) : undefined)));
   }
   const manifest = await readManifest(joinPath(dirOf(file.path), 'composer.json'), ctx);
   return [buildTarget(file.path, 'composer', packages, manifest)];
@@ -166,22 +162,20 @@ export async function extractInstalledJson(file: InputFile, ctx: ExtractContext)
   // does not have Composer's shape belongs to some other tool and is left alone.
   const strict = isVendorInstalled(file.path);
   const text = await file.text();
-  let doc: unknown;
+  let parsed: JsonValues;
   try {
-    doc = parseJson(text, file.path);
+    parsed = parseJson(text, file.path);
   } catch (error) {
     if (strict) throw error;
     return [];
   }
+  const { value: doc, spans } = parsed;
   let list: unknown[];
-  let spans: Span[];
   let devNames = new Set<string>();
   if (Array.isArray(doc)) {
     list = doc;
-    spans = arrayObjectSpans(text, null);
   } else if (isObject(doc) && Array.isArray(doc['packages'])) {
     list = doc['packages'];
-    spans = arrayObjectSpans(text, 'packages');
     if (Array.isArray(doc['dev-package-names'])) {
       devNames = new Set(doc['dev-package-names'].filter((n): n is string => typeof n === 'string').map((n) => n.toLowerCase()));
     }
@@ -191,10 +185,9 @@ export async function extractInstalledJson(file: InputFile, ctx: ExtractContext)
   }
   const looksComposer = list.every((e) => isObject(e) && typeof e['name'] === 'string' && e['name'].includes('/'));
   if (!strict && (!looksComposer || list.length === 0)) return [];
-  const useSpans = spans.length === list.length;
   const packages = list.map((entry, i) => {
     const name = isObject(entry) && typeof entry['name'] === 'string' ? entry['name'].toLowerCase() : '';
-    return readPackage(entry, devNames.has(name), file.path, i, useSpans ? spans[i] : undefined);
+    return readPackage(entry, devNames.has(name), file.path, i, isObject(entry) ? spans.get(entry) : undefined);
   });
   // vendor/composer/installed.json -> the project's composer.json two folders up.
   const manifest = strict

@@ -1,5 +1,5 @@
 // package.json: the project's name, version, declared dependencies by kind, workspaces, licence.
-import { isObject, stringMap } from './jsonc.ts';
+import { isObject, stringMap } from '../common/values.ts';
 
 export interface Manifest {
   name: string;

@@ -7,8 +7,9 @@ import type { ExtractContext, Extractor, InputFile, Target } from '../../model.t
 import { ExtractError } from '../../model.ts';
 import { assemble, newNode, readInstalledLicenses } from '../js-common/graph.ts';
 import type { JsNode } from '../js-common/graph.ts';
-import { isObject, parseJsonWithLines, stringMap } from '../js-common/jsonc.ts';
-import type { Span } from '../js-common/jsonc.ts';
+import { parseJsonValues } from '../common/json-positions.ts';
+import type { JsonSpan as Span } from '../common/json-positions.ts';
+import { isObject, stringMap } from '../common/values.ts';
 import { declared, licensesOf, manifestOf, readManifest } from '../js-common/manifest.ts';
 import type { Manifest } from '../js-common/manifest.ts';
 import { baseOf, dirOf, joinPath, mapLimit } from '../js-common/paths.ts';
@@ -164,7 +165,7 @@ function build(entries: Map<string, Entry>, file: string, installBase: string, r
 }
 
 async function extractLockfile(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
-  const { value, spans } = parseJsonWithLines(await file.text(), file.path);
+  const { value, spans } = parseJsonValues(await file.text(), file.path, { jsonc: true });
   if (!isObject(value)) throw new ExtractError(`${file.path} 不是有效的 npm 锁文件：顶层不是对象`);
   const dir = dirOf(file.path);
   const lockVersion = typeof value.lockfileVersion === 'number' ? value.lockfileVersion : 1;
@@ -244,7 +245,7 @@ async function extractInstalled(file: InputFile, ctx: ExtractContext): Promise<T
   let nodesFile = '';
   if (hidden !== undefined) {
     try {
-      const { value, spans } = parseJsonWithLines(hidden, 'node_modules/.package-lock.json');
+      const { value, spans } = parseJsonValues(hidden, 'node_modules/.package-lock.json', { jsonc: true });
       if (isObject(value) && isObject(value.packages)) { entries = entriesV2(value.packages, spans); nodesFile = joinPath(dir, 'node_modules/.package-lock.json'); }
     } catch {
       entries = undefined;

@@ -8,8 +8,8 @@ import type { ExtractContext, Extractor, InputFile, Target } from '../../model.t
 import { ExtractError } from '../../model.ts';
 import { assemble, newNode, readInstalledLicenses } from '../js-common/graph.ts';
 import type { JsNode } from '../js-common/graph.ts';
-import { parseLockYaml } from '../js-common/lock-yaml.ts';
-import { isObject } from '../js-common/jsonc.ts';
+import { isObject } from '../common/values.ts';
+import { parseYamlValues } from '../common/yaml-lines.ts';
 import { readManifest } from '../js-common/manifest.ts';
 import { baseOf, dirOf, joinPath } from '../js-common/paths.ts';
 
@@ -89,7 +89,7 @@ function entrySpans(text: string): Map<string, [number, number]> {
 
 async function extractPnpm(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
   const text = await file.text();
-  const doc = parseLockYaml(text, file.path, 'pnpm-lock.yaml');
+  const doc = parseYamlValues(text, file.path);
   if (doc === null || doc === undefined || (isObject(doc) && !Object.keys(doc).length)) return [];
   if (!isObject(doc)) throw new ExtractError(`${file.path} 不是有效的 pnpm-lock.yaml：顶层不是映射`);
   const major = Number.parseFloat(String(doc.lockfileVersion ?? ''));

@@ -7,8 +7,8 @@ import type { ExtractContext, Extractor, InputFile, Target } from '../../model.t
 import { ExtractError } from '../../model.ts';
 import { assemble, newNode, readInstalledLicenses } from '../js-common/graph.ts';
 import type { JsNode } from '../js-common/graph.ts';
-import { parseLockYaml } from '../js-common/lock-yaml.ts';
-import { isObject, stringMap } from '../js-common/jsonc.ts';
+import { isObject, stringMap } from '../common/values.ts';
+import { parseYamlValues } from '../common/yaml-lines.ts';
 import { declared, readManifest } from '../js-common/manifest.ts';
 import type { Manifest } from '../js-common/manifest.ts';
 import { baseOf, dirOf, joinPath, mapLimit } from '../js-common/paths.ts';
@@ -81,7 +81,7 @@ function topLevelSpans(text: string): Map<string, [number, number]> {
 }
 
 function fromBerry(text: string, file: string): Parsed {
-  const doc = parseLockYaml(text, file, 'yarn.lock');
+  const doc = parseYamlValues(text, file);
   if (!isObject(doc)) throw new ExtractError(`${file} 不是有效的 yarn.lock：顶层不是映射`);
   const spans = topLevelSpans(text);
   const nodes = new Map<string, JsNode>();

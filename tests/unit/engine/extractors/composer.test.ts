@@ -4,7 +4,6 @@ import { useTempScan } from '../../../support/temp-scan.ts';
 import type { Target } from '../../../../server/engine/model.ts';
 import { scanTree } from '../../../../server/engine/scan.ts';
 import { composerInstalledExtractor, composerLockExtractor, composerPurl, extractors } from '../../../../server/engine/extractors/composer/index.ts';
-import { arrayObjectSpans } from '../../../../server/engine/extractors/composer/json-spans.ts';
 import { TRIVY } from '../../../support/golden.ts';
 
 const { scan } = useTempScan('cairn-composer-', extractors);
@@ -144,11 +143,5 @@ describe('helpers', () => {
   it('composer purls split vendor and name', () => {
     expect(composerPurl('symfony/console', 'v6.0.0')).toBe('pkg:composer/symfony/console@v6.0.0');
     expect(composerPurl('odd', '1.0')).toBe('pkg:composer/odd@1.0');
-  });
-
-  it('array object spans ignore braces inside strings and nested arrays', () => {
-    const text = '{\n "other": [{"x": 1}],\n "packages": [\n  {"name": "a}{", "n": [{"y": "]"}]},\n  {\n   "name": "b"\n  }\n ]\n}';
-    expect(arrayObjectSpans(text, 'packages')).toEqual([{ start: 4, end: 4 }, { start: 5, end: 7 }]);
-    expect(arrayObjectSpans('[\n{"a": "\\"{"},\n{}\n]', null)).toEqual([{ start: 2, end: 2 }, { start: 3, end: 3 }]);
   });
 });

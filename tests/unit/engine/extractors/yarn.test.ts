@@ -220,7 +220,7 @@ describe('yarn 格式错误的输入', () => {
     ['  version "1"\n', '不属于任何条目'],
     ['a@1\n', '应为'],
     ['"a@1:\n  version "1"\n', '引号不匹配'],
-    ['__metadata:\n  version: 6\n"a@npm:1":\n  version: [1\n', 'YAML 格式错误'],
+    ['__metadata:\n  version: 6\n"a@npm:1":\n  version: [1\n', '不是有效的 YAML'],
   ])('%j 报告中文问题', async (body, message) => {
     const r = await scan({ 'yarn.lock': body, 'ok/yarn.lock': 'a@^1:\n  version "1.0.0"\n' });
     expect(r.problems).toHaveLength(1);
