@@ -3,7 +3,7 @@
 // (advisories that share any id or alias are one flaw). Level, score and exploit difficulty come
 // from the best-scored record of the flaw, including records that only describe it (NVD entries,
 // severity tables); fixed versions and the recommended upgrade come from the affected entries.
-import { normalizePackageName, type Advisory, type AffectedPackage, type ExploitDifficulty, type Level } from './advisory.ts';
+import { normalizePackageName, type Advisory, type AffectedPackage, type Level } from './advisory.ts';
 import { schemeFor, schemeForEcosystem } from './versions/index.ts';
 import { inRanges, inVersionList, prepareRanges } from './versions/ranges.ts';
 import type { VersionScheme } from './versions/scheme.ts';
@@ -17,18 +17,12 @@ export interface PackageRef {
   distribution?: string | null;
 }
 
-export interface Finding {
+/** One flaw found in one package version: the describing fields of its best record, plus evidence. */
+export interface Finding extends Pick<Advisory, 'summary' | 'level' | 'score' | 'vector' | 'exploit' | 'cwes' | 'published'> {
   /** Primary id of the flaw: its CVE when it has one, else the advisory's own id. */
   id: string;
   /** Every other id the flaw is known by, sorted. */
   aliases: string[];
-  summary: string;
-  level: Level;
-  score: number | null;
-  vector: string | null;
-  exploit: ExploitDifficulty;
-  cwes: string[];
-  published: string | null;
   /** Versions that fix it for this package, in version order. */
   fixedVersions: string[];
   /** Ids of the advisories that matched (the evidence). */

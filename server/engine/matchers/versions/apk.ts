@@ -6,8 +6,9 @@
 // one, and two unreadable versions compare as plain text, which is what the upstream test
 // corpus (apk-tools' version.data plus Alpine's own releases) expects.
 
-import type { Operator, VersionScheme } from './scheme.ts';
-import { ConstraintError, memo, satisfies } from './scheme.ts';
+import type { VersionScheme } from './scheme.ts';
+import { memo } from './scheme.ts';
+import { comparatorUnion } from './ranges.ts';
 
 interface Component {
   readonly text: string;
@@ -99,35 +100,11 @@ function compare(a: string, b: string): number {
   return a === b ? 0 : compareParsed(parse(a), parse(b));
 }
 
-const CLAUSE = /^\s*,?\s*(<=|>=|==|!=|<|>|=)?\s*([^\s,|]+)\s*,?/;
-
-/**
- * Comparator lists as distro advisories write them: `< 1.2-r3`, `>= 1.0, < 2.0`, `>=1.0 <2.0`,
- * alternatives joined with `||`. A bare version means equality.
- */
-export function comparatorList(text: string, order: (a: string, b: string) => number): (version: string) => boolean {
-  const alternatives = text.split('||').map((part) => {
-    const clauses: { op: Operator; bound: string }[] = [];
-    let rest = part;
-    while (rest.trim() !== '' && rest.trim() !== ',') {
-      const m = CLAUSE.exec(rest);
-      if (!m) throw new ConstraintError(text, `无法识别「${rest.trim()}」`);
-      const op = m[1] === '==' ? '=' : (m[1] ?? '=') as Operator;
-      if (/^[<>=!~^]/.test(m[2]!)) throw new ConstraintError(text, `缺少版本号：${m[0].trim()}`);
-      clauses.push({ op, bound: m[2]! });
-      rest = rest.slice(m[0].length);
-    }
-    if (clauses.length === 0) throw new ConstraintError(text, '约束为空');
-    return (version: string) => clauses.every((c) => c.bound === '*' || satisfies(order(version, c.bound), c.op));
-  });
-  return (version) => alternatives.some((test) => test(version));
-}
-
 const VALID = /^\d+(?:\.\d+)*[a-z]?(?:_(?:alpha|beta|pre|rc|cvs|svn|git|hg|p)\d*)*(?:~[0-9a-f]+)?(?:-r\d+)?$/;
 
 export const apkScheme: VersionScheme = {
   id: 'apk',
   isValid: (version) => VALID.test(version),
   compare,
-  constraint: (text) => comparatorList(text, compare),
+  constraint: (text) => comparatorUnion(text, compare),
 };

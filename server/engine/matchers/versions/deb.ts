@@ -8,7 +8,8 @@
 
 import type { VersionScheme } from './scheme.ts';
 import { memo } from './scheme.ts';
-import { comparatorList } from './apk.ts';
+import { comparatorUnion } from './ranges.ts';
+import { splitEpoch } from './epoch.ts';
 
 interface DebVersion {
   readonly epoch: bigint;
@@ -28,15 +29,8 @@ function isValid(text: string): boolean {
 }
 
 const parse = memo((text: string): DebVersion => {
-  const trimmed = text.trim();
-  const epoch = /^(\d+):/.exec(trimmed);
-  const rest = epoch ? trimmed.slice(epoch[0].length) : trimmed;
-  const dash = rest.lastIndexOf('-');
-  return {
-    epoch: epoch ? BigInt(epoch[1]!) : 0n,
-    upstream: dash < 0 ? rest : rest.slice(0, dash),
-    revision: dash < 0 ? '' : rest.slice(dash + 1),
-  };
+  const { epoch, version, release } = splitEpoch(text);
+  return { epoch, upstream: version, revision: release ?? '' };
 });
 
 function isDigit(c: number): boolean {
@@ -94,5 +88,5 @@ export const debScheme: VersionScheme = {
   id: 'deb',
   isValid,
   compare,
-  constraint: (text) => comparatorList(text, compare),
+  constraint: (text) => comparatorUnion(text, compare),
 };

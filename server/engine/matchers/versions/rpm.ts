@@ -10,25 +10,12 @@
 
 import type { VersionScheme } from './scheme.ts';
 import { memo } from './scheme.ts';
-import { comparatorList } from './apk.ts';
+import { comparatorUnion } from './ranges.ts';
+import { splitEpoch, type EpochVersion } from './epoch.ts';
 
-interface Evr {
-  readonly epoch: bigint;
-  readonly version: string;
-  readonly release: string | null;
-}
+type Evr = EpochVersion;
 
-const parse = memo((text: string): Evr => {
-  const trimmed = text.trim();
-  const epoch = /^(\d+):/.exec(trimmed);
-  const rest = epoch ? trimmed.slice(epoch[0].length) : trimmed;
-  const dash = rest.lastIndexOf('-');
-  return {
-    epoch: epoch ? BigInt(epoch[1]!) : 0n,
-    version: dash < 0 ? rest : rest.slice(0, dash),
-    release: dash < 0 ? null : rest.slice(dash + 1),
-  };
-});
+const parse = memo((text: string): Evr => splitEpoch(text));
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -109,5 +96,5 @@ export const rpmScheme: VersionScheme = {
   id: 'rpm',
   isValid: (version) => /^(?:\d+:)?[A-Za-z0-9][^\s]*$/.test(version),
   compare,
-  constraint: (text) => comparatorList(text, compare),
+  constraint: (text) => comparatorUnion(text, compare),
 };
