@@ -56,9 +56,10 @@ export interface AdvisoryIndex {
   readonly advisories: number;
   /**
    * Findings by the entries that produced them: every version of a package that one set of
-   * advisories affects gets the same finding, so it is assembled once.
+   * advisories affects gets the same finding, so it is assembled once. The objects are shared
+   * by every component they are reported for: callers copy, never change them.
    */
-  readonly findings: Map<string, Finding>;
+  readonly findings: Map<number | string, Finding>;
 }
 
 const semver = schemeFor('semver');
@@ -195,11 +196,11 @@ function groupFlaws(entries: Entry[]): Entry[][] {
 
 /** The finding of a group, assembled once per distinct set of matching entries. */
 function findingOf(index: AdvisoryIndex, group: Entry[]): Finding {
-  const key = group.map((e) => e.n).join(',');
+  // Most flaws match through one entry: its number is the key, no string to build.
+  const key = group.length === 1 ? group[0]!.n : group.map((e) => e.n).join(',');
   let finding = index.findings.get(key);
   if (!finding) {
-    // Shared by every component it is reported for, so it must never change.
-    finding = Object.freeze(toFinding(index, group));
+    finding = toFinding(index, group);
     index.findings.set(key, finding);
   }
   return finding;
