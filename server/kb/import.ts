@@ -451,6 +451,8 @@ async function run(db: Kysely<Database>, input: string, format: Format | Error, 
   let message = summaryLine(summary);
   if (fatal !== null) {
     status = IMPORT_STATUS.FAILED;
+    // The input itself could not be read (a single broken file, a damaged zip): it counts as failed.
+    if (any === 0 && summary.failed === 0) summary.failed = 1;
     message = `导入失败：${fatal}${any > 0 ? `（中止前已${summaryLine(summary)}）` : ''}`;
     if (!summary.errors.some((e) => e.message === fatal)) summary.errors.unshift({ file: path.basename(input), message: fatal });
   } else if (any === 0) {

@@ -13,6 +13,11 @@ export const builtScreens: Readonly<Record<string, ScreenLoader>> = {
   '/handleLogin': () => import('../../features/session/HandleLoginScreen.tsx'),
   '/desktop/personal': () => import('../../features/desktop/PersonalSettingsScreen.tsx'),
   '/desktop/profiles': () => import('../../features/desktop/ProfilesScreen.tsx'),
+  '/bug/bugKanban': () => import('../../features/bug/BugKanbanScreen.tsx'),
+  '/bug/bugList': () => import('../../features/bug/BugListScreen.tsx'),
+  '/bug/bugList/details': () => import('../../features/bug/BugDetailsScreen.tsx'),
+  '/system/knowledgeBase/vul': () => import('../../features/knowledge-admin/SystemVulScreen.tsx'),
+  '/system/knowledgeBase/vul/batch': () => import('../../features/knowledge-admin/ImportRecordsScreen.tsx'),
 };
 
 export const isBuilt = (path: string): boolean => Object.prototype.hasOwnProperty.call(builtScreens, path);

@@ -470,7 +470,7 @@ describe.each(databases)('vulnerability knowledge base on $name', (database) => 
       const upload = multipart('file', 'broken.json', '{"id": "GO-0000-0000", "affected": [');
       const started = await admin.request({ method: 'POST', url: '/api/vulnerability/system/importTemplate', body: upload.body, headers: upload.headers });
       const record = await finishedImport(admin, started.body.data.recordId);
-      expect(record).toMatchObject({ status: 3, statusLabel: '导入失败', name: 'broken.json' });
+      expect(record).toMatchObject({ status: 3, statusLabel: '导入失败', name: 'broken.json', failed: 1 });
       expect(record.errorCount).toBeGreaterThan(0);
 
       const history = await admin.request({ method: 'POST', url: `/api/vulnerability/system/import/history/${record.id}?page=1&size=15` });

@@ -130,6 +130,18 @@ describe('the route tree', () => {
       const walk = (nodes: typeof tree): boolean => nodes.some((n) => (n.info.path === p && n.built) || walk(n.children));
       return walk(tree);
     });
-    expect(built.sort()).toEqual(['/changePassword', '/desktop/personal', '/desktop/profiles', '/handleLogin', '/login', '/logout']);
+    expect(built.sort()).toEqual([
+      '/bug/bugKanban',
+      '/bug/bugList',
+      '/bug/bugList/details',
+      '/changePassword',
+      '/desktop/personal',
+      '/desktop/profiles',
+      '/handleLogin',
+      '/login',
+      '/logout',
+      '/system/knowledgeBase/vul',
+      '/system/knowledgeBase/vul/batch',
+    ]);
   });
 });

@@ -1,0 +1,331 @@
+// /bug/bugList/details?id=… 漏洞详情: 概览 (ids, level, score, vector, exploit, CWE, dates,
+// description), 影响项目 (affected packages with readable ranges and fixed versions, fix commits,
+// the projects it touches) and 参考信息 (references). The tab is kept in the URL (`tab=`).
+import { Button, Card, Code, H5, HTMLTable, Icon, Tab, Tabs, Tag, type TabId } from '@blueprintjs/core';
+import { useState, type ReactNode } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import type { VulnerabilityDetail } from '../../../contract/api/vulnerability.ts';
+import { DASH, formatDateTime, formatVulnerabilityId } from '../../../contract/format.ts';
+import { routeInfo, routeTitle } from '../../../contract/routes.ts';
+import { useInvolvedSubjectsQuery, useVulnerabilityDetailQuery } from '../../api/vulnerabilityApi.ts';
+import { Page } from '../../common/PageHeader.tsx';
+import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
+import { ExploitText, LevelTag, formatScore } from './levels.tsx';
+import { Pager } from './Pager.tsx';
+import { ExternalLink } from './ExternalLink.tsx';
+import { zh } from '../../i18n/zh-CN.ts';
+import './styles.ts';
+
+const t = zh.vul;
+const PATH = '/bug/bugList/details';
+const TABS = routeInfo(PATH)?.tabs.filter((x) => !x.aliasOf) ?? [];
+const TAB_KEYS = TABS.map((x) => x.key);
+
+function Field({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
+  return (
+    <div className={wide ? 'cairn-field cairn-field-wide' : 'cairn-field'}>
+      <div className="cairn-field-label cairn-muted">{label}</div>
+      <div className="cairn-field-value">{children}</div>
+    </div>
+  );
+}
+
+const dashIfEmpty = (v: string | null | undefined): ReactNode => (v && v.trim() ? v : <span className="cairn-muted">{DASH}</span>);
+
+function Overview({ v }: { v: VulnerabilityDetail }) {
+  // CVE, CNNVD and CNVD have their own fields; the other ids of the flaw are its aliases.
+  const aliases = v.aliases.filter((a) => a !== v.identify && a !== v.cve && a !== v.cnnvd && a !== v.cnvd);
+  return (
+    <>
+      <Card className="cairn-panel">
+        <H5>{t.ids}</H5>
+        <div className="cairn-fields cairn-fields-grid">
+          <Field label={t.identify}>
+            <span className="cairn-vul-id-text">{v.identify}</span>
+          </Field>
+          <Field label={t.cve}>{dashIfEmpty(v.cve)}</Field>
+          <Field label={t.cnnvd}>{dashIfEmpty(v.cnnvd)}</Field>
+          <Field label={t.cnvd}>{dashIfEmpty(v.cnvd)}</Field>
+          <Field label={t.aliases} wide>
+            {aliases.length ? (
+              <div className="cairn-tag-row">
+                {aliases.map((a) => (
+                  <Tag key={a} minimal>
+                    {a}
+                  </Tag>
+                ))}
+              </div>
+            ) : (
+              <span className="cairn-muted">{DASH}</span>
+            )}
+          </Field>
+        </div>
+      </Card>
+      <Card className="cairn-panel">
+        <H5>{t.sectionRating}</H5>
+        <div className="cairn-fields cairn-fields-grid">
+          <Field label={t.level}>
+            <LevelTag level={v.level} />
+          </Field>
+          <Field label={t.score}>
+            <span className="cairn-score">{formatScore(v.score)}</span>
+            {v.cvssVersion ? <span className="cairn-muted"> （CVSS {v.cvssVersion}）</span> : null}
+          </Field>
+          <Field label={t.exploit}>
+            <ExploitText code={v.exploit} />
+          </Field>
+          <Field label={t.cwe}>
+            {v.cwes.length ? (
+              <div className="cairn-tag-row">
+                {v.cwes.map((c) => (
+                  <Tag key={c} minimal intent="primary">
+                    {c}
+                  </Tag>
+                ))}
+              </div>
+            ) : (
+              <span className="cairn-muted">{DASH}</span>
+            )}
+          </Field>
+          <Field label={t.vector} wide>
+            {v.vector ? <Code className="cairn-vector">{v.vector}</Code> : <span className="cairn-muted">{DASH}</span>}
+          </Field>
+          {v.severities.filter((s) => s.score !== v.vector).map((s) => (
+            <Field key={`${s.type}:${s.score}`} label={`${t.severities}（${s.type}）`} wide>
+              <Code className="cairn-vector">{s.score}</Code>
+            </Field>
+          ))}
+          <Field label={t.publishedAt}>{formatDateTime(v.published)}</Field>
+          <Field label={t.modifiedAt}>{formatDateTime(v.modified)}</Field>
+          {v.withdrawn ? <Field label={t.withdrawnAt}>{formatDateTime(v.withdrawn)}</Field> : null}
+          <Field label={t.origin}>
+            {t.sources[v.source] ?? v.source}
+            {v.origin && v.origin !== v.source ? <span className="cairn-muted"> · {v.origin}</span> : null}
+          </Field>
+        </div>
+      </Card>
+      <Card className="cairn-panel">
+        <H5>{t.description}</H5>
+        {v.details.trim() ? <div className="cairn-description">{v.details}</div> : <div className="cairn-muted">{t.noDescription}</div>}
+      </Card>
+    </>
+  );
+}
+
+function InvolvedSubjects({ id }: { id: string }) {
+  const [page, setPage] = useState(1);
+  const size = 15;
+  const q = useInvolvedSubjectsQuery({ id, paging: { page, size } });
+  let body: ReactNode;
+  if (q.isLoading) body = <LoadingState />;
+  else if (q.isError) body = <ErrorState message={q.error.message} onRetry={() => void q.refetch()} />;
+  else if (!q.data || q.data.total === 0) body = <div className="cairn-muted cairn-panel-empty">{t.involvedEmpty}</div>;
+  else {
+    body = (
+      <>
+        <HTMLTable className="cairn-table" striped compact>
+          <thead>
+            <tr>
+              <th>{t.subjectColumns.name}</th>
+              <th>{t.subjectColumns.component}</th>
+              <th>{t.subjectColumns.version}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {q.data.content.map((s) => (
+              <tr key={`${s.subjectId}:${s.component}:${s.version}`}>
+                <td>{s.subjectName}</td>
+                <td>{s.component}</td>
+                <td>{s.version}</td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+        <Pager page={page} size={size} total={q.data.total} onPage={setPage} />
+      </>
+    );
+  }
+  return (
+    <Card className="cairn-panel">
+      <H5>{t.involvedSubjects}</H5>
+      {body}
+    </Card>
+  );
+}
+
+function ImpactItems({ v, id }: { v: VulnerabilityDetail; id: string }) {
+  return (
+    <>
+      <Card className="cairn-panel">
+        <H5>
+          {t.affectedPackages} <span className="cairn-muted cairn-h-sub">{t.affectedCount(v.affected.length)}</span>
+        </H5>
+        {v.affected.length === 0 ? (
+          <div className="cairn-muted cairn-panel-empty">{zh.states.empty}</div>
+        ) : (
+          <HTMLTable className="cairn-table cairn-affected-table" striped>
+            <thead>
+              <tr>
+                <th>{t.ecosystem}</th>
+                <th>{t.columns.packages}</th>
+                <th>{t.affectedVersions}</th>
+                <th>{t.fixedVersions}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {v.affected.map((p, i) => {
+                const ranges = p.affected.length ? p.affected : p.vulnerable;
+                return (
+                  <tr key={`${p.ecosystem}:${p.name}:${i}`}>
+                    <td>
+                      <Tag minimal>{p.ecosystem}</Tag>
+                      {p.distribution ? <div className="cairn-muted cairn-cell-sub">{`${t.distribution}：${p.distribution}`}</div> : null}
+                    </td>
+                    <td className="cairn-package-name">{p.name}</td>
+                    <td>
+                      {ranges.length ? (
+                        ranges.map((r) => (
+                          <div key={r}>
+                            <Code>{r}</Code>
+                          </div>
+                        ))
+                      ) : (
+                        <span className="cairn-muted">{DASH}</span>
+                      )}
+                      {p.versions.length ? <div className="cairn-muted cairn-cell-sub" title={p.versions.join(', ')}>{t.explicitVersions(p.versions.length)}</div> : null}
+                    </td>
+                    <td>
+                      {p.fixed.length ? (
+                        <div className="cairn-tag-row">
+                          {p.fixed.map((f) => (
+                            <Tag key={f} minimal intent="success" icon="tick">
+                              {f}
+                            </Tag>
+                          ))}
+                        </div>
+                      ) : (
+                        <span className="cairn-muted">{t.noFix}</span>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </HTMLTable>
+        )}
+      </Card>
+      <Card className="cairn-panel">
+        <H5>{t.fixCommits}</H5>
+        {v.fixCommits.length === 0 ? (
+          <div className="cairn-muted cairn-panel-empty">{t.noFixCommits}</div>
+        ) : (
+          <ul className="cairn-link-list">
+            {v.fixCommits.map((c) => (
+              <li key={c}>
+                <Icon icon="git-commit" className="cairn-muted" /> <ExternalLink url={c} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+      <InvolvedSubjects id={id} />
+    </>
+  );
+}
+
+function References({ v }: { v: VulnerabilityDetail }) {
+  return (
+    <Card className="cairn-panel">
+      <H5>{t.references}</H5>
+      {v.references.length === 0 ? (
+        <div className="cairn-muted cairn-panel-empty">{t.noReferences}</div>
+      ) : (
+        <HTMLTable className="cairn-table cairn-ref-table" striped compact>
+          <tbody>
+            {v.references.map((r, i) => (
+              <tr key={`${r.url}:${i}`}>
+                <td className="cairn-col-reftype">
+                  <Tag minimal>{t.refTypes[r.type.toUpperCase()] ?? r.type}</Tag>
+                </td>
+                <td>
+                  <ExternalLink url={r.url} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+    </Card>
+  );
+}
+
+export default function BugDetailsScreen() {
+  const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
+  const id = (params.get('id') ?? '').trim();
+  const rawTab = params.get('tab') ?? '';
+  const tab = TAB_KEYS.includes(rawTab) ? rawTab : (TAB_KEYS[0] ?? 'overview');
+  const q = useVulnerabilityDetailQuery(id, { skip: !id });
+  // Back returns to wherever the user came from (the list with its filters, the kanban, the admin list).
+  const back = <Button icon="arrow-left" text={t.back} onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/bug/bugList'))} />;
+
+  if (!id) {
+    return (
+      <Page title={routeTitle(PATH)} actions={back}>
+        <EmptyState title={t.detailMissingId} description={t.detailMissingIdBody} icon="search" />
+      </Page>
+    );
+  }
+  let body: ReactNode;
+  let subtitle: ReactNode;
+  if (q.isLoading) body = <LoadingState />;
+  else if (q.isError) body = <ErrorState title={t.detailLoadFailed} message={q.error.message} onRetry={() => void q.refetch()} />;
+  else if (!q.data) body = <EmptyState />;
+  else {
+    const v = q.data;
+    subtitle = (
+      <span className="cairn-detail-heading">
+        <LevelTag level={v.level} />
+        <span className="cairn-vul-id-text">{formatVulnerabilityId(v)}</span>
+        <span className="cairn-detail-name">{v.name}</span>
+        {v.withdrawn ? (
+          <Tag minimal intent="warning">
+            {t.withdrawn}
+          </Tag>
+        ) : null}
+      </span>
+    );
+    const panels: Record<string, ReactNode> = {
+      overview: <Overview v={v} />,
+      impactItem: <ImpactItems v={v} id={id} />,
+      referenceInformation: <References v={v} />,
+    };
+    body = (
+      <Tabs
+        id="vul-detail-tabs"
+        selectedTabId={tab}
+        large
+        renderActiveTabPanelOnly
+        onChange={(next: TabId) =>
+          setParams(
+            (old) => {
+              const out = new URLSearchParams(old);
+              out.set('tab', String(next));
+              return out;
+            },
+            { replace: true },
+          )
+        }
+      >
+        {TABS.map((x) => (
+          <Tab key={x.key} id={x.key} title={x.label} panel={<div className="cairn-tab-panel">{panels[x.key]}</div>} />
+        ))}
+      </Tabs>
+    );
+  }
+  return (
+    <Page title={routeTitle(PATH)} subtitle={subtitle} actions={back}>
+      {body}
+    </Page>
+  );
+}
