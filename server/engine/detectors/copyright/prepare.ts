@@ -1,0 +1,99 @@
+// Line preparation for copyright detection: strips comment markers, decorations and markup so
+// the statement grammar (statements.ts) sees only prose, while each line keeps its 1-based
+// number for the reported ranges.
+
+// skip: the raw line held only markup (an HTML line break between a keyword and its holder),
+// so multi-line statements read through it.
+export type Line = { text: string; line: number; skip?: boolean };
+
+// A cheap test applied to every raw line before any cleaning: most source lines carry no
+// copyright or author marker at all, so the per-line work is skipped for them. It must stay a
+// superset of what statements.ts looks for (keywords, ©, (c), author and holder markers).
+export const CANDIDATE =
+  /copyright|copr\.|\(\s*c\s*\)|©|&copy;|&#0*169;|&#xa9;|\\u00a9|\\xa9|\\251|author|written\s+by|contributed|maintainer|holder/i;
+
+// Leading comment markers of common languages, tried repeatedly: C/C++/Java (// /* * */),
+// shell/Python/Perl (#), HTML/XML (<!-- -->), Lisp/ini (;), SQL/Lua/Haskell (--), TeX/Erlang (%),
+// m4 (dnl), batch (rem), Visual Basic ('), Fortran (!; its "c" marker is left alone, it would eat
+// real words), PostScript DSC (%%Copyright:) and the box drawings around licence headers
+// (**, ==, ++, |).
+const LEADING = /^(?:\s+|%%copyright:|\/\/+!?|\/\*+!?|\*+\/?|#+!?|<!--+|--+>?|;+|%+|\bdnl\b|\brem\b(?=\s)|'+(?=\s)|!+(?=\s)|\|+|=+(?=\s|$)|\+\+(?=\s|$)|\\+(?=\s|$)|"(?=\s))/i;
+const TRAILING = /(?:\s+|\*+\/|\*+|-->|\\+|\|+|#+|=+|\/\/+|\+{2,}|"|')$/;
+
+// Character references and the copyright sign all become "(c)", the form the reported
+// statements use.
+function normaliseSigns(s: string): string {
+  return s
+    .replace(/&copy;|&#169;|&#xa9;|&#0*169;/gi, '(c)')
+    .replace(/©/g, '(c)')
+    // The sign escaped in source strings and Texinfo: \u00A9, \xA9, \251, @copyright{}.
+    .replace(/(copyright)\s+@copyright\{\}/gi, '$1')
+    .replace(/\\u00a9|\\xa9|\\251|@copyright\{\}/gi, '(c)')
+    .replace(/\(c\)opyright(?:ed)?/gi, 'Copyright (c)')
+    .replace(/\s*\(\s*c\s*\)\s*/gi, ' (c) ')
+    // U+FFFD marks bytes lost in decoding, often a mis-encoded copyright sign.
+    .replace(/\uFFFD/g, ' ')
+    .replace(/&nbsp;|&#160;/gi, ' ')
+    .replace(/&amp;/gi, '&')
+    .replace(/&lt;/gi, '<')
+    .replace(/&gt;/gi, '>')
+    .replace(/&quot;/gi, '"');
+}
+
+// HTML/XML tags are dropped, but angle-bracketed e-mails and URLs (<a@b.org>, <http://x/>,
+// <www.x.com>) are kept: the tag name must be followed by a space, "/" or ">". Inline tags
+// vanish without a trace, as ScanCode reads them; block tags separate words.
+const INLINE_TAG = /<\/?(?:s|b|i|u|em|strong|span|font|a|tt|code|small|big|sup|sub)(?:\s[^<>]*)?>/gi;
+const TAG = /<\/?[a-zA-Z][a-zA-Z0-9:-]*(?:\s[^<>]*)?\/?>/g;
+
+export function cleanLine(raw: string): string {
+  let s = normaliseSigns(raw.replace(/\t/g, ' '));
+  // <meta name="copyright" content="..."> carries its statement in an attribute.
+  s = s.replace(/<meta\b[^>]*?\bcontent\s*=\s*"([^"]*)"[^>]*>/gi, ' $1 ');
+  // "<s>Ian F. Darwin</s>, 1987" reads "Ian F. Darwin, 1987".
+  s = s.replace(INLINE_TAG, '').replace(TAG, ' ');
+  // Markdown links keep their text: "[Jared Wray](./LICENSE)" reads "Jared Wray".
+  s = s.replace(/\[([^\]]*)\]\([^)\s]*\)/g, '$1');
+  // .NET attributes: [assembly: AssemblyCopyright("(c) 2004 by Henrik Ravn")].
+  s = s.replace(/\bcopyright\s*\(\s*"/gi, 'Copyright ');
+  // A Debian "Copyright:" field whose value is itself a statement: the label goes.
+  s = s.replace(/\bcopyright\s*:\s+(?=copyright\b)/gi, '');
+  // REUSE/SPDX header and the "Copyright . 2008" typo read as a plain statement.
+  s = s.replace(/\bSPDX-FileCopyrightText\s*:\s*/gi, 'Copyright ').replace(/\b(copyright)\s+\.\s+(?=\d)/gi, '$1 ');
+  let prev = '';
+  while (prev !== s) {
+    prev = s;
+    s = s.replace(LEADING, '');
+  }
+  prev = '';
+  while (prev !== s) {
+    prev = s;
+    s = s.replace(TRAILING, '');
+  }
+  // Escaped quotes and string-literal noise inside code ("...\n") would otherwise stick to names.
+  s = s.replace(/\\[nrt]/g, ' ');
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+export function splitLines(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
+}
+
+// Output values are folded to ASCII for Latin script ("Dag-Erling Smørgrav" -> "Smorgrav"), the
+// form ScanCode reports and the one that de-duplicates across differently encoded files; other
+// scripts (Chinese names) are kept as they are.
+const FOLD: Record<string, string> = { ß: 'ss', ø: 'o', Ø: 'O', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', þ: 'th', Þ: 'Th', ı: 'i' };
+export function foldLatin(s: string): string {
+  if (!/[^\p{ASCII}]/u.test(s)) return s;
+  return s
+    .normalize('NFKD')
+    .replace(/(\p{Script=Latin})\p{M}+/gu, '$1')
+    .replace(/[ßøØæÆœŒłŁđĐþÞı]/g, (c) => FOLD[c] ?? c)
+    .normalize('NFC');
+}
+
+// Binary files: only runs of printable ASCII are text worth reading (like strings(1)); each run
+// becomes its own line so statements do not run into the bytes around them.
+export function binaryToText(text: string): string {
+  return text.replace(/[^\x20-\x7e\t\n\r]+/g, '\n');
+}
