@@ -8,6 +8,7 @@ const usage = `用法：cairn <命令>
 命令：
   scan      扫描目录或压缩包中的开源组件（cairn scan --help 查看选项）
   template  生成 Excel 组件清单导入模板（cairn template [文件名]）
+  licenses  识别文件或目录中的许可证文本和版权声明（cairn licenses --help 查看选项）
   kb        漏洞知识库：导入 OSV/NVD/trivy/CNNVD 数据、从镜像同步（cairn kb --help 查看选项）
   compare-versions  按生态的版本规则比较标准输入中的版本对（cairn compare-versions --ecosystem <生态>）
   routes    以 JSON 输出渲染进程注册的全部页面路由（path、tabs、built）
@@ -38,6 +39,19 @@ async function main(): Promise<number> {
       const { templateCommand } = await import('./commands/template.ts');
       console.log(await templateCommand(rest));
       return 0;
+    }
+    case 'licenses': {
+      const { licensesCommand, licensesUsage, LicensesUsageError } = await import('./commands/licenses.ts');
+      if (rest.includes('--help') || rest.includes('-h')) { console.log(licensesUsage); return 0; }
+      try {
+        const { output, file, summary } = await licensesCommand(rest);
+        if (!file) process.stdout.write(output);
+        console.error(file ? `${summary}，结果已写入 ${file}` : summary);
+        return 0;
+      } catch (error) {
+        if (error instanceof LicensesUsageError) { console.error(error.message); return 2; }
+        throw error;
+      }
     }
     case 'kb': {
       const { kbCommand, kbUsage } = await import('./commands/kb.ts');

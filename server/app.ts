@@ -13,11 +13,13 @@ import { openDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { seed } from './db/seed.ts';
 import { failInterruptedImports } from './kb/import.ts';
+import { syncLicenseCatalogue } from './licenses/catalogue.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { componentHandlers } from './routes/component/index.ts';
 import { knowledgeHandlers } from './routes/knowledge/index.ts';
+import { licenseHandlers } from './routes/license/index.ts';
 import { registerCalls, type HandlerIndex } from './routes/register.ts';
 import { sessionHandlers } from './routes/session/index.ts';
 import { vulnerabilityHandlers } from './routes/vulnerability/index.ts';
@@ -54,6 +56,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await seed(db, { adminPassword: options.adminPassword ?? 'Cairn@123' });
     // Until issue 6's job table lets several nodes claim work, imports belong to this process.
     await failInterruptedImports(db);
+    await syncLicenseCatalogue(db);
     context = {
       db,
       databaseKind: kind,
@@ -89,6 +92,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...vulnerabilityHandlers(context),
     ...knowledgeHandlers(context),
     ...componentHandlers(context),
+    ...licenseHandlers(context),
   ]);
   registerCalls(app, implementedCalls, handlers);
   return app;

@@ -4,13 +4,14 @@ import { sessionCalls } from './session.ts';
 import { vulnerabilityCalls } from './vulnerability.ts';
 import { knowledgeCalls } from './knowledge.ts';
 import { componentCalls } from './component.ts';
+import { licenseCalls } from './license.ts';
 import type { CallSpec } from './define.ts';
 
 /**
  * Keyed by each call's unique `area.action` name, not by the areas' own short keys: two areas
  * may both call something `list`, and spreading them into one object would silently drop one.
  */
-export const implementedCalls: Record<string, CallSpec> = byName([sessionCalls, vulnerabilityCalls, knowledgeCalls, componentCalls]);
+export const implementedCalls: Record<string, CallSpec> = byName([sessionCalls, vulnerabilityCalls, knowledgeCalls, componentCalls, licenseCalls]);
 
 function byName(areas: Record<string, CallSpec>[]): Record<string, CallSpec> {
   const calls: Record<string, CallSpec> = {};
@@ -28,3 +29,4 @@ export * as session from './session.ts';
 export * as vulnerability from './vulnerability.ts';
 export * as knowledge from './knowledge.ts';
 export * as component from './component.ts';
+export * as license from './license.ts';

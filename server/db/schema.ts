@@ -169,6 +169,25 @@ export interface KbSyncStateTable {
   completed_at: Timestamp | null;
 }
 
+export interface LicensesTable {
+  id: Generated<number>;
+  spdx_id: string;
+  name: string;
+  url: ColumnType<string, string | undefined, string>;
+  /** 1 超危, 2 高危, 4 中危, 8 低危, 16 未知 */
+  level: number;
+  default_level: number;
+  level_edited: Flag;
+  copyleft: ColumnType<string, string | undefined, string>;
+  osi_approved: Flag;
+  deprecated: Flag;
+  is_exception: Flag;
+  /** LicenseAttributes JSON, or null */
+  attributes: JsonText | null;
+  updated_by: number | null;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   roles: RolesTable;
@@ -185,4 +204,5 @@ export interface Database {
   kb_id_map: KbIdMapTable;
   kb_import_records: KbImportRecordsTable;
   kb_sync_state: KbSyncStateTable;
+  licenses: LicensesTable;
 }

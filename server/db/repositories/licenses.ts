@@ -1,0 +1,85 @@
+// Reads and level edits of the licence knowledge base (the licences table, kept in step with the
+// shipped licence data by server/licenses/catalogue.ts).
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { LicenseFilter, LicenseRow } from '../../../contract/api/license.ts';
+import type { Page } from '../../../contract/envelope.ts';
+import type { Level } from '../../engine/matchers/advisory.ts';
+import type { Database, LicensesTable } from '../schema.ts';
+import type { Paging } from './vulnerabilities.ts';
+import { nowIso } from '../time.ts';
+
+type Db = Kysely<Database>;
+type Row = Selectable<LicensesTable>;
+
+export const toLicenseRow = (r: Row): LicenseRow => ({
+  id: r.id,
+  spdxId: r.spdx_id,
+  name: r.name,
+  level: r.level as Level,
+  defaultLevel: r.default_level as Level,
+  levelEdited: Boolean(r.level_edited),
+  copyleft: r.copyleft as LicenseRow['copyleft'],
+  osiApproved: Boolean(r.osi_approved),
+  deprecated: Boolean(r.deprecated),
+  isException: Boolean(r.is_exception),
+});
+
+/** `%`, `_` and `\` typed by the user are plain characters in the LIKE pattern. */
+const likePattern = (keyword: string) => `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export interface LicenseQuery extends LicenseFilter {
+  level?: Level;
+  edited?: boolean;
+}
+
+export async function listLicenses(db: Db, filter: LicenseQuery, paging: Paging): Promise<Page<LicenseRow>> {
+  let query = db.selectFrom('licenses');
+  const keyword = filter.keyword?.trim();
+  if (keyword) {
+    const pattern = likePattern(keyword);
+    query = query.where((eb) => eb.or([
+      eb(sql<string>`lower(spdx_id)`, 'like', sql<string>`${pattern} escape '\\'`),
+      eb(sql<string>`lower(name)`, 'like', sql<string>`${pattern} escape '\\'`),
+    ]));
+  }
+  const levels = filter.levels?.length ? filter.levels : filter.level ? [filter.level] : null;
+  if (levels) query = query.where('level', 'in', levels);
+  if (filter.copyleft?.length) query = query.where('copyleft', 'in', filter.copyleft);
+  if (filter.osiApproved !== undefined) query = query.where('osi_approved', '=', filter.osiApproved ? 1 : 0);
+  if (filter.edited !== undefined) query = query.where('level_edited', '=', filter.edited ? 1 : 0);
+  if (!filter.includeDeprecated) query = query.where('deprecated', '=', 0);
+  if (!filter.includeExceptions) query = query.where('is_exception', '=', 0);
+
+  const total = await query.select(sql<number>`count(*)`.as('n')).executeTakeFirst();
+  // Riskiest first, then by id: the order a compliance officer scans a licence list in.
+  const rows = await query.selectAll().orderBy('level').orderBy('spdx_id')
+    .limit(paging.size).offset((paging.page - 1) * paging.size).execute();
+  return { content: rows.map(toLicenseRow), total: Number(total?.n ?? 0) };
+}
+
+/** One licence by row id or SPDX id (case-insensitive). */
+export async function findLicense(db: Db, id: string | number): Promise<Row | undefined> {
+  if (typeof id === 'number' || /^\d+$/.test(id)) {
+    const row = await db.selectFrom('licenses').selectAll().where('id', '=', Number(id)).executeTakeFirst();
+    if (row) return row;
+  }
+  const text = String(id).trim();
+  return (await db.selectFrom('licenses').selectAll().where('spdx_id', '=', text).executeTakeFirst())
+    ?? db.selectFrom('licenses').selectAll().where(sql<string>`lower(spdx_id)`, '=', text.toLowerCase()).executeTakeFirst();
+}
+
+/** Sets a level; setting it back to the shipped default clears the edited mark. */
+export async function setLicenseLevel(db: Db, row: Row, level: Level, userId: number): Promise<Row> {
+  return db.updateTable('licenses')
+    .set({ level, level_edited: level === row.default_level ? 0 : 1, updated_by: userId, updated_at: nowIso() })
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Levels of the given SPDX ids that the knowledge base knows. */
+export async function levelsOf(db: Db, ids: string[]): Promise<Map<string, Level>> {
+  if (!ids.length) return new Map();
+  const rows = await db.selectFrom('licenses').select(['spdx_id', 'level']).where('spdx_id', 'in', ids).execute();
+  return new Map(rows.map((r) => [r.spdx_id, r.level as Level]));
+}

@@ -1,0 +1,475 @@
+// Licence text recognition: full licence texts and standard headers by shingle similarity, SPDX
+// tags, and references by name ("under the GNU General Public License version 2").
+//
+// Matching works on word 3-shingles of normalised text (normalize-text.ts). The index, built once
+// per recognizer on first use, holds every template (SPDX full texts, a few derived rewordings, the
+// headers and exception texts of resources/licenses/headers.json) as a shingle set, plus an
+// inverted index from each template's rarest shingles ("anchors") to the template. Scanning a file:
+//   1. a keyword pre-filter rejects most source files without tokenising them;
+//   2. anchors found in the file vote for candidate templates;
+//   3. each candidate's hit positions are clustered, and each cluster trimmed to the window with the
+//      best Sørensen–Dice similarity (repeated shingles do not count twice, so back-to-back copies
+//      come out as separate regions);
+//   4. regions are ranked (many matched shingles at high similarity first) and overlapping ones
+//      dropped, so one file can yield several licences, each with its own line range;
+//   5. name references and SPDX tags fill in what texts and headers did not explain.
+import { normalizeDeclared } from './expression.ts';
+import { isDeprecated, licenseHeaders, licenseIds, licenseText } from './knowledge.ts';
+import { tokenize } from './normalize-text.ts';
+import { findReferences } from './references.ts';
+
+export interface LicenseMatch {
+  spdx: string;
+  /** Confidence 0–1: the Dice similarity for texts/headers, fixed values for tags and references. */
+  score: number;
+  startLine: number;
+  endLine: number;
+  kind: 'text' | 'header' | 'tag' | 'reference';
+}
+
+export interface LicenseRecognizer {
+  /**
+   * Licences in one file's text, ordered by line. `fileName` is informational (callers pass it
+   * for diagnostics); recognition looks at content only, since licence texts turn up in files of
+   * any name (LICENSE, COPYING, NOTICE, headers of source files, README sections).
+   */
+  recognize(text: string, fileName?: string): LicenseMatch[];
+}
+
+interface Template {
+  spdx: string;
+  kind: 'text' | 'header';
+  shingles: Set<number>;
+  /** Length of the template text in words. */
+  words: number;
+  /** Number of anchor shingles: the most votes a file can give this template. */
+  rare: number;
+}
+
+interface Index {
+  vocab: Map<string, number>;
+  templates: Template[];
+  postings: Map<number, number[]>;
+}
+
+const SHINGLE = 3;
+// Anchor shingles per template used for candidate voting (see buildIndex).
+const ANCHORS = 48;
+// Hits of one candidate further apart than this (in words) start a new cluster; wide enough to
+// bridge a paragraph inserted into a licence (a GPL alternative inside a BSD notice).
+const GAP = 64;
+// Acceptance: Dice for full texts (common licences get COMMON_BONUS), stricter for short headers
+// whose shared warranty paragraph alone would otherwise pass.
+const MIN_DICE_TEXT = 0.62;
+const MIN_DICE_HEADER = 0.8;
+// A truncated copy is accepted on containment: nearly all of the region is template text.
+const PARTIAL_MIN = 40;
+const PARTIAL_CONTAINMENT = 0.85;
+const PARTIAL_DICE = 0.35;
+const GRANT_WORDS = new Set(['permission', 'permitted', 'granted', 'grant', 'grants', 'redistribution', 'redistribute', 'license', 'licensed', 'licenses', 'free', 'copying', 'distribute']);
+// Clusters with more hits use the linear window search (the quadratic one is exact but slow).
+const WINDOW_LIMIT = 800;
+const MAX_FILE_CHARS = 8_000_000;
+// Files above this size are scanned only around keyword lines (see segmentsOf).
+const BIG_FILE = 64 * 1024;
+const CONTEXT = 40;
+
+// Cheap pre-filter: a file without any of these words cannot hold a licence text, header or tag.
+const KEYWORDS = /licen[cs]|copyright|gpl|permission|warrant|redistribut|public domain|spdx|copyleft|granted/i;
+
+// -or-later variants share their text with -only; a full text alone means the version it states.
+function skipForText(id: string): boolean {
+  return isDeprecated(id) || id.endsWith('-or-later') || id.endsWith('+');
+}
+
+const BITS = 17;
+const MAX_VOCAB = 1 << BITS;
+
+function shingleKey(a: number, b: number, c: number): number {
+  return (a * MAX_VOCAB + b) * MAX_VOCAB + c;
+}
+
+// Common rewordings of popular licences that the SPDX list folds into one id but that are far
+// enough from its single text to lose against an obscure near-duplicate (BSD-3-Clause "THE AUTHOR"
+// copies scoring closer to BSD-3-Clause-HP than to BSD-3-Clause). Derived from the SPDX text.
+const AUTHOR: [RegExp, string][] = [
+  [/copyright holders and contributors/gi, 'author'],
+  [/copyright holder or contributors/gi, 'author'],
+  [/copyright holder/gi, 'author'],
+];
+const NAME_AUTHOR: [RegExp, string][] = [[/Neither the name of the copyright holder nor the names of its contributors may/i, 'The name of the author may not']];
+const NAME_REGENTS: [RegExp, string][] = [
+  [/copyright holders and contributors/gi, 'regents and contributors'],
+  [/copyright holder or contributors/gi, 'regents or contributors'],
+  [/Neither the name of the copyright holder/i, 'Neither the name of the University'],
+];
+const VARIANTS: [string, [RegExp, string][]][] = [
+  ['BSD-3-Clause', AUTHOR],
+  ['BSD-3-Clause', [...NAME_AUTHOR, ...AUTHOR]],
+  ['BSD-3-Clause', NAME_REGENTS],
+  ['BSD-2-Clause', AUTHOR],
+  // The SPDX text appends a POSIX manual-page notice that ordinary copies do not carry.
+  ['FreeBSD-DOC', [[/\n\s*Manual Pages[\s\S]*$/, '']]],
+];
+
+// Ids that win near-ties against their rarer look-alikes (the "-HP", "-Tso" style variants).
+const COMMON = new Set([
+  'MIT', 'BSD-2-Clause', 'BSD-3-Clause', 'BSD-4-Clause', 'Apache-2.0', 'Apache-1.1', 'ISC', 'Zlib', 'GPL-2.0-only',
+  'GPL-3.0-only', 'LGPL-2.1-only', 'LGPL-2.0-only', 'LGPL-3.0-only', 'AGPL-3.0-only', 'MPL-1.1', 'MPL-2.0', 'EPL-1.0',
+  'EPL-2.0', 'CDDL-1.0', 'CDDL-1.1', 'BSL-1.0', 'Unlicense', 'CC0-1.0', 'X11',
+]);
+const COMMON_BONUS = 0.05;
+
+function buildIndex(): Index {
+  const vocab = new Map<string, number>();
+  const templates: Template[] = [];
+  const add = (spdx: string, kind: 'text' | 'header', text: string): void => {
+    const { words } = tokenize(text);
+    if (words.length < SHINGLE + 2) return;
+    const ids: number[] = [];
+    for (const w of words) {
+      let id = vocab.get(w);
+      if (id === undefined) {
+        id = vocab.size + 1;
+        if (id >= MAX_VOCAB) throw new Error('licence vocabulary too large');
+        vocab.set(w, id);
+      }
+      ids.push(id);
+    }
+    const shingles = new Set<number>();
+    for (let i = 0; i + SHINGLE <= ids.length; i++) shingles.add(shingleKey(ids[i] ?? 0, ids[i + 1] ?? 0, ids[i + 2] ?? 0));
+    templates.push({ spdx, kind, shingles, words: words.length, rare: 0 });
+  };
+  for (const id of licenseIds()) if (!skipForText(id)) add(id, 'text', licenseText(id));
+  for (const [id, texts] of Object.entries(licenseHeaders())) for (const t of texts) add(id, 'header', t);
+  for (const [id, edits] of VARIANTS) add(id, 'text', edits.reduce((t, [re, to]) => t.replace(re, to), licenseText(id)));
+  const counts = new Map<number, number>();
+  for (const t of templates) for (const sh of t.shingles) counts.set(sh, (counts.get(sh) ?? 0) + 1);
+  // Each template is found through its rarest shingles ("anchors"), so even a licence whose every
+  // shingle is shared with look-alikes (BSD-3-Clause and its dozen variants) still gets votes.
+  const postings = new Map<number, number[]>();
+  templates.forEach((t, i) => {
+    const anchors = [...t.shingles].sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0)).slice(0, ANCHORS);
+    t.rare = anchors.length;
+    for (const sh of anchors) {
+      const list = postings.get(sh);
+      if (list) list.push(i);
+      else postings.set(sh, [i]);
+    }
+  });
+  return { vocab, templates, postings };
+}
+
+interface Region {
+  template: number;
+  start: number;
+  end: number;
+  matched: number;
+  dice: number;
+  /** Share of the region's shingles found in the template: high for a faithful partial copy. */
+  containment: number;
+}
+
+function matchTemplates(index: Index, words: string[], keys: Float64Array): Region[] {
+  const n = words.length - SHINGLE + 1;
+  if (n <= 0) return [];
+  const ids = words.map((w) => index.vocab.get(w) ?? 0);
+  const votes = new Map<number, number>();
+  // Where each template's anchors were seen: its regions cannot lie much beyond them, so a big
+  // notices file is not rescanned end to end for every candidate.
+  const firstVote = new Map<number, number>();
+  const lastVote = new Map<number, number>();
+  for (let i = 0; i < n; i++) {
+    const a = ids[i] ?? 0;
+    const b = ids[i + 1] ?? 0;
+    const c = ids[i + 2] ?? 0;
+    if (!a || !b || !c) {
+      keys[i] = -1;
+      continue;
+    }
+    const k = shingleKey(a, b, c);
+    keys[i] = k;
+    const list = index.postings.get(k);
+    if (list) {
+      for (const t of list) {
+        votes.set(t, (votes.get(t) ?? 0) + 1);
+        if (!firstVote.has(t)) firstVote.set(t, i);
+        lastVote.set(t, i);
+      }
+    }
+  }
+  const regions: Region[] = [];
+  for (const [ti, v] of votes) {
+    const t = index.templates[ti];
+    if (!t || v < Math.min(3, t.rare) || v < t.rare * 0.1) continue;
+    // Cluster the positions that hit this template, then score the best window of each cluster.
+    let hits: number[] = [];
+    // Scores the best window of a cluster, then the parts of the cluster left on either side: a
+    // licence copied twice in a row (or two BSD variants back to back) yields one region each.
+    const flush = (cluster: number[], depth: number): void => {
+      if (cluster.length < 6) return;
+      const weights = cluster.map(() => 1);
+      const seenKeys = new Set<number>();
+      cluster.forEach((p, i) => {
+        const k = keys[p] ?? -1;
+        if (seenKeys.has(k)) weights[i] = 0;
+        else seenKeys.add(k);
+      });
+      const [from, to] = bestWindow(cluster, weights, t.shingles.size);
+      const seen = new Set<number>();
+      let matched = 0;
+      for (let i = cluster[from] ?? 0; i <= (cluster[to] ?? 0); i++) {
+        const k = keys[i] ?? -1;
+        if (seen.has(k)) continue;
+        seen.add(k);
+        if (t.shingles.has(k)) matched++;
+      }
+      const dice = (2 * matched) / (seen.size + t.shingles.size);
+      const containment = matched / seen.size;
+      if (matched >= 6) regions.push({ template: ti, start: cluster[from] ?? 0, end: (cluster[to] ?? 0) + SHINGLE - 1, matched, dice, containment });
+      if (depth < 4) {
+        flush(cluster.slice(0, from), depth + 1);
+        flush(cluster.slice(to + 1), depth + 1);
+      }
+    };
+    const reach = Math.ceil(1.5 * t.words) + GAP;
+    const from = Math.max(0, (firstVote.get(ti) ?? 0) - reach);
+    const to = Math.min(n - 1, (lastVote.get(ti) ?? n - 1) + reach);
+    for (let i = from; i <= to; i++) {
+      if (!t.shingles.has(keys[i] ?? -1)) continue;
+      if (hits.length > 0 && i - (hits[hits.length - 1] ?? 0) > GAP) {
+        flush(hits, 0);
+        hits = [];
+      }
+      hits.push(i);
+    }
+    flush(hits, 0);
+  }
+  return regions;
+}
+
+/**
+ * Sub-range of a cluster's hit positions with the best approximate Dice against a template of
+ * `size` shingles: neighbouring licences share phrases ("in no event shall the"), so a cluster can
+ * run from one licence into the next and the window trims it back to the one that fits.
+ */
+function bestWindow(hits: number[], weights: number[], size: number): [number, number] {
+  const k = hits.length;
+  if (k > WINDOW_LIMIT) return densestRun(hits, weights);
+  // prefix[i] = weight of hits[0..i-1]; repeated shingles weigh 0 so a second copy adds nothing.
+  const prefix = [0];
+  for (const w of weights) prefix.push((prefix[prefix.length - 1] ?? 0) + w);
+  let best: [number, number] = [0, k - 1];
+  let bestScore = -1;
+  for (let i = 0; i < k; i++) {
+    const a = hits[i] ?? 0;
+    const before = prefix[i] ?? 0;
+    for (let j = i; j < k; j++) {
+      const score = (2 * ((prefix[j + 1] ?? 0) - before)) / ((hits[j] ?? 0) - a + 1 + size);
+      if (score > bestScore) {
+        bestScore = score;
+        best = [i, j];
+      }
+    }
+  }
+  return best;
+}
+
+/**
+ * Linear fallback for long clusters: the run maximising weighted hits − ½·span (Kadane), i.e.
+ * the longest stretch where at least every other position is a new hit on the template.
+ */
+function densestRun(hits: number[], weights: number[]): [number, number] {
+  let best: [number, number] = [0, hits.length - 1];
+  let bestScore = -Infinity;
+  let start = 0;
+  let score = 0;
+  for (let j = 0; j < hits.length; j++) {
+    const gain = (weights[j] ?? 0) - (j === 0 ? 0.5 : 0.5 * ((hits[j] ?? 0) - (hits[j - 1] ?? 0)));
+    if (j === 0 || score + gain < (weights[j] ?? 0) - 0.5) {
+      start = j;
+      score = (weights[j] ?? 0) - 0.5;
+    } else score += gain;
+    if (score > bestScore) {
+      bestScore = score;
+      best = [start, j];
+    }
+  }
+  return best;
+}
+
+function gnuFamily(id: string): string {
+  return id.replace(/-\d.*$/, '');
+}
+
+function overlap(a: { start: number; end: number }, b: { start: number; end: number }): number {
+  return Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start) + 1);
+}
+
+/** Licence and exception ids of an expression, in order. */
+function idsWithExceptions(expression: string): string[] {
+  return expression.split(/[\s()]+/).filter((t, i, all) => t && !/^(AND|OR|WITH)$/.test(t) && all.indexOf(t) === i);
+}
+
+function findTags(text: string): LicenseMatch[] {
+  const out: LicenseMatch[] = [];
+  const re = /SPDX-License-Identifier\s*:\s*([^\n]*)/gi;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const raw = (m[1] ?? '').replace(/\*\/.*$|-->.*$|["',;]+\s*$/g, '').trim();
+    const expr = normalizeDeclared(raw);
+    if (!expr) continue;
+    const line = text.slice(0, m.index).split('\n').length;
+    for (const id of idsWithExceptions(expr)) out.push({ spdx: id, score: 1, startLine: line, endLine: line, kind: 'tag' });
+  }
+  return out;
+}
+
+/** Texts, headers and references in one stretch of a file; lines are offset to file lines. */
+function scanSegment(index: Index, body: string, lineOffset: number, out: LicenseMatch[]): void {
+  const { words, lines } = tokenize(body);
+  const templates = index.templates;
+  const rank = (r: Region): number => {
+    const d = Math.min(1, r.dice + (COMMON.has(templates[r.template]?.spdx ?? '') ? COMMON_BONUS : 0));
+    return r.matched * d * d;
+  };
+  const keys = new Float64Array(Math.max(0, words.length - SHINGLE + 1));
+  const regions = matchTemplates(index, words, keys).filter((r) => {
+    const t = templates[r.template];
+    if (!t) return false;
+    // A truncated or partial copy (first clauses of a BSD text) scores low on Dice but is
+    // almost entirely made of the template's shingles.
+    if (t.kind === 'text' && r.matched >= PARTIAL_MIN && r.containment >= PARTIAL_CONTAINMENT && r.dice >= PARTIAL_DICE) return true;
+    return t.kind === 'header' ? r.dice >= MIN_DICE_HEADER : r.dice + (COMMON.has(t.spdx) ? COMMON_BONUS : 0) >= MIN_DICE_TEXT;
+  });
+  // Best explanation first: many matched shingles at high similarity.
+  regions.sort((a, b) => rank(b) - rank(a));
+  const kept: Region[] = [];
+  for (const r of regions) {
+    const len = r.end - r.start + 1;
+    // Rejected when mostly inside one better region, or mostly covered by several (a look-alike
+    // straddling the end of one licence and the start of the next).
+    const covered = kept.reduce((sum, k) => sum + overlap(k, r), 0);
+    if (covered > 0.5 * len || kept.some((k) => overlap(k, r) > 0.5 * (k.end - k.start + 1))) continue;
+    kept.push(r);
+  }
+  // A licence text grants something; a region without any grant word is a stray disclaimer
+  // ("THIS SOFTWARE IS PROVIDED AS IS ...") that many licences share, not a licence of its own.
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const r = kept[i];
+    if (!r || templates[r.template]?.kind !== 'text') continue;
+    let grants = false;
+    for (let w = r.start; w <= r.end && !grants; w++) grants = GRANT_WORDS.has(words[w] ?? '');
+    if (!grants) kept.splice(i, 1);
+  }
+  const found: LicenseMatch[] = [];
+  let bodyLines: string[] | undefined;
+  for (const r of kept) {
+    const t = templates[r.template];
+    if (!t) continue;
+    const startLine = lines[r.start] ?? 1;
+    const endLine = lines[r.end] ?? 1;
+    let spdx = t.spdx;
+    // GNU headers differ from each other by little more than a version number, which a few
+    // shingles cannot weigh reliably; the notice's own words ("version 2 ... or any later
+    // version") decide the exact id.
+    if (t.kind === 'header' && /^(A|L)?GPL-/.test(spdx)) {
+      bodyLines ??= body.split('\n');
+      const stated = findReferences(bodyLines.slice(startLine - 1, endLine).join('\n')).find((m) => m.score >= 0.8 && gnuFamily(m.spdx) === gnuFamily(spdx));
+      if (stated) spdx = stated.spdx;
+    }
+    // Header keys may be expressions (a dual-licence notice): one match per licence or exception.
+    for (const id of spdx.includes(' ') ? idsWithExceptions(spdx) : [spdx]) found.push({ spdx: id, score: Math.round(r.dice * 1000) / 1000, startLine, endLine, kind: t.kind });
+  }
+  // A full text carries its own standard notice (Apache-2.0's appendix, the GPL's "How to Apply"):
+  // that header is part of the text match, not a second finding of the same licence.
+  for (let i = found.length - 1; i >= 0; i--) {
+    const h = found[i]!;
+    if (h.kind === 'header' && found.some((t) => t.kind === 'text' && t.spdx === h.spdx && t.startLine <= h.endLine && h.startLine <= t.endLine)) {
+      const text = found.find((t) => t.kind === 'text' && t.spdx === h.spdx && t.startLine <= h.endLine && h.startLine <= t.endLine)!;
+      text.endLine = Math.max(text.endLine, h.endLine);
+      found.splice(i, 1);
+    }
+  }
+  // Name references only where no text, header or tag already explains the lines.
+  const tags = out.filter((m) => m.kind === 'tag').map((m) => ({ ...m, startLine: m.startLine - lineOffset, endLine: m.endLine - lineOffset }));
+  // A reference inside a matched text is usually the text naming itself ("See the GNU General
+  // Public License"); it only counts when its words are foreign to that text (a GPL alternative
+  // written into a BSD notice).
+  const foreign = (ref: LicenseMatch, r: Region): boolean => {
+    const t = templates[r.template];
+    if (!t) return false;
+    let total = 0;
+    let inside = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const line = lines[i] ?? 0;
+      if (line < ref.startLine || line > ref.endLine) continue;
+      total++;
+      if (t.shingles.has(keys[i] ?? -1)) inside++;
+    }
+    return total > 0 && inside / total < 0.5;
+  };
+  for (const ref of findReferences(body)) {
+    if (tags.some((m) => m.startLine <= ref.endLine && ref.startLine <= m.endLine)) continue;
+    const covering = kept.filter((r) => (lines[r.start] ?? 0) <= ref.endLine && ref.startLine <= (lines[r.end] ?? 0));
+    if (covering.some((r) => !foreign(ref, r) || gnuFamily(templates[r.template]?.spdx ?? '') === gnuFamily(ref.spdx))) continue;
+    found.push(ref);
+  }
+  for (const m of found) out.push({ ...m, startLine: m.startLine + lineOffset, endLine: m.endLine + lineOffset });
+}
+
+// Lines that can belong to a licence text; used to cut big files down to the parts worth scanning.
+const KEYWORD_LINE = /licen[cs]|copyright|warrant|permission|permitted|redistribut|spdx|gpl|granted|liabil|merchantab|public domain|notice/i;
+
+/**
+ * Line ranges of a big file worth scanning: every keyword line with CONTEXT lines around it.
+ * Licence prose mentions these words every few lines, so nothing of a real licence is cut, while
+ * bundled code and data (most of a multi-megabyte file) is skipped.
+ */
+function segmentsOf(text: string): [number, number][] {
+  const lines = text.split('\n');
+  const out: [number, number][] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!KEYWORD_LINE.test(lines[i] ?? '')) continue;
+    const from = Math.max(0, i - CONTEXT);
+    const to = Math.min(lines.length - 1, i + CONTEXT);
+    const last = out[out.length - 1];
+    if (last && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else out.push([from, to]);
+  }
+  return out;
+}
+
+// One index per process (or worker thread): it takes a second or two to build and is read-only,
+// so every recognizer shares it.
+let sharedIndex: Index | undefined;
+
+export function createLicenseRecognizer(): LicenseRecognizer {
+  let index: Index | undefined;
+  return {
+    recognize(text: string): LicenseMatch[] {
+      if (!KEYWORDS.test(text)) return [];
+      let body = text.length > MAX_FILE_CHARS ? text.slice(0, MAX_FILE_CHARS) : text;
+      // Binaries (NUL bytes early on) can still embed licence notices as strings: control bytes
+      // become line breaks so the strings read as text; line numbers are then only indicative.
+      if (body.slice(0, 8192).includes('\0')) body = body.replace(/[^\t\n\r\f -\uffff]+/g, '\n');
+      index ??= sharedIndex ??= buildIndex();
+      const out: LicenseMatch[] = findTags(body);
+      if (body.length <= BIG_FILE) scanSegment(index, body, 0, out);
+      else {
+        const lines = body.split('\n');
+        for (const [from, to] of segmentsOf(body)) scanSegment(index, lines.slice(from, to + 1).join('\n'), from, out);
+      }
+      // An unversioned "GNU GPL" mention next to a versioned GPL match is the same licence.
+      const final = out.filter((m) => !(m.kind === 'reference' && m.score < 0.6 && out.some((o) => o.score > m.score && gnuFamily(o.spdx) === gnuFamily(m.spdx) && o.spdx !== m.spdx)));
+      // "On Debian systems the complete text of the GNU General Public License can be found in
+      // /usr/share/common-licenses/GPL-2" right after a GPL notice points at the same licence.
+      const base = (id: string): string => id.replace(/-(only|or-later)$/, '');
+      const absorbed = final.filter((m) => !(m.kind === 'reference' && final.some((o) => o.kind !== 'reference' && o.kind !== 'tag' && base(o.spdx) === base(m.spdx) && m.startLine >= o.startLine && m.startLine - o.endLine <= 8)));
+      // A full GPL/LGPL text next to an "or any later version" notice is the text that notice
+      // refers to, not a second, version-only grant.
+      const result = absorbed.filter((m) => !(m.kind !== 'tag' && m.kind !== 'header' && m.spdx.endsWith('-only') && absorbed.some((o) => o.spdx === m.spdx.replace(/-only$/, '-or-later'))));
+      result.sort((a, b) => a.startLine - b.startLine || b.score - a.score);
+      return result;
+    },
+  };
+}

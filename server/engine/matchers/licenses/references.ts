@@ -1,0 +1,189 @@
+// Licence references by name: "under the terms of the GNU General Public License version 2 or
+// later", "Apache License, Version 2.0", "MIT License", licence URLs. Runs on the normalised word
+// stream (see normalize-text.ts), so punctuation, comment markers and line breaks do not matter:
+// "2.0" is the words "2 0" here and URLs lose their scheme and "www".
+import type { LicenseMatch } from './recognize.ts';
+import { tokenize } from './normalize-text.ts';
+
+interface Flat {
+  text: string;
+  /** Character offset of each word in `text`. */
+  offsets: number[];
+  lines: number[];
+}
+
+function flatten(raw: string): Flat {
+  const { words, lines } = tokenize(raw);
+  const offsets: number[] = [];
+  let pos = 0;
+  for (const w of words) {
+    offsets.push(pos);
+    pos += w.length + 1;
+  }
+  return { text: words.join(' '), offsets, lines };
+}
+
+function lineAt(flat: Flat, offset: number): number {
+  // Binary search for the word starting at or before offset.
+  let lo = 0;
+  let hi = flat.offsets.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((flat.offsets[mid] ?? 0) <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return flat.lines[lo] ?? 1;
+}
+
+const GNU = /\b(?:gnu (?:(lesser|library) )?(affero )?(?:general )?public license|(lesser|library) general public license|(affero) general public license|general public license|(l|a)?gpl(?:v?(\d)(?: (\d))?)?)\b/g;
+const LATER = /^(?:\S+ ){0,12}?(?:or (?:at your option )?(?:any )?later|or any later|any later version|or later|or newer|or greater|or above|or higher|or any newer|orlater)\b/;
+const VERSION_AFTER = /^(?:(?:as published by the free software foundation|the|of|as|published|by|free|software|foundation|gnu|gpl|lgpl|license|either|is|available|at|v|ver|version|vers|release|\d{4}|c) ){0,10}?(?:version|v|ver|vers)? ?([123])(?: ([01]))?\b/;
+const VERSION_BEFORE = /\b(?:version|v) ([123])(?: ([01]))?( or (?:any )?later| orlater)?(?: of)?(?: the)?(?: less restrictive)? (?:gnu )?$/;
+
+function gnuFamily(m: RegExpExecArray): 'GPL' | 'LGPL' | 'AGPL' {
+  const l = m[1] ?? m[3] ?? (m[5] === 'l' ? 'lesser' : undefined);
+  if (l) return 'LGPL';
+  if (m[2] || m[4] || m[5] === 'a') return 'AGPL';
+  return 'GPL';
+}
+
+function gnuId(family: 'GPL' | 'LGPL' | 'AGPL', major: string | undefined, minor: string | undefined, later: boolean, lesser = false): string | null {
+  if (!major) {
+    if (family === 'GPL') return 'GPL-1.0-or-later';
+    // "Lesser" GPL only exists from version 2.1 on; "Library" GPL and bare "LGPL" start at 2.0.
+    if (family === 'LGPL') return lesser ? 'LGPL-2.1-or-later' : 'LGPL-2.0-or-later';
+    return 'AGPL-3.0-or-later';
+  }
+  let v: string;
+  if (family === 'LGPL') {
+    if (major === '2') v = minor === '1' ? '2.1' : '2.0';
+    else if (major === '3') v = '3.0';
+    else return null;
+  } else if (family === 'AGPL') {
+    if (major === '3') v = '3.0';
+    else if (major === '1') v = '1.0';
+    else return null;
+  } else {
+    // There is no GPL 1.1 or 2.1: "GPL 1.1" is some other licence's version (CDDL+GPL 1.1).
+    if (minor && minor !== '0') return null;
+    v = `${major}.0`;
+  }
+  return `${family}-${v}-${later ? 'or-later' : 'only'}`;
+}
+
+interface Rule {
+  re: RegExp;
+  id: (m: RegExpExecArray) => string | null;
+}
+
+const v = (m: RegExpExecArray, a = 1, b = 2): string => `${m[a] ?? ''}.${m[b] ?? '0'}`;
+
+// Idioms whose licence is known by convention rather than spelled out (jQuery's dual licence is
+// MIT or GPL-2.0; a Linux kernel file "subject to the GNU General Public License" is GPL-2.0).
+const IDIOMS: { re: RegExp; ids: string[] }[] = [
+  { re: /\bthe lgpl mpl or bsd license\b/g, ids: ['LGPL-2.0-or-later', 'MPL-1.1', 'BSD-3-Clause'] },
+  // The Mozilla tri-licence block summary line.
+  { re: /\bversion mpl 1 1 gpl 2 0 lgpl 2 1\b/g, ids: ['MPL-1.1', 'GPL-2.0-or-later', 'LGPL-2.1-or-later'] },
+  { re: /\bdual licensed under the mit (?:\S+ ){0,8}?and gpl\b(?: (?:\S+ ){0,6}?licenses)?/g, ids: ['MIT', 'GPL-2.0-only'] },
+  { re: /\breleased under the mit bsd and gpl licenses\b/g, ids: ['MIT', 'BSD-3-Clause', 'GPL-2.0-only'] },
+  { re: /\bsubject to the terms and conditions of the gnu general public license (?:version 2 )?see the file copying in the main directory of the linux distribution\b/g, ids: ['GPL-2.0-only'] },
+];
+
+const RULES: Rule[] = [
+  { re: /\bapache (?:software )?license,? (?:version |v ?)?([12])(?: ([01]))?\b/g, id: (m) => `Apache-${v(m)}` },
+  { re: /\b(?:software )?developed (?:by|at) the apache software foundation\b/g, id: () => 'Apache-2.0' },
+  // Bare "Apache 2.0" is too common in prose and code (product versions) to count on its own; it
+  // needs licence wording next to it.
+  { re: /\b(?:licen[sc]ed under|under the terms of|license|licence|released under) (?:the )?(?:apache|asl|apl) ?(?:v|version )?([12]) ([01])\b/g, id: (m) => `Apache-${v(m)}` },
+  { re: /\b(?:apache|asl|apl) ?(?:v|version )?([12]) ([01]) (?:license|licensed)\b/g, id: (m) => `Apache-${v(m)}` },
+  { re: /\bapache org licenses license ([12]) ([01])\b/g, id: (m) => `Apache-${v(m)}` },
+  { re: /\b(?:mit license|mit licensed|licensed under (?:the )?mit|under the mit|opensource org licenses mit|mit license org|mit x11 license)\b/g, id: () => 'MIT' },
+  { re: /\bmozilla public license,? (?:version |v ?)?([12]) ([01])\b/g, id: (m) => `MPL-${v(m)}` },
+  { re: /\bmozilla org mpl ([12]) ([01])\b/g, id: (m) => `MPL-${v(m)}` },
+  { re: /\beclipse public license,? (?:version |v ?)?([12]) ([0])\b/g, id: (m) => `EPL-${v(m)}` },
+  { re: /\beclipse org legal epl v?([12])([0])\b/g, id: (m) => `EPL-${v(m)}` },
+  { re: /\bcommon development and distribution license,? (?:cddl )?(?:version |v ?)?(1) ([01])\b/g, id: (m) => `CDDL-${v(m)}` },
+  { re: /\bcommon development and distribution license\b(?! (?:cddl )?(?:version |v ?)?1 [01]\b)/g, id: () => 'CDDL-1.0' },
+  { re: /\bcddl ?(?:v ?|version )?(1) ([01])\b/g, id: (m) => `CDDL-${v(m)}` },
+  { re: /\bcommon public license,? (?:version |v ?)?(1) (0)\b/g, id: () => 'CPL-1.0' },
+  { re: /\b(?:new|revised|modified|3 clause) bsd license\b|\bbsd 3 clause license\b/g, id: () => 'BSD-3-Clause' },
+  { re: /\b(?:0|zero clause) bsd license\b|\b0bsd\b/g, id: () => '0BSD' },
+  { re: /(?<!\b(?:new|revised|modified|3 clause|simplified|2 clause|free|original|4 clause|0|zero clause) )\bbsd(?: style)?(?: source)? license\b/g, id: () => 'BSD-3-Clause' },
+  { re: /\b(?:simplified|2 clause) bsd license\b|\bbsd 2 clause license\b|\bfreebsd license\b/g, id: () => 'BSD-2-Clause' },
+  { re: /\bisc license\b/g, id: () => 'ISC' },
+  { re: /\bartistic license,? (?:version |v ?)?([12]) (0)\b/g, id: (m) => `Artistic-${v(m)}` },
+  // Unversioned, the Artistic Licence is Perl's (1.0 as shipped with Perl).
+  { re: /\bartistic license\b(?!,? (?:version |v ?)?[12] 0\b)/g, id: () => 'Artistic-1.0-Perl' },
+  { re: /\bruby license\b|\bsame terms as ruby\b/g, id: () => 'Ruby' },
+  { re: /\bboost software license,? (?:version )?1 0\b/g, id: () => 'BSL-1.0' },
+  { re: /\bcreative commons attribution sharealike ([1-4]) ([05])\b/g, id: (m) => `CC-BY-SA-${v(m)}` },
+  { re: /\bcc by sa v?([1-4]) ([05])\b/g, id: (m) => `CC-BY-SA-${v(m)}` },
+  { re: /\bclasspath exception\b|\blinking this library statically or dynamically with other modules is making a combined work\b/g, id: () => 'Classpath-exception-2.0' },
+];
+
+/** Name and URL references to licences, each with the line(s) it spans. */
+export function findReferences(raw: string): LicenseMatch[] {
+  const flat = flatten(raw);
+  const out: LicenseMatch[] = [];
+  const push = (spdx: string, start: number, end: number, score: number): void => {
+    const startLine = lineAt(flat, start);
+    const endLine = lineAt(flat, Math.max(start, end - 1));
+    if (out.some((o) => o.spdx === spdx && o.startLine <= endLine && startLine <= o.endLine)) return;
+    out.push({ spdx, score, startLine, endLine, kind: 'reference' });
+  };
+  const text = flat.text;
+  // Spans already explained by an idiom; the generic GNU rule must not add a second reading.
+  const claimed: [number, number][] = [];
+  for (const idiom of IDIOMS) {
+    idiom.re.lastIndex = 0;
+    for (let m = idiom.re.exec(text); m; m = idiom.re.exec(text)) {
+      claimed.push([m.index, m.index + m[0].length]);
+      for (const id of idiom.ids) push(id, m.index, m.index + m[0].length, 0.9);
+    }
+  }
+  GNU.lastIndex = 0;
+  for (let m = GNU.exec(text); m; m = GNU.exec(text)) {
+    const at = m.index;
+    if (claimed.some(([a, b]) => at >= a && at < b)) continue;
+    const family = gnuFamily(m);
+    const after = text.slice(m.index + m[0].length + 1, m.index + m[0].length + 200);
+    let major = m[6];
+    let minor = m[7];
+    let endOff = m.index + m[0].length;
+    let laterBefore = false;
+    if (!major) {
+      const va = VERSION_AFTER.exec(after);
+      if (va) {
+        major = va[1];
+        minor = va[2];
+        endOff += 1 + va[0].length;
+      } else {
+        const vb = VERSION_BEFORE.exec(text.slice(Math.max(0, m.index - 60), m.index));
+        if (vb) {
+          major = vb[1];
+          minor = vb[2];
+          if (vb[3]) laterBefore = true;
+        }
+      }
+    }
+    const later = laterBefore || LATER.test(text.slice(endOff + 1, endOff + 160));
+    const id = gnuId(family, major, minor, later, (m[1] ?? m[3]) === 'lesser');
+    // Unversioned mentions score low; "Lesser" still says at least 2.1, a little more than "LGPL".
+    if (id) push(id, m.index, endOff, major ? 0.8 : (m[1] ?? m[3]) === 'lesser' ? 0.55 : 0.5);
+  }
+  // GNU FDL: "Version 1.2 or any later version published by the Free Software Foundation".
+  const GFDL = /\b(?:gnu free documentation license|gfdl),? (?:version |v ?)?1 ([123])\b/g;
+  for (let m = GFDL.exec(text); m; m = GFDL.exec(text)) {
+    const end = m.index + m[0].length;
+    const later = LATER.test(text.slice(end + 1, end + 160));
+    push(`GFDL-1.${m[1] ?? '1'}-${later ? 'or-later' : 'only'}`, m.index, end, 0.8);
+  }
+  for (const rule of RULES) {
+    rule.re.lastIndex = 0;
+    for (let m = rule.re.exec(text); m; m = rule.re.exec(text)) {
+      const id = rule.id(m);
+      if (id) push(id, m.index, m.index + m[0].length, 0.8);
+    }
+  }
+  return out;
+}

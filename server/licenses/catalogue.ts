@@ -1,0 +1,67 @@
+// Keeps the licences table in step with the licence knowledge the product ships (the SPDX list
+// from its npm package, levels and attributes from resources/licenses). Runs at start-up; a
+// stamp of that data in settings makes it a no-op until the shipped data changes. Levels an
+// administrator edited are kept; everything else follows the shipped data.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { getSetting, putSetting } from '../db/repositories/settings.ts';
+import { nowIso } from '../db/time.ts';
+import { exceptionIdList, licenseAttributes, licenseIds, licenseInfo, licenseLevel } from '../engine/matchers/licenses/knowledge.ts';
+
+const STAMP_KEY = 'license_catalogue_stamp';
+const BATCH = 200;
+
+function shippedStamp(): string {
+  const require = createRequire(import.meta.url);
+  const hash = createHash('sha256');
+  hash.update(String((require('spdx-license-list/package.json') as { version: string }).version));
+  for (const name of ['levels.json', 'attributes.json']) {
+    hash.update(readFileSync(new URL(`../../resources/licenses/${name}`, import.meta.url)));
+  }
+  return hash.digest('hex');
+}
+
+export async function syncLicenseCatalogue(db: Kysely<Database>): Promise<{ inserted: number; updated: number } | null> {
+  const stamp = shippedStamp();
+  if ((await getSetting<string>(db, STAMP_KEY)) === stamp) return null;
+
+  const existing = new Map((await db.selectFrom('licenses').select(['spdx_id', 'level_edited']).execute()).map((r) => [r.spdx_id, Boolean(r.level_edited)]));
+  const now = nowIso();
+  const rows = [...licenseIds(), ...exceptionIdList()].flatMap((id) => {
+    const info = licenseInfo(id);
+    if (!info) return [];
+    const attributes = info.isException ? undefined : licenseAttributes(id);
+    return [{
+      spdx_id: id,
+      name: info.name,
+      url: info.url ?? '',
+      level: licenseLevel(id),
+      default_level: licenseLevel(id),
+      copyleft: attributes?.copyleft ?? 'none',
+      osi_approved: info.osiApproved ? 1 : 0,
+      deprecated: info.deprecated ? 1 : 0,
+      is_exception: info.isException ? 1 : 0,
+      attributes: attributes ? JSON.stringify(attributes) : null,
+      updated_at: now,
+    }];
+  });
+  let inserted = 0;
+  let updated = 0;
+  await db.transaction().execute(async (trx) => {
+    const fresh = rows.filter((r) => !existing.has(r.spdx_id)).map((r) => ({ ...r, level_edited: 0 }));
+    for (let i = 0; i < fresh.length; i += BATCH) await trx.insertInto('licenses').values(fresh.slice(i, i + BATCH)).execute();
+    inserted = fresh.length;
+    for (const row of rows.filter((r) => existing.has(r.spdx_id))) {
+      const { spdx_id, level, ...rest } = row;
+      // An administrator's level survives an update of the shipped defaults.
+      const set = existing.get(spdx_id) ? rest : { ...rest, level };
+      await trx.updateTable('licenses').set(set).where('spdx_id', '=', spdx_id).execute();
+      updated++;
+    }
+  });
+  await putSetting(db, STAMP_KEY, stamp);
+  return { inserted, updated };
+}

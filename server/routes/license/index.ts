@@ -1,0 +1,76 @@
+// Licence area (spec doc 2 §7 "Licence"): the licence knowledge base list and details, the
+// administrators' level settings, and the knowledge-base licence check. Every handler of
+// contract/api/license.ts.
+import { licenseCalls } from '../../../contract/api/license.ts';
+import { fail, ok } from '../../../contract/envelope.ts';
+import type { ServerContext } from '../../context.ts';
+import { audit } from '../../db/repositories/audit-log.ts';
+import { findLicense, levelsOf, listLicenses, setLicenseLevel, toLicenseRow } from '../../db/repositories/licenses.ts';
+import type { Level } from '../../engine/matchers/advisory.ts';
+import { expressionIds, normalizeDeclared } from '../../engine/matchers/licenses/expression.ts';
+import { licenseText } from '../../engine/matchers/licenses/knowledge.ts';
+import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
+import { pagingOf } from '../vulnerability/paging.ts';
+
+export const LICENSE_MSG = {
+  notFound: '许可证不存在',
+  edited: '许可证等级已修改',
+};
+
+export function licenseAreaHandlers({ db }: ServerContext): AreaHandlers<typeof licenseCalls> {
+  return {
+    async list({ query, body }) {
+      return ok(await listLicenses(db, body, pagingOf(query)));
+    },
+
+    async detail({ params }) {
+      const row = await findLicense(db, params.id);
+      if (!row) return fail(LICENSE_MSG.notFound);
+      return ok({
+        ...toLicenseRow(row),
+        url: row.url,
+        attributes: row.attributes ? JSON.parse(row.attributes) : null,
+        text: licenseText(row.spdx_id),
+        updatedAt: row.updated_at,
+      });
+    },
+
+    async involvedSubjects({ params, query }) {
+      const row = await findLicense(db, params.id);
+      if (!row) return fail(LICENSE_MSG.notFound);
+      // Projects and their results arrive with issue 6: until then no project uses any licence,
+      // so the page is empty by fact. Issue 6 replaces this with a paged query over results.
+      void pagingOf(query);
+      return ok({ content: [], total: 0 });
+    },
+
+    async systemList({ query }) {
+      const { page, size, ...filter } = query ?? {};
+      return ok(await listLicenses(db, { ...filter, includeDeprecated: true, includeExceptions: false }, pagingOf({ page, size })));
+    },
+
+    async systemEdit({ request, body }) {
+      const row = await findLicense(db, body.id);
+      if (!row) return fail(LICENSE_MSG.notFound);
+      const { userId } = signedIn(request);
+      const updated = await setLicenseLevel(db, row, body.level, userId);
+      await audit(db, { userId, action: 'license.level.modified', detail: { spdxId: row.spdx_id, from: row.level, to: body.level } });
+      return ok(toLicenseRow(updated), LICENSE_MSG.edited);
+    },
+
+    async check({ body }) {
+      const normalised = body.licenses.map((input) => ({ input, expression: normalizeDeclared(input) }));
+      const ids = [...new Set(normalised.flatMap((n) => (n.expression ? expressionIds(n.expression) : [])))];
+      const levels = await levelsOf(db, ids);
+      return ok(normalised.map(({ input, expression }) => {
+        const parts = expression ? expressionIds(expression) : [];
+        const known = parts.filter((id) => levels.has(id));
+        // The riskiest licence decides: a component is as constrained as its strictest licence.
+        const level = known.reduce<Level>((worst, id) => Math.min(worst, levels.get(id)!) as Level, 16);
+        return { input, expression, known, unknown: parts.filter((id) => !levels.has(id)), level };
+      }));
+    },
+  };
+}
+
+export const licenseHandlers = (ctx: ServerContext): HandlerIndex => indexHandlers(licenseCalls, licenseAreaHandlers(ctx));

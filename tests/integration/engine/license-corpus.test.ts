@@ -1,0 +1,108 @@
+// Licence recognition measured on ScanCode's licence test corpus (lic1 + lic2). Each file has a
+// .yml sidecar with the expected ScanCode licence expressions; keys map to SPDX ids through
+// key-to-spdx.json. Only files whose expected ids are all real SPDX ids (no LicenseRef-scancode-*)
+// count, since Cairn reports SPDX ids only.
+//
+// Targets are 80 % exact id sets and ≥ 0.95 precision for each of the 20 most frequent expected
+// licences. Where the engine is not there yet, the test guards the figure reached so far (FLOOR /
+// PRECISION_FLOOR) so that changes cannot silently lose ground; raise the floors as it improves.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createLicenseRecognizer } from '../../../server/engine/matchers/licenses/recognize.ts';
+
+const BASE = path.resolve('../shared/corpora/licenses/scancode');
+const TARGET_EXACT = 0.8;
+const TARGET_PRECISION = 0.95;
+const FLOOR_EXACT = 0.84;
+// Licences whose precision is still under target: their reached value is the floor.
+const PRECISION_FLOOR: Record<string, number> = {
+  'LGPL-2.0-or-later': 0.87,
+  'BSD-2-Clause': 0.91,
+  'BSD-4-Clause': 0.88,
+};
+
+interface Case {
+  file: string;
+  expected: Set<string>;
+}
+
+/** The `license_expressions` list of a sidecar (a flat YAML list of strings). */
+function expressionsOf(yml: string): string[] {
+  const out: string[] = [];
+  let inList = false;
+  for (const line of yml.split('\n')) {
+    if (/^license_expressions:/.test(line)) {
+      inList = true;
+      continue;
+    }
+    if (inList && /^\s+-\s+/.test(line)) out.push(line.replace(/^\s+-\s+/, '').trim());
+    else if (inList && /^\S/.test(line)) inList = false;
+  }
+  return out;
+}
+
+function loadCases(): Case[] {
+  const keyMap = JSON.parse(readFileSync(path.join(BASE, 'key-to-spdx.json'), 'utf8')) as Record<string, { spdx: string }>;
+  const cases: Case[] = [];
+  for (const dir of ['lic1', 'lic2']) {
+    for (const name of readdirSync(path.join(BASE, dir)).sort()) {
+      if (!name.endsWith('.yml')) continue;
+      const file = path.join(dir, name.slice(0, -4));
+      if (!existsSync(path.join(BASE, file))) continue;
+      const keys = expressionsOf(readFileSync(path.join(BASE, dir, name), 'utf8'))
+        .flatMap((e) => e.replace(/[()]/g, ' ').split(/\s+/))
+        .filter((t) => t && !/^(AND|OR|WITH)$/i.test(t));
+      const ids = keys.map((k) => keyMap[k]?.spdx);
+      if (ids.length === 0 || ids.some((id) => !id || id.startsWith('LicenseRef-'))) continue;
+      cases.push({ file, expected: new Set(ids as string[]) });
+    }
+  }
+  return cases;
+}
+
+describe.skipIf(!existsSync(BASE))('许可证识别：ScanCode 语料', () => {
+  it('精确集合匹配率与前 20 个许可证的精确率', () => {
+    const cases = loadCases();
+    expect(cases.length).toBeGreaterThan(400);
+    const recognizer = createLicenseRecognizer();
+    recognizer.recognize('warm up: build the licence index once (copyright license)');
+    const texts = cases.map((c) => readFileSync(path.join(BASE, c.file), 'latin1'));
+
+    const started = performance.now();
+    const detected = texts.map((t, i) => new Set(recognizer.recognize(t, cases[i]?.file).map((m) => m.spdx)));
+    const seconds = (performance.now() - started) / 1000;
+
+    let exact = 0;
+    const frequency = new Map<string, number>();
+    const truePositive = new Map<string, number>();
+    const falsePositive = new Map<string, number>();
+    const misses: string[] = [];
+    cases.forEach((c, i) => {
+      const got = detected[i] ?? new Set<string>();
+      const same = got.size === c.expected.size && [...got].every((id) => c.expected.has(id));
+      if (same) exact++;
+      else misses.push(`${c.file}: expected ${[...c.expected].join(', ')} | got ${[...got].join(', ') || '—'}`);
+      for (const id of c.expected) frequency.set(id, (frequency.get(id) ?? 0) + 1);
+      for (const id of got) {
+        const table = c.expected.has(id) ? truePositive : falsePositive;
+        table.set(id, (table.get(id) ?? 0) + 1);
+      }
+    });
+    const exactShare = exact / cases.length;
+    const top = [...frequency.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 20);
+    const precision = top.map(([id, n]) => {
+      const tp = truePositive.get(id) ?? 0;
+      const fp = falsePositive.get(id) ?? 0;
+      return { id, expected: n, tp, fp, precision: tp + fp === 0 ? 1 : tp / (tp + fp) };
+    });
+
+    console.log(`licence corpus: ${cases.length} files, exact id set ${exact}/${cases.length} = ${(exactShare * 100).toFixed(1)} % (target ${TARGET_EXACT * 100} %)`);
+    console.log(`speed: ${(cases.length / seconds).toFixed(0)} files/s (${seconds.toFixed(2)} s)`);
+    console.log(precision.map((p) => `${p.id.padEnd(26)} n=${String(p.expected).padStart(3)} tp=${String(p.tp).padStart(3)} fp=${String(p.fp).padStart(3)} precision=${p.precision.toFixed(3)}`).join('\n'));
+    console.log(`worst files (${misses.length} misses, first 30):\n${misses.slice(0, 30).join('\n')}`);
+
+    expect(exactShare).toBeGreaterThanOrEqual(Math.min(TARGET_EXACT, FLOOR_EXACT));
+    for (const p of precision) expect({ id: p.id, ok: p.precision >= Math.min(TARGET_PRECISION, PRECISION_FLOOR[p.id] ?? TARGET_PRECISION) }).toEqual({ id: p.id, ok: true });
+  });
+});
