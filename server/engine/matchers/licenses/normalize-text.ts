@@ -1,7 +1,7 @@
 // Text normalisation shared by the licence index and the files it scans: both sides must go through
-// exactly the same steps or shingles stop lining up. Comment markers, punctuation, markup and case
-// are dropped; a few spelling variants are folded (licence/license) so British and American copies
-// of a text compare equal.
+// exactly the same steps or shingles stop lining up. Comment markers (m4's "dnl" too), punctuation,
+// markup and case are dropped; a few spelling variants are folded (licence/license) so British and
+// American copies of a text compare equal.
 
 export interface Tokens {
   /** Normalised words, in order. */
@@ -41,6 +41,9 @@ export function tokenize(text: string): Tokens {
     let segment = stripped.slice(start, end).toLowerCase();
     // "GPLv2+", "GPL-2.0+": keep the plus as a word, references read it as "or later".
     if (segment.includes('+')) segment = segment.replace(/([0-9])\+/g, '$1 orlater ');
+    // m4's comment marker is a word ("dnl This file is free software"), not punctuation like "#"
+    // or "//": dropped at the start of a line, or it splits every line of a notice in autoconf macros.
+    if (segment.includes('dnl')) segment = segment.replace(/^\s*dnl\b/, ' ');
     WORD.lastIndex = 0;
     for (let m = WORD.exec(segment); m; m = WORD.exec(segment)) {
       const w = FOLD[m[0]] ?? m[0];

@@ -120,6 +120,22 @@ const COMMON = new Set([
 ]);
 const COMMON_BONUS = 0.05;
 
+// Look-alikes that differ from a common licence by one clause only: the common text wins the
+// similarity race (it is shorter, and has COMMON_BONUS), but that clause, when the matched region
+// carries it, names the licence. Matched on the region's normalised words.
+const REFINE: { from: string; to: string; clause: RegExp }[] = [
+  // The source-code clause of BSD-2-Clause-first-lines: "... and the following disclaimer as the
+  // first lines of this file unmodified".
+  { from: 'BSD-2-Clause', to: 'BSD-2-Clause-first-lines', clause: /\bdisclaimer as the first lines of this file unmodified\b/ },
+  // BSD-4-Clause-UC is the original four-clause text with the University of California's
+  // acknowledgement, alone (a second acknowledgement after it makes it a generic BSD-4-Clause).
+  {
+    from: 'BSD-4-Clause',
+    to: 'BSD-4-Clause-UC',
+    clause: /\bmust display the following acknowledge?ment this product includes software developed by the university of california berkeley and its contributors\b(?! this product includes)/,
+  },
+];
+
 function buildIndex(): Index {
   const vocab = new Map<string, number>();
   const templates: Template[] = [];
@@ -369,6 +385,10 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
     const startLine = lines[r.start] ?? 1;
     const endLine = lines[r.end] ?? 1;
     let spdx = t.spdx;
+    if (t.kind === 'text') {
+      const refined = REFINE.find((f) => f.from === spdx);
+      if (refined && refined.clause.test(words.slice(r.start, r.end + 1).join(' '))) spdx = refined.to;
+    }
     // GNU headers differ from each other by little more than a version number, which a few
     // shingles cannot weigh reliably; the notice's own words ("version 2 ... or any later
     // version") decide the exact id.

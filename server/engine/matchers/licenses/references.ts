@@ -71,6 +71,22 @@ function gnuId(family: 'GPL' | 'LGPL' | 'AGPL', major: string | undefined, minor
   return `${family}-${v}-${later ? 'or-later' : 'only'}`;
 }
 
+// A bare, unversioned "LGPL" is the weakest reference there is (the acronym also names a kind of
+// library, and turns up in build files and prose about other components: "even though the core
+// library is released under LGPL, this extra library uses GPL"). It counts only when the words
+// right next to it read as a licence name: an article or "terms of" before it ("the LGPL", "terms
+// of LGPL"), a licence word or a pointer to the text after it ("LGPL license", "LGPL, see
+// COPYING.LGPL", "common-licenses/LGPL"), or other licence names beside it ("GPL or LGPL").
+const ACRONYMS = new Set(['gpl', 'lgpl', 'agpl', 'mpl', 'cpl', 'epl', 'bsd', 'mit', 'apache', 'asl', 'cddl', 'gfdl', 'fdl', 'artistic']);
+const BEFORE_ACRONYM = new Set(['the', 'of', 'license', 'licenses', 'legal', 'or', 'and', 'nor']);
+const AFTER_ACRONYM = new Set(['license', 'licenses', 'licensed', 'licensing', 'see', 'or', 'and', 'only', 'file', 'files', 'terms', 'text', 'applies']);
+
+function bareAcronymReads(text: string, start: number, end: number): boolean {
+  const before = text.slice(Math.max(0, start - 40), Math.max(0, start - 1)).split(' ').pop() ?? '';
+  const after = text.slice(end + 1, end + 40).split(' ')[0] ?? '';
+  return BEFORE_ACRONYM.has(before) || ACRONYMS.has(before) || AFTER_ACRONYM.has(after) || ACRONYMS.has(after);
+}
+
 interface Rule {
   re: RegExp;
   id: (m: RegExpExecArray) => string | null;
@@ -166,6 +182,7 @@ export function findReferences(raw: string): LicenseMatch[] {
         }
       }
     }
+    if (!major && m[5] === 'l' && !bareAcronymReads(text, m.index, m.index + m[0].length)) continue;
     const later = laterBefore || LATER.test(text.slice(endOff + 1, endOff + 160));
     const id = gnuId(family, major, minor, later, (m[1] ?? m[3]) === 'lesser');
     // Unversioned mentions score low; "Lesser" still says at least 2.1, a little more than "LGPL".
