@@ -1,5 +1,6 @@
 // The scan's components merged across targets: one entry per purl, whichever files declared it.
 // This is what the CLI prints and what SBOM exports describe.
+import { normalizeDeclared } from '../matchers/licenses/expression.ts';
 import type { Component, Location, ScanResult, Scope } from '../model.ts';
 
 export interface InventoryEntry {
@@ -11,7 +12,30 @@ export interface InventoryEntry {
   direct: boolean;
   locations: Location[];
   licenses: string[];
+  /**
+   * The declared licences as one normalised SPDX expression (each declaration repaired, joined
+   * with AND since every one applies); null when none could be understood.
+   */
+  licenseExpression: string | null;
   dependsOn: string[];
+}
+
+/** Declarations repeat across thousands of components ("MIT"): each is normalised once. */
+const normalised = new Map<string, string | null>();
+function normalizeOnce(declared: string): string | null {
+  let hit = normalised.get(declared);
+  if (hit === undefined && !normalised.has(declared)) {
+    hit = normalizeDeclared(declared);
+    if (normalised.size > 10_000) normalised.clear();
+    normalised.set(declared, hit);
+  }
+  return hit ?? null;
+}
+
+export function licenseExpressionOf(licenses: string[]): string | null {
+  const parts = [...new Set(licenses.map(normalizeOnce).filter((e): e is string => !!e))];
+  if (!parts.length) return null;
+  return parts.length === 1 ? parts[0]! : parts.map((e) => (/ (AND|OR) /.test(e) ? `(${e})` : e)).join(' AND ');
 }
 
 export function inventory(result: ScanResult): InventoryEntry[] {
@@ -20,7 +44,7 @@ export function inventory(result: ScanResult): InventoryEntry[] {
     for (const c of target.components) {
       let entry = byPurl.get(c.purl);
       if (!entry) {
-        entry = { purl: c.purl, name: c.name, version: c.version, ecosystem: c.ecosystem, scope: c.scope, direct: c.direct, locations: [], licenses: [], dependsOn: [], seen: new Set() };
+        entry = { purl: c.purl, name: c.name, version: c.version, ecosystem: c.ecosystem, scope: c.scope, direct: c.direct, locations: [], licenses: [], licenseExpression: null, dependsOn: [], seen: new Set() };
         byPurl.set(c.purl, entry);
       }
       // Runtime anywhere makes it runtime; direct anywhere makes it direct.
@@ -35,6 +59,6 @@ export function inventory(result: ScanResult): InventoryEntry[] {
     }
   }
   return [...byPurl.values()]
-    .map(({ seen: _seen, ...entry }) => entry)
+    .map(({ seen: _seen, ...entry }) => ({ ...entry, licenseExpression: licenseExpressionOf(entry.licenses) }))
     .sort((a, b) => a.purl.localeCompare(b.purl));
 }

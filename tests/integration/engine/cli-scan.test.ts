@@ -20,7 +20,7 @@ describe('cairn scan', () => {
     expect(doc.targets.map((t) => `${t.file}:${t.type}`)).toEqual(['Cargo.lock:cargo']);
     expect(doc.problems).toEqual([]);
     const regex = doc.components.find((c) => c.purl === 'pkg:cargo/regex@1.7.3')!;
-    expect(Object.keys(regex).sort()).toEqual(['dependsOn', 'direct', 'ecosystem', 'licenses', 'locations', 'name', 'purl', 'scope', 'version']);
+    expect(Object.keys(regex).sort()).toEqual(['dependsOn', 'direct', 'ecosystem', 'licenseExpression', 'licenses', 'locations', 'name', 'purl', 'scope', 'version']);
     expect(regex).toMatchObject({ name: 'regex', version: '1.7.3', ecosystem: 'cargo', scope: 'runtime', direct: true });
     expect(regex.dependsOn).toContain('pkg:cargo/aho-corasick@0.7.20');
     expect(summary).toMatch(/扫描完成：.*个组件/);
