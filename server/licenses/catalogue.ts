@@ -3,9 +3,10 @@
 // stamp of that data in settings makes it a no-op until the shipped data changes. Levels an
 // administrator edited are kept; everything else follows the shipped data.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Kysely } from 'kysely';
+import attributesData from '../../resources/licenses/attributes.json' with { type: 'json' };
+import levelsData from '../../resources/licenses/levels.json' with { type: 'json' };
 import type { Database } from '../db/schema.ts';
 import { getSetting, putSetting } from '../db/repositories/settings.ts';
 import { nowIso } from '../db/time.ts';
@@ -18,9 +19,9 @@ function shippedStamp(): string {
   const require = createRequire(import.meta.url);
   const hash = createHash('sha256');
   hash.update(String((require('spdx-license-list/package.json') as { version: string }).version));
-  for (const name of ['levels.json', 'attributes.json']) {
-    hash.update(readFileSync(new URL(`../../resources/licenses/${name}`, import.meta.url)));
-  }
+  // The same data knowledge.ts ships (imported, so a bundled server carries it too).
+  hash.update(JSON.stringify(levelsData));
+  hash.update(JSON.stringify(attributesData));
   return hash.digest('hex');
 }
 
