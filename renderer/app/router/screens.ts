@@ -16,6 +16,9 @@ export const builtScreens: Readonly<Record<string, ScreenLoader>> = {
   '/bug/bugKanban': () => import('../../features/bug/BugKanbanScreen.tsx'),
   '/bug/bugList': () => import('../../features/bug/BugListScreen.tsx'),
   '/bug/bugList/details': () => import('../../features/bug/BugDetailsScreen.tsx'),
+  '/license': () => import('../../features/license/LicenseListScreen.tsx'),
+  '/license/details': () => import('../../features/license/LicenseDetailsScreen.tsx'),
+  '/system/knowledgeBase/protocol': () => import('../../features/license/SystemLicenseScreen.tsx'),
   '/system/knowledgeBase/vul': () => import('../../features/knowledge-admin/SystemVulScreen.tsx'),
   '/system/knowledgeBase/vul/batch': () => import('../../features/knowledge-admin/ImportRecordsScreen.tsx'),
 };

@@ -9,7 +9,7 @@ import { zh } from '../../i18n/zh-CN.ts';
 
 const t = zh.vul;
 
-function CheckTag({ label, checked, color, onToggle }: { label: string; checked: boolean; color?: string; onToggle: () => void }) {
+export function CheckTag({ label, checked, color, onToggle }: { label: string; checked: boolean; color?: string; onToggle: () => void }) {
   const style = color
     ? checked
       ? { backgroundColor: color, color: '#fff', borderColor: color }

@@ -138,8 +138,11 @@ describe('the route tree', () => {
       '/desktop/personal',
       '/desktop/profiles',
       '/handleLogin',
+      '/license',
+      '/license/details',
       '/login',
       '/logout',
+      '/system/knowledgeBase/protocol',
       '/system/knowledgeBase/vul',
       '/system/knowledgeBase/vul/batch',
     ]);
