@@ -114,6 +114,32 @@ export function pinnedVersion(specifiers: string): string {
   return '';
 }
 
+/** One `[[package]]` entry of a TOML lockfile, with its name checked and its line range. */
+export interface LockPackage {
+  raw: TomlTable;
+  name: string;
+  span: { startLine: number; endLine: number } | undefined;
+}
+
+/**
+ * The `[[package]]` entries of poetry.lock, pdm.lock and uv.lock: parsed, each required to have a
+ * name, with the line range of its block (when the blocks line up with the parsed entries).
+ */
+export function lockPackages(text: string, file: string, what: string): { doc: TomlTable; packages: LockPackage[] } {
+  const doc = parseTomlFile(text, file, what);
+  if (doc.package !== undefined && !Array.isArray(doc.package)) throw new ExtractError(`${what} 文件 ${file} 的 package 不是表数组`);
+  const packages = tables(doc.package);
+  const blocks = tableBlocks(text, 'package');
+  return {
+    doc,
+    packages: packages.map((raw, i) => {
+      const name = str(raw.name);
+      if (!name) throw new ExtractError(`${what} 文件 ${file} 第 ${i + 1} 个 package 缺少 name`);
+      return { raw, name, span: blocks.length === packages.length ? blocks[i] : undefined };
+    }),
+  };
+}
+
 /** Line ranges (1-based, inclusive) of each `[[name]]` array-of-tables entry, in file order. */
 export function tableBlocks(text: string, name: string): Array<{ startLine: number; endLine: number }> {
   const lines = text.split(/\r?\n/);

@@ -4,10 +4,9 @@
 // pyproject.toml beside the lock; without it, packages nothing else depends on are the roots.
 import path from 'node:path';
 import type { Component, ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
-import { ExtractError } from '../../model.ts';
 import {
-  classifyScopes, component, indexByName, normalizePypiName, parseRequirementHead, parseTomlFile, pinnedVersion, projectOf,
-  readPyproject, resolveChild, str, TargetBuilder, tableBlocks, tables,
+  classifyScopes, component, indexByName, lockPackages, normalizePypiName, parseRequirementHead, pinnedVersion,
+  projectOf, readPyproject, resolveChild, str, TargetBuilder,
 } from './common.ts';
 
 export const pdm: Extractor = {
@@ -16,22 +15,15 @@ export const pdm: Extractor = {
   matches: (p) => path.posix.basename(p) === 'pdm.lock',
   async extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
     const text = await file.text();
-    const doc = parseTomlFile(text, file.path, 'pdm.lock');
-    if (doc.package !== undefined && !Array.isArray(doc.package)) throw new ExtractError(`pdm.lock 文件 ${file.path} 的 package 不是表数组`);
-    const packages = tables(doc.package);
-    const blocks = tableBlocks(text, 'package');
     const builder = new TargetBuilder();
     const entries: Array<{ c: Component; deps: unknown }> = [];
-    packages.forEach((raw, i) => {
-      const name = str(raw.name);
-      if (!name) throw new ExtractError(`pdm.lock 文件 ${file.path} 第 ${i + 1} 个 package 缺少 name`);
-      const span = blocks.length === packages.length ? blocks[i] : undefined;
+    for (const { raw, name, span } of lockPackages(text, file.path, 'pdm.lock').packages) {
       const groupsRaw = Array.isArray(raw.groups) ? raw.groups : Array.isArray(raw.sections) ? raw.sections : undefined;
       const groups = groupsRaw?.map(String);
       const dev = groups !== undefined && groups.length > 0 && !groups.includes('default');
       const c = builder.add(component({ name, version: str(raw.version), scope: dev ? 'development' : 'runtime', location: { file: file.path, ...span } }));
       entries.push({ c, deps: raw.dependencies });
-    });
+    }
     const byName = indexByName(builder.components);
     const depended = new Set<string>();
     for (const { c, deps } of entries) {

@@ -4,10 +4,9 @@
 // own `category` (1.x) or `groups` (2.1) does.
 import path from 'node:path';
 import type { Component, ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
-import { ExtractError } from '../../model.ts';
 import {
-  classifyScopes, component, indexByName, isTable, normalizePypiName, parseTomlFile, projectOf, readPyproject,
-  resolveChild, str, TargetBuilder, tableBlocks, tables,
+  classifyScopes, component, indexByName, isTable, lockPackages, normalizePypiName, projectOf, readPyproject,
+  resolveChild, str, TargetBuilder,
 } from './common.ts';
 
 /** The version a poetry dependency constraint pins exactly, to pick among several locked versions. */
@@ -23,22 +22,15 @@ export const poetry: Extractor = {
   matches: (p) => path.posix.basename(p) === 'poetry.lock',
   async extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
     const text = await file.text();
-    const doc = parseTomlFile(text, file.path, 'poetry.lock');
-    if (doc.package !== undefined && !Array.isArray(doc.package)) throw new ExtractError(`poetry.lock 文件 ${file.path} 的 package 不是表数组`);
-    const packages = tables(doc.package);
-    const blocks = tableBlocks(text, 'package');
     const builder = new TargetBuilder();
     const entries: Array<{ c: Component; raw: Record<string, unknown> }> = [];
-    packages.forEach((raw, i) => {
-      const name = str(raw.name);
+    for (const { raw, name, span } of lockPackages(text, file.path, 'poetry.lock').packages) {
       const version = str(raw.version);
-      if (!name) throw new ExtractError(`poetry.lock 文件 ${file.path} 第 ${i + 1} 个 package 缺少 name`);
-      const span = blocks.length === packages.length ? blocks[i] : undefined;
       const groups = Array.isArray(raw.groups) ? raw.groups.map(String) : undefined;
       const dev = raw.category === 'dev' || (groups !== undefined && groups.length > 0 && !groups.includes('main'));
       const c = builder.add(component({ name, version, scope: dev ? 'development' : 'runtime', location: { file: file.path, ...span } }));
       entries.push({ c, raw });
-    });
+    }
     const byName = indexByName(builder.components);
     for (const { c, raw } of entries) {
       if (!isTable(raw.dependencies)) continue;

@@ -5,10 +5,8 @@
 // virtual workspace (no package at ".") the `[manifest] members` are the roots.
 import path from 'node:path';
 import type { Component, ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
-import { ExtractError } from '../../model.ts';
 import {
-  classifyScopes, component, indexByName, isTable, parseTomlFile, projectOf, resolveChild, str, TargetBuilder,
-  tableBlocks, tables,
+  classifyScopes, component, indexByName, isTable, lockPackages, projectOf, resolveChild, str, tables, TargetBuilder,
 } from './common.ts';
 
 type Raw = Record<string, unknown>;
@@ -27,21 +25,15 @@ export const uv: Extractor = {
   matches: (p) => path.posix.basename(p) === 'uv.lock',
   async extract(file: InputFile, _ctx: ExtractContext): Promise<Target[]> {
     const text = await file.text();
-    const doc = parseTomlFile(text, file.path, 'uv.lock');
-    if (doc.package !== undefined && !Array.isArray(doc.package)) throw new ExtractError(`uv.lock 文件 ${file.path} 的 package 不是表数组`);
-    const packages = tables(doc.package);
-    const blocks = tableBlocks(text, 'package');
+    const { doc, packages } = lockPackages(text, file.path, 'uv.lock');
     const builder = new TargetBuilder();
     const entries: Array<{ c: Component; raw: Raw }> = [];
     let root: { c: Component; raw: Raw } | undefined;
-    packages.forEach((raw, i) => {
-      const name = str(raw.name);
-      if (!name) throw new ExtractError(`uv.lock 文件 ${file.path} 第 ${i + 1} 个 package 缺少 name`);
-      const span = blocks.length === packages.length ? blocks[i] : undefined;
+    for (const { raw, name, span } of packages) {
       const c = component({ name, version: str(raw.version), location: { file: file.path, ...span } });
       if (!root && isRootSource(raw.source)) root = { c, raw };
       else entries.push({ c: builder.add(c), raw });
-    });
+    }
     const all = root ? [...builder.components, root.c] : builder.components;
     const byName = indexByName(all);
     const edges = (list: Raw[]) => list.flatMap((d) => resolveChild(byName, str(d.name), str(d.version) || undefined).map((x) => x.purl));
