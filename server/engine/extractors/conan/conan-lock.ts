@@ -35,6 +35,17 @@ export function conanPurl(ref: ConanRef): string {
   });
 }
 
+/** A reference string → the reference and its purl; undefined when it is not one a purl can name. */
+function resolveRef(text: string | undefined): { ref: ConanRef; purl: string } | undefined {
+  const ref = text ? parseConanRef(text) : undefined;
+  if (!ref) return undefined;
+  try {
+    return { ref, purl: conanPurl(ref) };
+  } catch {
+    return undefined;
+  }
+}
+
 function idList(node: JsonNode | undefined): string[] {
   if (node?.kind !== 'array') return [];
   return node.items.flatMap((x) => (x.kind === 'string' ? [x.value] : x.kind === 'number' ? [String(x.value)] : []));
@@ -59,15 +70,9 @@ function parseV1(nodes: JsonNode, file: string): Target {
   let project: Target['project'] = null;
   for (const [id, node] of nodes.entries) {
     if (node.kind !== 'object') continue;
-    const refText = str(member(node, 'ref'));
-    const ref = refText ? parseConanRef(refText) : undefined;
-    if (!ref) continue;
-    let purl: string;
-    try {
-      purl = conanPurl(ref);
-    } catch {
-      continue;
-    }
+    const resolved = resolveRef(str(member(node, 'ref')));
+    if (!resolved) continue;
+    const { ref, purl } = resolved;
     if (id === rootId) {
       project = { purl, name: ref.name, version: ref.version };
       continue;
@@ -120,14 +125,9 @@ function parseV2(root: JsonNode, file: string): Target {
     if (!list) continue;
     if (list.kind !== 'array') throw new ExtractError(`${file} 的 ${key} 应为数组`);
     for (const item of list.items) {
-      const ref = item.kind === 'string' ? parseConanRef(item.value) : undefined;
-      if (!ref) continue;
-      let purl: string;
-      try {
-        purl = conanPurl(ref);
-      } catch {
-        continue;
-      }
+      const resolved = item.kind === 'string' ? resolveRef(item.value) : undefined;
+      if (!resolved) continue;
+      const { ref, purl } = resolved;
       components.push({
         purl, ecosystem: 'conan', name: ref.name, version: ref.version, direct: false, scope,
         locations: [{ file, startLine: item.startLine, endLine: item.endLine }], licenses: [], dependsOn: [],
