@@ -2,11 +2,10 @@
 // SPDX licence list: the list (keyword, copyleft filter in the URL), Apache-2.0's details (full
 // text, attributes, the empty 影响项目 tab), and the level settings (MIT's level changed there,
 // then seen on the list). Screenshots go to test-results/license-*.png.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { firstLogin } from './admin-login.ts';
 import { startWebHost, type WebHost } from './web-host.ts';
 
-const INITIAL_PASSWORD = 'Cairn@123';
-const PASSWORD = 'Cairn#2026safe';
 const shot = (name: string) => `test-results/license-${name}.png`;
 
 test.use({ actionTimeout: 15_000 });
@@ -15,28 +14,9 @@ let host: WebHost;
 test.beforeAll(async () => { host = await startWebHost(); });
 test.afterAll(async () => { await host?.stop(); });
 
-/** First login of admin: forced password change, then a login with the new password. */
-async function firstLogin(page: Page) {
-  await page.goto(host.launchUrl);
-  await expect(page.getByText(/运行中/).first()).toBeVisible({ timeout: 60_000 });
-  await page.getByLabel('用户名').fill('admin');
-  await page.getByLabel('密码', { exact: true }).fill(INITIAL_PASSWORD);
-  await page.getByRole('button', { name: '登录' }).click();
-  await expect(page).toHaveURL(/#\/changePassword/);
-  await page.getByRole('textbox', { name: /^原密码/ }).fill(INITIAL_PASSWORD);
-  await page.getByRole('textbox', { name: /^新密码/ }).fill(PASSWORD);
-  await page.getByRole('textbox', { name: /^确认新密码/ }).fill(PASSWORD);
-  await page.getByRole('button', { name: '确认修改' }).click();
-  await expect(page).toHaveURL(/#\/login/);
-  await page.getByLabel('用户名').fill('admin');
-  await page.getByLabel('密码', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: '登录' }).click();
-  await expect(page).toHaveURL(/#\/project\/projectList/);
-}
-
 test('许可证：列表筛选、详情、等级设置', async ({ page }) => {
   test.setTimeout(180_000);
-  await firstLogin(page);
+  await firstLogin(page, host.launchUrl);
 
   // ---- 许可证列表 ----------------------------------------------------------------------------
   await page.goto(`${host.origin}/#/license`);

@@ -6,10 +6,9 @@
 // import records with a record's errors. Screenshots go to test-results/vul-*.png.
 import { readFileSync } from 'node:fs';
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { firstLogin, PASSWORD } from './admin-login.ts';
 import { startWebHost, type WebHost } from './web-host.ts';
 
-const INITIAL_PASSWORD = 'Cairn@123';
-const PASSWORD = 'Cairn#2026safe';
 const CORPUS = '../shared/corpora/advisories/go';
 const ADVISORIES = ['GO-2022-0229.json', 'GO-2022-0463.json', 'GO-2024-2687.json'];
 const shot = (name: string) => `test-results/vul-${name}.png`;
@@ -23,25 +22,6 @@ test.afterAll(async () => {
   await api?.dispose();
   await host?.stop();
 });
-
-/** First login of admin: forced password change, then a login with the new password. */
-async function firstLogin(page: Page) {
-  await page.goto(host.launchUrl);
-  await expect(page.getByText(/运行中/).first()).toBeVisible({ timeout: 60_000 });
-  await page.getByLabel('用户名').fill('admin');
-  await page.getByLabel('密码', { exact: true }).fill(INITIAL_PASSWORD);
-  await page.getByRole('button', { name: '登录' }).click();
-  await expect(page).toHaveURL(/#\/changePassword/);
-  await page.getByRole('textbox', { name: /^原密码/ }).fill(INITIAL_PASSWORD);
-  await page.getByRole('textbox', { name: /^新密码/ }).fill(PASSWORD);
-  await page.getByRole('textbox', { name: /^确认新密码/ }).fill(PASSWORD);
-  await page.getByRole('button', { name: '确认修改' }).click();
-  await expect(page).toHaveURL(/#\/login/);
-  await page.getByLabel('用户名').fill('admin');
-  await page.getByLabel('密码', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: '登录' }).click();
-  await expect(page).toHaveURL(/#\/project\/projectList/);
-}
 
 interface Envelope<T = unknown> { code: number; message: string; data: T }
 
@@ -94,7 +74,7 @@ async function seed(ctx: APIRequestContext) {
 
 test('漏洞知识库：列表筛选、详情、看板、系统漏洞维护、导入记录', async ({ page }) => {
   test.setTimeout(240_000);
-  await firstLogin(page);
+  await firstLogin(page, host.launchUrl);
   api = await platformSession(page);
   await seed(api);
 

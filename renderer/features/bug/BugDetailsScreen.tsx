@@ -1,34 +1,23 @@
 // /bug/bugList/details?id=… 漏洞详情: 概览 (ids, level, score, vector, exploit, CWE, dates,
 // description), 影响项目 (affected packages with readable ranges and fixed versions, fix commits,
 // the projects it touches) and 参考信息 (references). The tab is kept in the URL (`tab=`).
-import { Button, Card, Code, H5, HTMLTable, Icon, Tab, Tabs, Tag, type TabId } from '@blueprintjs/core';
-import { useState, type ReactNode } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Card, Code, H5, HTMLTable, Icon, Tag } from '@blueprintjs/core';
+import type { ReactNode } from 'react';
+import type { Static } from 'typebox';
+import type { InvolvedSubjectSchema } from '../../../contract/api/vulnerability.ts';
 import type { VulnerabilityDetail } from '../../../contract/api/vulnerability.ts';
 import { DASH, formatDateTime, formatVulnerabilityId } from '../../../contract/format.ts';
-import { routeInfo, routeTitle } from '../../../contract/routes.ts';
 import { useInvolvedSubjectsQuery, useVulnerabilityDetailQuery } from '../../api/vulnerabilityApi.ts';
-import { Page } from '../../common/PageHeader.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
+import { DetailPage, useDetailId } from '../../common/DetailPage.tsx';
+import { Field } from '../../common/Field.tsx';
+import { InvolvedSubjectsCard } from '../../common/InvolvedSubjectsCard.tsx';
 import { ExploitText, LevelTag, formatScore } from './levels.tsx';
-import { Pager } from './Pager.tsx';
 import { ExternalLink } from './ExternalLink.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
 import './styles.ts';
 
 const t = zh.vul;
 const PATH = '/bug/bugList/details';
-const TABS = routeInfo(PATH)?.tabs.filter((x) => !x.aliasOf) ?? [];
-const TAB_KEYS = TABS.map((x) => x.key);
-
-function Field({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
-  return (
-    <div className={wide ? 'cairn-field cairn-field-wide' : 'cairn-field'}>
-      <div className="cairn-field-label cairn-muted">{label}</div>
-      <div className="cairn-field-value">{children}</div>
-    </div>
-  );
-}
 
 const dashIfEmpty = (v: string | null | undefined): ReactNode => (v && v.trim() ? v : <span className="cairn-muted">{DASH}</span>);
 
@@ -113,43 +102,19 @@ function Overview({ v }: { v: VulnerabilityDetail }) {
 }
 
 function InvolvedSubjects({ id }: { id: string }) {
-  const [page, setPage] = useState(1);
-  const size = 15;
-  const q = useInvolvedSubjectsQuery({ id, paging: { page, size } });
-  let body: ReactNode;
-  if (q.isLoading) body = <LoadingState />;
-  else if (q.isError) body = <ErrorState message={q.error.message} onRetry={() => void q.refetch()} />;
-  else if (!q.data || q.data.total === 0) body = <div className="cairn-muted cairn-panel-empty">{t.involvedEmpty}</div>;
-  else {
-    body = (
-      <>
-        <HTMLTable className="cairn-table" striped compact>
-          <thead>
-            <tr>
-              <th>{t.subjectColumns.name}</th>
-              <th>{t.subjectColumns.component}</th>
-              <th>{t.subjectColumns.version}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {q.data.content.map((s) => (
-              <tr key={`${s.subjectId}:${s.component}:${s.version}`}>
-                <td>{s.subjectName}</td>
-                <td>{s.component}</td>
-                <td>{s.version}</td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-        <Pager page={page} size={size} total={q.data.total} onPage={setPage} />
-      </>
-    );
-  }
   return (
-    <Card className="cairn-panel">
-      <H5>{t.involvedSubjects}</H5>
-      {body}
-    </Card>
+    <InvolvedSubjectsCard<Static<typeof InvolvedSubjectSchema>>
+      id={id}
+      title={t.involvedSubjects}
+      emptyText={t.involvedEmpty}
+      useSubjects={useInvolvedSubjectsQuery}
+      columns={[
+        { title: t.subjectColumns.name, cell: (s) => s.subjectName },
+        { title: t.subjectColumns.component, cell: (s) => s.component },
+        { title: t.subjectColumns.version, cell: (s) => s.version },
+      ]}
+      rowKey={(s) => `${s.subjectId}:${s.component}:${s.version}`}
+    />
   );
 }
 
@@ -260,72 +225,33 @@ function References({ v }: { v: VulnerabilityDetail }) {
 }
 
 export default function BugDetailsScreen() {
-  const [params, setParams] = useSearchParams();
-  const navigate = useNavigate();
-  const id = (params.get('id') ?? '').trim();
-  const rawTab = params.get('tab') ?? '';
-  const tab = TAB_KEYS.includes(rawTab) ? rawTab : (TAB_KEYS[0] ?? 'overview');
+  const id = useDetailId();
   const q = useVulnerabilityDetailQuery(id, { skip: !id });
-  // Back returns to wherever the user came from (the list with its filters, the kanban, the admin list).
-  const back = <Button icon="arrow-left" text={t.back} onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/bug/bugList'))} />;
-
-  if (!id) {
-    return (
-      <Page title={routeTitle(PATH)} actions={back}>
-        <EmptyState title={t.detailMissingId} description={t.detailMissingIdBody} icon="search" />
-      </Page>
-    );
-  }
-  let body: ReactNode;
-  let subtitle: ReactNode;
-  if (q.isLoading) body = <LoadingState />;
-  else if (q.isError) body = <ErrorState title={t.detailLoadFailed} message={q.error.message} onRetry={() => void q.refetch()} />;
-  else if (!q.data) body = <EmptyState />;
-  else {
-    const v = q.data;
-    subtitle = (
-      <span className="cairn-detail-heading">
-        <LevelTag level={v.level} />
-        <span className="cairn-vul-id-text">{formatVulnerabilityId(v)}</span>
-        <span className="cairn-detail-name">{v.name}</span>
-        {v.withdrawn ? (
-          <Tag minimal intent="warning">
-            {t.withdrawn}
-          </Tag>
-        ) : null}
-      </span>
-    );
-    const panels: Record<string, ReactNode> = {
-      overview: <Overview v={v} />,
-      impactItem: <ImpactItems v={v} id={id} />,
-      referenceInformation: <References v={v} />,
-    };
-    body = (
-      <Tabs
-        id="vul-detail-tabs"
-        selectedTabId={tab}
-        large
-        renderActiveTabPanelOnly
-        onChange={(next: TabId) =>
-          setParams(
-            (old) => {
-              const out = new URLSearchParams(old);
-              out.set('tab', String(next));
-              return out;
-            },
-            { replace: true },
-          )
-        }
-      >
-        {TABS.map((x) => (
-          <Tab key={x.key} id={x.key} title={x.label} panel={<div className="cairn-tab-panel">{panels[x.key]}</div>} />
-        ))}
-      </Tabs>
-    );
-  }
   return (
-    <Page title={routeTitle(PATH)} subtitle={subtitle} actions={back}>
-      {body}
-    </Page>
+    <DetailPage
+      path={PATH}
+      listPath="/bug/bugList"
+      tabsId="vul-detail-tabs"
+      id={id}
+      texts={t}
+      query={q}
+      heading={(v) => (
+        <span className="cairn-detail-heading">
+          <LevelTag level={v.level} />
+          <span className="cairn-vul-id-text">{formatVulnerabilityId(v)}</span>
+          <span className="cairn-detail-name">{v.name}</span>
+          {v.withdrawn ? (
+            <Tag minimal intent="warning">
+              {t.withdrawn}
+            </Tag>
+          ) : null}
+        </span>
+      )}
+      panels={(v) => ({
+        overview: <Overview v={v} />,
+        impactItem: <ImpactItems v={v} id={id} />,
+        referenceInformation: <References v={v} />,
+      })}
+    />
   );
 }

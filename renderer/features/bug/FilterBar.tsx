@@ -1,7 +1,8 @@
 // The vulnerability list's filter bar: keyword (applied on Enter or 查询), level multi-select in
 // the level colours, exploit difficulty, ecosystem, source, published date range, reset.
 import { useEffect, useState } from 'react';
-import { Button, Card, ControlGroup, FormGroup, HTMLSelect, InputGroup, Switch, Tag } from '@blueprintjs/core';
+import { Card, ControlGroup, FormGroup, HTMLSelect, InputGroup, Switch } from '@blueprintjs/core';
+import { CheckTagGroup, KeywordSearch, ResetButton } from '../../common/filters.tsx';
 import { LEVEL_CODES, type VulnerabilityLevel } from '../../../contract/enums.ts';
 import { ECOSYSTEMS, EXPLOIT_CODES, SOURCE_CODES, changed, hasFilters, toggleCode, DEFAULT_LIST_STATE, type ExploitCode, type ListState, type SourceCode } from './listQuery.ts';
 import { exploitLabel, levelColor, levelLabel } from './levels.tsx';
@@ -9,38 +10,17 @@ import { zh } from '../../i18n/zh-CN.ts';
 
 const t = zh.vul;
 
-export function CheckTag({ label, checked, color, onToggle }: { label: string; checked: boolean; color?: string; onToggle: () => void }) {
-  const style = color
-    ? checked
-      ? { backgroundColor: color, color: '#fff', borderColor: color }
-      : { color, borderColor: color }
-    : undefined;
-  // Blueprint's interactive Tag claims role=button; the checkbox semantics sit on a wrapper.
+/** The level check tags in the level colours; also the licence list's. */
+export function LevelCheckTags({ label, selected, onChange }: { label: string; selected: readonly VulnerabilityLevel[]; onChange: (levels: VulnerabilityLevel[]) => void }) {
   return (
-    <span
-      className="cairn-check-tag-wrap"
-      role="checkbox"
-      aria-checked={checked}
-      tabIndex={0}
-      onClick={onToggle}
-      onKeyDown={(e) => {
-        if (e.key === ' ' || e.key === 'Enter') {
-          e.preventDefault();
-          onToggle();
-        }
-      }}
-    >
-      <Tag
-        round
-        minimal={!checked}
-        intent={!color && checked ? 'primary' : undefined}
-        icon={checked ? 'tick' : undefined}
-        className={checked ? 'cairn-check-tag cairn-check-tag-on' : 'cairn-check-tag'}
-        style={style}
-      >
-        {label}
-      </Tag>
-    </span>
+    <CheckTagGroup
+      label={label}
+      codes={LEVEL_CODES}
+      selected={selected}
+      labelOf={levelLabel}
+      color={levelColor}
+      onToggle={(level) => onChange(toggleCode<VulnerabilityLevel>(selected, level, LEVEL_CODES))}
+    />
   );
 }
 
@@ -53,64 +33,24 @@ export function FilterBar({ state, onChange, showSource = true }: { state: ListS
   return (
     <Card className="cairn-filter-bar">
       <div className="cairn-filter-row">
-        <form
-          className="cairn-filter-keyword"
-          role="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            apply({ keyword: keyword.trim() });
-          }}
-        >
-          <ControlGroup>
-            <InputGroup
-              fill
-              leftIcon="search"
-              aria-label={t.keyword}
-              placeholder={t.keywordPlaceholder}
-              value={keyword}
-              maxLength={200}
-              onValueChange={setKeyword}
-            />
-            <Button type="submit" intent="primary" text={t.search} />
-          </ControlGroup>
-        </form>
-        <Button
-          icon="reset"
-          variant="minimal"
-          text={t.reset}
+        <KeywordSearch label={t.keyword} placeholder={t.keywordPlaceholder} value={keyword} onValueChange={setKeyword} onSearch={(k) => apply({ keyword: k })} />
+        <ResetButton
           disabled={!hasFilters(state) && !keyword}
-          onClick={() => {
+          onReset={() => {
             setKeyword('');
             onChange({ ...DEFAULT_LIST_STATE, sort: state.sort, order: state.order, size: state.size });
           }}
         />
       </div>
       <div className="cairn-filter-row">
-        <FormGroup inline label={t.level} className="cairn-filter-group">
-          <div className="cairn-check-tags" role="group" aria-label={t.level}>
-            {LEVEL_CODES.map((level) => (
-              <CheckTag
-                key={level}
-                label={levelLabel(level)}
-                color={levelColor(level)}
-                checked={state.levels.includes(level)}
-                onToggle={() => apply({ levels: toggleCode<VulnerabilityLevel>(state.levels, level, LEVEL_CODES) })}
-              />
-            ))}
-          </div>
-        </FormGroup>
-        <FormGroup inline label={t.exploit} className="cairn-filter-group">
-          <div className="cairn-check-tags" role="group" aria-label={t.exploit}>
-            {EXPLOIT_CODES.map((code) => (
-              <CheckTag
-                key={code}
-                label={exploitLabel(code)}
-                checked={state.exploit.includes(code)}
-                onToggle={() => apply({ exploit: toggleCode<ExploitCode>(state.exploit, code, EXPLOIT_CODES) })}
-              />
-            ))}
-          </div>
-        </FormGroup>
+        <LevelCheckTags label={t.level} selected={state.levels} onChange={(levels) => apply({ levels })} />
+        <CheckTagGroup
+          label={t.exploit}
+          codes={EXPLOIT_CODES}
+          selected={state.exploit}
+          labelOf={exploitLabel}
+          onToggle={(code) => apply({ exploit: toggleCode<ExploitCode>(state.exploit, code, EXPLOIT_CODES) })}
+        />
       </div>
       <div className="cairn-filter-row">
         <FormGroup inline label={t.ecosystem} labelFor="vul-eco" className="cairn-filter-group">

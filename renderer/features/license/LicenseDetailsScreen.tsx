@@ -1,38 +1,27 @@
 // /license/details?id=… 许可证详情: 概览 (ids, level and default level, attributes, the SPDX link,
 // the full text) and 影响项目 (the projects whose results contain the licence). The tab is kept
 // in the URL (`tab=`).
-import { Button, Card, H5, HTMLTable, Tab, Tabs, Tag, type TabId } from '@blueprintjs/core';
-import { useState, type ReactNode } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { Card, H5, Tag } from '@blueprintjs/core';
+import type { ReactNode } from 'react';
+import type { Static } from 'typebox';
+import type { InvolvedSubjectSchema } from '../../../contract/api/license.ts';
 import type { LicenseDetail } from '../../../contract/api/license.ts';
 import { DASH, formatDateTime } from '../../../contract/format.ts';
-import { routeInfo, routeTitle } from '../../../contract/routes.ts';
 import { useLicenseDetailQuery, useLicenseInvolvedSubjectsQuery } from '../../api/licenseApi.ts';
-import { Page } from '../../common/PageHeader.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
+import { DetailPage, useDetailId } from '../../common/DetailPage.tsx';
+import { Field } from '../../common/Field.tsx';
+import { InvolvedSubjectsCard } from '../../common/InvolvedSubjectsCard.tsx';
 import { ExternalLink } from '../bug/ExternalLink.tsx';
 import { LevelTag } from '../bug/levels.tsx';
-import { Pager } from '../bug/Pager.tsx';
 import { CopyleftText, YesNo } from './LicenseTable.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
 import './styles.ts';
 
 const t = zh.license;
 const PATH = '/license/details';
-const TABS = routeInfo(PATH)?.tabs.filter((x) => !x.aliasOf) ?? [];
-const TAB_KEYS = TABS.map((x) => x.key);
 
 /** The licence's page on the SPDX licence list. */
 export const spdxPage = (spdxId: string): string => `https://spdx.org/licenses/${encodeURIComponent(spdxId)}.html`;
-
-function Field({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
-  return (
-    <div className={wide ? 'cairn-field cairn-field-wide' : 'cairn-field'}>
-      <div className="cairn-field-label cairn-muted">{label}</div>
-      <div className="cairn-field-value">{children}</div>
-    </div>
-  );
-}
 
 function Overview({ l }: { l: LicenseDetail }) {
   const a = l.attributes;
@@ -105,109 +94,48 @@ function Overview({ l }: { l: LicenseDetail }) {
 }
 
 function InvolvedSubjects({ id }: { id: string }) {
-  const [page, setPage] = useState(1);
-  const size = 15;
-  const q = useLicenseInvolvedSubjectsQuery({ id, paging: { page, size } });
-  let body: ReactNode;
-  if (q.isLoading) body = <LoadingState />;
-  else if (q.isError) body = <ErrorState message={q.error.message} onRetry={() => void q.refetch()} />;
-  else if (!q.data || q.data.total === 0) body = <div className="cairn-muted cairn-panel-empty">{t.involvedEmpty}</div>;
-  else {
-    body = (
-      <>
-        <HTMLTable className="cairn-table" striped compact>
-          <thead>
-            <tr>
-              <th>{t.subjectColumns.project}</th>
-              <th>{t.subjectColumns.subject}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {q.data.content.map((s) => (
-              <tr key={`${s.projectId}:${s.subjectId}`}>
-                <td>{s.projectName}</td>
-                <td>{s.subjectName}</td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-        <Pager page={page} size={size} total={q.data.total} onPage={setPage} />
-      </>
-    );
-  }
   return (
-    <Card className="cairn-panel">
-      <H5>{t.involvedSubjects}</H5>
-      {body}
-    </Card>
+    <InvolvedSubjectsCard<Static<typeof InvolvedSubjectSchema>>
+      id={id}
+      title={t.involvedSubjects}
+      emptyText={t.involvedEmpty}
+      useSubjects={useLicenseInvolvedSubjectsQuery}
+      columns={[
+        { title: t.subjectColumns.project, cell: (s) => s.projectName },
+        { title: t.subjectColumns.subject, cell: (s) => s.subjectName },
+      ]}
+      rowKey={(s) => `${s.projectId}:${s.subjectId}`}
+    />
   );
 }
 
 export default function LicenseDetailsScreen() {
-  const [params, setParams] = useSearchParams();
-  const navigate = useNavigate();
-  const id = (params.get('id') ?? '').trim();
-  const rawTab = params.get('tab') ?? '';
-  const tab = TAB_KEYS.includes(rawTab) ? rawTab : (TAB_KEYS[0] ?? 'overview');
+  const id = useDetailId();
   const q = useLicenseDetailQuery(id, { skip: !id });
-  const back = <Button icon="arrow-left" text={t.back} onClick={() => (window.history.length > 1 ? navigate(-1) : navigate('/license'))} />;
-
-  if (!id) {
-    return (
-      <Page title={routeTitle(PATH)} actions={back}>
-        <EmptyState title={t.detailMissingId} description={t.detailMissingIdBody} icon="search" />
-      </Page>
-    );
-  }
-  let body: ReactNode;
-  let subtitle: ReactNode;
-  if (q.isLoading) body = <LoadingState />;
-  else if (q.isError) body = <ErrorState title={t.detailLoadFailed} message={q.error.message} onRetry={() => void q.refetch()} />;
-  else if (!q.data) body = <EmptyState />;
-  else {
-    const l = q.data;
-    subtitle = (
-      <span className="cairn-detail-heading">
-        <LevelTag level={l.level} />
-        <span className="cairn-vul-id-text">{l.spdxId}</span>
-        <span className="cairn-detail-name">{l.name}</span>
-        {l.deprecated ? (
-          <Tag minimal intent="warning">
-            {t.deprecated}
-          </Tag>
-        ) : null}
-      </span>
-    );
-    const panels: Record<string, ReactNode> = {
-      overview: <Overview l={l} />,
-      impactItem: <InvolvedSubjects id={id} />,
-    };
-    body = (
-      <Tabs
-        id="license-detail-tabs"
-        selectedTabId={tab}
-        large
-        renderActiveTabPanelOnly
-        onChange={(next: TabId) =>
-          setParams(
-            (old) => {
-              const out = new URLSearchParams(old);
-              out.set('tab', String(next));
-              return out;
-            },
-            { replace: true },
-          )
-        }
-      >
-        {TABS.map((x) => (
-          <Tab key={x.key} id={x.key} title={x.label} panel={<div className="cairn-tab-panel">{panels[x.key]}</div>} />
-        ))}
-      </Tabs>
-    );
-  }
   return (
-    <Page title={routeTitle(PATH)} subtitle={subtitle} actions={back}>
-      {body}
-    </Page>
+    <DetailPage
+      path={PATH}
+      listPath="/license"
+      tabsId="license-detail-tabs"
+      id={id}
+      texts={t}
+      query={q}
+      heading={(l) => (
+        <span className="cairn-detail-heading">
+          <LevelTag level={l.level} />
+          <span className="cairn-vul-id-text">{l.spdxId}</span>
+          <span className="cairn-detail-name">{l.name}</span>
+          {l.deprecated ? (
+            <Tag minimal intent="warning">
+              {t.deprecated}
+            </Tag>
+          ) : null}
+        </span>
+      )}
+      panels={(l) => ({
+        overview: <Overview l={l} />,
+        impactItem: <InvolvedSubjects id={id} />,
+      })}
+    />
   );
 }

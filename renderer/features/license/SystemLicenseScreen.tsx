@@ -2,7 +2,7 @@
 // selector that saves at once (system/edit), an 已修改 tag where an administrator changed the
 // shipped level, a keyword / level filter and 仅显示已修改. Filters and page live in the URL query.
 import { useEffect, useState } from 'react';
-import { Button, Card, ControlGroup, FormGroup, HTMLSelect, InputGroup, Switch, Tag } from '@blueprintjs/core';
+import { Card, FormGroup, HTMLSelect, Switch, Tag } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { LicenseRow } from '../../../contract/api/license.ts';
 import { LEVEL_CODES, type VulnerabilityLevel } from '../../../contract/enums.ts';
@@ -11,6 +11,7 @@ import { apiErrorMessage } from '../../api/baseQuery.ts';
 import { useEditLicenseLevelMutation, useSystemLicenseListQuery } from '../../api/licenseApi.ts';
 import { usePermissions } from '../../app/hooks.ts';
 import { toastNotifier as notify } from '../../app/toaster.ts';
+import { KeywordSearch, ResetButton } from '../../common/filters.tsx';
 import { Page } from '../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
 import { PAGE_SIZES } from '../bug/listQuery.ts';
@@ -104,19 +105,7 @@ export default function SystemLicenseScreen() {
   const filters = (
     <Card className="cairn-filter-bar">
       <div className="cairn-filter-row">
-        <form
-          className="cairn-filter-keyword"
-          role="search"
-          onSubmit={(e) => {
-            e.preventDefault();
-            setState({ keyword: keyword.trim() });
-          }}
-        >
-          <ControlGroup>
-            <InputGroup fill leftIcon="search" aria-label={t.keyword} placeholder={t.keywordPlaceholder} value={keyword} maxLength={200} onValueChange={setKeyword} />
-            <Button type="submit" intent="primary" text={zh.vul.search} />
-          </ControlGroup>
-        </form>
+        <KeywordSearch label={t.keyword} placeholder={t.keywordPlaceholder} value={keyword} onValueChange={setKeyword} onSearch={(k) => setState({ keyword: k })} />
         <FormGroup inline label={t.level} labelFor="license-level" className="cairn-filter-group">
           <HTMLSelect
             id="license-level"
@@ -126,12 +115,9 @@ export default function SystemLicenseScreen() {
           />
         </FormGroup>
         <Switch className="cairn-filter-switch" label={t.onlyEdited} checked={state.edited} onChange={(e) => setState({ edited: e.currentTarget.checked })} />
-        <Button
-          icon="reset"
-          variant="minimal"
-          text={zh.vul.reset}
+        <ResetButton
           disabled={!state.keyword && state.level === null && !state.edited && !keyword}
-          onClick={() => {
+          onReset={() => {
             setKeyword('');
             setState({ keyword: '', level: null, edited: false });
           }}
