@@ -1,5 +1,6 @@
 // The Fastify app as a factory: opens and migrates the database, seeds it, and registers every
 // contract call behind the guard. Tests call it in-process (app.inject); server.ts listens with it.
+import path from 'node:path';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -23,6 +24,10 @@ import { licenseHandlers } from './routes/license/index.ts';
 import { registerCalls, type HandlerIndex } from './routes/register.ts';
 import { sessionHandlers } from './routes/session/index.ts';
 import { vulnerabilityHandlers } from './routes/vulnerability/index.ts';
+import { uploadHandlers } from './routes/upload/index.ts';
+import { subjectHandlers } from './routes/subject/index.ts';
+import { taskHandlers } from './routes/task/index.ts';
+import { resultHandlers } from './routes/result/index.ts';
 import { productVersion } from './version.ts';
 
 declare module 'fastify' {
@@ -34,6 +39,10 @@ declare module 'fastify' {
 
 export interface AppOptions {
   database: DatabaseConfig;
+  /** Uploads and analysis work files; default: beside the SQLite file, or ./.cairn-data. */
+  dataDir?: string;
+  /** Analyses running at once in this process (0: this process runs none, e.g. tests). */
+  scanConcurrency?: number;
   /** Password of the seeded `admin` account when it is first created. */
   adminPassword?: string;
   sessionTtlMinutes?: number;
@@ -60,6 +69,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     context = {
       db,
       databaseKind: kind,
+      dataDir: options.dataDir ?? (options.database.kind === 'sqlite' ? path.dirname(options.database.file) : path.resolve('.cairn-data')),
       csrfSecret: await loadCsrfSecret(db),
       sessionTtlMinutes: options.sessionTtlMinutes ?? 480,
       version: options.version ?? productVersion(),
@@ -93,6 +103,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...knowledgeHandlers(context),
     ...componentHandlers(context),
     ...licenseHandlers(context),
+    ...uploadHandlers(context),
+    ...subjectHandlers(context),
+    ...taskHandlers(context),
+    ...resultHandlers(context),
   ]);
   registerCalls(app, implementedCalls, handlers);
   return app;

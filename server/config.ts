@@ -10,6 +10,10 @@ export interface ServerConfig {
   host: string;
   port: number;
   database: DatabaseConfig;
+  /** Uploads, unpacked inputs and other files of the platform (a shared volume for workers). */
+  dataDir: string;
+  /** Analyses running at once in this process (CAIRN_SCAN_CONCURRENCY, default 2). */
+  scanConcurrency: number;
   adminPassword: string;
   sessionTtlMinutes: number;
   logLevel: string;
@@ -54,6 +58,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     host: env.HOST?.trim() || '127.0.0.1',
     port: positiveInt(env.PORT, 0, 'PORT'),
     database: databaseFromEnv(env),
+    dataDir: path.resolve(env.CAIRN_DATA_DIR?.trim() || './.cairn-data'),
+    scanConcurrency: Math.max(1, positiveInt(env.CAIRN_SCAN_CONCURRENCY, 2, 'CAIRN_SCAN_CONCURRENCY')),
     adminPassword: env.CAIRN_ADMIN_PASSWORD || 'Cairn@123',
     sessionTtlMinutes: Math.max(1, positiveInt(env.CAIRN_SESSION_TTL_MINUTES, 480, 'CAIRN_SESSION_TTL_MINUTES')),
     logLevel: env.LOG_LEVEL?.trim() || 'info',

@@ -6,6 +6,8 @@ import type { Database } from './db/schema.ts';
 export interface ServerContext {
   db: Kysely<Database>;
   databaseKind: DatabaseKind;
+  /** Where uploads and analysis work files live. */
+  dataDir: string;
   csrfSecret: string;
   sessionTtlMinutes: number;
   version: string;

@@ -33,6 +33,8 @@ try {
   config = loadConfig();
   app = await buildApp({
     database: config.database,
+    dataDir: config.dataDir,
+    scanConcurrency: config.scanConcurrency,
     adminPassword: config.adminPassword,
     sessionTtlMinutes: config.sessionTtlMinutes,
     logLevel: config.logLevel,

@@ -5,13 +5,17 @@ import { vulnerabilityCalls } from './vulnerability.ts';
 import { knowledgeCalls } from './knowledge.ts';
 import { componentCalls } from './component.ts';
 import { licenseCalls } from './license.ts';
+import { uploadCalls } from './upload.ts';
+import { subjectCalls } from './subject.ts';
+import { taskCalls } from './task.ts';
+import { resultCalls } from './result.ts';
 import type { CallSpec } from './define.ts';
 
 /**
  * Keyed by each call's unique `area.action` name, not by the areas' own short keys: two areas
  * may both call something `list`, and spreading them into one object would silently drop one.
  */
-export const implementedCalls: Record<string, CallSpec> = byName([sessionCalls, vulnerabilityCalls, knowledgeCalls, componentCalls, licenseCalls]);
+export const implementedCalls: Record<string, CallSpec> = byName([sessionCalls, vulnerabilityCalls, knowledgeCalls, componentCalls, licenseCalls, uploadCalls, subjectCalls, taskCalls, resultCalls]);
 
 function byName(areas: Record<string, CallSpec>[]): Record<string, CallSpec> {
   const calls: Record<string, CallSpec> = {};
@@ -30,3 +34,7 @@ export * as vulnerability from './vulnerability.ts';
 export * as knowledge from './knowledge.ts';
 export * as component from './component.ts';
 export * as license from './license.ts';
+export * as upload from './upload.ts';
+export * as subject from './subject.ts';
+export * as task from './task.ts';
+export * as result from './result.ts';

@@ -2,7 +2,14 @@
 // marked "spec". Route titles, tab labels and menu labels live in contract/routes.ts; server
 // messages arrive in the envelope and are shown as given.
 
+import { subjectZh } from './subject.ts';
+import { projectZh } from './project.ts';
+import { taskZh } from './task.ts';
+
 export const zh = {
+  subject: subjectZh,
+  project: projectZh,
+  task: taskZh,
   app: {
     name: 'Cairn',
     subtitle: '软件成分分析与开源治理平台',

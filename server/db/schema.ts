@@ -188,6 +188,222 @@ export interface LicensesTable {
   updated_at: Timestamp;
 }
 
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+
+export interface SubjectGroupsTable {
+  id: Generated<number>;
+  pid: number | null;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface SubjectsTable {
+  id: Generated<number>;
+  uuid: string;
+  name: string;
+  description: Defaulted<string>;
+  /** 1 source-code product, 2 binary product */
+  product: Defaulted<number>;
+  group_id: number | null;
+  subject_type: string | null;
+  /** 1 very important .. 5 very unimportant */
+  importance: Defaulted<number>;
+  code_source: Defaulted<number>;
+  owner_id: number | null;
+  /** { [fieldId]: value } */
+  custom_fields: Defaulted<JsonText>;
+  /** { notice, bug, privateService } of the setup screens */
+  settings: Defaulted<JsonText>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SubjectMembersTable {
+  subject_id: number;
+  user_id: number;
+  /** 1 owner, 2 member */
+  role: Defaulted<number>;
+  created_at: Timestamp;
+}
+
+export interface SubjectVersionsTable {
+  id: Generated<number>;
+  subject_id: number;
+  name: string;
+  remark: Defaulted<string>;
+  created_at: Timestamp;
+}
+
+export interface RepositorySourcesTable {
+  id: Generated<number>;
+  name: string;
+  get_code_type: number;
+  url: string;
+  username: string | null;
+  /** encrypted at rest */
+  secret: string | null;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface UploadsTable {
+  id: string;
+  user_id: number | null;
+  file_name: string;
+  /** bigint: PostgreSQL hands back a string, so read through Number() */
+  size: ColumnType<number | string, number, number>;
+  received: ColumnType<number | string, number | undefined, number>;
+  status: 'receiving' | 'complete' | 'cancelled';
+  sha256: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ProjectsTable {
+  id: Generated<number>;
+  subject_id: number;
+  version_id: number | null;
+  name: string;
+  get_code_type: number;
+  /** type-specific form fields as JSON, secrets encrypted */
+  source: Defaulted<JsonText>;
+  upload_id: string | null;
+  project_tags: Defaulted<string>;
+  analysis_modes: Defaulted<string>;
+  retention_audit: ColumnType<number | boolean, number | undefined, number>;
+  enable_timing: ColumnType<number | boolean, number | undefined, number>;
+  timing: Defaulted<JsonText>;
+  next_run_at: Timestamp | null;
+  outbound_license: string | null;
+  last_run_id: number | null;
+  /** status of the latest run, null before the first */
+  status: number | null;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RunsTable {
+  id: Generated<number>;
+  project_id: number;
+  seq: number;
+  /** -1 resend, 0 queued, 1 analysing, 2 succeeded, 3 failed, 4 paused */
+  status: number;
+  stage: Defaulted<string>;
+  progress: Defaulted<number>;
+  message: Defaulted<string>;
+  trigger: Defaulted<string>;
+  analysis_modes: string;
+  worker: string | null;
+  heartbeat_at: Timestamp | null;
+  queued_at: Timestamp;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  summary: Defaulted<JsonText>;
+  problems: Defaulted<JsonText>;
+  outbound_license: string | null;
+  created_by: number | null;
+}
+
+export interface RunComponentsTable {
+  id: Generated<number>;
+  run_id: number;
+  purl: string;
+  ecosystem: string;
+  name: string;
+  version: string;
+  direct: Flag;
+  scope: string;
+  component_type: Defaulted<number>;
+  license_expression: string | null;
+  license_level: Defaulted<number>;
+  risk_level: number;
+  vul_count: Defaulted<number>;
+  vul_levels: Defaulted<JsonText>;
+  recommend_version: string | null;
+  locations: Defaulted<JsonText>;
+  mark: Defaulted<string>;
+  mark_remark: Defaulted<string>;
+}
+
+export interface RunEdgesTable {
+  run_id: number;
+  parent_id: number | null;
+  child_id: number;
+}
+
+export interface RunVulnerabilitiesTable {
+  id: Generated<number>;
+  run_id: number;
+  component_id: number;
+  vul_id: string;
+  cve: string | null;
+  cnnvd: string | null;
+  cnvd: string | null;
+  aliases: Defaulted<JsonText>;
+  summary: Defaulted<string>;
+  level: number;
+  original_level: number;
+  level_remark: Defaulted<string>;
+  score: number | null;
+  exploit: Defaulted<number>;
+  fixed_versions: Defaulted<JsonText>;
+  published: Timestamp | null;
+  mark: Defaulted<number>;
+  mark_remark: Defaulted<string>;
+  vex: Defaulted<number>;
+  vex_remark: Defaulted<string>;
+}
+
+export interface RunFilesTable {
+  id: Generated<number>;
+  run_id: number;
+  path: string;
+  parent: string;
+  name: string;
+  is_dir: Flag;
+  size: ColumnType<number | string, number | undefined, number>;
+  component_count: Defaulted<number>;
+}
+
+export interface RunLicensesTable {
+  id: Generated<number>;
+  run_id: number;
+  component_id: number | null;
+  file: string | null;
+  spdx_id: string;
+  /** declared | text | header | tag | reference */
+  source: string;
+  score: number | null;
+  start_line: number | null;
+  end_line: number | null;
+}
+
+export interface RunCopyrightsTable {
+  id: Generated<number>;
+  run_id: number;
+  file: string;
+  statement: string;
+  holder: string | null;
+  author: string | null;
+  line: number;
+}
+
+export interface MarkLogsTable {
+  id: Generated<number>;
+  project_id: number;
+  run_id: number | null;
+  /** component | vulnerability | level | vex */
+  kind: string;
+  target: string;
+  old_value: string;
+  new_value: string;
+  remark: Defaulted<string>;
+  user_id: number | null;
+  created_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   roles: RolesTable;
@@ -205,4 +421,19 @@ export interface Database {
   kb_import_records: KbImportRecordsTable;
   kb_sync_state: KbSyncStateTable;
   licenses: LicensesTable;
+  subject_groups: SubjectGroupsTable;
+  subjects: SubjectsTable;
+  subject_members: SubjectMembersTable;
+  subject_versions: SubjectVersionsTable;
+  repository_sources: RepositorySourcesTable;
+  uploads: UploadsTable;
+  projects: ProjectsTable;
+  runs: RunsTable;
+  run_components: RunComponentsTable;
+  run_edges: RunEdgesTable;
+  run_vulnerabilities: RunVulnerabilitiesTable;
+  run_files: RunFilesTable;
+  run_licenses: RunLicensesTable;
+  run_copyrights: RunCopyrightsTable;
+  mark_logs: MarkLogsTable;
 }

@@ -6,7 +6,14 @@ import type { ComponentType } from 'react';
 export type ScreenModule = { default: ComponentType };
 export type ScreenLoader = () => Promise<ScreenModule>;
 
+import { subjectScreens } from '../../features/subject/screens.ts';
+import { projectScreens } from '../../features/project/screens.ts';
+import { taskScreens } from '../../features/task/screens.ts';
+
 export const builtScreens: Readonly<Record<string, ScreenLoader>> = {
+  ...subjectScreens,
+  ...projectScreens,
+  ...taskScreens,
   '/login': () => import('../../features/session/LoginScreen.tsx'),
   '/changePassword': () => import('../../features/session/ChangePasswordScreen.tsx'),
   '/logout': () => import('../../features/session/LogoutScreen.tsx'),

@@ -1,0 +1,4 @@
+// Subject area: filled in by issue 6.
+import type { CallSpec } from './define.ts';
+
+export const subjectCalls: Record<string, CallSpec> = {};

@@ -1,0 +1,4 @@
+// Task area: filled in by issue 6.
+import type { CallSpec } from './define.ts';
+
+export const taskCalls: Record<string, CallSpec> = {};

@@ -1,0 +1,4 @@
+// Upload area: filled in by issue 6.
+import type { CallSpec } from './define.ts';
+
+export const uploadCalls: Record<string, CallSpec> = {};

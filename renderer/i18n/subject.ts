@@ -1,0 +1,2 @@
+// Chinese strings of the subject screens (part of zh, see zh-CN.ts).
+export const subjectZh = {} as const;
