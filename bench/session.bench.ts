@@ -26,7 +26,7 @@ export async function run(): Promise<void> {
     const authed = { ...headers, cookie: `${cookie}; ${session}` };
     await measure('GET /api/user/self（已登录）', 2000, () => fetch(`${base}/api/user/self`, { headers: authed }).then((r) => r.arrayBuffer()));
     await measure('GET /api/health（免登录）', 2000, () => fetch(`${base}/api/health`).then((r) => r.arrayBuffer()));
-    await measure('未实现接口 → 501（目录匹配）', 2000, () => fetch(`${base}/api/home-page/component/top10`, { headers: authed }).then((r) => r.arrayBuffer()));
+    await measure('未实现接口 → 501（目录匹配）', 2000, () => fetch(`${base}/api/ssh/list`, { headers: authed }).then((r) => r.arrayBuffer()));
   } finally {
     await app.close();
     rmSync(dir, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { app, BrowserWindow, session } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAppServices, type AppServices } from './services/app-services.ts';
+import { pickFiles } from './electron/file-dialog.ts';
 import { createLocalPlatform } from './services/local-platform.ts';
 import { createKeyringBackend, createVault } from './services/vault.ts';
 import { createDispatcher } from './ipc/dispatcher.ts';
@@ -85,6 +86,9 @@ async function start(): Promise<void> {
     store: createElectronStore(),
     vault: createVault({ backend: createKeyringBackend(), log }),
     platform,
+    // The native open dialog, filtered per source type; the web host has none and the renderer
+    // falls back to the browser's file input there.
+    pickFiles: (request) => pickFiles(mainWindow, request),
   });
 
   const dispatcher = createDispatcher(createHandlers(services), {

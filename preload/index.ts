@@ -2,8 +2,8 @@
 // the sandbox, so it is bundled to CommonJS (dist/preload/index.cjs) and may only use the
 // sandboxed subset of `electron`. ipcRenderer itself is never exposed: the page gets exactly the
 // contract's functions and nothing that can send on an arbitrary channel.
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type { IpcResult } from '../contract/ipc/desktop-contract.ts';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
+import type { DesktopFiles, IpcResult } from '../contract/ipc/desktop-contract.ts';
 import { buildDesktop } from './build-desktop.ts';
 
 const desktop = buildDesktop({
@@ -21,4 +21,7 @@ const desktop = buildDesktop({
   },
 });
 
-contextBridge.exposeInMainWorld('desktop', desktop);
+// The local path of a dropped or picked File (uploads): Electron's own call, nothing added.
+const files: DesktopFiles = { pathFor: (file) => webUtils.getPathForFile(file as File) };
+
+contextBridge.exposeInMainWorld('desktop', { ...desktop, files });

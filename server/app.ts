@@ -22,6 +22,8 @@ import { componentHandlers } from './routes/component/index.ts';
 import { knowledgeHandlers } from './routes/knowledge/index.ts';
 import { licenseHandlers } from './routes/license/index.ts';
 import { registerCalls, type HandlerIndex } from './routes/register.ts';
+import { RunQueue } from './jobs/run-queue.ts';
+import { registerUploadBodyParser } from './uploads/body-parser.ts';
 import { sessionHandlers } from './routes/session/index.ts';
 import { vulnerabilityHandlers } from './routes/vulnerability/index.ts';
 import { uploadHandlers } from './routes/upload/index.ts';
@@ -55,24 +57,31 @@ export interface AppOptions {
   version?: string;
 }
 
+/** The queue logs through the app's logger once there is one. */
+const silentUntilReady = { info() {}, warn() {}, error() {} };
+
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { db, kind } = openDatabase(options.database);
   let context: ServerContext;
+  let queue: RunQueue;
   try {
     await migrateToLatest(db, kind);
     await seed(db, { adminPassword: options.adminPassword ?? 'Cairn@123' });
     // Until issue 6's job table lets several nodes claim work, imports belong to this process.
     await failInterruptedImports(db);
     await syncLicenseCatalogue(db);
+    const dataDir = options.dataDir ?? (options.database.kind === 'sqlite' ? path.dirname(options.database.file) : path.resolve('.cairn-data'));
+    queue = new RunQueue({ db, databaseKind: kind, dataDir, concurrency: options.scanConcurrency ?? 1, log: silentUntilReady });
     context = {
       db,
       databaseKind: kind,
-      dataDir: options.dataDir ?? (options.database.kind === 'sqlite' ? path.dirname(options.database.file) : path.resolve('.cairn-data')),
+      dataDir,
       csrfSecret: await loadCsrfSecret(db),
       sessionTtlMinutes: options.sessionTtlMinutes ?? 480,
       version: options.version ?? productVersion(),
+      runs: queue,
     };
   } catch (error) {
     await db.destroy();
@@ -85,12 +94,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Path parameters may be URL-encoded purls (recommendVersion/{id}); the router's 100-character
     // default would refuse ordinary Maven coordinates before any handler could answer.
     routerOptions: { maxParamLength: 3000 },
+    // Closing must not wait on a client that stalled mid-upload (it resumes after the restart).
+    forceCloseConnections: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.addHook('onClose', () => db.destroy());
+  queue!.setLogger(app.log);
+  // Analyses start once the app is ready and stop before the database closes.
+  app.addHook('onReady', () => queue.start());
+  app.addHook('onClose', async () => { await queue.stop(); await db.destroy(); });
   app.decorate('cairn', context);
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
 
   registerErrorHandling(app);
+  registerUploadBodyParser(app);
   await app.register(cookie);
   // Uploads stream to disk under per-call limits (the handler sets the file size); these caps
   // only bound what an upload may carry besides its one file.

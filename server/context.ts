@@ -3,6 +3,16 @@ import type { Kysely } from 'kysely';
 import type { DatabaseKind } from './db/connect.ts';
 import type { Database } from './db/schema.ts';
 
+/** What route handlers may ask of this process's analysis queue. */
+export interface RunQueueHandle {
+  /** Look for queued runs now. */
+  wake(): void;
+  /** Abort a run this process is running; false when it runs elsewhere (or not at all). */
+  abort(runId: number): boolean;
+  readonly active: number;
+  readonly concurrency: number;
+}
+
 export interface ServerContext {
   db: Kysely<Database>;
   databaseKind: DatabaseKind;
@@ -11,4 +21,5 @@ export interface ServerContext {
   csrfSecret: string;
   sessionTtlMinutes: number;
   version: string;
+  runs: RunQueueHandle;
 }

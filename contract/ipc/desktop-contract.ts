@@ -125,6 +125,56 @@ export const LoginResultSchema = Type.Object({
 });
 export type LoginResult = Static<typeof LoginResultSchema>;
 
+// ---- uploads (issue 6): local files streamed to the active platform in chunks by main/
+
+export const UploadStateNameSchema = Type.Union([
+  /** A dropped folder being packed into a zip before its upload starts. */
+  Type.Literal('preparing'),
+  Type.Literal('uploading'),
+  Type.Literal('paused'),
+  /** The connection dropped: waiting to try again (with backoff, up to about a minute). */
+  Type.Literal('retrying'),
+  Type.Literal('done'),
+  Type.Literal('failed'),
+  Type.Literal('cancelled'),
+]);
+export type UploadStateName = Static<typeof UploadStateNameSchema>;
+
+export const UploadProgressSchema = Type.Object({
+  /** Main's id for this transfer (the platform's uploadId exists once it is created). */
+  localId: Type.String(),
+  uploadId: Nullable(Type.String()),
+  /** Name on the platform (a folder gets `<folder>.zip`). */
+  fileName: Type.String(),
+  sent: Type.Number({ minimum: 0 }),
+  total: Type.Number({ minimum: 0 }),
+  bytesPerSecond: Type.Number({ minimum: 0 }),
+  state: UploadStateNameSchema,
+  /** Why it failed or is retrying, in Chinese. */
+  error: Nullable(Type.String()),
+});
+export type UploadProgress = Static<typeof UploadProgressSchema>;
+
+export const UploadPickRequestSchema = Type.Object({
+  /** Extensions offered by the dialog, e.g. ['.zip', '.tar.gz']; empty or omitted: any file. */
+  extensions: Type.Optional(Type.Array(Type.String({ pattern: '^\\.[A-Za-z0-9.]{1,20}$' }), { maxItems: 50 })),
+  /** Name of the filter in the dialog, e.g. 源码压缩包. */
+  filterName: Type.Optional(Type.String({ maxLength: 50 })),
+  multiple: Type.Optional(Type.Boolean()),
+  /** Pick folders instead of files (they are zipped before upload). */
+  folders: Type.Optional(Type.Boolean()),
+});
+const LocalIdOnly = Type.Object({ localId: Type.String({ minLength: 1, maxLength: 100 }) });
+
+/**
+ * Electron only, outside the contract (it takes a DOM File, which cannot cross IPC): preload adds
+ * `window.desktop.files.pathFor(file)` = `webUtils.getPathForFile(file)` for dropped files.
+ * The web host has no local paths; its pages stage browser files with the host instead.
+ */
+export interface DesktopFiles {
+  pathFor(file: object): string;
+}
+
 const Empty = Type.Object({});
 const IdOnly = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 
@@ -161,6 +211,19 @@ export const desktopContract = {
   },
   vault: {
     status: invoke('vault:status', Empty, VaultStatusSchema),
+  },
+  uploads: {
+    /** Native open dialog (Electron); the web host answers `no-native-dialog` (the page uses <input type=file>). */
+    pick: invoke('uploads:pick', UploadPickRequestSchema, Type.Array(Type.String())),
+    /** Upload a local file or folder to the active platform; progress arrives as `uploads:progress`. */
+    start: invoke('uploads:start', Type.Object({ path: Type.String({ minLength: 1, maxLength: 4096 }) }), UploadProgressSchema),
+    cancel: invoke('uploads:cancel', LocalIdOnly, UploadProgressSchema),
+    pause: invoke('uploads:pause', LocalIdOnly, UploadProgressSchema),
+    /** Continue a paused or failed upload from what the platform already has. */
+    resume: invoke('uploads:resume', LocalIdOnly, UploadProgressSchema),
+    /** Every upload of this session (a screen that remounts re-attaches to its transfers). */
+    list: invoke('uploads:list', Empty, Type.Array(UploadProgressSchema)),
+    progress: event('uploads:progress', UploadProgressSchema),
   },
 } satisfies ContractTree;
 

@@ -32,5 +32,13 @@ export function createHandlers(services: AppServices): Handlers {
     vault: {
       status: () => vault.status(),
     },
+    uploads: {
+      pick: (request) => services.pickFiles(request),
+      start: ({ path }) => services.uploads.start(path),
+      cancel: ({ localId }) => services.uploads.cancel(localId),
+      pause: ({ localId }) => services.uploads.pause(localId),
+      resume: ({ localId }) => services.uploads.resume(localId),
+      list: () => services.uploads.list(),
+    },
   };
 }

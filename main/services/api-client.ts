@@ -3,6 +3,7 @@
 // network failure becomes `{ code, message, data: null }` with the spec's Chinese message — so a
 // renderer call can never end in an exception.
 import type { AxiosInstance, AxiosResponse } from 'axios';
+import type { Readable } from 'node:stream';
 import { CookieJar } from 'tough-cookie';
 import { ResultCode, type Envelope } from '../../contract/envelope.ts';
 import { CSRF_HEADER } from '../../contract/api/session.ts';
@@ -30,8 +31,31 @@ export interface CallOptions {
   expireSession?: boolean;
 }
 
+/** A call whose body is raw bytes (an upload chunk), streamed from `body()`. */
+export interface RawRequest {
+  method: 'PUT' | 'POST';
+  path: string;
+  query?: ApiRequest['query'];
+  /** A fresh stream of the bytes; called again if the call must be repeated (stale CSRF token). */
+  body: () => Readable;
+  /** Exact byte count of the body (sent as Content-Length). */
+  length: number;
+  contentType: string;
+  signal?: AbortSignal;
+  /** The whole request, default 10 minutes: a chunk on a slow link takes longer than a JSON call. */
+  timeoutMs?: number;
+}
+
+export interface RawResult {
+  envelope: Envelope<unknown>;
+  /** False when no HTTP answer came back (refused, reset, timeout, aborted): worth retrying. */
+  answered: boolean;
+}
+
 export interface ApiClient {
   call(request: ApiRequest, options?: CallOptions): Promise<Envelope<unknown>>;
+  /** Like `call`, with a streamed raw body; never reads the body into memory. */
+  callRaw(request: RawRequest): Promise<RawResult>;
   /** Forget the session: cookies and the cached CSRF token. */
   clearSession(): Promise<void>;
   readonly jar: CookieJar;
@@ -135,6 +159,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return fail(describeNetworkError(err, timeoutMs).message);
     }
 
+    return interpret(res, url, callOptions);
+  }
+
+  /** An HTTP answer as an envelope; code 3 / HTTP 401 end the session (except for the login call). */
+  async function interpret(res: AxiosResponse<string>, url: string, callOptions: CallOptions): Promise<Envelope<unknown>> {
     const body = parseJson(res.data);
     const env = isEnvelope(body) ? body : null;
     const expireSession = callOptions.expireSession !== false;
@@ -158,7 +187,43 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return { code, message, data: null };
   }
 
-  return { call, clearSession, jar };
+  /** One raw request with our cookies and CSRF header; the body streams from `request.body()`. */
+  async function sendRaw(base: string, request: RawRequest, headers: Record<string, string>): Promise<AxiosResponse<string>> {
+    const qs = serializeQuery(request.query);
+    const url = joinUrl(base, request.path) + (qs ? `?${qs}` : '');
+    const cookie = await jar.getCookieString(url);
+    const res = await client(base).request<string>({
+      method: request.method,
+      url,
+      data: request.body(),
+      signal: request.signal,
+      timeout: request.timeoutMs ?? 10 * 60_000,
+      // axios caps bodies at 10 MB by default; the platform enforces its own chunk limit.
+      maxBodyLength: Infinity,
+      headers: { ...headers, ...(cookie ? { Cookie: cookie } : {}), 'Content-Type': request.contentType, 'Content-Length': String(request.length) },
+    });
+    const setCookie = res.headers['set-cookie'];
+    for (const line of Array.isArray(setCookie) ? setCookie : setCookie ? [String(setCookie)] : []) {
+      await jar.setCookie(line, url, { ignoreError: true });
+    }
+    return res;
+  }
+
+  async function callRaw(request: RawRequest): Promise<RawResult> {
+    const base = options.baseUrl();
+    if (!base) return { envelope: fail(options.notReadyMessage?.() ?? '平台尚未就绪，请稍候重试'), answered: false };
+    let res: AxiosResponse<string>;
+    try {
+      res = await sendRaw(base, request, await csrfHeader(base, false));
+      if (res.status === 403 && isCsrfRejection(res)) res = await sendRaw(base, request, await csrfHeader(base, true));
+    } catch (err) {
+      if (err instanceof CsrfUnavailable) return { envelope: fail(err.message), answered: false };
+      return { envelope: fail(describeNetworkError(err, request.timeoutMs ?? 10 * 60_000).message), answered: false };
+    }
+    return { envelope: await interpret(res, joinUrl(base, request.path), {}), answered: true };
+  }
+
+  return { call, callRaw, clearSession, jar };
 }
 
 function isCsrfRejection(res: AxiosResponse<string>): boolean {

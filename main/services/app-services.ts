@@ -10,6 +10,9 @@ import { createSession, type SessionService } from './session.ts';
 import type { LocalPlatform } from './local-platform.ts';
 import type { KeyValueStore } from './store.ts';
 import type { Vault } from './vault.ts';
+import path from 'node:path';
+import { createUploads, type UploadsService } from './uploads.ts';
+import { DesktopError } from './errors.ts';
 
 export interface AppServicesOptions {
   shell: AppInfo['shell'];
@@ -20,7 +23,14 @@ export interface AppServicesOptions {
   vault: Vault;
   platform: LocalPlatform;
   apiTimeoutMs?: number;
+  /** Native file dialog of the Electron host; the web host has none. */
+  pickFiles?: (request: Static<typeof desktopContract.uploads.pick.request>) => Promise<string[]>;
+  /** Only paths under these folders may be uploaded (the web host's staging folder). */
+  uploadRoots?: string[];
 }
+
+/** Temp files of uploads (folder zips, the web host's staged files), under the app's data dir. */
+export const uploadTempDir = (dataDir: string): string => path.join(dataDir, 'upload-temp');
 
 export type EventListener = (channel: string, payload: unknown) => void;
 
@@ -31,6 +41,8 @@ export interface AppServices {
   clients: ApiClients;
   session: SessionService;
   platform: LocalPlatform;
+  uploads: UploadsService;
+  pickFiles(request: Static<typeof desktopContract.uploads.pick.request>): Promise<string[]>;
   /** Remove a remote profile with its remembered password and session. */
   removeProfile(id: string): Promise<ProfilesState>;
   /** Every contract event, for the host to forward to its renderer(s). */
@@ -57,6 +69,15 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     },
   });
   const session = createSession({ profiles, clients, vault });
+  const uploadRoots = options.uploadRoots;
+  const uploads = createUploads({
+    client: () => clients.active().client,
+    tempDir: uploadTempDir(options.dataDir),
+    emit: (progress) => emit(desktopContract.uploads.progress, progress),
+    allowedRoots: uploadRoots,
+    // Staged copies exist only for their upload.
+    removeSourceAfter: (source) => !!uploadRoots?.some((root) => path.resolve(source).startsWith(path.resolve(root) + path.sep)),
+  });
 
   const unsubscribe = [
     profiles.onChanged((state) => emit(desktopContract.profiles.changed, state)),
@@ -70,6 +91,11 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     clients,
     session,
     platform,
+    uploads,
+    async pickFiles(request) {
+      if (!options.pickFiles) throw new DesktopError('no-native-dialog', '当前环境没有系统文件对话框，请使用浏览器选择文件');
+      return options.pickFiles(request);
+    },
     async removeProfile(id) {
       const profile = profiles.get(id);
       const state = profiles.remove(id);
@@ -82,6 +108,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     },
     dispose() {
       for (const off of unsubscribe) off();
+      void uploads.dispose();
       events.removeAllListeners();
     },
   };

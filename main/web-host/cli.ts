@@ -6,11 +6,11 @@
 //               (default: where Electron keeps Cairn's userData, e.g. ~/.config/Cairn)
 //   --port N    port of the web host (default 0: a free one)
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAppServices } from '../services/app-services.ts';
+import { createAppServices, uploadTempDir } from '../services/app-services.ts';
 import { createLocalPlatform } from '../services/local-platform.ts';
 import { createNodeSpawner } from '../services/node-spawner.ts';
 import { createConfStore } from '../services/store.ts';
@@ -68,7 +68,12 @@ export async function runWebHost(argv: string[] = process.argv.slice(2), env: No
     dataDir: path.join(home, 'platform'),
     log: errLog,
   });
+  // Browser files are staged here before upload; only these may be uploaded from a page.
+  const stageDir = path.join(uploadTempDir(home), 'web');
+  // Staged copies only live for their upload; whatever an earlier run left is stale.
+  rmSync(stageDir, { recursive: true, force: true });
   const services = createAppServices({
+    uploadRoots: [stageDir],
     shell: 'web',
     version,
     dataDir: home,
@@ -86,6 +91,7 @@ export async function runWebHost(argv: string[] = process.argv.slice(2), env: No
     rendererDir: path.join(repoRoot, 'dist', 'renderer'),
     desktopScript: path.join(repoRoot, 'dist', 'web', 'desktop.js'),
     port,
+    stageDir,
     log: errLog,
   });
 

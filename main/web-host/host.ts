@@ -11,11 +11,14 @@ import type { IpcResult } from '../../contract/ipc/desktop-contract.ts';
 import type { Dispatcher } from '../ipc/dispatcher.ts';
 import { ipcError } from '../ipc/dispatcher.ts';
 import { SECURITY_HEADERS, readStatic } from '../static-files.ts';
+import { stageFile } from './staging.ts';
 
 export const LAUNCH_PARAM = 'launch';
 export const LAUNCH_COOKIE = 'cairn_web_launch';
 export const BRIDGE_PREFIX = '/__desktop/';
 export const DESKTOP_SCRIPT_PATH = '/__desktop/desktop.js';
+/** Raw body = one browser file; ?batch=<uuid>&path=<name or folder/relative/path>. */
+export const STAGE_PATH = '/__desktop/files';
 export const DESKTOP_SCRIPT_TAG = `<script src="${DESKTOP_SCRIPT_PATH}"></script>`;
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
@@ -31,6 +34,12 @@ export interface WebHostOptions {
   port?: number;
   /** Fixed in tests; random per launch otherwise. */
   launchToken?: string;
+  /**
+   * Where files the page hands over for upload are staged (POST /__desktop/files). The browser
+   * has no local paths: the page streams each File here, then starts the upload of the staged
+   * path through `uploads:start` like the desktop app does with a real path. Unset: refused.
+   */
+  stageDir?: string;
   log?: (message: string) => void;
 }
 
@@ -184,6 +193,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         return handleInvoke(req, res, channel);
       }
       if (url.pathname === '/__desktop/events' && method === 'GET') return handleEvents(req, res);
+      if (url.pathname === STAGE_PATH) {
+        if (method !== 'POST') return sendJson(res, 405, ipcError('invalid-payload', '只接受 POST 请求'));
+        if (!options.stageDir) return sendJson(res, 404, ipcError('unknown-channel', '未启用文件暂存'));
+        const staged = await stageFile(options.stageDir, url.searchParams.get('batch'), url.searchParams.get('path'), req);
+        return sendJson(res, staged.ok ? 200 : 400, staged);
+      }
       if (url.pathname === DESKTOP_SCRIPT_PATH && (method === 'GET' || method === 'HEAD')) {
         const script = await readFile(options.desktopScript).catch(() => null);
         if (!script) return sendText(res, 503, '未找到 dist/web/desktop.js，请先运行 npm run build web');

@@ -5,11 +5,13 @@
 import { subjectZh } from './subject.ts';
 import { projectZh } from './project.ts';
 import { taskZh } from './task.ts';
+import { uploadZh } from './upload.ts';
 
 export const zh = {
   subject: subjectZh,
   project: projectZh,
   task: taskZh,
+  upload: uploadZh,
   app: {
     name: 'Cairn',
     subtitle: '软件成分分析与开源治理平台',

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { binaryPath, routerPath, type CallBody, type CallData, type CallParams, type CallQuery, type CallSpec } from '../../contract/api/define.ts';
 import { EnvelopeSchema, type Envelope } from '../../contract/envelope.ts';
+import { PERMISSION_DENIED_SERVER_MESSAGE } from '../../contract/errors.ts';
 import type { AuthContext } from '../auth/guard.ts';
 import { health } from '../../contract/api/session.ts';
 
@@ -79,8 +80,13 @@ export function registerCalls(app: FastifyInstance, calls: Record<string, CallSp
         config: { call },
         // The supervisor polls health: logging every probe would bury the requests that matter.
         ...(call === health && { logLevel: 'warn' as const }),
-        handler: (request, reply) =>
-          handler({ request, reply, query: request.query, body: request.body, params: request.params } as CallContext<CallSpec>),
+        handler: async (request, reply) => {
+          const envelope = await handler({ request, reply, query: request.query, body: request.body, params: request.params } as CallContext<CallSpec>);
+          // A refused data scope answers like the guard's refused permission: HTTP 403 with the
+          // server message the client shows as 用户无权查看当前项目.
+          if (envelope.message === PERMISSION_DENIED_SERVER_MESSAGE && envelope.code !== 1) reply.code(403);
+          return envelope;
+        },
       });
     }
   }

@@ -13,8 +13,14 @@ export interface WebHost {
   stop(): Promise<void>;
 }
 
-export async function startWebHost(): Promise<WebHost> {
+export interface WebHostOptions {
+  /** Runs before the host starts, with its empty app-data folder (e.g. to load a knowledge base). */
+  prepare?: (home: string) => Promise<void> | void;
+}
+
+export async function startWebHost(options: WebHostOptions = {}): Promise<WebHost> {
   const home = mkdtempSync(join(tmpdir(), 'cairn-e2e-'));
+  await options.prepare?.(home);
   const child: ChildProcess = spawn(process.execPath, ['main/web-host/cli.ts', '--port', '0'], {
     env: { ...process.env, CAIRN_HOME: home, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -9,6 +9,8 @@ import { findLicense, levelsOf, listLicenses, setLicenseLevel, toLicenseRow } fr
 import type { Level } from '../../engine/matchers/advisory.ts';
 import { expressionIds, normalizeDeclared } from '../../engine/matchers/licenses/expression.ts';
 import { licenseText } from '../../engine/matchers/licenses/knowledge.ts';
+import { projectsUsingLicense } from '../../db/repositories/involved.ts';
+import { visibleSubjectIds } from '../../db/repositories/subject-access.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
 import { pagingOf } from '../vulnerability/paging.ts';
 
@@ -35,13 +37,11 @@ export function licenseAreaHandlers({ db }: ServerContext): AreaHandlers<typeof 
       });
     },
 
-    async involvedSubjects({ params, query }) {
+    async involvedSubjects({ request, params, query }) {
       const row = await findLicense(db, params.id);
       if (!row) return fail(LICENSE_MSG.notFound);
-      // Projects and their results arrive with issue 6: until then no project uses any licence,
-      // so the page is empty by fact. Issue 6 replaces this with a paged query over results.
-      void pagingOf(query);
-      return ok({ content: [], total: 0 });
+      const { userId } = signedIn(request);
+      return ok(await projectsUsingLicense(db, await visibleSubjectIds(db, userId), row.spdx_id, pagingOf(query)));
     },
 
     async systemList({ query }) {

@@ -14,11 +14,11 @@ describe.each(databases)('routing and errors on $name', (database) => {
   it('answers 501 服务未实现 for spec calls not built yet, binary variants and braces included', async () => {
     const client = server.client();
     for (const [method, url] of [
-      ['GET', '/api/home-page/component/top10'],
-      ['POST', '/api/binary/subject/list'],
-      ['POST', '/api/subject/list?page=1&size=15'],
-      ['GET', '/api/subject/42'],
-      ['DELETE', '/api/binary/subject/42'],
+      ['GET', '/api/ssh/list'],
+      ['POST', '/api/binary/statistic/project/summary'],
+      ['POST', '/api/statistic/project/summary?page=1&size=15'],
+      ['DELETE', '/api/strategy/warning/projects'],
+      ['DELETE', '/api/strategy/42'],
       ['PUT', '/api/score/strategy/7'],
     ] as const) {
       const reply = await client.request({ method, url });

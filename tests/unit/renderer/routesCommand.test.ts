@@ -31,7 +31,8 @@ describe('routesCommand', () => {
     const paths = rows.map((r) => r.path);
     expect(paths).toContain('/desktop/profiles');
     expect(paths).toContain('/desktop/personal');
-    expect(rows.length).toBe(specRoutes.length + 2);
+    expect(paths).toContain('/project/analysis/compare');
+    expect(rows.length).toBe(specRoutes.length + 3);
   });
 
   it('marks exactly the screens the renderer has built', () => {

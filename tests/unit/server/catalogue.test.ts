@@ -12,8 +12,9 @@ describe('listServerRoutes', () => {
     const keys = routes.map((r) => `${r.method} ${r.path}`);
     expect(new Set(keys).size).toBe(keys.length);
     for (const call of specCalls) expect(find(call.method, call.path), `${call.method} ${call.path}`).toBeDefined();
-    expect(find('POST', '/api/subject/list')).toEqual({ method: 'POST', path: '/api/subject/list', implemented: false });
-    expect(find('POST', '/api/binary/subject/list')).toEqual({ method: 'POST', path: '/api/binary/subject/list', implemented: false });
+    expect(find('POST', '/api/statistic/project/summary')).toEqual({ method: 'POST', path: '/api/statistic/project/summary', implemented: false });
+    expect(find('POST', '/api/binary/statistic/project/summary')).toEqual({ method: 'POST', path: '/api/binary/statistic/project/summary', implemented: false });
+    expect(find('POST', '/api/binary/subject/list')).toEqual({ method: 'POST', path: '/api/binary/subject/list', implemented: true });
     expect(find('GET', '/api/binary/user/self')).toBeUndefined();
   });
 
@@ -22,7 +23,8 @@ describe('listServerRoutes', () => {
     expect(find('GET', '/api/system/access/allUser/list')?.implemented).toBe(true);
     expect(find('POST', '/api/logout')).toEqual({ method: 'POST', path: '/api/logout', implemented: true });
     expect(find('GET', '/api/health')).toEqual({ method: 'GET', path: '/api/health', implemented: true });
-    expect(find('GET', '/api/home-page/component/top10')?.implemented).toBe(false);
+    expect(find('GET', '/api/ssh/list')?.implemented).toBe(false);
+    expect(find('POST', '/api/analysis')?.implemented).toBe(true);
   });
 
   it('is what `calls` prints', () => {
@@ -34,8 +36,8 @@ describe('isSpecCall', () => {
   it('matches braces as one path segment and respects the method', () => {
     expect(isSpecCall('GET', '/api/subject/12')).toBe(true);
     expect(isSpecCall('GET', '/api/subject/12/extra')).toBe(false);
-    expect(isSpecCall('PATCH', '/api/home-page/component/top10')).toBe(false);
-    expect(isSpecCall('GET', '/api/home-page/component/top10?x=1')).toBe(true);
+    expect(isSpecCall('PATCH', '/api/ssh/list')).toBe(false);
+    expect(isSpecCall('GET', '/api/ssh/list?x=1')).toBe(true);
   });
 
   it('treats a spec call without a method as any method', () => {

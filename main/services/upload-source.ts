@@ -1,0 +1,87 @@
+// What an upload sends: a regular file as it is, or a folder packed into a zip first. The zip is
+// written to the app's own temp folder under its data dir (not /tmp, which is often a RAM disk),
+// streamed by yazl file by file, and removed when the upload ends. Symbolic links and special
+// files are skipped so a folder can never pull in files from outside itself.
+import { createWriteStream } from 'node:fs';
+import { lstat, mkdir, opendir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { randomUUID } from 'node:crypto';
+import yazl from 'yazl';
+import { DesktopError } from './errors.ts';
+
+export interface UploadSource {
+  /** The file whose bytes are sent. */
+  file: string;
+  /** Name on the platform. */
+  fileName: string;
+  size: number;
+  /** Modification time when prepared: a file changed mid-upload is refused rather than sent mixed. */
+  mtimeMs: number;
+  /** Removes what was created for the upload (the temp zip); a no-op for a plain file. */
+  cleanup(): Promise<void>;
+}
+
+/** Files of a folder, depth first, as zip entry names with forward slashes. Links are not followed. */
+async function* walk(root: string, prefix: string): AsyncGenerator<{ file: string; name: string; mtime: Date; mode: number }> {
+  const dir = await opendir(path.join(root, prefix));
+  const entries: string[] = [];
+  for await (const entry of dir) entries.push(entry.name);
+  entries.sort();
+  for (const name of entries) {
+    const rel = prefix ? `${prefix}/${name}` : name;
+    const full = path.join(root, rel);
+    const info = await lstat(full);
+    if (info.isDirectory()) yield* walk(root, rel);
+    else if (info.isFile()) yield { file: full, name: rel, mtime: info.mtime, mode: info.mode };
+  }
+}
+
+/** Packs `folder` into `<tempDir>/<random>/<folder name>.zip`. */
+export async function zipFolder(folder: string, tempDir: string, signal?: AbortSignal): Promise<{ file: string; dir: string }> {
+  const dir = path.join(tempDir, randomUUID());
+  await mkdir(dir, { recursive: true });
+  const base = path.basename(path.resolve(folder)) || 'folder';
+  const file = path.join(dir, `${base}.zip`);
+  const zip = new yazl.ZipFile();
+  const written = pipeline(zip.outputStream, createWriteStream(file), { signal });
+  try {
+    let count = 0;
+    for await (const entry of walk(folder, '')) {
+      if (signal?.aborted) throw signal.reason;
+      // Entries are read lazily by yazl, one at a time, as the output stream drains.
+      zip.addFile(entry.file, `${base}/${entry.name}`, { mtime: entry.mtime, mode: entry.mode });
+      count += 1;
+    }
+    if (count === 0) throw new DesktopError('empty-folder', `文件夹“${base}”中没有文件`);
+    zip.end();
+    await written;
+  } catch (error) {
+    (zip.outputStream as Readable).destroy();
+    await written.catch(() => {});
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  return { file, dir };
+}
+
+/** Checks `target` and turns it into something to send (zipping a folder). */
+export async function prepareSource(target: string, tempDir: string, signal?: AbortSignal): Promise<UploadSource> {
+  const info = await stat(target).catch(() => null);
+  if (!info) throw new DesktopError('not-found', `找不到文件：${target}`);
+  if (info.isFile()) {
+    if (info.size === 0) throw new DesktopError('empty-file', `文件“${path.basename(target)}”是空文件，无法上传`);
+    return { file: target, fileName: path.basename(target), size: info.size, mtimeMs: info.mtimeMs, cleanup: async () => {} };
+  }
+  if (!info.isDirectory()) throw new DesktopError('not-a-file', `无法上传“${path.basename(target)}”：它不是普通文件或文件夹`);
+  const zipped = await zipFolder(target, tempDir, signal);
+  const zipInfo = await stat(zipped.file);
+  return {
+    file: zipped.file,
+    fileName: path.basename(zipped.file),
+    size: zipInfo.size,
+    mtimeMs: zipInfo.mtimeMs,
+    cleanup: () => rm(zipped.dir, { recursive: true, force: true }),
+  };
+}

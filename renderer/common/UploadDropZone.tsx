@@ -1,0 +1,178 @@
+// A drop area with a 选择文件 button that uploads what it gets to the active platform through
+// main (chunked, resumable), listing each file with its progress, size, speed, 取消 and 重试/继续.
+// The same component works in Electron (native dialog, real paths) and in the web host (an
+// <input type=file>, browser files staged through the host). See renderer/common/uploads.ts.
+import { useEffect, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
+import { Button, Callout, Icon, Intent, ProgressBar } from '@blueprintjs/core';
+import { formatFileSize } from '../../contract/format.ts';
+import { uploadZh as t } from '../i18n/upload.ts';
+import { invokeDesktop, DesktopError, localPathOf } from '../platform/desktop.ts';
+import { filesOfEntry, hasAcceptedExtension, isActive, percentOf, useUploads, type BrowserFile, type UploadItem, type UploadedFile } from './uploads.ts';
+
+export interface UploadDropZoneProps {
+  /** Accepted extensions, e.g. ['.zip', '.tar.gz']; empty: any file. */
+  accept: string[];
+  multiple?: boolean;
+  /** Folders may be dropped or picked; they are zipped before upload. */
+  folders?: boolean;
+  label?: string;
+  onUploaded(file: UploadedFile): void;
+  disabled?: boolean;
+}
+
+const intentOf = (item: UploadItem): Intent =>
+  item.state === 'done' ? Intent.SUCCESS : item.state === 'failed' ? Intent.DANGER : item.state === 'retrying' || item.state === 'paused' ? Intent.WARNING : Intent.PRIMARY;
+
+export function UploadDropZone({ accept, multiple = false, folders = false, label, onUploaded, disabled = false }: UploadDropZoneProps) {
+  const { items, error, setError, addPaths, addBrowserFiles, cancel, resume, remove } = useUploads({ onUploaded });
+  const [over, setOver] = useState(false);
+  const [shell, setShell] = useState<'electron' | 'web' | null>(null);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const folderInput = useRef<HTMLInputElement>(null);
+  const acceptList = accept.join('、');
+
+  useEffect(() => {
+    invokeDesktop((api) => api.app.info({})).then((info) => setShell(info.shell), () => setShell('web'));
+  }, []);
+
+  // The browser's webkitdirectory attribute is not in React's typings.
+  useEffect(() => {
+    folderInput.current?.setAttribute('webkitdirectory', '');
+  }, [folders]);
+
+  /** Keeps what may be uploaded here; says why anything else was left out. */
+  function admit<T>(candidates: T[], nameOf: (c: T) => string, isFolder: (c: T) => boolean): T[] {
+    const kept: T[] = [];
+    for (const c of candidates) {
+      if (isFolder(c) && !folders) setError(t.folderNotAllowed(nameOf(c)));
+      else if (!isFolder(c) && !hasAcceptedExtension(nameOf(c), accept)) setError(t.unsupportedType(nameOf(c), acceptList));
+      else kept.push(c);
+    }
+    if (!multiple && kept.length > 1) {
+      setError(t.onlyOne);
+      return kept.slice(0, 1);
+    }
+    return kept;
+  }
+
+  function onDrop(event: DragEvent<HTMLDivElement>) {
+    event.preventDefault();
+    setOver(false);
+    if (disabled) return;
+    // DataTransfer is emptied once this handler returns: take entries and files now.
+    const dropped = [...event.dataTransfer.items].filter((i) => i.kind === 'file').map((i) => ({ entry: i.webkitGetAsEntry(), file: i.getAsFile() }));
+    setError(null);
+    const kept = admit(dropped, (d) => d.entry?.name ?? d.file?.name ?? '', (d) => !!d.entry?.isDirectory);
+    void (async () => {
+      const paths: string[] = [];
+      const groups: BrowserFile[][] = [];
+      for (const { entry, file } of kept) {
+        const local = file ? localPathOf(file) : null;
+        if (local) paths.push(local);
+        else if (entry?.isDirectory) groups.push(await filesOfEntry(entry));
+        else if (file) groups.push([{ file, relativePath: file.name }]);
+        else setError(t.noPath(entry?.name ?? ''));
+      }
+      if (paths.length) await addPaths(paths);
+      if (groups.length) await addBrowserFiles(groups);
+    })();
+  }
+
+  async function pick(asFolders: boolean) {
+    setError(null);
+    const input = asFolders ? folderInput.current : fileInput.current;
+    if (shell !== 'electron') return input?.click();
+    try {
+      const paths = await invokeDesktop((api) => api.uploads.pick({ extensions: accept, multiple, folders: asFolders, filterName: label }));
+      const name = (p: string) => p.split(/[\\/]/).pop() ?? p;
+      await addPaths(admit(paths, name, () => asFolders));
+    } catch (e) {
+      if (e instanceof DesktopError && e.code === 'no-native-dialog') input?.click();
+      else setError(e instanceof Error ? e.message : String(e));
+    }
+  }
+
+  function onInput(event: ChangeEvent<HTMLInputElement>, asFolders: boolean) {
+    const files = [...(event.target.files ?? [])];
+    event.target.value = '';
+    setError(null);
+    if (asFolders) {
+      // One group per top folder (webkitRelativePath = folder/sub/name).
+      const byTop = new Map<string, BrowserFile[]>();
+      for (const file of files) {
+        const relativePath = file.webkitRelativePath || file.name;
+        const top = relativePath.split('/')[0]!;
+        byTop.set(top, [...(byTop.get(top) ?? []), { file, relativePath }]);
+      }
+      void addBrowserFiles(admit([...byTop.values()], (g) => g[0]!.relativePath.split('/')[0]!, () => true));
+    } else {
+      void addBrowserFiles(admit(files, (f) => f.name, () => false).map((file) => [{ file, relativePath: file.name }]));
+    }
+  }
+
+  return (
+    <div className="cairn-upload">
+      <div
+        className={`cairn-upload-zone${over ? ' cairn-upload-over' : ''}${disabled ? ' cairn-upload-disabled' : ''}`}
+        data-testid="upload-drop-zone"
+        onDragOver={(e) => {
+          e.preventDefault();
+          if (!disabled) setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={onDrop}
+        style={{
+          border: `2px dashed ${over ? '#2d72d2' : '#abb3bf'}`,
+          background: over ? 'rgba(45,114,210,0.08)' : undefined,
+          borderRadius: 4,
+          padding: '20px 16px',
+          textAlign: 'center',
+          opacity: disabled ? 0.6 : 1,
+        }}
+      >
+        <Icon icon="cloud-upload" size={28} intent={over ? Intent.PRIMARY : Intent.NONE} />
+        <div style={{ margin: '8px 0' }}>
+          {label ? <strong style={{ marginRight: 8 }}>{label}</strong> : null}
+          {t.dropHere}
+          <Button minimal intent={Intent.PRIMARY} text={t.pickFiles} disabled={disabled} onClick={() => void pick(false)} />
+          {folders ? <Button minimal intent={Intent.PRIMARY} text={t.pickFolder} disabled={disabled} onClick={() => void pick(true)} /> : null}
+        </div>
+        <div className="bp5-text-muted bp5-text-small">
+          {accept.length ? t.accepted(acceptList) : null}
+          {folders ? ` ${t.dropFolderHint}` : null}
+        </div>
+        <input ref={fileInput} type="file" hidden accept={accept.join(',')} multiple={multiple} onChange={(e) => onInput(e, false)} data-testid="upload-file-input" />
+        {folders ? <input ref={folderInput} type="file" hidden multiple onChange={(e) => onInput(e, true)} data-testid="upload-folder-input" /> : null}
+      </div>
+
+      {error ? <Callout intent={Intent.DANGER} style={{ marginTop: 8 }}>{error}</Callout> : null}
+
+      {items.map((item) => (
+        <div key={item.localId} className="cairn-upload-item" data-testid="upload-item" style={{ marginTop: 10 }}>
+          <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+            <Icon icon={item.state === 'done' ? 'tick-circle' : item.state === 'failed' ? 'error' : 'document'} intent={intentOf(item)} />
+            <span style={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={item.fileName}>{item.fileName}</span>
+            <span className="bp5-text-muted bp5-text-small">
+              {formatFileSize(item.sent)} / {formatFileSize(item.total)}
+              {item.state === 'uploading' && item.bytesPerSecond > 0 ? ` · ${t.speed(formatFileSize(item.bytesPerSecond))}` : ''}
+              {` · ${t.states[item.state]}`}
+            </span>
+            <span style={{ minWidth: 40, textAlign: 'right' }}>{t.percent(percentOf(item))}</span>
+            {(isActive(item) && item.state !== 'staging') || item.state === 'failed' || item.state === 'paused' ? <Button small minimal text={t.cancel} onClick={() => void cancel(item.localId)} /> : null}
+            {item.state === 'failed' || item.state === 'paused' ? (
+              <Button small minimal intent={Intent.PRIMARY} text={item.state === 'failed' ? t.retry : t.resume} onClick={() => void resume(item.localId)} />
+            ) : null}
+            {item.state === 'cancelled' ? <Button small minimal text={t.remove} onClick={() => remove(item.localId)} /> : null}
+          </div>
+          <ProgressBar
+            intent={intentOf(item)}
+            value={item.state === 'preparing' || item.state === 'staging' ? (item.total ? percentOf(item) / 100 : undefined) : percentOf(item) / 100}
+            animate={isActive(item)}
+            stripes={isActive(item)}
+          />
+          {item.error && item.state !== 'done' ? <div className="bp5-text-small" style={{ color: '#cd4246', marginTop: 4 }}>{item.error}</div> : null}
+        </div>
+      ))}
+    </div>
+  );
+}

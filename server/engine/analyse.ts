@@ -1,0 +1,203 @@
+// One analysis of one input, as a platform run does it (engine side: no database): prepare the
+// input (unpack an archive with limits, or read an SBOM / Excel list), find components, read
+// licence texts and copyright notices (analysis modes 4 and 7), and list the file tree. Vulnerability
+// matching needs the knowledge-base index and happens in the platform afterwards.
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { detectCopyrights } from './detectors/copyright/index.ts';
+import { allExtractors } from './extractors/index.ts';
+import { createLicenseRecognizer, type LicenseMatch } from './matchers/licenses/recognize.ts';
+import { ExtractError, type ScanProblem, type ScanResult, type Target } from './model.ts';
+import { inventory, type InventoryEntry } from './output/inventory.ts';
+import { scanTree } from './scan.ts';
+import { detectFormat, unpackArchive, UnpackError, type UnpackLimits } from './sources/unpack.ts';
+import { walkTree } from './sources/tree.ts';
+
+/** What kind of input a project's source type gives (getCodeType, spec doc 1 §3). */
+export type InputKind = 'source' | 'feature' | 'binary' | 'sbom' | 'excel';
+
+export interface AnalyseRequest {
+  /** The uploaded file. */
+  file: string;
+  /** Its original name (uploads are stored under ids). */
+  fileName: string;
+  kind: InputKind;
+  /** Analysis modes (1 dependency, 4 licence text, 7 copyright, ...). */
+  modes: number[];
+  /** Work folder for this run; removed by the caller. */
+  workDir: string;
+  limits?: Partial<UnpackLimits>;
+}
+
+export type AnalyseStage = 'preparing' | 'scanning' | 'licenses';
+export interface AnalyseProgress {
+  stage: AnalyseStage;
+  /** 0..1 within the stage. */
+  fraction: number;
+  detail?: string;
+}
+
+export interface FileEntry {
+  path: string;
+  size: number;
+}
+
+export interface FileFindings {
+  path: string;
+  licenses: LicenseMatch[];
+  copyrights: Array<{ statement: string; holder: string | null; line: number }>;
+  authors: Array<{ value: string; line: number }>;
+}
+
+export interface AnalyseResult {
+  components: InventoryEntry[];
+  /** purls the analysed project itself depends on (roots of the dependency tree). */
+  roots: string[];
+  /** Outbound licence declared by the analysed project's own manifest, when one says so. */
+  projectLicense: string | null;
+  targets: Array<{ file: string; type: string; components: number }>;
+  files: FileEntry[];
+  findings: FileFindings[];
+  problems: ScanProblem[];
+  stats: { files: number; bytes: number; ms: number };
+}
+
+/** Larger files are not notices worth reading (bundles, data). */
+const MAX_TEXT_BYTES = 4 * 1024 * 1024;
+const SBOM_NAME = /\.(json|xml|spdx|ya?ml|rdf|tv|jsonl)$/i;
+const EXCEL_NAME = /\.(xlsx|xlsm|xls|csv)$/i;
+const isBinary = (bytes: Buffer) => bytes.subarray(0, 8192).includes(0);
+
+export async function analyse(request: AnalyseRequest, onProgress: (p: AnalyseProgress) => void, signal: AbortSignal): Promise<AnalyseResult> {
+  const started = performance.now();
+  if (request.kind === 'sbom' || request.kind === 'excel') return importList(request, started);
+
+  onProgress({ stage: 'preparing', fraction: 0, detail: request.fileName });
+  const root = await prepareTree(request, onProgress, signal);
+  const scanned = await countFiles(root, signal);
+
+  let seen = 0;
+  const scan = await scanTree(root, {
+    extractors: allExtractors,
+    signal,
+    onProgress: () => {
+      seen++;
+      if (seen % 50 === 0) onProgress({ stage: 'scanning', fraction: Math.min(1, seen / Math.max(1, scanned)) });
+    },
+  });
+  onProgress({ stage: 'scanning', fraction: 1 });
+
+  const wantLicences = request.modes.includes(4);
+  const wantCopyrights = request.modes.includes(7);
+  const files: FileEntry[] = [];
+  const findings: FileFindings[] = [];
+  const recognizer = wantLicences ? createLicenseRecognizer() : null;
+  let done = 0;
+  for await (const file of walkTree(root, signal)) {
+    files.push({ path: file.path, size: file.size });
+    done++;
+    if (done % 200 === 0) onProgress({ stage: 'licenses', fraction: Math.min(1, done / Math.max(1, scanned)) });
+    if ((!recognizer && !wantCopyrights) || file.size > MAX_TEXT_BYTES || file.size === 0) continue;
+    const bytes = await readFile(file.absolute);
+    if (isBinary(bytes)) continue;
+    const text = bytes.toString('utf8');
+    const licenses = recognizer ? recognizer.recognize(text, path.basename(file.path)) : [];
+    const notices = wantCopyrights ? copyrightsOf(text) : { copyrights: [], authors: [] };
+    if (licenses.length || notices.copyrights.length || notices.authors.length) findings.push({ path: file.path, licenses, ...notices });
+  }
+  onProgress({ stage: 'licenses', fraction: 1 });
+  return finish(scan, files, findings, started);
+}
+
+/** The folder to scan: an unpacked archive, or the single uploaded file under its own name. */
+async function prepareTree(request: AnalyseRequest, onProgress: (p: AnalyseProgress) => void, signal: AbortSignal): Promise<string> {
+  const root = path.join(request.workDir, 'root');
+  const detected = await detectFormat(request.file);
+  // Unsupported formats (rar, zstd, ...) go through unpackArchive too, which refuses them clearly.
+  if (detected.kind !== 'none') {
+    const { size } = await stat(request.file);
+    await unpackArchive(request.file, root, {
+      name: request.fileName,
+      signal,
+      limits: request.limits,
+      // Unpacked bytes against a guess of 4x the packed size: a rough but moving bar.
+      onProgress: (event) => onProgress({ stage: 'preparing', fraction: Math.min(0.95, event.bytes / Math.max(1, size * 4)) }),
+    });
+    return root;
+  }
+  if (request.kind === 'source') {
+    throw new UnpackError('not-archive', `上传的文件 ${request.fileName} 不是可识别的压缩包（支持 zip、jar、war、tar、tar.gz、tar.bz2、tar.xz、7z）`);
+  }
+  // A feature file or a single binary artifact is analysed as a folder holding just that file.
+  await mkdir(root, { recursive: true });
+  await copyFile(request.file, path.join(root, path.basename(request.fileName)));
+  return root;
+}
+
+async function countFiles(root: string, signal: AbortSignal): Promise<number> {
+  let n = 0;
+  for await (const _ of walkTree(root, signal)) n++;
+  return n;
+}
+
+/** Statements with their holders (same line), and authors not already named by a statement. */
+function copyrightsOf(text: string): Pick<FileFindings, 'copyrights' | 'authors'> {
+  const found = detectCopyrights(text);
+  const holderAt = new Map(found.holders.map((h) => [h.startLine, h.value]));
+  const copyrights = found.copyrights.map((c) => ({ statement: c.value, holder: holderAt.get(c.startLine) ?? null, line: c.startLine }));
+  const lines = new Set(copyrights.map((c) => c.line));
+  const authors = found.authors.filter((a) => !lines.has(a.startLine)).map((a) => ({ value: a.value, line: a.startLine }));
+  return { copyrights, authors };
+}
+
+async function importList(request: AnalyseRequest, started: number): Promise<AnalyseResult> {
+  const { size } = await stat(request.file);
+  let target: Target;
+  const problems: ScanProblem[] = [];
+  if (request.kind === 'excel') {
+    if (!EXCEL_NAME.test(request.fileName)) throw new ExtractError(`组件清单 ${request.fileName} 不是 Excel 或 CSV 文件（支持 .xlsx、.xlsm、.xls、.csv）`);
+    const { importComponentList } = await import('./extractors/excel/index.ts');
+    const imported = await importComponentList({ path: request.fileName, read: () => readFile(request.file) });
+    for (const r of imported.rejected) problems.push({ file: request.fileName, message: r.reason });
+    target = imported.target;
+  } else {
+    if (!SBOM_NAME.test(request.fileName)) throw new ExtractError(`SBOM 文件 ${request.fileName} 的格式无法识别（支持 CycloneDX 与 SPDX 的 JSON、XML、YAML、tag-value 文件）`);
+    const { importSbom } = await import('./extractors/sbom/index.ts');
+    target = await importSbom(await readFile(request.file, 'utf8'), request.fileName);
+  }
+  const scan: ScanResult = { root: request.fileName, targets: [target], problems, stats: { files: 1, bytes: size, ms: 0 } };
+  return finish(scan, [{ path: request.fileName, size }], [], started);
+}
+
+function finish(scan: ScanResult, files: FileEntry[], findings: FileFindings[], started: number): AnalyseResult {
+  const components = inventory(scan);
+  const roots = new Set<string>();
+  for (const t of scan.targets) for (const r of t.roots) roots.add(r);
+  // A target without explicit roots (a flat lockfile) still has its direct components as roots.
+  for (const c of components) if (c.direct) roots.add(c.purl);
+  const known = new Set(components.map((c) => c.purl));
+  return {
+    components,
+    roots: [...roots].filter((purl) => known.has(purl)),
+    projectLicense: ownLicense(findings),
+    targets: scan.targets.map((t) => ({ file: t.file, type: t.type, components: t.components.length })),
+    files,
+    findings,
+    problems: scan.problems,
+    stats: { files: scan.stats.files, bytes: scan.stats.bytes, ms: Math.round(performance.now() - started) },
+  };
+}
+
+/** The product's own licence: full licence texts in LICENSE / COPYING files at the top of the tree. */
+function ownLicense(findings: FileFindings[]): string | null {
+  const ids = new Set<string>();
+  for (const f of findings) {
+    if (!/^(licen[cs]e|copying|unlicense)(\.[a-z]+)?$/i.test(f.path)) continue;
+    for (const l of f.licenses) if (l.kind === 'text') ids.add(l.spdx);
+  }
+  return ids.size ? [...ids].sort().join(' AND ') : null;
+}
+
+/** Removes a run's work folder, whatever state it is in. */
+export const removeWorkDir = (dir: string) => rm(dir, { recursive: true, force: true, maxRetries: 3 });
+export const makeWorkDir = (parent: string) => mkdir(parent, { recursive: true }).then(() => mkdtemp(path.join(parent, 'run-')));

@@ -1,0 +1,27 @@
+// Launches the analyses whose timing is due (spec cron types 1–6) and sets each project's next
+// time. Several platform processes may tick at once: moving next_run_at forward is the claim, so
+// only the process whose update matched launches the run.
+import type { Kysely } from 'kysely';
+import type { Timing } from '../../contract/api/task.ts';
+import type { Database } from '../db/schema.ts';
+import { queueRun } from '../db/repositories/runs.ts';
+
+import { nextRunAt } from './timing.ts';
+
+export async function launchDueProjects(db: Kysely<Database>, now = new Date()): Promise<number> {
+  const due = await db.selectFrom('projects').select(['id', 'timing', 'next_run_at', 'analysis_modes', 'outbound_license', 'created_by', 'updated_at'])
+    .where('enable_timing', '=', 1).where('next_run_at', '<=', now.toISOString()).execute();
+  let launched = 0;
+  for (const project of due) {
+    const timing = JSON.parse(project.timing) as Timing;
+    const next = nextRunAt(timing, now, new Date(project.updated_at))?.toISOString() ?? null;
+    const claimed = await db.updateTable('projects').set({ next_run_at: next })
+      .where('id', '=', project.id).where('next_run_at', '=', project.next_run_at!).executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) continue;
+    // A project still analysing from last time skips this turn (queueRun refuses a second run).
+    const run = await queueRun(db, { projectId: project.id, analysisModes: project.analysis_modes, trigger: 'timing', userId: project.created_by, outboundLicense: project.outbound_license });
+    if (run) launched++;
+  }
+  return launched;
+}
+

@@ -1,0 +1,250 @@
+// The task area end to end on the platform, on SQLite and PostgreSQL: a real upload of a zip built
+// from the trivy corpus (a Go module, a pip requirements file and a pom.xml), launched with the
+// knowledge base loaded from the corpus advisories, analysed by the run queue in a worker thread,
+// its results stored; marks carried to the next run; SBOM and Excel projects; validation,
+// permission and not-found answers; stop, pause and resume through the task queue.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { licenseText } from '../../../server/engine/matchers/licenses/knowledge.ts';
+import { importKnowledge } from '../../../server/kb/import.ts';
+import { adminClient, databases, type TestClient, type TestServer, startServer } from './harness.ts';
+
+const CORPORA = path.resolve('../shared/corpora');
+const work = mkdtempSync(path.join(tmpdir(), 'cairn-tasks-'));
+
+/** app.zip: gomod/ (go.mod, go.sum), pip/requirements.txt and pom/pom.xml, plus an MIT LICENSE. */
+function zipOf(): string {
+  const src = path.join(work, 'src');
+  execFileSync('mkdir', ['-p', src]);
+  for (const name of ['gomod', 'pip', 'pom']) execFileSync('cp', ['-r', path.join(CORPORA, 'trivy/repo', name), src]);
+  writeFileSync(path.join(src, 'LICENSE'), `Copyright (c) 2024 Example Corp\n\n${licenseText('MIT')!.replace(/^.*Copyright.*$/m, '')}`);
+  const zip = path.join(work, 'app.zip');
+  execFileSync('zip', ['-qr', zip, '.'], { cwd: src });
+  return zip;
+}
+
+async function upload(client: TestClient, file: string, fileName = path.basename(file)): Promise<string> {
+  const bytes = readFileSync(file);
+  const created = await client.request({ method: 'POST', url: '/api/upload', body: { fileName, size: bytes.length } });
+  expect(created.body.code, created.body.message).toBe(1);
+  const id = created.body.data.uploadId as string;
+  const put = await client.request({ method: 'PUT', url: `/api/upload/${id}?offset=0`, body: bytes, headers: { 'content-type': 'application/octet-stream' } });
+  expect(put.body.code, put.body.message).toBe(1);
+  return id;
+}
+
+async function waitForRun(client: TestClient, projectId: number, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const reply = await client.request({ method: 'GET', url: `/api/project-task-view/progress?projectIds=${projectId}` });
+    const row = reply.body.data[0];
+    if (row.status === 2 || row.status === 3) return row;
+    if (Date.now() > deadline) throw new Error(`分析未在时限内完成：${JSON.stringify(row)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe.each(databases)('tasks on %s', (database) => {
+  let server: TestServer;
+  let admin: TestClient;
+  let subjectId: number;
+  let zip: string;
+
+  beforeAll(async () => {
+    server = await startServer(database, { scanConcurrency: 1 });
+    const { db } = server.app.cairn;
+    await importKnowledge(db, path.join(CORPORA, 'advisories/go'));
+    await importKnowledge(db, path.join(CORPORA, 'advisories/pypi'));
+    admin = await adminClient(server);
+    const created = await admin.request({ method: 'POST', url: '/api/subject/create', body: { name: '任务测试应用', description: '', importance: 3 } });
+    expect(created.body.code, created.body.message).toBe(1);
+    subjectId = created.body.data.id;
+    zip = zipOf();
+  }, 180_000);
+
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  let projectId: number;
+
+  it('launches a source upload, analyses it and stores components, vulnerabilities, licences and copyrights', async () => {
+    const uploadId = await upload(admin, zip);
+    const launched = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'gomod-pip-pom', getCodeType: 0, uploadId, analysisModes: '1,4,7' } });
+    expect(launched.body.code, launched.body.message).toBe(1);
+    expect(launched.body.message).toBe('SUCCESS');
+    projectId = launched.body.data.projectId;
+    const done = await waitForRun(admin, projectId);
+    expect(done.status, done.message).toBe(2);
+    expect(done.progress).toBe(100);
+
+    const { db } = server.app.cairn;
+    const components = await db.selectFrom('run_components').selectAll().where('run_id', '=', done.taskId).execute();
+    const names = components.map((c) => `${c.name}@${c.version}`);
+    expect(names).toEqual(expect.arrayContaining(['golang.org/x/text@v0.3.6', 'Werkzeug@0.11', 'com.fasterxml.jackson.core:jackson-databind@2.9.1', 'Flask@2.0.0']));
+    expect(components.some((c) => c.ecosystem === 'maven')).toBe(true);
+    const findings = await db.selectFrom('run_vulnerabilities').selectAll().where('run_id', '=', done.taskId).execute();
+    expect(findings.length).toBeGreaterThan(3);
+    expect(findings.map((f) => f.cve)).toContain('CVE-2021-38561');
+    const text = components.find((c) => c.name === 'golang.org/x/text')!;
+    expect([1, 2, 4, 8, 16]).toContain(text.risk_level);
+    const licences = await db.selectFrom('run_licenses').selectAll().where('run_id', '=', done.taskId).execute();
+    expect(licences.some((l) => l.spdx_id === 'MIT' && l.file === 'LICENSE' && l.source === 'text')).toBe(true);
+    const copyrights = await db.selectFrom('run_copyrights').selectAll().where('run_id', '=', done.taskId).execute();
+    expect(copyrights.some((c) => c.holder?.includes('Example Corp'))).toBe(true);
+    const run = await db.selectFrom('runs').selectAll().where('id', '=', done.taskId).executeTakeFirstOrThrow();
+    expect(run.outbound_license).toBe('MIT');
+    const summary = JSON.parse(run.summary);
+    expect(summary.components).toBe(components.length);
+    expect(summary.vulnerabilities).toBe(findings.length);
+    const edges = await db.selectFrom('run_edges').selectAll().where('run_id', '=', done.taskId).execute();
+    expect(edges.some((e) => e.parent_id === null)).toBe(true);
+    const files = await db.selectFrom('run_files').selectAll().where('run_id', '=', done.taskId).execute();
+    expect(files.some((f) => f.path === 'gomod/go.mod' && f.component_count > 0)).toBe(true);
+    expect(files.some((f) => f.path === 'gomod' && f.is_dir)).toBeTruthy();
+  }, 120_000);
+
+  it('lists the task with its latest run and counts', async () => {
+    const reply = await admin.request({ method: 'POST', url: '/api/project-task-view/list?page=1&size=10', body: { subjectId } });
+    expect(reply.body.code).toBe(1);
+    const row = reply.body.data.content.find((r: { projectId: number }) => r.projectId === projectId);
+    expect(row).toMatchObject({ projectName: 'gomod-pip-pom', status: 2, getCodeType: 0, seq: 1 });
+    expect(row.summary.components).toBeGreaterThan(10);
+    expect(row.resultTaskId).toBe(row.taskId);
+  });
+
+  it('finds the project from the licence and the vulnerability knowledge bases (involved subjects)', async () => {
+    const licence = await admin.request({ method: 'POST', url: '/api/license/MIT/involvedSubjectsList?page=1&size=15' });
+    expect(licence.body.code, licence.body.message).toBe(1);
+    expect(licence.body.data.content).toContainEqual(expect.objectContaining({ projectId, projectName: 'gomod-pip-pom', subjectId }));
+    const vul = await admin.request({ method: 'POST', url: '/api/vulnerability/CVE-2021-38561/involvedSubjectsList?page=1&size=15' });
+    expect(vul.body.code, vul.body.message).toBe(1);
+    expect(vul.body.data.content).toContainEqual(expect.objectContaining({ projectId, component: 'golang.org/x/text', version: 'v0.3.6' }));
+  });
+
+  it('carries a vulnerability mark to the next run of the project (retention audit)', async () => {
+    const { db } = server.app.cairn;
+    const first = await db.selectFrom('runs').select('id').where('project_id', '=', projectId).executeTakeFirstOrThrow();
+    const finding = await db.selectFrom('run_vulnerabilities').selectAll().where('run_id', '=', first.id).where('cve', '=', 'CVE-2021-38561').executeTakeFirstOrThrow();
+    await db.updateTable('run_vulnerabilities').set({ mark: 2, mark_remark: '仅在测试代码中使用' }).where('id', '=', finding.id).execute();
+    await db.updateTable('run_components').set({ mark: 'F', mark_remark: '误报' }).where('run_id', '=', first.id).where('name', '=', 'Flask').execute();
+
+    const again = await admin.request({ method: 'PUT', url: '/api/analysis', body: { taskId: projectId } });
+    expect(again.body.message).toBe('SUCCESS');
+    const done = await waitForRun(admin, projectId);
+    expect(done.status).toBe(2);
+    expect(done.taskId).not.toBe(first.id);
+    const carried = await db.selectFrom('run_vulnerabilities').selectAll().where('run_id', '=', done.taskId).where('cve', '=', 'CVE-2021-38561').executeTakeFirstOrThrow();
+    expect(carried).toMatchObject({ mark: 2, mark_remark: '仅在测试代码中使用' });
+    const flask = await db.selectFrom('run_components').selectAll().where('run_id', '=', done.taskId).where('name', '=', 'Flask').executeTakeFirstOrThrow();
+    expect(flask.mark).toBe('F');
+  }, 120_000);
+
+  it('imports an SBOM project and an Excel list project', async () => {
+    const sbom = await upload(admin, path.join(CORPORA, 'trivy/sbom/fluentd-multiple-lockfiles-cyclonedx.json'));
+    const s = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'fluentd-sbom', getCodeType: 30, uploadId: sbom } });
+    expect(s.body.message).toBe('SUCCESS');
+    const csv = path.join(work, 'components.csv');
+    const { TEMPLATE_HEADERS } = await import('../../../server/engine/extractors/excel/index.ts');
+    // 组件名称, 版本, 语言/生态, purl, 许可证, 备注
+    writeFileSync(csv, [TEMPLATE_HEADERS.join(','), 'Werkzeug,0.11,Python,,BSD-3-Clause,', 'lodash,4.17.20,JavaScript,,MIT,'].join('\n'));
+    const list = await upload(admin, csv);
+    const e = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'excel-list', getCodeType: 34, uploadId: list } });
+    expect(e.body.message).toBe('SUCCESS');
+    const sbomDone = await waitForRun(admin, s.body.data.projectId);
+    expect(sbomDone.status, sbomDone.message).toBe(2);
+    const excelDone = await waitForRun(admin, e.body.data.projectId);
+    expect(excelDone.status, excelDone.message).toBe(2);
+    const { db } = server.app.cairn;
+    const listed = await db.selectFrom('run_components').select(['name', 'version']).where('run_id', '=', excelDone.taskId).execute();
+    expect(listed.map((c) => c.name).sort()).toEqual(expect.arrayContaining(['Werkzeug']));
+    const fluentd = await db.selectFrom('run_components').select('id').where('run_id', '=', sbomDone.taskId).execute();
+    // The SBOM lists three packages; its lockfile components add a fourth.
+    expect(fluentd.length).toBeGreaterThanOrEqual(3);
+  }, 120_000);
+
+  it('refuses an archive bomb with a clear message and leaves no results', async () => {
+    const bomb = path.join(work, 'bomb.zip');
+    execFileSync('sh', ['-c', `head -c 300000000 /dev/zero > ${path.join(work, 'zeros.bin')} && cd ${work} && zip -q bomb.zip zeros.bin && rm zeros.bin`]);
+    const uploadId = await upload(admin, bomb);
+    const launched = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'bomb', getCodeType: 0, uploadId } });
+    expect(launched.body.message).toBe('SUCCESS');
+    const done = await waitForRun(admin, launched.body.data.projectId);
+    expect(done.status).toBe(3);
+    expect(done.message).toMatch(/压缩比/);
+    const { db } = server.app.cairn;
+    const rows = await db.selectFrom('run_components').select('id').where('run_id', '=', done.taskId).execute();
+    expect(rows).toHaveLength(0);
+  }, 60_000);
+
+  it('refuses bad forms and says clearly when a source type cannot be fetched yet', async () => {
+    const bad = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: ' 前后空格 ', getCodeType: 0 } });
+    expect(bad.body.code).not.toBe(1);
+    expect(bad.body.message).toMatch(/1-400/);
+    const noUpload = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'no-upload', getCodeType: 0 } });
+    expect(noUpload.body.message).toBe('请先上传要分析的文件');
+    const dup = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'gomod-pip-pom', getCodeType: 0 } });
+    expect(dup.body.message).toBe('该应用下已有同名项目');
+    const git = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'git-repo', getCodeType: 2, svnGitUri: 'https://example.com/a.git', svnGitPwd: 's3cret' } });
+    expect(git.body.code).not.toBe(1);
+    expect(git.body.message).toMatch(/暂不支持自动获取代码/);
+    expect(git.body.data.projectId).toBeGreaterThan(0);
+    const { db } = server.app.cairn;
+    const stored = await db.selectFrom('projects').select('source').where('id', '=', git.body.data.projectId).executeTakeFirstOrThrow();
+    expect(stored.source).not.toContain('s3cret');
+    const form = await admin.request({ method: 'GET', url: `/api/project/${git.body.data.projectId}` });
+    expect(form.body.data).toMatchObject({ projectName: 'git-repo', getCodeType: 2, source: { svnGitUri: 'https://example.com/a.git', hasSvnGitPwd: true }, upload: null });
+    expect(JSON.stringify(form.body.data)).not.toContain('s3cret');
+    const noUri = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'git-no-uri', getCodeType: 2 } });
+    expect(noUri.body.message).toMatch(/svnGitUri/);
+    const timing = await admin.request({ method: 'PATCH', url: '/api/project/batch/cron', body: { projectIds: [projectId], enableTiming: true, cronType: 3, time: '03:00' } });
+    expect(timing.body.data.failNum).toBe(1);
+    expect(timing.body.data.failures[0].message).toBe('本地上传类型的项目不能设置定时分析');
+  });
+
+  it('answers not found and permission denied', async () => {
+    const missing = await admin.request({ method: 'PATCH', url: '/api/code/notcheck/999999' });
+    expect(missing.body.message).toBe('项目不存在');
+    await server.addUser('outsider', 'Outsider@123');
+    const outsider = server.client();
+    expect((await outsider.login('outsider', 'Outsider@123')).body.code).toBe(1);
+    const denied = await outsider.request({ method: 'PATCH', url: `/api/code/notcheck/${projectId}` });
+    // As the guard answers: the client shows 'Permission denied' as 用户无权查看当前项目.
+    expect(denied.status).toBe(403);
+    expect(denied.body.message).toBe('Permission denied');
+    const list = await outsider.request({ method: 'POST', url: '/api/project-task-view/list', body: {} });
+    expect(list.body.data.total).toBe(0);
+    const queue = await outsider.request({ method: 'GET', url: '/api/task-queue/list' });
+    expect(queue.status).toBe(403);
+  });
+
+  it('batch launches, pauses, resumes and stops through the queue', async () => {
+    const batch = await admin.request({ method: 'POST', url: '/api/project/batch/recheck', body: { projectIds: [projectId, 999999] } });
+    expect(batch.body.message).toBe('批量任务发起完成，成功：1个， 失败：1个');
+    const progress = await admin.request({ method: 'GET', url: `/api/project-task-view/progress?projectIds=${projectId}` });
+    const runId = progress.body.data[0].taskId as number;
+    const paused = await admin.request({ method: 'POST', url: `/api/task-queue/state?checkId=${runId}&option=1` });
+    expect(paused.body.code, paused.body.message).toBe(1);
+    const queue = await admin.request({ method: 'GET', url: '/api/task-queue/list' });
+    expect(queue.body.data.content.find((r: { checkId: number }) => r.checkId === runId).status).toBe(4);
+    const resumed = await admin.request({ method: 'POST', url: `/api/task-queue/state?checkId=${runId}&option=2` });
+    expect(resumed.body.code).toBe(1);
+    const stopped = await admin.request({ method: 'PATCH', url: `/api/code/notcheck/${projectId}` });
+    expect(stopped.body.code, stopped.body.message).toBe(1);
+    const after = await admin.request({ method: 'GET', url: `/api/project-task-view/progress?projectIds=${projectId}` });
+    expect(after.body.data[0]).toMatchObject({ status: 3, message: '任务已被用户停止' });
+  });
+
+  it('deletes projects with their results', async () => {
+    const { db } = server.app.cairn;
+    const reply = await admin.request({ method: 'DELETE', url: `/api/project-task-view/projects?projectIds=${projectId}` });
+    expect(reply.body.message).toBe('删除成功！');
+    const left = await db.selectFrom('runs').select('id').where('project_id', '=', projectId).execute();
+    expect(left).toHaveLength(0);
+  });
+});
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
