@@ -4,6 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import { LAUNCH_SUCCESS, RUN_STAGE_LABEL, taskCalls, type BatchResult, type ProjectForm, type RunStage, type Timing } from '../../../contract/api/task.ts';
 import { fail, ok, ResultCode, type Envelope } from '../../../contract/envelope.ts';
+import { displayServerMessage } from '../../../contract/errors.ts';
 import { isGitType, isLocalUploadType, TASK_STATUS } from '../../../contract/enums.ts';
 import type { ServerContext } from '../../context.ts';
 import { audit } from '../../db/repositories/audit-log.ts';
@@ -108,7 +109,8 @@ export function taskAreaHandlers(ctx: ServerContext): AreaHandlers<typeof taskCa
       else problem = await each(project);
       if (problem) {
         result.failNum++;
-        result.failures.push({ projectId: id, projectName: project?.name ?? `#${id}`, message: problem });
+        // Failures are listed as text, not envelopes: say the refusal as the user reads it.
+        result.failures.push({ projectId: id, projectName: project?.name ?? `#${id}`, message: displayServerMessage(problem) });
       } else result.successNum++;
     }
     return result;
@@ -356,7 +358,7 @@ export function taskAreaHandlers(ctx: ServerContext): AreaHandlers<typeof taskCa
         }
         if (problem) {
           result.failNum++;
-          result.failures.push({ projectId: typeof project === 'string' ? null : project.id, projectName: form.projectName, message: problem });
+          result.failures.push({ projectId: typeof project === 'string' ? null : project.id, projectName: form.projectName, message: displayServerMessage(problem) });
         } else result.successNum++;
       }
       if (result.successNum) await audit(db, { userId, action: 'project.imported', detail: { subjectId: body.subjectId, created: result.successNum } });

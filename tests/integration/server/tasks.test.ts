@@ -238,6 +238,88 @@ describe.each(databases)('tasks on %s', (database) => {
     expect(after.body.data[0]).toMatchObject({ status: 3, message: '任务已被用户停止' });
   });
 
+  it('edits projects, answers the small task calls, and runs the batch settings', async () => {
+    const { db } = server.app.cairn;
+    // updateProject: rename and tags; validation (400 from the schema, a message from the rules)
+    const renamed = await admin.request({ method: 'PATCH', url: `/api/project/${projectId}`, body: { projectName: 'gomod-pip-pom-2', projectTags: 'go,python', outboundLicense: 'Apache 2' } });
+    expect(renamed.body.message).toBe('保存成功！');
+    const form = await admin.request({ method: 'GET', url: `/api/project/${projectId}` });
+    expect(form.body.data).toMatchObject({ projectName: 'gomod-pip-pom-2', projectTags: 'go,python', outboundLicense: 'Apache-2.0', upload: { fileName: 'app.zip' } });
+    expect((await admin.request({ method: 'PATCH', url: `/api/project/${projectId}`, body: { outboundLicense: 'no such licence text at all' } })).body.message).toMatch(/无法识别项目许可证/);
+    const badType = await admin.request({ method: 'PATCH', url: `/api/project/${projectId}`, body: { analysisModes: 5 } });
+    expect(badType.status).toBe(400);
+    expect((await admin.request({ method: 'GET', url: '/api/project/999999' })).body.message).toBe('项目不存在');
+
+    // projectList, availableNum, ifCanCheck, the binary variant of the task list
+    const projects = await admin.request({ method: 'POST', url: '/api/project/list', body: { subjectId } });
+    expect(projects.body.data.map((p: { projectName: string }) => p.projectName)).toContain('gomod-pip-pom-2');
+    const used = await admin.request({ method: 'GET', url: '/api/project/available-num' });
+    expect(used.body.data.used).toBeGreaterThanOrEqual(4);
+    expect(used.body.data.limit).toBeNull();
+    const can = await admin.request({ method: 'GET', url: '/api/project/ifCanCheck' });
+    expect(can.body.data).toMatchObject({ canCheck: true, concurrency: 1 });
+    const binary = await admin.request({ method: 'POST', url: '/api/binary/project-task-view/list', body: {} });
+    expect(binary.body.data.total).toBe(0);
+
+    // a Git project for the branch, timing and owner batches
+    const git = await db.selectFrom('projects').select('id').where('name', '=', 'git-repo').executeTakeFirstOrThrow();
+    const branch = await admin.request({ method: 'POST', url: '/api/project/batch/repo-branch', body: { projectIds: [git.id, projectId], gitBranchName: 'release/2.x' } });
+    expect(branch.body.data).toMatchObject({ successNum: 1, failNum: 1 });
+    expect(branch.body.data.failures[0].message).toBe('只有 Git 来源的项目可以修改分支');
+    const cron = await admin.request({ method: 'PATCH', url: '/api/project/batch/cron', body: { projectIds: [git.id], enableTiming: true, cronType: 3, time: '03:00' } });
+    expect(cron.body.data.successNum).toBe(1);
+    const timed = await db.selectFrom('projects').select(['enable_timing', 'next_run_at', 'source']).where('id', '=', git.id).executeTakeFirstOrThrow();
+    expect(Boolean(timed.enable_timing)).toBe(true);
+    expect(new Date(timed.next_run_at!).getHours()).toBe(3);
+    expect(JSON.parse(timed.source).gitBranchName).toBe('release/2.x');
+    const owner = await server.addUser('owner2', 'Owner2@123');
+    const moved = await admin.request({ method: 'POST', url: '/api/project/batch/update/user', body: { projectIds: [git.id], userId: owner } });
+    expect(moved.body.data.successNum).toBe(1);
+    expect((await admin.request({ method: 'POST', url: '/api/project/batch/update/user', body: { projectIds: [git.id], userId: 999999 } })).body.message).toBe('用户不存在');
+    const ftp = await admin.request({ method: 'POST', url: '/api/project/batch/ftp/check', body: { projectIds: [git.id] } });
+    expect(ftp.body.code).not.toBe(1);
+    expect(ftp.body.message).toMatch(/FTP/);
+    expect((await admin.request({ method: 'POST', url: '/api/subject/ftp/list/dir', body: { ftpIp: '10.0.0.1' } })).body.message).toMatch(/FTP/);
+
+    // batch launch with new settings, then the queue's move-to-front and remove
+    const setup = await admin.request({ method: 'POST', url: '/api/project/batch/recheck/setup', body: { projectIds: [projectId, git.id], analysisModes: '1', retentionAudit: true } });
+    expect(setup.body.message).toBe('批量任务发起完成，成功：1个， 失败：1个');
+    expect(setup.body.data.failures[0].message).toMatch(/暂不支持自动获取代码/);
+    const queued = await admin.request({ method: 'GET', url: `/api/project-task-view/progress?projectIds=${projectId}` });
+    const runId = queued.body.data[0].taskId as number;
+    await admin.request({ method: 'POST', url: `/api/task-queue/state?checkId=${runId}&option=1` });
+    expect((await admin.request({ method: 'POST', url: `/api/task-queue/top?checkId=${runId}` })).body.message).toBe('只有排队中的任务可以移到队首');
+    expect((await admin.request({ method: 'DELETE', url: `/api/task-queue?checkId=${runId}` })).body.message).toBe('删除成功！');
+    expect((await admin.request({ method: 'DELETE', url: '/api/task-queue?checkId=999999' })).body.message).toBe('任务不存在');
+    const check = await admin.request({ method: 'POST', url: '/api/project/batch/check', body: { projectIds: [projectId] } });
+    expect(check.body.message).toBe('批量任务发起完成，成功：1个， 失败：0个');
+    await waitForRun(admin, projectId);
+  }, 120_000);
+
+  it('imports projects in a batch (checkAndCreateProject)', async () => {
+    const sbom = await upload(admin, path.join(CORPORA, 'trivy/sbom/license-cyclonedx.json'));
+    const reply = await admin.request({
+      method: 'POST',
+      url: '/api/project/batch/checkAndCreateProject',
+      body: { subjectId, projects: [
+        { projectName: 'imported-sbom', getCodeType: 30, uploadId: sbom },
+        { projectName: 'imported-missing', getCodeType: 0 },
+        { projectName: 'imported-git', getCodeType: 2, svnGitUri: 'https://example.com/x.git', launch: false },
+      ] },
+    });
+    expect(reply.body.message).toBe('批量导入项目完成，成功：2个， 失败：1个');
+    expect(reply.body.data.failures).toEqual([expect.objectContaining({ projectName: 'imported-missing', message: '请先上传要分析的文件' })]);
+    const imported = await admin.request({ method: 'POST', url: '/api/project-task-view/list', body: { subjectId, keyword: 'imported' } });
+    expect(imported.body.data.total).toBe(2);
+    const { db } = server.app.cairn;
+    const row = await db.selectFrom('projects').select('id').where('name', '=', 'imported-sbom').executeTakeFirstOrThrow();
+    expect((await waitForRun(admin, row.id)).status).toBe(2);
+    const outsider = server.client();
+    await outsider.login('outsider', 'Outsider@123');
+    const denied = await outsider.request({ method: 'POST', url: '/api/project/batch/checkAndCreateProject', body: { subjectId, projects: [{ projectName: 'x', getCodeType: 2, svnGitUri: 'https://e.com/x.git' }] } });
+    expect(denied.body.data.failures[0].message).toBe('用户无权查看当前项目');
+  }, 120_000);
+
   it('deletes projects with their results', async () => {
     const { db } = server.app.cairn;
     const reply = await admin.request({ method: 'DELETE', url: `/api/project-task-view/projects?projectIds=${projectId}` });
