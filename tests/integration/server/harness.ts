@@ -71,7 +71,9 @@ export interface TestServer {
 
 export async function startServer(database: TestDatabase, options: Partial<AppOptions> = {}): Promise<TestServer> {
   const { config, drop } = await database.create();
-  const app = await buildApp({ database: config, adminPassword: ADMIN_PASSWORD, logLevel: 'silent', ...options });
+  // Uploads and work folders of this server, in a temp folder on either database.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-test-data-'));
+  const app = await buildApp({ database: config, dataDir, adminPassword: ADMIN_PASSWORD, logLevel: 'silent', ...options });
   return {
     app,
     database: config,
@@ -81,6 +83,7 @@ export async function startServer(database: TestDatabase, options: Partial<AppOp
     async close() {
       await app.close();
       await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
