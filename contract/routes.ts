@@ -307,6 +307,7 @@ export const DESKTOP_ROUTES: readonly RouteInfo[] = [
   { path: '/desktop/personal', title: '个人设置', area: 'desktop', tabs: [], query: [], parent: false, desktopOnly: true },
   // Task vs task and subject vs subject comparison: the spec has the calls but names no screen.
   { path: '/project/analysis/compare', title: '任务对比', area: 'project', tabs: [], query: ['projectId', 'base', 'compare', 'subjects', 'view'], parent: false, desktopOnly: true, permission: 'analysis:task:list' },
+  { path: '/project/repositorySource', title: '代码仓库源', area: 'project', tabs: [], query: [], parent: false, desktopOnly: true, permission: 'project:list' },
 ];
 
 /** Strips query and hash: '/project/projectList?product=1' -> '/project/projectList'. */

@@ -34,6 +34,7 @@ import {
   markComponentSource,
   markVulnerabilityBinary,
   markVulnerabilitySource,
+  moduleInfluence,
   overview,
   projectTaskView,
   treeSearch,
@@ -172,6 +173,10 @@ const api = platformApi.enhanceEndpoints({ addTagTypes: ['Run', 'Result', 'Mark'
       invalidatesTags: ['Result', 'Mark'],
       extraOptions: { quiet: true },
     }),
+    moduleInfluence: build.query<CallData<typeof moduleInfluence>, Q<typeof moduleInfluence>>({
+      query: (query) => call(moduleInfluence, { query }),
+      extraOptions: { quiet: true },
+    }),
     componentMarkLog: build.query<CallData<typeof componentMarkLog>, P<typeof componentMarkLog> & { query: Q<typeof componentMarkLog> }>({
       query: ({ projectId, id, query }) => call(componentMarkLog, { params: { projectId, id }, query }),
       providesTags: ['Mark'],
@@ -275,6 +280,7 @@ export const {
   useMarkFindingsMutation,
   useVexMarkMutation,
   useComponentMarkLogQuery,
+  useModuleInfluenceQuery,
   useVulnerabilityMarkLogQuery,
   useVexMarkLogQuery,
   useHistoryListQuery,

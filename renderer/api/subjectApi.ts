@@ -3,8 +3,8 @@
 import type { CallBody, CallData, CallQuery } from '../../contract/api/define.ts';
 import {
   allList, bugConfigCreate, bugConfigUpdate, create, detail, enableBug, groupSubjectList, list, memberAdd, memberList, memberListForAdd,
-  memberRemove, noticeCandidates, noticeSave, noticeUserList, privateServiceConfig, privateServiceSave, remove, removeBatch, setup,
-  transfer, versionCreate, versionDelete, versionList, versionUpdate,
+  memberRemove, noticeCandidates, noticeSave, noticeUserList, privateServiceConfig, privateServiceSave, remove, removeBatch,
+  repositorySourceCheck, repositorySourceDelete, repositorySourceList, repositorySourceSave, setup, transfer, versionCreate, versionDelete, versionList, versionUpdate,
 } from '../../contract/api/subject.ts';
 import { platformApi } from './platformApi.ts';
 import { call } from './request.ts';
@@ -14,7 +14,7 @@ export interface SubjectListArgs {
   filter: CallBody<typeof list>;
 }
 
-const api = platformApi.enhanceEndpoints({ addTagTypes: ['Subject', 'SubjectMember', 'SubjectVersion'] }).injectEndpoints({
+const api = platformApi.enhanceEndpoints({ addTagTypes: ['Subject', 'SubjectMember', 'SubjectVersion', 'RepositorySource'] }).injectEndpoints({
   endpoints: (build) => ({
     subjectList: build.query<CallData<typeof list>, SubjectListArgs>({
       query: ({ query, filter }) => call(list, { query, body: filter }),
@@ -136,6 +136,26 @@ const api = platformApi.enhanceEndpoints({ addTagTypes: ['Subject', 'SubjectMemb
       invalidatesTags: ['Subject'],
       extraOptions: { quiet: true },
     }),
+    // The caller's own repository sources (per user, not per subject).
+    repositorySources: build.query<CallData<typeof repositorySourceList>, NonNullable<CallQuery<typeof repositorySourceList>> | void>({
+      query: (query) => call(repositorySourceList, { query: query ?? {} }),
+      providesTags: ['RepositorySource'],
+      extraOptions: { quiet: true },
+    }),
+    checkRepositorySource: build.mutation<CallData<typeof repositorySourceCheck>, CallBody<typeof repositorySourceCheck>>({
+      query: (body) => call(repositorySourceCheck, { body }),
+      extraOptions: { quiet: true },
+    }),
+    saveRepositorySource: build.mutation<CallData<typeof repositorySourceSave>, CallBody<typeof repositorySourceSave>>({
+      query: (body) => call(repositorySourceSave, { body }),
+      invalidatesTags: ['RepositorySource'],
+      extraOptions: { quiet: true },
+    }),
+    deleteRepositorySources: build.mutation<CallData<typeof repositorySourceDelete>, number[]>({
+      query: (ids) => call(repositorySourceDelete, { query: { ids: ids.join(',') } }),
+      invalidatesTags: ['RepositorySource'],
+      extraOptions: { quiet: true },
+    }),
   }),
 });
 
@@ -146,5 +166,6 @@ export const {
   useRemoveSubjectMutation, useRemoveSubjectsMutation, useSetupSubjectMutation, useTransferSubjectMutation, useUsersForAddQuery,
   useMembersQuery, useAddMembersMutation, useRemoveMembersMutation, useVersionsQuery, useCreateVersionMutation,
   useUpdateVersionMutation, useDeleteVersionMutation, useNoticeUsersQuery, useNoticeCandidatesQuery, useSaveNoticeMutation,
-  useEnableBugMutation, useSaveBugConfigMutation, usePrivateServiceQuery, useSavePrivateServiceMutation,
+  useEnableBugMutation, useSaveBugConfigMutation, usePrivateServiceQuery, useSavePrivateServiceMutation, useRepositorySourcesQuery,
+  useCheckRepositorySourceMutation, useSaveRepositorySourceMutation, useDeleteRepositorySourcesMutation,
 } = api;

@@ -187,6 +187,8 @@ test('任务详情：进度、各标签页、标记、重新分析、对比、�
   const drawer = page.locator('.cairn-result-drawer');
   await expect(drawer).toContainText('pkg:pypi/werkzeug');
   await expect(drawer).toContainText('requirements.txt');
+  // 影响范围: the projects whose latest run has this version (here the project itself).
+  await expect(drawer.locator('.cairn-influence-table')).toContainText('flask-gateway');
   await page.screenshot({ path: shot('component-drawer') });
   await page.keyboard.press('Escape');
   await expect(page).not.toHaveURL(/component=\d+/);

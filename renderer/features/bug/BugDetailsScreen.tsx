@@ -11,6 +11,8 @@ import { useInvolvedSubjectsQuery, useVulnerabilityDetailQuery } from '../../api
 import { DetailPage, useDetailId } from '../../common/DetailPage.tsx';
 import { Field } from '../../common/Field.tsx';
 import { InvolvedSubjectsCard } from '../../common/InvolvedSubjectsCard.tsx';
+import { Panel } from '../../common/Panel.tsx';
+import { TagList, otherAliases } from '../../common/TagList.tsx';
 import { ExploitText, LevelTag, formatScore } from './levels.tsx';
 import { ExternalLink } from './ExternalLink.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
@@ -22,8 +24,6 @@ const PATH = '/bug/bugList/details';
 const dashIfEmpty = (v: string | null | undefined): ReactNode => (v && v.trim() ? v : <span className="cairn-muted">{DASH}</span>);
 
 function Overview({ v }: { v: VulnerabilityDetail }) {
-  // CVE, CNNVD and CNVD have their own fields; the other ids of the flaw are its aliases.
-  const aliases = v.aliases.filter((a) => a !== v.identify && a !== v.cve && a !== v.cnnvd && a !== v.cnvd);
   return (
     <>
       <Card className="cairn-panel">
@@ -36,17 +36,7 @@ function Overview({ v }: { v: VulnerabilityDetail }) {
           <Field label={t.cnnvd}>{dashIfEmpty(v.cnnvd)}</Field>
           <Field label={t.cnvd}>{dashIfEmpty(v.cnvd)}</Field>
           <Field label={t.aliases} wide>
-            {aliases.length ? (
-              <div className="cairn-tag-row">
-                {aliases.map((a) => (
-                  <Tag key={a} minimal>
-                    {a}
-                  </Tag>
-                ))}
-              </div>
-            ) : (
-              <span className="cairn-muted">{DASH}</span>
-            )}
+            <TagList items={otherAliases(v)} />
           </Field>
         </div>
       </Card>
@@ -64,17 +54,7 @@ function Overview({ v }: { v: VulnerabilityDetail }) {
             <ExploitText code={v.exploit} />
           </Field>
           <Field label={t.cwe}>
-            {v.cwes.length ? (
-              <div className="cairn-tag-row">
-                {v.cwes.map((c) => (
-                  <Tag key={c} minimal intent="primary">
-                    {c}
-                  </Tag>
-                ))}
-              </div>
-            ) : (
-              <span className="cairn-muted">{DASH}</span>
-            )}
+            <TagList items={v.cwes} intent="primary" />
           </Field>
           <Field label={t.vector} wide>
             {v.vector ? <Code className="cairn-vector">{v.vector}</Code> : <span className="cairn-muted">{DASH}</span>}
@@ -179,20 +159,15 @@ function ImpactItems({ v, id }: { v: VulnerabilityDetail; id: string }) {
           </HTMLTable>
         )}
       </Card>
-      <Card className="cairn-panel">
-        <H5>{t.fixCommits}</H5>
-        {v.fixCommits.length === 0 ? (
-          <div className="cairn-muted cairn-panel-empty">{t.noFixCommits}</div>
-        ) : (
-          <ul className="cairn-link-list">
-            {v.fixCommits.map((c) => (
-              <li key={c}>
-                <Icon icon="git-commit" className="cairn-muted" /> <ExternalLink url={c} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </Card>
+      <Panel title={t.fixCommits} emptyText={v.fixCommits.length === 0 ? t.noFixCommits : undefined}>
+        <ul className="cairn-link-list">
+          {v.fixCommits.map((c) => (
+            <li key={c}>
+              <Icon icon="git-commit" className="cairn-muted" /> <ExternalLink url={c} />
+            </li>
+          ))}
+        </ul>
+      </Panel>
       <InvolvedSubjects id={id} />
     </>
   );
@@ -200,27 +175,22 @@ function ImpactItems({ v, id }: { v: VulnerabilityDetail; id: string }) {
 
 function References({ v }: { v: VulnerabilityDetail }) {
   return (
-    <Card className="cairn-panel">
-      <H5>{t.references}</H5>
-      {v.references.length === 0 ? (
-        <div className="cairn-muted cairn-panel-empty">{t.noReferences}</div>
-      ) : (
-        <HTMLTable className="cairn-table cairn-ref-table" striped compact>
-          <tbody>
-            {v.references.map((r, i) => (
-              <tr key={`${r.url}:${i}`}>
-                <td className="cairn-col-reftype">
-                  <Tag minimal>{t.refTypes[r.type.toUpperCase()] ?? r.type}</Tag>
-                </td>
-                <td>
-                  <ExternalLink url={r.url} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      )}
-    </Card>
+    <Panel title={t.references} emptyText={v.references.length === 0 ? t.noReferences : undefined}>
+      <HTMLTable className="cairn-table cairn-ref-table" striped compact>
+        <tbody>
+          {v.references.map((r, i) => (
+            <tr key={`${r.url}:${i}`}>
+              <td className="cairn-col-reftype">
+                <Tag minimal>{t.refTypes[r.type.toUpperCase()] ?? r.type}</Tag>
+              </td>
+              <td>
+                <ExternalLink url={r.url} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </HTMLTable>
+    </Panel>
   );
 }
 

@@ -1,7 +1,7 @@
 // The task list's batch dialogs: timing for many projects (PATCH /api/project/batch/cron) and a
 // new owner for many projects (POST /api/project/batch/update/user). Both end with the platform's
 // success and failure counts and the reasons of the failures.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect } from '@blueprintjs/core';
 import type { BatchResult } from '../../../contract/api/task.ts';
 import { apiErrorMessage } from '../../api/baseQuery.ts';
@@ -31,27 +31,37 @@ export function BatchOutcome({ result, message }: { result: BatchResult; message
 }
 
 
-
-export function BatchCronDialog({ projectIds, onClose }: { projectIds: number[]; onClose: (changed: boolean) => void }) {
-  const [timing, setTiming] = useState(() => ({ ...initialTiming(), enableTiming: true }));
+/**
+ * The frame both batch dialogs share: the form, then the platform's error or the outcome; before
+ * the run 取消 / the apply button, after it 完成 (which reports a change to the list).
+ */
+function BatchDialog(props: {
+  title: string;
+  onClose: (changed: boolean) => void;
+  /** Sends the batch; the answer becomes the outcome, or its error the message. */
+  run: () => Promise<{ data: BatchResult } | { error: unknown }>;
+  running: boolean;
+  applyText: string;
+  applyDisabled?: boolean;
+  doneMessage: (result: BatchResult) => string;
+  children: ReactNode;
+}) {
+  const { title, onClose, run, running, applyText, applyDisabled, doneMessage, children } = props;
   const [result, setResult] = useState<BatchResult | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [save, saving] = useProjectBatchCronMutation();
   const apply = async () => {
+    if (applyDisabled) return;
     setError(null);
-    // Code -1 is no type: timing is then never disabled by the type (each project is checked on the platform).
-    const body = timingBody(timing, -1);
-    const answer = await save({ projectIds, ...body, enableTiming: timing.enableTiming });
+    const answer = await run();
     if ('error' in answer) setError(apiErrorMessage(answer.error));
     else setResult(answer.data);
   };
   return (
-    <Dialog isOpen title={t.cron.title} onClose={() => onClose(result !== null)} className="cairn-dialog">
+    <Dialog isOpen title={title} onClose={() => onClose(result !== null)} className="cairn-dialog">
       <DialogBody>
-        <p className="cairn-muted">{t.list.selected(projectIds.length)}。{t.cron.help}</p>
-        <TimingFields timing={timing} onChange={setTiming} />
+        {children}
         {error ? <Callout intent="danger" className="cairn-result-callout">{error}</Callout> : null}
-        {result ? <BatchOutcome result={result} message={t.cron.done(result.successNum, result.failNum)} /> : null}
+        {result ? <BatchOutcome result={result} message={doneMessage(result)} /> : null}
       </DialogBody>
       <DialogFooter
         actions={
@@ -60,7 +70,7 @@ export function BatchCronDialog({ projectIds, onClose }: { projectIds: number[];
           ) : (
             <>
               <Button text={t.form.cancel} onClick={() => onClose(false)} />
-              <Button intent="primary" text={t.cron.apply} loading={saving.isLoading} onClick={() => void apply()} />
+              <Button intent="primary" text={applyText} disabled={applyDisabled} loading={running} onClick={() => void apply()} />
             </>
           )
         }
@@ -69,46 +79,43 @@ export function BatchCronDialog({ projectIds, onClose }: { projectIds: number[];
   );
 }
 
+export function BatchCronDialog({ projectIds, onClose }: { projectIds: number[]; onClose: (changed: boolean) => void }) {
+  const [timing, setTiming] = useState(() => ({ ...initialTiming(), enableTiming: true }));
+  const [save, saving] = useProjectBatchCronMutation();
+  // Code -1 is no type: timing is then never disabled by the type (each project is checked on the platform).
+  const run = () => save({ projectIds, ...timingBody(timing, -1), enableTiming: timing.enableTiming });
+  return (
+    <BatchDialog title={t.cron.title} onClose={onClose} run={run} running={saving.isLoading} applyText={t.cron.apply} doneMessage={(r) => t.cron.done(r.successNum, r.failNum)}>
+      <p className="cairn-muted">{t.list.selected(projectIds.length)}。{t.cron.help}</p>
+      <TimingFields timing={timing} onChange={setTiming} />
+    </BatchDialog>
+  );
+}
+
 export function BatchOwnerDialog({ projectIds, onClose }: { projectIds: number[]; onClose: (changed: boolean) => void }) {
   const users = useProjectOwnerOptionsQuery();
   const [userId, setUserId] = useState<number | null>(null);
-  const [result, setResult] = useState<BatchResult | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const [save, saving] = useProjectBatchOwnerMutation();
-  const apply = async () => {
-    if (!userId) return;
-    setError(null);
-    const answer = await save({ projectIds, userId });
-    if ('error' in answer) setError(apiErrorMessage(answer.error));
-    else setResult(answer.data);
-  };
   return (
-    <Dialog isOpen title={t.owner.title} onClose={() => onClose(result !== null)} className="cairn-dialog">
-      <DialogBody>
-        <p className="cairn-muted">{t.list.selected(projectIds.length)}</p>
-        <FormGroup label={t.owner.user} labelFor="owner-user" helperText={users.isError ? apiErrorMessage(users.error) : undefined}>
-          <HTMLSelect id="owner-user" fill value={userId ?? ''} onChange={(e) => setUserId(e.currentTarget.value ? Number(e.currentTarget.value) : null)}>
-            <option value="">{t.owner.placeholder}</option>
-            {(users.data ?? []).map((u) => (
-              <option key={u.userId} value={u.userId}>{u.name ? `${u.name}（${u.username}）` : u.username}</option>
-            ))}
-          </HTMLSelect>
-        </FormGroup>
-        {error ? <Callout intent="danger" className="cairn-result-callout">{error}</Callout> : null}
-        {result ? <BatchOutcome result={result} message={t.owner.done(result.successNum, result.failNum)} /> : null}
-      </DialogBody>
-      <DialogFooter
-        actions={
-          result ? (
-            <Button intent="primary" text={t.batch.done} onClick={() => onClose(true)} />
-          ) : (
-            <>
-              <Button text={t.form.cancel} onClick={() => onClose(false)} />
-              <Button intent="primary" text={t.owner.apply} disabled={!userId} loading={saving.isLoading} onClick={() => void apply()} />
-            </>
-          )
-        }
-      />
-    </Dialog>
+    <BatchDialog
+      title={t.owner.title}
+      onClose={onClose}
+      // Without a user the apply button is disabled, so 0 is never sent.
+      run={() => save({ projectIds, userId: userId ?? 0 })}
+      running={saving.isLoading}
+      applyText={t.owner.apply}
+      applyDisabled={!userId}
+      doneMessage={(r) => t.owner.done(r.successNum, r.failNum)}
+    >
+      <p className="cairn-muted">{t.list.selected(projectIds.length)}</p>
+      <FormGroup label={t.owner.user} labelFor="owner-user" helperText={users.isError ? apiErrorMessage(users.error) : undefined}>
+        <HTMLSelect id="owner-user" fill value={userId ?? ''} onChange={(e) => setUserId(e.currentTarget.value ? Number(e.currentTarget.value) : null)}>
+          <option value="">{t.owner.placeholder}</option>
+          {(users.data ?? []).map((u) => (
+            <option key={u.userId} value={u.userId}>{u.name ? `${u.name}（${u.username}）` : u.username}</option>
+          ))}
+        </HTMLSelect>
+      </FormGroup>
+    </BatchDialog>
   );
 }

@@ -3,7 +3,7 @@
 // 新建应用, batch delete and the row actions live here; a name opens the subject's task list.
 import { Alert, Breadcrumbs, Button, ButtonGroup, Card, HTMLSelect, Icon, InputGroup } from '@blueprintjs/core';
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import type { SubjectRow } from '../../../contract/api/subject.ts';
 import { isProduct } from '../../../contract/enums.ts';
 import { SUCCESS_MESSAGES } from '../../../contract/errors.ts';
@@ -28,6 +28,7 @@ type Sort = keyof typeof t.sorts;
 
 export default function SubjectListScreen() {
   const [params, setParams] = useSearchParams();
+  const navigate = useNavigate();
   const dispatch = useAppDispatch();
   const product = useAppSelector(selectProduct);
   const has = usePermissions();
@@ -131,7 +132,8 @@ export default function SubjectListScreen() {
   ) : null;
 
   return (
-    <Page title={routeTitle('/project/projectList')} subtitle={t.listSubtitle}>
+    <Page title={routeTitle('/project/projectList')} subtitle={t.listSubtitle}
+      actions={<Button icon="git-repo" text={t.sources.entry} onClick={() => navigate('/project/repositorySource')} />}>
       {toolbar}
       {view === 'group' ? groupBody : null}
       <PagedListBody

@@ -1,10 +1,11 @@
-// Subject screens (project list, group view, subject setup): path -> lazy loader.
+// Subject screens (project list, group view, subject setup, the user's repository sources): path -> lazy loader.
 import type { ScreenLoader } from '../../app/router/screens.ts';
 
 const SETTINGS = '/project/projectSettings';
 
 export const subjectScreens: Record<string, ScreenLoader> = {
   '/project/projectList': () => import('./SubjectListScreen.tsx'),
+  '/project/repositorySource': () => import('./RepositorySourceScreen.tsx'),
   [`${SETTINGS}/basicSetup`]: () => import('./BasicSetupScreen.tsx'),
   [`${SETTINGS}/memberManagement`]: () => import('./MemberScreen.tsx'),
   [`${SETTINGS}/version`]: () => import('./VersionScreen.tsx'),

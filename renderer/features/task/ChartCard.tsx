@@ -1,27 +1,21 @@
-// A chart in a card with its 保存为图片 button (PNG through ECharts getDataURL). The bug area's
-// EChart has no handle on its instance, so the result screens keep their own small host here:
-// pie and bar on the canvas renderer, resizes with its box, follows the dark theme.
+// A chart in a card with its 保存为图片 button (PNG through ECharts getDataURL), drawn by the
+// shared chart host (renderer/common/EChart.tsx), which hands over its instance for the export.
 // Spec doc 1 §9: image capture waits up to 10 s for images — the export waits for the chart's
 // `finished` event (animations done) or 10 s, whichever comes first.
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Button, Card, H5 } from '@blueprintjs/core';
-import * as echarts from 'echarts/core';
-import { BarChart, PieChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
-import { CanvasRenderer } from 'echarts/renderers';
 import type { EChartsCoreOption } from 'echarts/core';
 import { useAppSelector } from '../../app/hooks.ts';
 import { toastNotifier } from '../../app/toaster.ts';
+import { EChart, type EChartInstance } from '../../common/EChart.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
 import { imageFileName } from './charts.ts';
-
-echarts.use([PieChart, BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
 
 const t = zh.task;
 const CAPTURE_WAIT_MS = 10_000;
 
 /** Resolves once the chart has finished rendering (or after 10 s). */
-function rendered(chart: echarts.ECharts): Promise<void> {
+function rendered(chart: EChartInstance): Promise<void> {
   return new Promise((resolve) => {
     let done = false;
     const finish = () => {
@@ -48,36 +42,9 @@ export function ChartCard(props: {
   onItemClick?: (name: string, dataIndex: number) => void;
 }) {
   const { title, option, height = 260, empty, extra, onItemClick } = props;
-  const box = useRef<HTMLDivElement>(null);
-  const chart = useRef<echarts.ECharts | null>(null);
+  const chart = useRef<EChartInstance | null>(null);
   const dark = useAppSelector((s) => s.ui.dark);
   const [saving, setSaving] = useState(false);
-  const clickRef = useRef(onItemClick);
-  useEffect(() => {
-    clickRef.current = onItemClick;
-  }, [onItemClick]);
-
-  useEffect(() => {
-    const el = box.current;
-    if (!el || empty) return undefined;
-    const instance = echarts.init(el, dark ? 'dark' : undefined, { renderer: 'canvas' });
-    chart.current = instance;
-    instance.on('click', (e) => {
-      const p = e as unknown as { name: string; dataIndex: number };
-      clickRef.current?.(String(p.name), p.dataIndex);
-    });
-    const observer = new ResizeObserver(() => instance.resize());
-    observer.observe(el);
-    return () => {
-      observer.disconnect();
-      instance.dispose();
-      chart.current = null;
-    };
-  }, [dark, empty]);
-
-  useEffect(() => {
-    if (option) chart.current?.setOption({ backgroundColor: 'transparent', ...option }, true);
-  }, [option, dark, empty]);
 
   const save = async () => {
     const instance = chart.current;
@@ -112,7 +79,7 @@ export function ChartCard(props: {
           {t.chartEmpty}
         </div>
       ) : (
-        <div ref={box} className="cairn-chart" style={{ height }} role="img" aria-label={title} />
+        <EChart option={option} height={height} ariaLabel={title} chartRef={chart} onItemClick={onItemClick ? (e) => onItemClick(e.name, e.dataIndex) : undefined} />
       )}
     </Card>
   );

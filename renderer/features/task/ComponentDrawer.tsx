@@ -2,12 +2,14 @@
 // licences, where it is declared (component/source), its vulnerabilities, the dependency paths
 // from the project to it, and its mark log; 标记组件 opens the remark dialog.
 import { useState } from 'react';
-import { Breadcrumbs, Button, Card, Drawer, DrawerSize, H5, HTMLTable, Tag, type BreadcrumbProps } from '@blueprintjs/core';
+import { Link } from 'react-router';
+import { Breadcrumbs, Button, Drawer, DrawerSize, HTMLTable, Tag, type BreadcrumbProps } from '@blueprintjs/core';
 import { COMPONENT_MARK_LABEL, COMPONENT_TYPE_LABEL, labelOf } from '../../../contract/enums.ts';
 import { DASH, formatVulnerabilityId } from '../../../contract/format.ts';
-import { useComponentDetailQuery, useComponentMarkLogQuery, useComponentSourceQuery, useMarkComponentsMutation } from '../../api/resultApi.ts';
+import { useComponentDetailQuery, useComponentMarkLogQuery, useComponentSourceQuery, useModuleInfluenceQuery, useMarkComponentsMutation } from '../../api/resultApi.ts';
 import { toastNotifier } from '../../app/toaster.ts';
 import { Field } from '../../common/Field.tsx';
+import { Panel, QueryBody } from '../../common/Panel.tsx';
 import { ErrorState, LoadingState } from '../../common/states.tsx';
 import { LevelTag } from '../bug/levels.tsx';
 import { useTaskView } from './context.ts';
@@ -21,27 +23,57 @@ const t = zh.task.componentDetail;
 function Locations({ componentId }: { componentId: number }) {
   const { projectId, run } = useTaskView();
   const q = useComponentSourceQuery({ projectId, taskId: run.id, componentId });
-  if (q.isLoading) return <LoadingState />;
-  if (q.isError || !q.data) return <ErrorState message={q.error?.message} onRetry={() => void q.refetch()} />;
-  if (q.data.locations.length === 0) return <div className="cairn-muted cairn-panel-empty">{t.locationsNone}</div>;
   return (
-    <ul className="cairn-location-list" aria-label={t.locations}>
-      {q.data.locations.map((l, i) => (
-        <li key={`${l.file}:${i}`} className="cairn-mono">
-          {l.file}
-          {l.startLine ? <span className="cairn-muted">{`:${l.startLine}${l.endLine && l.endLine !== l.startLine ? `-${l.endLine}` : ''}`}</span> : null}
-        </li>
-      ))}
-    </ul>
+    <QueryBody query={q} isEmpty={(d) => d.locations.length === 0} emptyText={t.locationsNone}>
+      {(d) => (
+        <ul className="cairn-location-list" aria-label={t.locations}>
+          {d.locations.map((l, i) => (
+            <li key={`${l.file}:${i}`} className="cairn-mono">
+              {l.file}
+              {l.startLine ? <span className="cairn-muted">{`:${l.startLine}${l.endLine && l.endLine !== l.startLine ? `-${l.endLine}` : ''}`}</span> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </QueryBody>
   );
 }
 
 function MarkLog({ componentId }: { componentId: number }) {
   const { projectId } = useTaskView();
   const q = useComponentMarkLogQuery({ projectId, id: componentId, query: { page: 1, size: 50 } });
-  if (q.isLoading) return <LoadingState />;
-  if (q.isError || !q.data) return <ErrorState message={q.error?.message} onRetry={() => void q.refetch()} />;
-  return <MarkLogTable rows={q.data.content} empty={t.markLogNone} />;
+  return <QueryBody query={q}>{(d) => <MarkLogTable rows={d.content} empty={t.markLogNone} />}</QueryBody>;
+}
+
+/** Component influence across subjects: every visible project whose latest run has this version. */
+function Influence({ purl }: { purl: string }) {
+  const q = useModuleInfluenceQuery({ purl, page: 1, size: 20 });
+  return (
+    <QueryBody query={q} isEmpty={(d) => d.total === 0} emptyText={t.influenceNone}>
+      {(d) => (
+        <>
+          <HTMLTable compact striped className="cairn-influence-table">
+            <thead>
+              <tr>{t.influenceHeaders.map((h) => <th key={h}>{h}</th>)}</tr>
+            </thead>
+            <tbody>
+              {d.content.map((r) => (
+                <tr key={`${r.projectId}:${r.componentId}`}>
+                  <td>{r.subjectName}</td>
+                  <td><Link to={`/project/analysis/details?projectId=${r.projectId}&tab=component`}>{r.projectName}</Link></td>
+                  <td>{r.versionName ?? DASH}</td>
+                  <td>{r.direct ? t.direct : t.transitive}</td>
+                  <td><RiskTag risk={r.riskLevel} /></td>
+                  <td>{r.vulCount}</td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+          <div className="cairn-muted">{t.influenceTotal(d.total)}</div>
+        </>
+      )}
+    </QueryBody>
+  );
 }
 
 export function ComponentDrawer({ componentId, onClose }: { componentId: number | undefined; onClose: () => void }) {
@@ -58,8 +90,7 @@ export function ComponentDrawer({ componentId, onClose }: { componentId: number 
   else {
     body = (
       <div className="cairn-drawer-body">
-        <Card className="cairn-panel">
-          <H5>{t.basic}</H5>
+        <Panel title={t.basic}>
           <div className="cairn-fields cairn-fields-grid">
             <Field label={t.purl} wide>
               <span className="cairn-mono cairn-break">{d.purl}</span>
@@ -83,82 +114,71 @@ export function ComponentDrawer({ componentId, onClose }: { componentId: number 
               <span className="cairn-muted">{t.relations(d.dependencies, d.dependents)}</span>
             </Field>
           </div>
-        </Card>
-        <Card className="cairn-panel">
-          <H5>{t.licenses}</H5>
-          {d.licenses.length === 0 ? (
-            <div className="cairn-muted cairn-panel-empty">{d.licenseExpression ?? zh.task.component.noLicense}</div>
-          ) : (
-            <div className="cairn-tag-row">
-              {d.licenseExpression ? <span className="cairn-mono">{d.licenseExpression}</span> : null}
-              {d.licenses.map((l) => (
-                <span key={`${l.spdxId}:${l.source}`} className="cairn-license-chip">
-                  <LevelTag level={l.level} /> {l.known ? <a href={`#/license?q=${encodeURIComponent(l.spdxId)}`}>{l.spdxId}</a> : l.spdxId}
-                  <span className="cairn-muted">（{t.licenseSource[l.source] ?? l.source}）</span>
-                </span>
-              ))}
-            </div>
-          )}
-        </Card>
-        <Card className="cairn-panel">
-          <H5>{t.locations}</H5>
+        </Panel>
+        <Panel title={t.licenses} emptyText={d.licenses.length === 0 ? (d.licenseExpression ?? zh.task.component.noLicense) : undefined}>
+          <div className="cairn-tag-row">
+            {d.licenseExpression ? <span className="cairn-mono">{d.licenseExpression}</span> : null}
+            {d.licenses.map((l) => (
+              <span key={`${l.spdxId}:${l.source}`} className="cairn-license-chip">
+                <LevelTag level={l.level} /> {l.known ? <a href={`#/license?q=${encodeURIComponent(l.spdxId)}`}>{l.spdxId}</a> : l.spdxId}
+                <span className="cairn-muted">（{t.licenseSource[l.source] ?? l.source}）</span>
+              </span>
+            ))}
+          </div>
+        </Panel>
+        <Panel title={t.locations}>
           <Locations componentId={d.id} />
-        </Card>
-        <Card className="cairn-panel">
-          <H5>
-            {t.vulnerabilities} <span className="cairn-muted cairn-h-sub">{d.vulnerabilities.length}</span>
-          </H5>
-          {d.vulnerabilities.length === 0 ? (
-            <div className="cairn-muted cairn-panel-empty">{t.vulnerabilitiesNone}</div>
-          ) : (
-            <HTMLTable className="cairn-table" compact striped interactive>
-              <thead>
-                <tr>
-                  <th>{zh.task.bug.columns.id}</th>
-                  <th>{zh.task.bug.columns.level}</th>
-                  <th>{zh.task.bug.columns.fixed}</th>
-                  <th>{zh.task.bug.columns.mark}</th>
-                  <th>{zh.task.bug.columns.vex}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {d.vulnerabilities.map((f) => (
-                  <tr key={f.id} className="cairn-clickable-row" onClick={() => view.setUrl({ ...findingChanges(f), component: undefined, level: undefined })}>
-                    <td className="cairn-vul-id-text">{formatVulnerabilityId(f)}</td>
-                    <td>
-                      <LevelTag level={f.level} />
-                    </td>
-                    <td>{f.fixedVersions.length ? f.fixedVersions.join(', ') : DASH}</td>
-                    <td>
-                      <VulMarkTag mark={f.mark} />
-                    </td>
-                    <td>
-                      <VexTag vex={f.vex} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
-          )}
-        </Card>
-        <Card className="cairn-panel">
-          <H5>{t.paths}</H5>
-          {d.paths.length === 0 ? (
-            <div className="cairn-muted cairn-panel-empty">{t.pathsNone}</div>
-          ) : (
+        </Panel>
+        <Panel
+          title={
             <>
-              {d.paths.map((path, i) => {
-                const crumbs: BreadcrumbProps[] = path.map((s) => ({ text: s.version ? `${s.name}@${s.version}` : s.name }));
-                return <Breadcrumbs key={i} items={crumbs} className="cairn-dep-path" minVisibleItems={crumbs.length} />;
-              })}
-              <div className="cairn-muted">{t.pathTotal(d.paths.length, d.pathTotal)}</div>
+              {t.vulnerabilities} <span className="cairn-muted cairn-h-sub">{d.vulnerabilities.length}</span>
             </>
-          )}
-        </Card>
-        <Card className="cairn-panel">
-          <H5>{t.markLog}</H5>
+          }
+          emptyText={d.vulnerabilities.length === 0 ? t.vulnerabilitiesNone : undefined}
+        >
+          <HTMLTable className="cairn-table" compact striped interactive>
+            <thead>
+              <tr>
+                <th>{zh.task.bug.columns.id}</th>
+                <th>{zh.task.bug.columns.level}</th>
+                <th>{zh.task.bug.columns.fixed}</th>
+                <th>{zh.task.bug.columns.mark}</th>
+                <th>{zh.task.bug.columns.vex}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.vulnerabilities.map((f) => (
+                <tr key={f.id} className="cairn-clickable-row" onClick={() => view.setUrl({ ...findingChanges(f), component: undefined, level: undefined })}>
+                  <td className="cairn-vul-id-text">{formatVulnerabilityId(f)}</td>
+                  <td>
+                    <LevelTag level={f.level} />
+                  </td>
+                  <td>{f.fixedVersions.length ? f.fixedVersions.join(', ') : DASH}</td>
+                  <td>
+                    <VulMarkTag mark={f.mark} />
+                  </td>
+                  <td>
+                    <VexTag vex={f.vex} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        </Panel>
+        <Panel title={t.paths} emptyText={d.paths.length === 0 ? t.pathsNone : undefined}>
+          {d.paths.map((path, i) => {
+            const crumbs: BreadcrumbProps[] = path.map((s) => ({ text: s.version ? `${s.name}@${s.version}` : s.name }));
+            return <Breadcrumbs key={i} items={crumbs} className="cairn-dep-path" minVisibleItems={crumbs.length} />;
+          })}
+          <div className="cairn-muted">{t.pathTotal(d.paths.length, d.pathTotal)}</div>
+        </Panel>
+        <Panel title={t.influence}>
+          <Influence purl={d.purl} />
+        </Panel>
+        <Panel title={t.markLog}>
           <MarkLog componentId={d.id} />
-        </Card>
+        </Panel>
       </div>
     );
   }

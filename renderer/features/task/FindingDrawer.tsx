@@ -3,17 +3,17 @@
 // audit mark and VEX with their remarks, the mark/level log and the VEX log; 标记 / 修改等级 and
 // 设置 VEX open the remark dialog.
 import { useState } from 'react';
-import { AnchorButton, Button, Card, Drawer, DrawerSize, H5, Tag } from '@blueprintjs/core';
+import { AnchorButton, Button, Card, Drawer, DrawerSize, Tag } from '@blueprintjs/core';
 import type { FindingRow } from '../../../contract/api/result.ts';
-import { VEX_LABEL, VULNERABILITY_MARK_LABEL, type VexCode, type VulnerabilityMark } from '../../../contract/enums.ts';
-import { DASH, formatDate, formatVulnerabilityId } from '../../../contract/format.ts';
-import { useMarkFindingsMutation, useVexMarkLogQuery, useVexMarkMutation, useVulnerabilityMarkLogQuery } from '../../api/resultApi.ts';
-import { toastNotifier } from '../../app/toaster.ts';
+import { formatDate, formatVulnerabilityId } from '../../../contract/format.ts';
+import { useVexMarkLogQuery, useVulnerabilityMarkLogQuery } from '../../api/resultApi.ts';
 import { Field } from '../../common/Field.tsx';
+import { Panel, QueryBody } from '../../common/Panel.tsx';
 import { ErrorState, LoadingState } from '../../common/states.tsx';
+import { TagList, otherAliases } from '../../common/TagList.tsx';
 import { ExploitText, LevelTag, formatScore } from '../bug/levels.tsx';
 import { useTaskView } from './context.ts';
-import { MarkDialog } from './MarkDialog.tsx';
+import { FindingMarkDialogs, type FindingDialog } from './FindingMarkDialogs.tsx';
 import { MarkLogTable, VexTag, VulMarkTag, dash } from './parts.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
 
@@ -25,14 +25,12 @@ function Logs({ findingId }: { findingId: number }) {
   const vex = useVexMarkLogQuery({ projectId, id: findingId, query: { page: 1, size: 50 } });
   return (
     <>
-      <Card className="cairn-panel">
-        <H5>{t.markLog}</H5>
-        {marks.isLoading ? <LoadingState /> : marks.isError || !marks.data ? <ErrorState message={marks.error?.message} onRetry={() => void marks.refetch()} /> : <MarkLogTable rows={marks.data.content} empty={t.logNone} />}
-      </Card>
-      <Card className="cairn-panel">
-        <H5>{t.vexLog}</H5>
-        {vex.isLoading ? <LoadingState /> : vex.isError || !vex.data ? <ErrorState message={vex.error?.message} onRetry={() => void vex.refetch()} /> : <MarkLogTable rows={vex.data.content} empty={t.logNone} />}
-      </Card>
+      <Panel title={t.markLog}>
+        <QueryBody query={marks}>{(d) => <MarkLogTable rows={d.content} empty={t.logNone} />}</QueryBody>
+      </Panel>
+      <Panel title={t.vexLog}>
+        <QueryBody query={vex}>{(d) => <MarkLogTable rows={d.content} empty={t.logNone} />}</QueryBody>
+      </Panel>
     </>
   );
 }
@@ -40,11 +38,8 @@ function Logs({ findingId }: { findingId: number }) {
 export function FindingDrawer({ finding, loading, onClose }: { finding: FindingRow | undefined; loading: boolean; onClose: () => void }) {
   const view = useTaskView();
   const open = Boolean(view.state.findingId);
-  const [dialog, setDialog] = useState<'mark' | 'vex' | null>(null);
-  const [markFindings] = useMarkFindingsMutation();
-  const [setVex] = useVexMarkMutation();
+  const [dialog, setDialog] = useState<FindingDialog>(null);
   const f = finding;
-  const aliases = f ? f.aliases.filter((a) => a !== f.identify && a !== f.cve && a !== f.cnnvd && a !== f.cnvd) : [];
 
   let body;
   if (!open) body = null;
@@ -58,17 +53,7 @@ export function FindingDrawer({ finding, loading, onClose }: { finding: FindingR
               <span className="cairn-vul-id-text" data-testid="finding-id">{formatVulnerabilityId(f)}</span>
             </Field>
             <Field label={t.aliases} wide>
-              {aliases.length ? (
-                <div className="cairn-tag-row">
-                  {aliases.map((a) => (
-                    <Tag key={a} minimal>
-                      {a}
-                    </Tag>
-                  ))}
-                </div>
-              ) : (
-                <span className="cairn-muted">{DASH}</span>
-              )}
+              <TagList items={otherAliases(f)} />
             </Field>
             <Field label={t.level}>
               <LevelTag level={f.level} />
@@ -127,44 +112,7 @@ export function FindingDrawer({ finding, loading, onClose }: { finding: FindingR
       ) : null}
       {body}
       {f ? (
-        <>
-          <MarkDialog
-            isOpen={dialog === 'mark'}
-            title={zh.task.bug.markTitle(1)}
-            label={zh.task.marks.mark}
-            table={VULNERABILITY_MARK_LABEL}
-            initial={String(f.mark)}
-            withLevel
-            currentLevel={f.level}
-            onClose={() => setDialog(null)}
-            onSubmit={async (v) => {
-              await markFindings({
-                body: {
-                  projectId: view.projectId,
-                  taskId: view.run.id,
-                  ids: [f.id],
-                  mark: Number(v.code) as VulnerabilityMark,
-                  remark: v.remark,
-                  ...(v.customLevel ? { customLevel: v.customLevel as FindingRow['level'], levelRemark: v.levelRemark ?? '' } : {}),
-                },
-                binary: view.binary,
-              }).unwrap();
-              toastNotifier.success(zh.task.marks.saved);
-            }}
-          />
-          <MarkDialog
-            isOpen={dialog === 'vex'}
-            title={zh.task.bug.vexTitle(1)}
-            label={zh.task.marks.vex}
-            table={VEX_LABEL}
-            initial={String(f.vex)}
-            onClose={() => setDialog(null)}
-            onSubmit={async (v) => {
-              await setVex({ projectId: view.projectId, taskId: view.run.id, ids: [f.id], vex: Number(v.code) as VexCode, remark: v.remark }).unwrap();
-              toastNotifier.success(zh.task.marks.saved);
-            }}
-          />
-        </>
+        <FindingMarkDialogs open={dialog} ids={[f.id]} initialMark={String(f.mark)} initialVex={String(f.vex)} currentLevel={f.level} onClose={() => setDialog(null)} />
       ) : null}
     </Drawer>
   );

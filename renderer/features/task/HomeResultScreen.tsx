@@ -3,19 +3,21 @@
 // those results (each opens its task details on the finding) and the open-source intelligence
 // list (advisories the knowledge base published in the last 30 days). Every chart has 保存为图片.
 import { useMemo, useState } from 'react';
-import { Card, H5, HTMLTable } from '@blueprintjs/core';
+import { Card, HTMLTable } from '@blueprintjs/core';
 import { useNavigate } from 'react-router';
 import { formatDate, formatVulnerabilityId } from '../../../contract/format.ts';
 import { routeTitle } from '../../../contract/routes.ts';
 import { useHomeIntelligenceQuery, useHomeLatestVulnerabilitiesQuery, useHomeStatisticsQuery, useHomeTop10Query } from '../../api/resultApi.ts';
 import { useAppSelector } from '../../app/hooks.ts';
 import { Page } from '../../common/PageHeader.tsx';
+import { Panel, QueryBody } from '../../common/Panel.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
 import { Pager } from '../bug/Pager.tsx';
 import { LevelTag } from '../bug/levels.tsx';
 import { Packages } from '../bug/VulnerabilityTable.tsx';
 import { ChartCard } from './ChartCard.tsx';
 import { barOption, horizontalBarOption, levelSlices, pieOption, riskColor, riskSlices, sumLevels, sumRisks } from './charts.ts';
+import { FindingIdSummary, NameAtVersion } from './parts.tsx';
 import { detailsUrl } from './taskUrl.ts';
 import { zh } from '../../i18n/zh-CN.ts';
 import './styles.ts';
@@ -64,7 +66,7 @@ function Statistics() {
         <Tile label={t.vulnerabilities} value={sumLevels(d.vulnerabilities)} color={riskColor(1)} />
       </div>
       {d.runs === 0 ? <EmptyState title={t.emptyTitle} description={t.emptyBody} icon="dashboard" /> : null}
-      <div className="cairn-home-grid">
+      <div className="cairn-chart-grid">
         <ChartCard title={t.riskChart} option={options.risk} empty={sumRisks(d.byRisk) === 0} />
         <ChartCard title={t.vulChart} option={options.vul} empty={sumLevels(d.vulnerabilities) === 0} />
         <ChartCard title={t.top10} option={topOption} empty={!top.data || top.data.length === 0} height={300} />
@@ -77,56 +79,47 @@ function Statistics() {
 function Latest() {
   const navigate = useNavigate();
   const q = useHomeLatestVulnerabilitiesQuery();
-  let body;
-  if (q.isLoading) body = <LoadingState />;
-  else if (q.isError || !q.data) body = <ErrorState message={q.error?.message} onRetry={() => void q.refetch()} />;
-  else if (q.data.length === 0) body = <div className="cairn-muted cairn-panel-empty">{t.latestNone}</div>;
-  else
-    body = (
-      <HTMLTable className="cairn-table" striped compact interactive>
-        <thead>
-          <tr>
-            <th>{c.id}</th>
-            <th>{c.level}</th>
-            <th>{c.component}</th>
-            <th>{c.project}</th>
-            <th>{c.subject}</th>
-            <th>{c.published}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {q.data.map((r) => (
-            <tr
-              key={r.findingId}
-              className="cairn-clickable-row"
-              onClick={() => navigate(detailsUrl(r.projectId, { taskId: r.taskId, tab: 'bugInfo', finding: r.findingId, fcomp: r.componentId }))}
-            >
-              <td>
-                <a className="cairn-vul-id">{formatVulnerabilityId(r)}</a>
-                <div className="cairn-muted cairn-ellipsis-2 cairn-cell-sub" title={r.summary}>
-                  {r.summary}
-                </div>
-              </td>
-              <td>
-                <LevelTag level={r.level} />
-              </td>
-              <td className="cairn-nowrap">
-                {r.componentName}
-                <span className="cairn-muted">{r.componentVersion ? `@${r.componentVersion}` : ''}</span>
-              </td>
-              <td>{r.projectName}</td>
-              <td>{r.subjectName}</td>
-              <td className="cairn-nowrap">{formatDate(r.published)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </HTMLTable>
-    );
   return (
-    <Card className="cairn-panel">
-      <H5>{t.latest}</H5>
-      {body}
-    </Card>
+    <Panel title={t.latest}>
+      <QueryBody query={q} isEmpty={(d) => d.length === 0} emptyText={t.latestNone}>
+        {(rows) => (
+          <HTMLTable className="cairn-table" striped compact interactive>
+            <thead>
+              <tr>
+                <th>{c.id}</th>
+                <th>{c.level}</th>
+                <th>{c.component}</th>
+                <th>{c.project}</th>
+                <th>{c.subject}</th>
+                <th>{c.published}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr
+                  key={r.findingId}
+                  className="cairn-clickable-row"
+                  onClick={() => navigate(detailsUrl(r.projectId, { taskId: r.taskId, tab: 'bugInfo', finding: r.findingId, fcomp: r.componentId }))}
+                >
+                  <td>
+                    <FindingIdSummary row={r} />
+                  </td>
+                  <td>
+                    <LevelTag level={r.level} />
+                  </td>
+                  <td className="cairn-nowrap">
+                    <NameAtVersion name={r.componentName} version={r.componentVersion} />
+                  </td>
+                  <td>{r.projectName}</td>
+                  <td>{r.subjectName}</td>
+                  <td className="cairn-nowrap">{formatDate(r.published)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        )}
+      </QueryBody>
+    </Panel>
   );
 }
 
@@ -134,55 +127,53 @@ function Intelligence() {
   const navigate = useNavigate();
   const [page, setPage] = useState(1);
   const q = useHomeIntelligenceQuery({ query: { page, size: 10 }, filter: { days: 30 } });
-  let body;
-  if (q.isLoading) body = <LoadingState />;
-  else if (q.isError || !q.data) body = <ErrorState message={q.error?.message} onRetry={() => void q.refetch()} />;
-  else if (q.data.total === 0) body = <div className="cairn-muted cairn-panel-empty">{t.intelligenceNone}</div>;
-  else
-    body = (
-      <>
-        <HTMLTable className="cairn-table" striped compact interactive>
-          <thead>
-            <tr>
-              <th>{c.id}</th>
-              <th>{c.summary}</th>
-              <th>{c.level}</th>
-              <th>{c.packages}</th>
-              <th>{c.published}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {q.data.content.map((r) => (
-              <tr key={r.id} className="cairn-clickable-row" onClick={() => navigate(`/bug/bugList/details?id=${r.id}`)}>
-                <td className="cairn-nowrap">
-                  <a className="cairn-vul-id">{formatVulnerabilityId(r)}</a>
-                </td>
-                <td>
-                  <div className="cairn-ellipsis-2" title={r.name}>
-                    {r.name || '--'}
-                  </div>
-                </td>
-                <td>
-                  <LevelTag level={r.level} />
-                </td>
-                <td>
-                  <Packages row={r} />
-                </td>
-                <td className="cairn-nowrap">{formatDate(r.published)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-        <Pager page={page} size={10} total={q.data.total} onPage={setPage} />
-      </>
-    );
+  const title = (
+    <>
+      {t.intelligence} <span className="cairn-muted cairn-h-sub">{t.intelligenceBody}</span>
+    </>
+  );
   return (
-    <Card className="cairn-panel">
-      <H5>
-        {t.intelligence} <span className="cairn-muted cairn-h-sub">{t.intelligenceBody}</span>
-      </H5>
-      {body}
-    </Card>
+    <Panel title={title}>
+      <QueryBody query={q} isEmpty={(d) => d.total === 0} emptyText={t.intelligenceNone}>
+        {(d) => (
+          <>
+            <HTMLTable className="cairn-table" striped compact interactive>
+              <thead>
+                <tr>
+                  <th>{c.id}</th>
+                  <th>{c.summary}</th>
+                  <th>{c.level}</th>
+                  <th>{c.packages}</th>
+                  <th>{c.published}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.content.map((r) => (
+                  <tr key={r.id} className="cairn-clickable-row" onClick={() => navigate(`/bug/bugList/details?id=${r.id}`)}>
+                    <td className="cairn-nowrap">
+                      <a className="cairn-vul-id">{formatVulnerabilityId(r)}</a>
+                    </td>
+                    <td>
+                      <div className="cairn-ellipsis-2" title={r.name}>
+                        {r.name || '--'}
+                      </div>
+                    </td>
+                    <td>
+                      <LevelTag level={r.level} />
+                    </td>
+                    <td>
+                      <Packages row={r} />
+                    </td>
+                    <td className="cairn-nowrap">{formatDate(r.published)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+            <Pager page={page} size={10} total={d.total} onPage={setPage} />
+          </>
+        )}
+      </QueryBody>
+    </Panel>
   );
 }
 

@@ -1,10 +1,10 @@
 // Small display pieces the result screens share: risk, mark, VEX and status tags, the level
-// count strip, the mark-log table.
+// count strip, the mark-log table, a finding's id cell and name@version.
 import { HTMLTable, Tag, type Intent } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import type { MarkLogRow } from '../../../contract/api/result.ts';
 import { COMPONENT_MARK_LABEL, LEVEL_CODES, TASK_STATUS_LABEL, VEX_LABEL, VULNERABILITY_MARK_LABEL, labelOf } from '../../../contract/enums.ts';
-import { DASH, formatDateTime } from '../../../contract/format.ts';
+import { DASH, formatDateTime, formatVulnerabilityId, type VulnerabilityIdentifier } from '../../../contract/format.ts';
 import type { LevelCounts } from '../../../contract/api/result.ts';
 import { riskColor, riskLabel, levelName } from './charts.ts';
 import { zh } from '../../i18n/zh-CN.ts';
@@ -123,3 +123,25 @@ export function MarkLogTable({ rows, empty }: { rows: readonly MarkLogRow[]; emp
 }
 
 export const dash = (v: ReactNode): ReactNode => (v === null || v === undefined || v === '' ? <span className="cairn-muted">{DASH}</span> : v);
+
+/** A finding's id in the spec's display form, its summary under it (the id cell of finding lists). */
+export function FindingIdSummary({ row }: { row: VulnerabilityIdentifier & { summary: string } }) {
+  return (
+    <>
+      <a className="cairn-vul-id">{formatVulnerabilityId(row)}</a>
+      <div className="cairn-muted cairn-ellipsis-2 cairn-cell-sub" title={row.summary}>
+        {row.summary}
+      </div>
+    </>
+  );
+}
+
+/** name@version with the version muted (nothing after the name without a version). */
+export function NameAtVersion({ name, version }: { name: string; version: string | null | undefined }) {
+  return (
+    <>
+      {name}
+      <span className="cairn-muted">{version ? `@${version}` : ''}</span>
+    </>
+  );
+}

@@ -41,6 +41,7 @@ describe('route table', () => {
     expect(routeInfo('/desktop/personal')).toMatchObject({ title: '个人设置', desktopOnly: true });
     // Screens the spec implies without naming a route (the comparison) sit in their area.
     expect(routeInfo('/project/analysis/compare')).toMatchObject({ title: '任务对比', desktopOnly: true, permission: 'analysis:task:list' });
+    expect(routeInfo('/project/repositorySource')).toMatchObject({ title: '代码仓库源', desktopOnly: true, permission: 'project:list' });
     const spec = new Set(specRoutes.map((r) => r.path));
     expect(ROUTES.filter((r) => r.desktopOnly).every((r) => !spec.has(r.path))).toBe(true);
     expect(new Set(ROUTES.map((r) => r.path)).size).toBe(ROUTES.length);

@@ -32,7 +32,8 @@ describe('routesCommand', () => {
     expect(paths).toContain('/desktop/profiles');
     expect(paths).toContain('/desktop/personal');
     expect(paths).toContain('/project/analysis/compare');
-    expect(rows.length).toBe(specRoutes.length + 3);
+    expect(paths).toContain('/project/repositorySource');
+    expect(rows.length).toBe(specRoutes.length + 4);
   });
 
   it('marks exactly the screens the renderer has built', () => {

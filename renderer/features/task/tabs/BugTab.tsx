@@ -6,8 +6,7 @@ import { Button, Card, Checkbox, HTMLTable, SegmentedControl } from '@blueprintj
 import type { FindingRow } from '../../../../contract/api/result.ts';
 import { VEX_LABEL, VULNERABILITY_MARK_LABEL, labelOf, type VexCode, type VulnerabilityMark } from '../../../../contract/enums.ts';
 import { formatDate, formatVulnerabilityId } from '../../../../contract/format.ts';
-import { useFindingStatisticQuery, useMarkFindingsMutation, useVexMarkMutation } from '../../../api/resultApi.ts';
-import { toastNotifier } from '../../../app/toaster.ts';
+import { useFindingStatisticQuery } from '../../../api/resultApi.ts';
 import { CheckTagGroup, KeywordSearch, ResetButton } from '../../../common/filters.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../common/states.tsx';
 import { Pager } from '../../bug/Pager.tsx';
@@ -15,8 +14,8 @@ import { LevelTag, formatScore } from '../../bug/levels.tsx';
 import { levelName, sumLevels } from '../charts.ts';
 import { useTaskView } from '../context.ts';
 import { FindingDrawer } from '../FindingDrawer.tsx';
-import { MarkDialog } from '../MarkDialog.tsx';
-import { VexTag, VulMarkTag } from '../parts.tsx';
+import { FindingMarkDialogs, type FindingDialog } from '../FindingMarkDialogs.tsx';
+import { FindingIdSummary, NameAtVersion, VexTag, VulMarkTag } from '../parts.tsx';
 import { findingChanges } from '../taskUrl.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 
@@ -37,9 +36,7 @@ export function BugTab() {
   const [page, setPage] = useState(1);
   const [size, setSize] = useState(15);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
-  const [dialog, setDialog] = useState<'mark' | 'vex' | null>(null);
-  const [markFindings] = useMarkFindingsMutation();
-  const [vexMark] = useVexMarkMutation();
+  const [dialog, setDialog] = useState<FindingDialog>(null);
 
   const query = useMemo(() => {
     const q: Record<string, unknown> = { page, size, taskId: run.id };
@@ -107,10 +104,7 @@ export function BugTab() {
                   </td>
                 ) : null}
                 <td className="cairn-col-id">
-                  <a className="cairn-vul-id">{formatVulnerabilityId(r)}</a>
-                  <div className="cairn-muted cairn-ellipsis-2 cairn-cell-sub" title={r.summary}>
-                    {r.summary}
-                  </div>
+                  <FindingIdSummary row={r} />
                 </td>
                 <td>
                   <LevelTag level={r.level} />
@@ -118,8 +112,7 @@ export function BugTab() {
                 </td>
                 <td>{formatScore(r.score)}</td>
                 <td className="cairn-break cairn-col-component">
-                  {r.componentName}
-                  <span className="cairn-muted">{r.componentVersion ? `@${r.componentVersion}` : ''}</span>
+                  <NameAtVersion name={r.componentName} version={r.componentVersion} />
                 </td>
                 <td className="cairn-break cairn-col-fixed">{r.fixedVersions.length ? r.fixedVersions.slice(0, 3).join(', ') : <span className="cairn-muted">{zh.task.findingDetail.noFix}</span>}</td>
                 <td>
@@ -171,43 +164,7 @@ export function BugTab() {
       ) : null}
       {table}
       <FindingDrawer finding={openFinding} loading={q.isFetching || own.isFetching} onClose={() => setUrl({ ...findingChanges(undefined) })} />
-      <MarkDialog
-        isOpen={dialog === 'mark'}
-        title={t.markTitle(selected.size)}
-        label={zh.task.marks.mark}
-        table={VULNERABILITY_MARK_LABEL}
-        initial="1"
-        withLevel
-        onClose={() => setDialog(null)}
-        onSubmit={async (v) => {
-          await markFindings({
-            body: {
-              projectId,
-              taskId: run.id,
-              ids: [...selected],
-              mark: Number(v.code) as VulnerabilityMark,
-              remark: v.remark,
-              ...(v.customLevel ? { customLevel: v.customLevel as FindingRow['level'], levelRemark: v.levelRemark ?? '' } : {}),
-            },
-            binary: view.binary,
-          }).unwrap();
-          toastNotifier.success(zh.task.marks.saved);
-          setSelected(new Set());
-        }}
-      />
-      <MarkDialog
-        isOpen={dialog === 'vex'}
-        title={t.vexTitle(selected.size)}
-        label={zh.task.marks.vex}
-        table={VEX_LABEL}
-        initial="1"
-        onClose={() => setDialog(null)}
-        onSubmit={async (v) => {
-          await vexMark({ projectId, taskId: run.id, ids: [...selected], vex: Number(v.code) as VexCode, remark: v.remark }).unwrap();
-          toastNotifier.success(zh.task.marks.saved);
-          setSelected(new Set());
-        }}
-      />
+      <FindingMarkDialogs open={dialog} ids={[...selected]} initialMark="1" initialVex="1" onClose={() => setDialog(null)} onSaved={() => setSelected(new Set())} />
     </div>
   );
 }

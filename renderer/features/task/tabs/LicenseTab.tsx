@@ -7,32 +7,50 @@ import { Callout, Card, HTMLTable, SegmentedControl, Tag, type Intent } from '@b
 import type { ConflictRow, CopyrightRow, LicenseUsageRow } from '../../../../contract/api/result.ts';
 import { useCopyrightListQuery, useLicenseConflictQuery, useResultLicenseListQuery } from '../../../api/resultApi.ts';
 import { KeywordSearch } from '../../../common/filters.tsx';
+import type { PagedListQuery } from '../../../common/PagedListBody.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../common/states.tsx';
 import { Pager } from '../../bug/Pager.tsx';
 import { LevelTag } from '../../bug/levels.tsx';
 import { useTaskView } from '../context.ts';
+import { NameAtVersion } from '../parts.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 
 const t = zh.task.license;
 const c = t.columns;
 
-interface ListQ<T> {
-  isLoading: boolean;
-  isError: boolean;
-  isFetching: boolean;
-  error?: { message?: string | undefined } | undefined;
-  data?: { content: T[]; total: number } | undefined;
-  refetch: () => unknown;
+const SIZE = 15;
+
+/** The keyword box's text, the applied keyword and the page; a search goes back to page 1. */
+function useKeywordPaging() {
+  const [keyword, setKeyword] = useState('');
+  const [applied, setApplied] = useState('');
+  const [page, setPage] = useState(1);
+  const search = (k: string) => {
+    setApplied(k);
+    setPage(1);
+  };
+  return { keyword, setKeyword, applied, page, setPage, search, keywordQuery: applied ? { keyword: applied } : {} };
 }
 
-function Paged<T>({ q, empty, filtered, page, setPage, table }: { q: ListQ<T>; empty: string; filtered: boolean; page: number; setPage: (n: number) => void; table: (rows: T[]) => ReactNode }) {
+/** A sub-tab's table with its pager: loading, error, the two empty cases, else one row per item. */
+function PagedTable<T>(props: { q: PagedListQuery<T>; empty: string; filtered: boolean; page: number; setPage: (n: number) => void; className?: string; columns: string[]; row: (r: T) => ReactNode }) {
+  const { q, empty, filtered, page, setPage, className = 'cairn-table', columns, row } = props;
   if (q.isLoading) return <LoadingState />;
   if (q.isError) return <ErrorState title={t.loadFailed} message={q.error?.message} onRetry={() => void q.refetch()} />;
   if (!q.data || q.data.content.length === 0) return filtered ? <EmptyState title={t.emptyFiltered} description={t.emptyFilteredBody} icon="search" /> : <EmptyState title={empty} icon="document" />;
   return (
     <Card className={q.isFetching ? 'cairn-table-card cairn-refreshing' : 'cairn-table-card'}>
-      {table(q.data.content)}
-      <Pager page={page} size={15} total={q.data.total} onPage={setPage} />
+      <HTMLTable className={className} striped compact>
+        <thead>
+          <tr>
+            {columns.map((title) => (
+              <th key={title}>{title}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{q.data.content.map(row)}</tbody>
+      </HTMLTable>
+      <Pager page={page} size={SIZE} total={q.data.total} onPage={setPage} />
     </Card>
   );
 }
@@ -41,60 +59,44 @@ const more = (shown: number, total: number) => (total > shown ? <span className=
 
 function Licenses() {
   const { projectId, run } = useTaskView();
-  const [keyword, setKeyword] = useState('');
-  const [applied, setApplied] = useState('');
-  const [page, setPage] = useState(1);
-  const q = useResultLicenseListQuery({ projectId, query: { page, size: 15, taskId: run.id, ...(applied ? { keyword: applied } : {}) } });
+  const k = useKeywordPaging();
+  const q = useResultLicenseListQuery({ projectId, query: { page: k.page, size: SIZE, taskId: run.id, ...k.keywordQuery } });
   return (
     <>
-      <KeywordSearch label={t.keyword} placeholder={t.keywordLicense} value={keyword} onValueChange={setKeyword} onSearch={(k) => { setApplied(k); setPage(1); }} />
-      <Paged<LicenseUsageRow>
+      <KeywordSearch label={t.keyword} placeholder={t.keywordLicense} value={k.keyword} onValueChange={k.setKeyword} onSearch={k.search} />
+      <PagedTable<LicenseUsageRow>
         q={q}
         empty={t.empty}
-        filtered={Boolean(applied)}
-        page={page}
-        setPage={setPage}
-        table={(rows) => (
-          <HTMLTable className="cairn-table cairn-result-license-table" striped compact>
-            <thead>
-              <tr>
-                <th>{c.spdx}</th>
-                <th>{c.level}</th>
-                <th>{c.copyleft}</th>
-                <th>{c.sources}</th>
-                <th>{c.components}</th>
-                <th>{c.files}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.spdxId}>
-                  <td>
-                    {r.licenseId ? <a href={`#/license/details?id=${r.licenseId}`}>{r.spdxId}</a> : <b>{r.spdxId}</b>}
-                    {r.name !== r.spdxId ? <div className="cairn-muted cairn-cell-sub">{r.name}</div> : null}
-                  </td>
-                  <td>
-                    <LevelTag level={r.level} />
-                  </td>
-                  <td>{r.copyleft ? t.copyleft[r.copyleft] ?? r.copyleft : '--'}</td>
-                  <td>{r.sources.map((s) => zh.task.componentDetail.licenseSource[s] ?? s).join('、')}</td>
-                  <td>
-                    {r.components.map((x) => `${x.name}${x.version ? `@${x.version}` : ''}`).join(', ')}
-                    {more(r.components.length, r.componentCount)}
-                  </td>
-                  <td className="cairn-mono cairn-break">
-                    {r.files.map((f, i) => (
-                      <div key={`${f.file}:${i}`}>
-                        {f.file}
-                        {f.startLine ? `:${f.startLine}` : ''}
-                      </div>
-                    ))}
-                    {more(r.files.length, r.fileCount)}
-                  </td>
-                </tr>
+        filtered={Boolean(k.applied)}
+        page={k.page}
+        setPage={k.setPage}
+        className="cairn-table cairn-result-license-table"
+        columns={[c.spdx, c.level, c.copyleft, c.sources, c.components, c.files]}
+        row={(r) => (
+          <tr key={r.spdxId}>
+            <td>
+              {r.licenseId ? <a href={`#/license/details?id=${r.licenseId}`}>{r.spdxId}</a> : <b>{r.spdxId}</b>}
+              {r.name !== r.spdxId ? <div className="cairn-muted cairn-cell-sub">{r.name}</div> : null}
+            </td>
+            <td>
+              <LevelTag level={r.level} />
+            </td>
+            <td>{r.copyleft ? t.copyleft[r.copyleft] ?? r.copyleft : '--'}</td>
+            <td>{r.sources.map((s) => zh.task.componentDetail.licenseSource[s] ?? s).join('、')}</td>
+            <td>
+              {r.components.map((x) => `${x.name}${x.version ? `@${x.version}` : ''}`).join(', ')}
+              {more(r.components.length, r.componentCount)}
+            </td>
+            <td className="cairn-mono cairn-break">
+              {r.files.map((f, i) => (
+                <div key={`${f.file}:${i}`}>
+                  {f.file}
+                  {f.startLine ? `:${f.startLine}` : ''}
+                </div>
               ))}
-            </tbody>
-          </HTMLTable>
+              {more(r.files.length, r.fileCount)}
+            </td>
+          </tr>
         )}
       />
     </>
@@ -103,54 +105,39 @@ function Licenses() {
 
 function Copyrights() {
   const { projectId, run } = useTaskView();
-  const [keyword, setKeyword] = useState('');
-  const [applied, setApplied] = useState('');
-  const [page, setPage] = useState(1);
-  const q = useCopyrightListQuery({ projectId, query: { page, size: 15, taskId: run.id, ...(applied ? { keyword: applied } : {}) } });
+  const k = useKeywordPaging();
+  const q = useCopyrightListQuery({ projectId, query: { page: k.page, size: SIZE, taskId: run.id, ...k.keywordQuery } });
   return (
     <>
-      <KeywordSearch label={t.keyword} placeholder={t.keywordCopyright} value={keyword} onValueChange={setKeyword} onSearch={(k) => { setApplied(k); setPage(1); }} />
-      <Paged<CopyrightRow>
+      <KeywordSearch label={t.keyword} placeholder={t.keywordCopyright} value={k.keyword} onValueChange={k.setKeyword} onSearch={k.search} />
+      <PagedTable<CopyrightRow>
         q={q}
         empty={t.emptyCopyright}
-        filtered={Boolean(applied)}
-        page={page}
-        setPage={setPage}
-        table={(rows) => (
-          <HTMLTable className="cairn-table" striped compact>
-            <thead>
-              <tr>
-                <th>{c.holder}</th>
-                <th>{c.statements}</th>
-                <th>{c.authors}</th>
-                <th>{c.files}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.holder}>
-                  <td>
-                    <b>{r.holder}</b>
-                  </td>
-                  <td>
-                    {r.statements.map((s) => (
-                      <div key={s} className="cairn-break">
-                        {s}
-                      </div>
-                    ))}
-                    {more(r.statements.length, r.statementCount)}
-                  </td>
-                  <td>{r.authors.join('、') || '--'}</td>
-                  <td className="cairn-mono cairn-break">
-                    {r.files.map((f, i) => (
-                      <div key={`${f.file}:${i}`}>{`${f.file}:${f.line}`}</div>
-                    ))}
-                    {more(r.files.length, r.fileCount)}
-                  </td>
-                </tr>
+        filtered={Boolean(k.applied)}
+        page={k.page}
+        setPage={k.setPage}
+        columns={[c.holder, c.statements, c.authors, c.files]}
+        row={(r) => (
+          <tr key={r.holder}>
+            <td>
+              <b>{r.holder}</b>
+            </td>
+            <td>
+              {r.statements.map((s) => (
+                <div key={s} className="cairn-break">
+                  {s}
+                </div>
               ))}
-            </tbody>
-          </HTMLTable>
+              {more(r.statements.length, r.statementCount)}
+            </td>
+            <td>{r.authors.join('、') || '--'}</td>
+            <td className="cairn-mono cairn-break">
+              {r.files.map((f, i) => (
+                <div key={`${f.file}:${i}`}>{`${f.file}:${f.line}`}</div>
+              ))}
+              {more(r.files.length, r.fileCount)}
+            </td>
+          </tr>
         )}
       />
     </>
@@ -161,11 +148,9 @@ const VERDICT_INTENT: Record<string, Intent> = { compatible: 'success', incompat
 
 function Conflicts() {
   const { projectId, run } = useTaskView();
-  const [keyword, setKeyword] = useState('');
-  const [applied, setApplied] = useState('');
+  const k = useKeywordPaging();
   const [verdict, setVerdict] = useState<'' | 'compatible' | 'incompatible' | 'unknown'>('');
-  const [page, setPage] = useState(1);
-  const q = useLicenseConflictQuery({ projectId, query: { page, size: 15, taskId: run.id, ...(applied ? { keyword: applied } : {}), ...(verdict ? { verdict } : {}) } });
+  const q = useLicenseConflictQuery({ projectId, query: { page: k.page, size: SIZE, taskId: run.id, ...k.keywordQuery, ...(verdict ? { verdict } : {}) } });
   const d = q.data;
   return (
     <>
@@ -184,56 +169,42 @@ function Conflicts() {
         <SegmentedControl
           aria-label={c.verdict}
           value={verdict || 'all'}
-          onValueChange={(v) => { setVerdict(v === 'all' ? '' : (v as typeof verdict)); setPage(1); }}
+          onValueChange={(v) => { setVerdict(v === 'all' ? '' : (v as typeof verdict)); k.setPage(1); }}
           options={[
             { value: 'all', label: zh.task.bug.all },
             ...(['incompatible', 'unknown', 'compatible'] as const).map((k) => ({ value: k, label: `${t.verdicts[k]} ${d ? d.totals[k] : ''}` })),
           ]}
         />
-        <KeywordSearch label={t.keyword} placeholder={t.keywordConflict} value={keyword} onValueChange={setKeyword} onSearch={(k) => { setApplied(k); setPage(1); }} />
+        <KeywordSearch label={t.keyword} placeholder={t.keywordConflict} value={k.keyword} onValueChange={k.setKeyword} onSearch={k.search} />
       </div>
-      <Paged<ConflictRow>
+      <PagedTable<ConflictRow>
         q={q}
         empty={t.emptyConflict}
-        filtered={Boolean(applied || verdict)}
-        page={page}
-        setPage={setPage}
-        table={(rows) => (
-          <HTMLTable className="cairn-table" striped compact>
-            <thead>
-              <tr>
-                <th>{c.component}</th>
-                <th>{c.expression}</th>
-                <th>{c.verdict}</th>
-                <th>{c.explanation}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.componentId}>
-                  <td className="cairn-nowrap">
-                    {r.name}
-                    <span className="cairn-muted">{r.version ? `@${r.version}` : ''}</span>
-                  </td>
-                  <td className="cairn-mono">
-                    {r.licenseExpression ?? '--'}
-                    {r.chosen ? <div className="cairn-muted cairn-cell-sub">{t.chosen(r.chosen)}</div> : null}
-                  </td>
-                  <td>
-                    <Tag intent={VERDICT_INTENT[r.verdict] ?? 'none'} minimal={r.verdict !== 'incompatible'}>
-                      {t.verdicts[r.verdict] ?? r.verdict}
-                    </Tag>
-                    {r.conflicting.map((x) => (
-                      <Tag key={x} minimal intent="danger" className="cairn-inline-tag">
-                        {x}
-                      </Tag>
-                    ))}
-                  </td>
-                  <td>{r.explanation}</td>
-                </tr>
+        filtered={Boolean(k.applied || verdict)}
+        page={k.page}
+        setPage={k.setPage}
+        columns={[c.component, c.expression, c.verdict, c.explanation]}
+        row={(r) => (
+          <tr key={r.componentId}>
+            <td className="cairn-nowrap">
+              <NameAtVersion name={r.name} version={r.version} />
+            </td>
+            <td className="cairn-mono">
+              {r.licenseExpression ?? '--'}
+              {r.chosen ? <div className="cairn-muted cairn-cell-sub">{t.chosen(r.chosen)}</div> : null}
+            </td>
+            <td>
+              <Tag intent={VERDICT_INTENT[r.verdict] ?? 'none'} minimal={r.verdict !== 'incompatible'}>
+                {t.verdicts[r.verdict] ?? r.verdict}
+              </Tag>
+              {r.conflicting.map((x) => (
+                <Tag key={x} minimal intent="danger" className="cairn-inline-tag">
+                  {x}
+                </Tag>
               ))}
-            </tbody>
-          </HTMLTable>
+            </td>
+            <td>{r.explanation}</td>
+          </tr>
         )}
       />
     </>

@@ -97,6 +97,7 @@ describe('the route tree', () => {
     for (const r of specRoutes) expect(paths, r.path).toContain(r.path);
     expect(paths).toContain('/desktop/profiles');
     expect(paths).toContain('/desktop/personal');
+    expect(paths).toContain('/project/repositorySource');
   });
 
   it('nests every route under its nearest parent route', () => {
@@ -159,6 +160,7 @@ describe('the route tree', () => {
       '/project/projectSettings/noticeSetup',
       '/project/projectSettings/projectPrivateServiceConf',
       '/project/projectSettings/version',
+      '/project/repositorySource',
       '/project/taskList',
       '/project/taskList/batchReanalysis',
       '/system/knowledgeBase/protocol',
