@@ -97,8 +97,9 @@ export default function SubjectListScreen() {
       </ButtonGroup>
       {view === 'list' ? (
         <>
-          <form onSubmit={(e) => { e.preventDefault(); set({ name: search.trim() || null, page: null }); }}>
-            <InputGroup leftIcon="search" placeholder={t.searchPlaceholder} aria-label={t.searchPlaceholder} value={search} onValueChange={setSearch}
+          {/* The submitted text is read from the form: a quick type-then-Enter can beat the re-render of `search`. */}
+          <form onSubmit={(e) => { e.preventDefault(); set({ name: String(new FormData(e.currentTarget).get('name') ?? '').trim() || null, page: null }); }}>
+            <InputGroup name="name" leftIcon="search" placeholder={t.searchPlaceholder} aria-label={t.searchPlaceholder} value={search} onValueChange={setSearch}
               rightElement={search ? <Button minimal icon="cross" aria-label={t.cancel} onClick={() => { setSearch(''); set({ name: null, page: null }); }} /> : undefined} />
           </form>
           <HTMLSelect aria-label={t.sortLabel} value={sort} onChange={(e) => set({ sort: e.currentTarget.value, page: null })}
