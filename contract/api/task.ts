@@ -28,6 +28,23 @@ export const RUN_STAGE_LABEL: Record<RunStage, string> = {
   done: '已完成',
 };
 
+/** The timing fields (spec doc 1 §3 "Timing"), shared by the project form and batch timing. */
+const TIMING_FIELDS = {
+  cronType: Opt(Type.Integer({ minimum: 1, maximum: 6 })),
+  /** cronType 2: day of week 1..7 (7 Sunday). */
+  week: Opt(Type.Integer({ minimum: 1, maximum: 7 })),
+  /** cronType 1: day of month 1..31. */
+  month: Opt(Type.Integer({ minimum: 1, maximum: 31 })),
+  /** HH:mm */
+  time: Opt(Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' })),
+  /** cronType 4, 5, 6: every N months / weeks / days. */
+  interval: Opt(Type.Integer({ minimum: 1, maximum: 366 })),
+  /** cronType 4: 1 by day of month (`days`), 2 by nth weekday (`weekFlag` + weekDays[0]). */
+  weekFlag: Opt(Type.Integer({ minimum: 0, maximum: 5 })),
+  days: Opt(Type.Array(Type.Integer({ minimum: 1, maximum: 31 }), { maxItems: 31 })),
+  weekDays: Opt(Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), { maxItems: 7 })),
+};
+
 /**
  * Every field of the new-project form (spec doc 1 §3 "Subject and project/task fields"), flat as
  * the spec writes them. Which ones apply depends on getCodeType (contract/enums.ts extraFieldsOf).
@@ -81,19 +98,7 @@ export const ProjectFormSchema = Type.Object({
   infoleakDetectMode: Opt(Type.Integer()),
   // ---- timing (spec doc 1 §3 "Timing"; disabled for local-upload types)
   enableTiming: Opt(Type.Boolean()),
-  cronType: Opt(Type.Integer({ minimum: 1, maximum: 6 })),
-  /** cronType 2: day of week 1..7 (7 Sunday). */
-  week: Opt(Type.Integer({ minimum: 1, maximum: 7 })),
-  /** cronType 1: day of month 1..31. */
-  month: Opt(Type.Integer({ minimum: 1, maximum: 31 })),
-  /** HH:mm */
-  time: Opt(Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' })),
-  /** cronType 4, 5, 6: every N months / weeks / days. */
-  interval: Opt(Type.Integer({ minimum: 1, maximum: 366 })),
-  /** cronType 4: 1 by day of month (`days`), 2 by nth weekday (`weekFlag` + weekDays[0]). */
-  weekFlag: Opt(Type.Integer({ minimum: 0, maximum: 5 })),
-  days: Opt(Type.Array(Type.Integer({ minimum: 1, maximum: 31 }), { maxItems: 31 })),
-  weekDays: Opt(Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), { maxItems: 7 })),
+  ...TIMING_FIELDS,
 });
 export type ProjectForm = Static<typeof ProjectFormSchema>;
 
@@ -137,17 +142,7 @@ export const updateProject = defineCall({
   permission: 'analysis:task:list',
 });
 
-export const TimingSchema = Type.Object({
-  enableTiming: Type.Boolean(),
-  cronType: Opt(Type.Integer({ minimum: 1, maximum: 6 })),
-  week: Opt(Type.Integer({ minimum: 1, maximum: 7 })),
-  month: Opt(Type.Integer({ minimum: 1, maximum: 31 })),
-  time: Opt(Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' })),
-  interval: Opt(Type.Integer({ minimum: 1, maximum: 366 })),
-  weekFlag: Opt(Type.Integer({ minimum: 0, maximum: 5 })),
-  days: Opt(Type.Array(Type.Integer({ minimum: 1, maximum: 31 }), { maxItems: 31 })),
-  weekDays: Opt(Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), { maxItems: 7 })),
-});
+export const TimingSchema = Type.Object({ enableTiming: Type.Boolean(), ...TIMING_FIELDS });
 export type Timing = Static<typeof TimingSchema>;
 
 /** A stored project as the edit form reads it: the form's fields, passwords replaced by `has…` flags. */

@@ -11,9 +11,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { routeInfo } from '../../contract/routes.ts';
-import { firstLogin, PASSWORD } from './admin-login.ts';
+import { firstLogin } from './admin-login.ts';
+import { call, platformSession } from './platform-session.ts';
 import { startWebHost, type WebHost } from './web-host.ts';
 
 const shot = (name: string) => `test-results/task-${name}.png`;
@@ -23,7 +24,6 @@ const GO = join(CORPORA, 'advisories', 'go');
 
 test.use({ actionTimeout: 15_000 });
 
-interface Envelope<T = unknown> { code: number; message: string; data: T }
 
 let host: WebHost;
 let work: string;
@@ -50,27 +50,6 @@ test.afterAll(async () => {
   await host?.stop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
-
-/** A session of its own on the embedded platform (its URL from the bridge), for seeding. */
-async function platformSession(page: Page): Promise<APIRequestContext> {
-  const status = await page.evaluate(() => window.desktop!.platform.status({}));
-  if (!status.ok || !status.value.url) throw new Error(`本机平台地址不可用：${JSON.stringify(status)}`);
-  const ctx = await playwrightRequest.newContext({ baseURL: status.value.url });
-  const csrf = (await (await ctx.post('/api/csrf')).json()) as Envelope<{ token: string; header: string }>;
-  const headers = { [csrf.data.header]: csrf.data.token };
-  const login = (await (await ctx.post('/api/login', { headers, data: { username: 'admin', password: PASSWORD } })).json()) as Envelope;
-  expect(login.code, login.message).toBe(1);
-  const out = await playwrightRequest.newContext({ baseURL: status.value.url, extraHTTPHeaders: headers, storageState: await ctx.storageState() });
-  await ctx.dispose();
-  return out;
-}
-
-async function call<T>(ctx: APIRequestContext, method: 'GET' | 'POST' | 'PUT', path: string, data?: unknown): Promise<T> {
-  const res = method === 'GET' ? await ctx.get(path) : method === 'PUT' ? await ctx.put(path, { data }) : await ctx.post(path, { data });
-  const env = (await res.json()) as Envelope<T>;
-  expect(env.code, `${method} ${path}: ${env.message}`).toBe(1);
-  return env.data;
-}
 
 /** Creates a subject on the subject list (新建应用) and opens its task list; the subject's id. */
 async function createSubjectOnScreen(page: Page, name: string): Promise<number> {

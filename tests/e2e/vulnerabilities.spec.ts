@@ -5,8 +5,9 @@
 // admin (add through the dialog with a Chinese validation message, delete, batch delete) and the
 // import records with a record's errors. Screenshots go to test-results/vul-*.png.
 import { readFileSync } from 'node:fs';
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Page } from '@playwright/test';
-import { firstLogin, PASSWORD } from './admin-login.ts';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { firstLogin } from './admin-login.ts';
+import { call, platformSession, type Envelope } from './platform-session.ts';
 import { startWebHost, type WebHost } from './web-host.ts';
 
 const CORPUS = '../shared/corpora/advisories/go';
@@ -23,26 +24,6 @@ test.afterAll(async () => {
   await host?.stop();
 });
 
-interface Envelope<T = unknown> { code: number; message: string; data: T }
-
-/** A session of its own on the embedded platform (its URL from the bridge), for seeding. */
-async function platformSession(page: Page): Promise<APIRequestContext> {
-  const status = await page.evaluate(() => window.desktop!.platform.status({}));
-  if (!status.ok || !status.value.url) throw new Error(`本机平台地址不可用：${JSON.stringify(status)}`);
-  const ctx = await playwrightRequest.newContext({ baseURL: status.value.url });
-  const csrf = (await (await ctx.post('/api/csrf')).json()) as Envelope<{ token: string; header: string }>;
-  const headers = { [csrf.data.header]: csrf.data.token };
-  const login = (await (await ctx.post('/api/login', { headers, data: { username: 'admin', password: PASSWORD } })).json()) as Envelope;
-  expect(login.code, login.message).toBe(1);
-  return playwrightRequest.newContext({ baseURL: status.value.url, extraHTTPHeaders: headers, storageState: await ctx.storageState() });
-}
-
-async function call<T>(ctx: APIRequestContext, method: 'GET' | 'POST', path: string, data?: unknown): Promise<T> {
-  const res = method === 'GET' ? await ctx.get(path) : await ctx.post(path, { data });
-  const env = (await res.json()) as Envelope<T>;
-  expect(env.code, `${path}: ${env.message}`).toBe(1);
-  return env.data;
-}
 
 async function seed(ctx: APIRequestContext) {
   for (const name of ADVISORIES) {
