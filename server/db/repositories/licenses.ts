@@ -7,6 +7,7 @@ import type { Level } from '../../engine/matchers/advisory.ts';
 import type { Database, LicensesTable } from '../schema.ts';
 import type { Paging } from './vulnerabilities.ts';
 import { nowIso } from '../time.ts';
+import { likePattern } from '../like.ts';
 
 type Db = Kysely<Database>;
 type Row = Selectable<LicensesTable>;
@@ -23,9 +24,6 @@ export const toLicenseRow = (r: Row): LicenseRow => ({
   deprecated: Boolean(r.deprecated),
   isException: Boolean(r.is_exception),
 });
-
-/** `%`, `_` and `\` typed by the user are plain characters in the LIKE pattern. */
-const likePattern = (keyword: string) => `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export interface LicenseQuery extends LicenseFilter {
   level?: Level;

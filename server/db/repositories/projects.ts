@@ -7,6 +7,7 @@ import { isTimingDisabled } from '../../../contract/enums.ts';
 import { encryptSecret } from '../../secrets.ts';
 import type { Database, ProjectsTable } from '../schema.ts';
 import { nowIso } from '../time.ts';
+import { likePattern } from '../like.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type ProjectRow = Selectable<ProjectsTable>;
@@ -104,8 +105,6 @@ export interface TaskQuery {
   size: number;
   sort: { field: 'projectName' | 'createdAt' | 'finishedAt' | 'status'; desc: boolean };
 }
-
-const likePattern = (keyword: string) => `%${keyword.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const SORT_COLUMN = {
   projectName: 'p.name',

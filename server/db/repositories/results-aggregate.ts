@@ -3,7 +3,8 @@
 import type { Kysely } from 'kysely';
 import type { RiskCounts, SubjectComponentRow } from '../../../contract/api/result.ts';
 import type { Database } from '../schema.ts';
-import { chunks, emptyLevels, emptyRisks, levelCountsOf, likePattern, lowerLike, type Db, type LatestRun } from './results.ts';
+import { likePattern } from '../like.ts';
+import { chunks, emptyLevels, emptyRisks, levelCountsOf, lowerLike, type Db, type LatestRun } from './results.ts';
 
 export interface AggregateFilter { keyword?: string; riskLevels?: number[] }
 

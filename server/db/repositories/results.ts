@@ -49,7 +49,6 @@ export function levelCountsOf(json: string | Record<string, number> | null | und
   return out;
 }
 
-export const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 export const lowerLike = (column: string, pattern: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 /** The same over a JSON column (jsonb on PostgreSQL has no lower()). */
 export const lowerLikeJson = (column: string, pattern: string) => sql<boolean>`lower(cast(${sql.ref(column)} as text)) like ${pattern} escape '\\'`;

@@ -5,10 +5,10 @@ import type { MemberRow, UserRef } from '../../../contract/api/subject.ts';
 import type { Database } from '../schema.ts';
 import { nowIso } from '../time.ts';
 import { MEMBER_ROLE } from './subject-access.ts';
+import { likePattern } from '../like.ts';
 
 type Db = Kysely<Database>;
 
-const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const nameLike = (text: string) => sql<SqlBool>`(lower(users.name) like ${likePattern(text)} escape '\\' or lower(users.username) like ${likePattern(text)} escape '\\')`;
 
 export async function listMembers(db: Db, subjectId: number, paging: { page: number; size: number }, name?: string): Promise<Page<MemberRow>> {

@@ -8,6 +8,7 @@ import type { Database } from '../schema.ts';
 import { nowIso } from '../time.ts';
 import { MEMBER_ROLE } from './subject-access.ts';
 import { descendantGroupIds } from './subject-groups.ts';
+import { likePattern } from '../like.ts';
 
 type Db = Kysely<Database>;
 
@@ -18,8 +19,6 @@ export interface Paging {
 
 /** Which subjects a query may return: every one, or only these ids. */
 export type Visible = number[] | 'all';
-
-const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 // Names sort case-insensitively, the same on SQLite and PostgreSQL whatever the collation.
 const SORT_COLUMNS = { name: sql<string>`lower(subjects.name)`, createdAt: sql<string>`subjects.created_at`, updatedAt: sql<string>`subjects.updated_at` } as const;

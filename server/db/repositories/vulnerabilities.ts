@@ -10,6 +10,7 @@ import type { Page } from '../../../contract/envelope.ts';
 import type { Level, ExploitDifficulty } from '../../engine/matchers/advisory.ts';
 import type { OsvRange } from '../../engine/matchers/versions/ranges.ts';
 import type { Database } from '../schema.ts';
+import { likePattern } from '../like.ts';
 
 type Db = Kysely<Database>;
 type Eb = ExpressionBuilder<Database, 'kb_advisories'>;
@@ -56,7 +57,6 @@ export function idVariants(text: string): string[] {
 /** Looks like a vulnerability id (CVE-2021-44228, GO-2022-0001, GHSA-xxxx-…) rather than words. */
 export const isIdLike = (text: string): boolean => /^[A-Z]{2,12}-\d{2,}[\w.:-]*$/i.test(text) || /^GHSA(-[a-z0-9]{4}){3}$/i.test(text);
 
-const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 const lowerLike = (column: string, pattern: string) => sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 
 // ---- the list ---------------------------------------------------------------------------------

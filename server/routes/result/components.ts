@@ -7,9 +7,10 @@ import type { ComponentDetail, ComponentFilter, FindingRow, Overview } from '../
 import { fail, ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';
+import { likePattern } from '../../db/like.ts';
 import { levelsOf } from '../../db/repositories/licenses.ts';
 import {
-  RESULT_MSG, accessibleComponent, accessibleProject, componentView, emptyLevels, emptyRisks, findingView, findingsQuery, likePattern,
+  RESULT_MSG, accessibleComponent, accessibleProject, componentView, emptyLevels, emptyRisks, findingView, findingsQuery,
   locationsOf, lowerLike, lowerLikeJson, parseJson, projectHeader, resultScope, runViews, type ComponentRecord, type Db, type ProjectRecord, type RunRecord,
 } from '../../db/repositories/results.ts';
 import { loadAncestry, pathSteps, pathsTo } from '../../db/repositories/results-trees.ts';

@@ -2,7 +2,8 @@
 import type { TreeSearchHit } from '../../../contract/api/result.ts';
 import { fail, ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
-import { RESULT_MSG, componentView, likePattern, lowerLike, resultScope } from '../../db/repositories/results.ts';
+import { likePattern } from '../../db/like.ts';
+import { RESULT_MSG, componentView, lowerLike, resultScope } from '../../db/repositories/results.ts';
 import { dependencyLevel, fileLevel, fileSteps, loadAncestry, pathSteps, pathsTo } from '../../db/repositories/results-trees.ts';
 import { signedIn } from '../register.ts';
 import { TREE_PAGE_SIZE, type HandlersOf } from './common.ts';

@@ -1,9 +1,8 @@
 // What every subject handler shares: its messages, the product a request came for, and the data
 // scope check that answers a subject the caller may not see like the permission guard does.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { fail } from '../../../contract/envelope.ts';
-import { PRODUCT } from '../../../contract/enums.ts';
 import { SUCCESS_MESSAGES } from '../../../contract/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import { canAccessSubject, canManageSubject } from '../../db/repositories/subject-access.ts';
@@ -37,9 +36,7 @@ export const SUBJECT_MSG = {
   permissionDenied: MSG.permissionDenied,
 } as const;
 
-/** Binary-variant calls arrive on /api/binary/...: those list and create product-2 subjects. */
-export const productOf = (request: FastifyRequest): number =>
-  (request.routeOptions.url ?? request.url).startsWith('/api/binary/') ? PRODUCT.BINARY : PRODUCT.SOURCE;
+export { parseIds, productOf } from '../params.ts';
 
 export type Need = 'access' | 'manage';
 
@@ -54,9 +51,6 @@ export async function checkSubject(db: Kysely<Database>, reply: FastifyReply, us
   reply.code(403);
   return fail(SUBJECT_MSG.permissionDenied);
 }
-
-export const parseIds = (text: string | undefined): number[] =>
-  [...new Set((text ?? '').split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0))];
 
 export const isHttpUrl = (text: string): boolean => {
   try {

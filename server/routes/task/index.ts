@@ -1,7 +1,6 @@
 // Task area (spec doc 1 §7 "Tasks"): new project and launch, edit, task list, progress, stop,
 // delete, batch launch / re-analysis / settings, batch import, and the administrators' task queue.
 // Every handler of contract/api/task.ts.
-import type { FastifyRequest } from 'fastify';
 import { LAUNCH_SUCCESS, RUN_STAGE_LABEL, taskCalls, type BatchResult, type ProjectForm, type RunStage, type Timing } from '../../../contract/api/task.ts';
 import { fail, ok, ResultCode, type Envelope } from '../../../contract/envelope.ts';
 import { displayServerMessage } from '../../../contract/errors.ts';
@@ -17,11 +16,10 @@ import { nextRunAt } from '../../jobs/timing.ts';
 import { removeFiles } from '../../uploads/receive.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
 import { pagingOf } from '../vulnerability/paging.ts';
+import { parseIds, productOf } from '../params.ts';
 import { checkForm, TASK_MSG } from './form.ts';
 import { queueHandlers } from './queue.ts';
 
-const binaryProduct = (request: FastifyRequest) => (request.url.startsWith('/api/binary/') ? 2 : 1);
-const idsOf = (text: string) => [...new Set(text.split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0))];
 const batchMessage = (r: BatchResult) => `批量任务发起完成，成功：${r.successNum}个， 失败：${r.failNum}个`;
 const importMessage = (r: BatchResult) => `批量导入项目完成，成功：${r.successNum}个， 失败：${r.failNum}个`;
 
@@ -185,7 +183,7 @@ export function taskAreaHandlers(ctx: ServerContext): AreaHandlers<typeof taskCa
       const [field, direction] = (query?.sort ?? 'createdAt,desc').split(',') as [TaskQuerySort, string | undefined];
       return ok(await listTasks(db, {
         visible: await visibleSubjectIds(db, userId),
-        product: binaryProduct(request),
+        product: productOf(request),
         subjectIds: body.subjectId ? [body.subjectId] : body.subjectIds,
         versionIds: body.versionIds,
         groupIds: body.groupIds,
@@ -214,7 +212,7 @@ export function taskAreaHandlers(ctx: ServerContext): AreaHandlers<typeof taskCa
     async progress({ request, query }) {
       const { userId } = signedIn(request);
       const visible = await visibleSubjectIds(db, userId);
-      const projects = (await findProjects(db, idsOf(query.projectIds).slice(0, 500)))
+      const projects = (await findProjects(db, parseIds(query.projectIds).slice(0, 500)))
         .filter((p) => visible === 'all' || visible.includes(p.subject_id));
       const runIds = projects.map((p) => p.last_run_id).filter((id): id is number => id !== null);
       const runs = runIds.length ? await db.selectFrom('runs').selectAll().where('id', 'in', runIds).execute() : [];
@@ -240,7 +238,7 @@ export function taskAreaHandlers(ctx: ServerContext): AreaHandlers<typeof taskCa
 
     async deleteProjects({ request, query }) {
       const { userId } = signedIn(request);
-      const ids = idsOf(query.projectIds);
+      const ids = parseIds(query.projectIds);
       const projects = await findProjects(db, ids);
       if (projects.length !== ids.length) return fail(TASK_MSG.projectMissing);
       for (const p of projects) if (!(await canManageSubject(db, userId, p.subject_id))) return fail(TASK_MSG.denied);
