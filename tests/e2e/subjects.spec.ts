@@ -62,6 +62,8 @@ test('应用：新建、查找、设置、版本、成员、转移、删除', as
   await dialog.getByLabel('应用名称').fill('mobile-app');
   await dialog.getByRole('button', { name: '保存' }).click();
   await expect(rows).toHaveCount(2);
+  // The closing dialog keeps focus until its transition ends: type only once it is gone.
+  await expect(dialog).toBeHidden();
   await page.getByRole('textbox', { name: '按应用名称搜索' }).fill('payment');
   await page.getByRole('textbox', { name: '按应用名称搜索' }).press('Enter');
   await expect(page).toHaveURL(/name=payment/);
