@@ -608,14 +608,33 @@ export const EXPORT_FORMAT_LABEL = {
   swid: 'SWID',
 } as const;
 export type ExportFormat = keyof typeof EXPORT_FORMAT_LABEL;
+export const EXPORT_FORMATS = Object.keys(EXPORT_FORMAT_LABEL) as ExportFormat[];
+/**
+ * The spec lists Word .doc and Excel .xls; issue 7 asks for Office Open XML files that Office and
+ * WPS open without a warning, which a .doc name on .docx content would raise. So .docx / .xlsx.
+ */
 export const EXPORT_EXTENSION = {
-  word: '.doc',
-  excel: '.xls',
+  word: '.docx',
+  excel: '.xlsx',
   pdf: '.pdf',
   spdx: '.spdx.json',
   cyclonedx: '.CycloneDX.json',
   swid: '.zip',
 } as const satisfies Record<ExportFormat, string>;
+/**
+ * reportType codes on the wire, in the spec's order of export extensions (Word, Excel, PDF, SPDX,
+ * CycloneDX, SWID); clone reports continue it with 7 Word, 8 Excel, 9 PDF.
+ */
+export const REPORT_TYPE = { word: 1, excel: 2, pdf: 3, spdx: 4, cyclonedx: 5, swid: 6 } as const satisfies Record<ExportFormat, number>;
+export type ReportTypeCode = (typeof REPORT_TYPE)[ExportFormat];
+export const formatOfReportType = (code: number): ExportFormat | null =>
+  EXPORT_FORMATS.find((f) => REPORT_TYPE[f] === code) ?? null;
+export const isReportTypeCode = (code: unknown): code is ReportTypeCode => typeof code === 'number' && formatOfReportType(code) !== null;
+
+/** VEX export formats (POST /api/vex/export). */
+export const VEX_FORMAT_LABEL = { 1: 'CycloneDX VEX', 2: 'OpenVEX' } as const;
+export type VexFormat = CodeOf<typeof VEX_FORMAT_LABEL>;
+export const VEX_EXTENSION = { 1: '.vex.cdx.json', 2: '.openvex.json' } as const satisfies Record<VexFormat, string>;
 
 /** `name` with the format's extension, unless it already ends with it. */
 export function withExportExtension(name: string, format: ExportFormat): string {

@@ -308,6 +308,10 @@ export const DESKTOP_ROUTES: readonly RouteInfo[] = [
   // Task vs task and subject vs subject comparison: the spec has the calls but names no screen.
   { path: '/project/analysis/compare', title: '任务对比', area: 'project', tabs: [], query: ['projectId', 'base', 'compare', 'subjects', 'view'], parent: false, desktopOnly: true, permission: 'analysis:task:list' },
   { path: '/project/repositorySource', title: '代码仓库源', area: 'project', tabs: [], query: [], parent: false, desktopOnly: true, permission: 'project:list' },
+  // Issue 7: the downloaded reports of every server profile, and opening them with no platform.
+  // Public: both are reachable from the login screen, offline.
+  { path: '/desktop/library', title: '报告库', area: 'desktop', tabs: [], query: [], parent: false, desktopOnly: true, public: true },
+  { path: '/desktop/review', title: '离线查看', area: 'desktop', tabs: [], query: ['id'], parent: false, desktopOnly: true, public: true },
 ];
 
 /** Strips query and hash: '/project/projectList?product=1' -> '/project/projectList'. */

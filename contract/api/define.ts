@@ -30,6 +30,8 @@ export interface CallSpec<
   loginExempt?: boolean;
   /** Skips the CSRF header check (only the CSRF call itself and token login). */
   csrfExempt?: boolean;
+  /** Success answers the bytes of a file (the handler sends them itself); failures are envelopes. */
+  raw?: boolean;
 }
 
 type StaticOr<S, D> = S extends TSchema ? Static<S> : D;

@@ -166,6 +166,96 @@ export const UploadPickRequestSchema = Type.Object({
 });
 const LocalIdOnly = Type.Object({ localId: Type.String({ minLength: 1, maxLength: 100 }) });
 
+// ---- report library and offline review (issue 7): downloads kept per server profile on disk,
+// opened with no platform at all
+
+export const LibraryFormatSchema = Type.Union([
+  Type.Literal('pdf'), Type.Literal('word'), Type.Literal('excel'), Type.Literal('spdx'), Type.Literal('cyclonedx'), Type.Literal('swid'),
+  /** CycloneDX VEX or OpenVEX exports. */
+  Type.Literal('vex'),
+  /** Component exports and anything else the platform hands out as a file. */
+  Type.Literal('other'),
+]);
+export type LibraryFormat = Static<typeof LibraryFormatSchema>;
+
+export const LibraryStateSchema = Type.Union([
+  Type.Literal('downloading'),
+  /** The connection dropped: retrying from the bytes already on disk. */
+  Type.Literal('retrying'),
+  Type.Literal('done'),
+  Type.Literal('failed'),
+  Type.Literal('cancelled'),
+  /** On disk, but its SHA-256 no longer matches the platform's: offer a new download. */
+  Type.Literal('corrupt'),
+]);
+export type LibraryState = Static<typeof LibraryStateSchema>;
+
+export const LibraryEntrySchema = Type.Object({
+  id: Type.String(),
+  profileId: Type.String(),
+  profileName: Type.String(),
+  /** The platform's report id (GET /api/report/download/{id}). */
+  reportId: Type.Integer(),
+  fileName: Type.String(),
+  format: LibraryFormatSchema,
+  subjectName: Type.String(),
+  projectName: Type.String(),
+  /** Task (run) id on the platform, when the report is a task's. */
+  taskId: Nullable(Type.Integer()),
+  /** When the platform generated it, and when it landed here (ISO). */
+  generatedAt: Nullable(Type.String()),
+  downloadedAt: Nullable(Type.String()),
+  size: Type.Number({ minimum: 0 }),
+  received: Type.Number({ minimum: 0 }),
+  /** SHA-256 the platform announced (hex); checked after the last byte and on verify. */
+  sha256: Nullable(Type.String()),
+  state: LibraryStateSchema,
+  error: Nullable(Type.String()),
+});
+export type LibraryEntry = Static<typeof LibraryEntrySchema>;
+
+export const LibraryDownloadRequestSchema = Type.Object({
+  reportId: Type.Integer({ minimum: 1 }),
+  fileName: Type.String({ minLength: 1, maxLength: 255 }),
+  format: LibraryFormatSchema,
+  subjectName: Type.Optional(Type.String({ maxLength: 400 })),
+  projectName: Type.Optional(Type.String({ maxLength: 400 })),
+  taskId: Type.Optional(Nullable(Type.Integer())),
+  generatedAt: Type.Optional(Nullable(Type.String({ maxLength: 40 }))),
+});
+export type LibraryDownloadRequest = Static<typeof LibraryDownloadRequestSchema>;
+
+const ReviewRowSchema = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Null()]));
+export const ReviewTableSchema = Type.Object({
+  key: Type.String(),
+  title: Type.String(),
+  columns: Type.Array(Type.Object({ key: Type.String(), title: Type.String() })),
+  rows: Type.Array(ReviewRowSchema),
+});
+export type ReviewTable = Static<typeof ReviewTableSchema>;
+
+/** A report or SBOM read for offline review, by main, ready to show. */
+export const ReviewDocumentSchema = Type.Union([
+  /** PDF bytes for the in-app viewer. */
+  Type.Object({ kind: Type.Literal('pdf'), fileName: Type.String(), base64: Type.String() }),
+  /** CycloneDX / SPDX (or a VEX document): components, vulnerabilities and licences as tables. */
+  Type.Object({
+    kind: Type.Literal('sbom'),
+    fileName: Type.String(),
+    /** e.g. CycloneDX 1.6, SPDX 2.3, OpenVEX 0.2.0 */
+    standard: Type.String(),
+    name: Type.String(),
+    tables: Type.Array(ReviewTableSchema),
+  }),
+  /** Excel: every sheet as a table. */
+  Type.Object({ kind: Type.Literal('sheets'), fileName: Type.String(), tables: Type.Array(ReviewTableSchema) }),
+  /** Word: sanitised HTML of the document body. */
+  Type.Object({ kind: Type.Literal('html'), fileName: Type.String(), html: Type.String() }),
+  /** SWID tag zip: one row per tag. */
+  Type.Object({ kind: Type.Literal('swid'), fileName: Type.String(), tables: Type.Array(ReviewTableSchema) }),
+]);
+export type ReviewDocument = Static<typeof ReviewDocumentSchema>;
+
 /**
  * Electron only, outside the contract (it takes a DOM File, which cannot cross IPC): preload adds
  * `window.desktop.files.pathFor(file)` = `webUtils.getPathForFile(file)` for dropped files.
@@ -224,6 +314,30 @@ export const desktopContract = {
     /** Every upload of this session (a screen that remounts re-attaches to its transfers). */
     list: invoke('uploads:list', Empty, Type.Array(UploadProgressSchema)),
     progress: event('uploads:progress', UploadProgressSchema),
+  },
+  library: {
+    /** Every entry of every profile, newest first; `query` matches file, subject and project names. */
+    list: invoke('library:list', Type.Object({ query: Type.Optional(Type.String({ maxLength: 200 })), profileId: Type.Optional(Type.String({ maxLength: 100 })) }), Type.Array(LibraryEntrySchema)),
+    /** Download a platform report of the active profile into its library folder; progress arrives as `library:progress`. */
+    download: invoke('library:download', LibraryDownloadRequestSchema, LibraryEntrySchema),
+    /** Download an entry again (after a failure or a checksum mismatch), resuming what is on disk when it is intact. */
+    retry: invoke('library:retry', IdOnly, LibraryEntrySchema),
+    cancel: invoke('library:cancel', IdOnly, LibraryEntrySchema),
+    /** Recompute the SHA-256 on disk; a mismatch marks the entry `corrupt`. */
+    verify: invoke('library:verify', IdOnly, LibraryEntrySchema),
+    /** Delete the local copy and its metadata (the platform's report is untouched). */
+    remove: invoke('library:remove', IdOnly, Type.Null()),
+    /** Open with the system's application for the file type (Electron); the web host answers `unsupported`. */
+    openExternal: invoke('library:open-external', IdOnly, Type.Null()),
+    /** Show the file in the system file manager (Electron); the web host answers `unsupported`. */
+    reveal: invoke('library:reveal', IdOnly, Type.Null()),
+    progress: event('library:progress', LibraryEntrySchema),
+  },
+  review: {
+    /** Read a library entry (`id`) or any local file (`path`: a dropped or picked SBOM) for offline review. */
+    open: invoke('review:open', Type.Object({ id: Type.Optional(Type.String({ maxLength: 100 })), path: Type.Optional(Type.String({ maxLength: 4096 })) }), ReviewDocumentSchema),
+    /** Native open dialog for a report or SBOM file (Electron); the web host answers `no-native-dialog`. */
+    pick: invoke('review:pick', Empty, Type.Array(Type.String())),
   },
 } satisfies ContractTree;
 

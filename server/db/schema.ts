@@ -404,6 +404,36 @@ export interface MarkLogsTable {
   created_at: Timestamp;
 }
 
+export interface ReportsTable {
+  id: Generated<number>;
+  /** task | subject | license | statistic | vex | component */
+  kind: string;
+  /** 1 Word, 2 Excel, 3 PDF, 4 SPDX, 5 CycloneDX, 6 SWID; 11/12 VEX; 21/22 component export */
+  report_type: number;
+  /** 0 waiting, 1 generating, 2 succeeded, 3 deleted, 4 failed */
+  status: number;
+  progress: Defaulted<number>;
+  message: Defaulted<string>;
+  name: string;
+  subject_id: number | null;
+  subject_name: Defaulted<string>;
+  project_id: number | null;
+  project_name: Defaulted<string>;
+  run_id: number | null;
+  run_seq: number | null;
+  params: Defaulted<JsonText>;
+  /** relative to the data folder */
+  file: string | null;
+  size: ColumnType<number | string | null, number | null | undefined, number | null>;
+  sha256: string | null;
+  worker: string | null;
+  heartbeat_at: Timestamp | null;
+  created_by: number | null;
+  created_at: Timestamp;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+}
+
 export interface Database {
   users: UsersTable;
   roles: RolesTable;
@@ -436,4 +466,5 @@ export interface Database {
   run_licenses: RunLicensesTable;
   run_copyrights: RunCopyrightsTable;
   mark_logs: MarkLogsTable;
+  reports: ReportsTable;
 }

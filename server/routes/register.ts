@@ -23,8 +23,11 @@ export interface CallContext<C extends CallSpec> {
   params: CallParams<C>;
 }
 
-/** A failure envelope carries null data, so any handler may answer one. */
-export type CallHandler<C extends CallSpec> = (ctx: CallContext<C>) => Promise<Envelope<CallData<C> | null>>;
+/**
+ * A failure envelope carries null data, so any handler may answer one. A raw call's handler
+ * answers the reply itself once it has sent the file.
+ */
+export type CallHandler<C extends CallSpec> = (ctx: CallContext<C>) => Promise<Envelope<CallData<C> | null> | FastifyReply>;
 export type AreaHandlers<T extends Record<string, CallSpec>> = { [K in keyof T]: CallHandler<T[K]> };
 export type HandlerIndex = Map<string, CallHandler<CallSpec>>;
 
@@ -58,12 +61,16 @@ function routeSchema(call: CallSpec, operationId: string) {
     ...(call.body && { body: call.body }),
     ...(params && { params }),
     response: {
-      200: EnvelopeSchema(Type.Union([call.response, Type.Null()])),
+      // A raw call's success is a file, sent by its handler: only its failures are envelopes.
+      ...(!call.raw && { 200: EnvelopeSchema(Type.Union([call.response, Type.Null()])) }),
       '4xx': ErrorEnvelope,
       '5xx': ErrorEnvelope,
     },
   };
 }
+
+/** A raw call's handler answers the reply it sent the file on; FastifyReply's `code` is a method. */
+const isEnvelope = (answer: Envelope<unknown> | FastifyReply): answer is Envelope<unknown> => typeof answer.code === 'number';
 
 export function registerCalls(app: FastifyInstance, calls: Record<string, CallSpec>, handlers: HandlerIndex): void {
   for (const call of Object.values(calls)) {
@@ -82,6 +89,7 @@ export function registerCalls(app: FastifyInstance, calls: Record<string, CallSp
         ...(call === health && { logLevel: 'warn' as const }),
         handler: async (request, reply) => {
           const envelope = await handler({ request, reply, query: request.query, body: request.body, params: request.params } as CallContext<CallSpec>);
+          if (!isEnvelope(envelope)) return reply;
           // A refused data scope answers like the guard's refused permission: HTTP 403 with the
           // server message the client shows as 用户无权查看当前项目.
           if (envelope.message === PERMISSION_DENIED_SERVER_MESSAGE && envelope.code !== 1) reply.code(403);

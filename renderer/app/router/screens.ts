@@ -9,11 +9,15 @@ export type ScreenLoader = () => Promise<ScreenModule>;
 import { subjectScreens } from '../../features/subject/screens.ts';
 import { projectScreens } from '../../features/project/screens.ts';
 import { taskScreens } from '../../features/task/screens.ts';
+import { reportScreens } from '../../features/report/screens.ts';
+import { libraryScreens } from '../../features/library/screens.ts';
 
 export const builtScreens: Readonly<Record<string, ScreenLoader>> = {
   ...subjectScreens,
   ...projectScreens,
   ...taskScreens,
+  ...reportScreens,
+  ...libraryScreens,
   '/login': () => import('../../features/session/LoginScreen.tsx'),
   '/changePassword': () => import('../../features/session/ChangePasswordScreen.tsx'),
   '/logout': () => import('../../features/session/LogoutScreen.tsx'),

@@ -289,8 +289,8 @@ describe('rules attached to enumerations', () => {
     expect(isTaskRunning(2)).toBe(false);
     expect(isTaskRunning(-1)).toBe(false);
   });
-  it('has the export extensions of §9', () => {
-    expect(EXPORT_EXTENSION).toEqual({ word: '.doc', excel: '.xls', pdf: '.pdf', spdx: '.spdx.json', cyclonedx: '.CycloneDX.json', swid: '.zip' });
+  it('has the export extensions of §9, with Office Open XML for Word and Excel (issue 7)', () => {
+    expect(EXPORT_EXTENSION).toEqual({ word: '.docx', excel: '.xlsx', pdf: '.pdf', spdx: '.spdx.json', cyclonedx: '.CycloneDX.json', swid: '.zip' });
     expect(withExportExtension('报告', 'cyclonedx')).toBe('报告.CycloneDX.json');
     expect(withExportExtension('a.spdx.json', 'spdx')).toBe('a.spdx.json');
     expect(withExportExtension('a.PDF', 'pdf')).toBe('a.PDF');

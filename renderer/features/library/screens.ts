@@ -1,0 +1,4 @@
+// Desktop report library and offline review screens (issue 7): path -> lazy import.
+import type { ScreenLoader } from '../../app/router/screens.ts';
+
+export const libraryScreens: Readonly<Record<string, ScreenLoader>> = {};

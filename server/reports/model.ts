@@ -1,0 +1,152 @@
+// What every report format is written from: one task's results, read once from the database by
+// build-model.ts and handed to the writers (pdf, docx, xlsx, spdx, cyclonedx, swid, vex). Plain
+// JSON-able data so a worker thread can take it; the writers never touch the database.
+
+/** Vulnerability / licence levels: 1 超危, 2 高危, 4 中危, 8 低危, 16 未知 (contract/enums.ts). */
+export type Level = 1 | 2 | 4 | 8 | 16;
+/** Counts per level, every level present (0 when none). */
+export type LevelCounts = Record<Level, number>;
+
+export interface ReportComponent {
+  /** Stable reference inside the report (bom-ref / SPDXRef suffix / SWID tagId): `c<id>`. */
+  ref: string;
+  name: string;
+  version: string;
+  /** Package URL; may be '' for a component found without one. */
+  purl: string;
+  /** OSV / purl-style ecosystem name, e.g. npm, maven, pypi, golang. */
+  ecosystem: string;
+  direct: boolean;
+  /** runtime | dev | optional | ... as the extractor reported it. */
+  scope: string;
+  /** SPDX expression, or null when unknown. */
+  license: string | null;
+  /** The strictest level among its licences (16 when unknown). */
+  licenseLevel: Level;
+  /** The component risk code: 1/2/4/8/16 highest vulnerability level, 32 no vulnerability, 64 unknown version. */
+  risk: number;
+  vulnerabilityCount: number;
+  /** Where it was declared: manifest paths with an optional line. */
+  locations: Array<{ file: string; line: number | null }>;
+  /** Component mark N/F/L/W/Y with its remark (contract COMPONENT_MARK_LABEL). */
+  mark: string;
+  markRemark: string;
+  recommendVersion: string | null;
+}
+
+export interface ReportVulnerability {
+  /** Primary id (CVE when known, else GHSA/GO/PYSEC...). */
+  id: string;
+  aliases: string[];
+  cve: string | null;
+  cnnvd: string | null;
+  cnvd: string | null;
+  /** ref of the affected component. */
+  componentRef: string;
+  componentName: string;
+  componentVersion: string;
+  componentPurl: string;
+  title: string;
+  description: string;
+  /** Level after any custom level set by an analyst. */
+  level: Level;
+  originalLevel: Level;
+  levelRemark: string;
+  /** CVSS base score when known. */
+  score: number | null;
+  /** CVSS vector when known, e.g. CVSS:3.1/AV:N/... */
+  vector: string | null;
+  cwes: string[];
+  fixedVersions: string[];
+  published: string | null;
+  references: string[];
+  /** Vulnerability mark 0–7 and remark (contract VULNERABILITY_MARK_LABEL). */
+  mark: number;
+  markRemark: string;
+  /** VEX 0 待定, 1 不受影响, 2 受影响, 3 已修复, 4 调查中 (contract VEX_LABEL) and its statement. */
+  vex: number;
+  vexRemark: string;
+}
+
+export interface ReportLicense {
+  spdxId: string;
+  name: string;
+  level: Level;
+  /** Components whose licence mentions it. */
+  componentCount: number;
+  osiApproved: boolean;
+  fsfLibre: boolean;
+  /** none | weak | strong | network (copyleft strength) */
+  copyleft: string;
+}
+
+export interface ReportConflict {
+  componentRef: string;
+  componentName: string;
+  componentVersion: string;
+  /** The component's (inbound) licence expression. */
+  license: string;
+  /** incompatible | unknown (compatible pairs are not listed). */
+  verdict: 'incompatible' | 'unknown';
+  /** One Chinese sentence. */
+  explanation: string;
+}
+
+export interface ReportMarkLog {
+  /** component | vulnerability | level | vex */
+  kind: string;
+  target: string;
+  oldValue: string;
+  newValue: string;
+  remark: string;
+  user: string;
+  at: string;
+}
+
+export interface ReportModel {
+  /** ISO time the report was generated. */
+  generatedAt: string;
+  /** The platform's name and version, for the cover and the SBOM tool fields. */
+  tool: { name: string; version: string };
+  /** The user who asked for it. */
+  author: string;
+  subject: { id: number; name: string; version: string | null };
+  project: {
+    id: number;
+    name: string;
+    /** getCodeType and its Chinese label. */
+    codeType: number;
+    codeTypeLabel: string;
+    /** The project's declared outbound licence (SPDX), or null. */
+    outboundLicense: string | null;
+  };
+  task: {
+    id: number;
+    /** Run number within the project (1, 2, ...). */
+    seq: number;
+    startedAt: string | null;
+    finishedAt: string | null;
+    /** Analysis modes as stored, e.g. "1,4,7". */
+    analysisModes: string;
+  };
+  summary: {
+    components: number;
+    directComponents: number;
+    vulnerabilities: number;
+    vulnerabilityLevels: LevelCounts;
+    /** Components per highest vulnerability level (risk codes 1..64 as keys). */
+    componentRisks: Record<string, number>;
+    licenses: number;
+    licenseLevels: LevelCounts;
+    conflicts: number;
+    /** Components per ecosystem, largest first. */
+    ecosystems: Array<{ name: string; count: number }>;
+  };
+  components: ReportComponent[];
+  /** Dependency edges between component refs; `from: null` is the project itself. */
+  edges: Array<{ from: string | null; to: string }>;
+  vulnerabilities: ReportVulnerability[];
+  licenses: ReportLicense[];
+  conflicts: ReportConflict[];
+  markLogs: ReportMarkLog[];
+}

@@ -1,0 +1,187 @@
+// The content of the document reports (PDF, Word, Excel), written once: the section titles in
+// order and each table's columns with how a cell is read from the model. The three writers lay
+// the same sections out in their own way, so the three formats always carry the same content.
+import {
+  COMPONENT_MARK_LABEL,
+  COMPONENT_RISK_LABEL,
+  LICENSE_LEVEL_LABEL,
+  VEX_LABEL,
+  VULNERABILITY_LEVEL_LABEL,
+  VULNERABILITY_MARK_LABEL,
+  labelOf,
+} from '../../contract/enums.ts';
+import type { ReportComponent, ReportConflict, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability } from './model.ts';
+
+export const REPORT_TITLE = '开源软件成分分析报告';
+
+/** `2026-11-22T08:00:00.000Z` → `2026-11-22 16:00:00` in the platform's local time; '--' when empty. */
+export function reportTime(iso: string | null | undefined): string {
+  if (!iso) return '--';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+export interface Column<T> {
+  header: string;
+  /** Relative width (the writers scale these to the page or sheet). */
+  width: number;
+  value: (row: T) => string | number;
+  /** A level code (1/2/4/8/16, risk 32/64) to colour the cell by, when the column shows one. */
+  level?: (row: T) => number;
+}
+
+export interface TableSection<T> {
+  key: string;
+  title: string;
+  /** One sentence under the title. */
+  intro: (model: ReportModel) => string;
+  rows: (model: ReportModel) => readonly T[];
+  columns: ReadonlyArray<Column<T>>;
+  /** What the section says when it has no rows. */
+  empty: string;
+}
+
+const dash = (v: string | null | undefined) => (v && v.length > 0 ? v : '--');
+
+export const COMPONENT_TABLE: TableSection<ReportComponent> = {
+  key: 'components',
+  title: '组件清单',
+  intro: (m) => `共识别组件 ${m.summary.components} 个，其中直接依赖 ${m.summary.directComponents} 个。`,
+  rows: (m) => m.components,
+  empty: '未识别到组件。',
+  columns: [
+    { header: '组件名称', width: 22, value: (c) => c.name },
+    { header: '版本', width: 10, value: (c) => dash(c.version) },
+    { header: '生态', width: 8, value: (c) => c.ecosystem },
+    { header: '依赖方式', width: 8, value: (c) => (c.direct ? '直接依赖' : '间接依赖') },
+    { header: '许可证', width: 16, value: (c) => dash(c.license) },
+    { header: '风险等级', width: 8, value: (c) => labelOf(COMPONENT_RISK_LABEL, c.risk), level: (c) => c.risk },
+    { header: '漏洞数', width: 6, value: (c) => c.vulnerabilityCount },
+    { header: '推荐版本', width: 10, value: (c) => dash(c.recommendVersion) },
+    { header: 'PURL', width: 30, value: (c) => dash(c.purl) },
+  ],
+};
+
+export const VULNERABILITY_TABLE: TableSection<ReportVulnerability> = {
+  key: 'vulnerabilities',
+  title: '漏洞清单',
+  intro: (m) => `共发现漏洞 ${m.summary.vulnerabilities} 个（超危 ${m.summary.vulnerabilityLevels[1]}、高危 ${m.summary.vulnerabilityLevels[2]}、中危 ${m.summary.vulnerabilityLevels[4]}、低危 ${m.summary.vulnerabilityLevels[8]}、未知 ${m.summary.vulnerabilityLevels[16]}）。`,
+  rows: (m) => m.vulnerabilities,
+  empty: '未发现已知漏洞。',
+  columns: [
+    { header: '漏洞编号', width: 16, value: (v) => v.id },
+    { header: 'CNNVD', width: 16, value: (v) => dash(v.cnnvd) },
+    { header: '危害等级', width: 8, value: (v) => labelOf(VULNERABILITY_LEVEL_LABEL, v.level), level: (v) => v.level },
+    { header: 'CVSS', width: 6, value: (v) => (v.score == null ? '--' : v.score.toFixed(1)) },
+    { header: '组件', width: 18, value: (v) => `${v.componentName}@${v.componentVersion}` },
+    { header: '修复版本', width: 12, value: (v) => dash(v.fixedVersions.join(', ')) },
+    { header: '漏洞名称', width: 30, value: (v) => dash(v.title) },
+  ],
+};
+
+export const LICENSE_TABLE: TableSection<ReportLicense> = {
+  key: 'licenses',
+  title: '许可证清单',
+  intro: (m) => `组件共涉及许可证 ${m.summary.licenses} 种。`,
+  rows: (m) => m.licenses,
+  empty: '未识别到许可证。',
+  columns: [
+    { header: 'SPDX 标识', width: 18, value: (l) => l.spdxId },
+    { header: '许可证名称', width: 30, value: (l) => l.name },
+    { header: '风险等级', width: 8, value: (l) => labelOf(LICENSE_LEVEL_LABEL, l.level), level: (l) => l.level },
+    { header: 'Copyleft', width: 10, value: (l) => COPYLEFT_LABEL[l.copyleft] ?? l.copyleft },
+    { header: 'OSI 认可', width: 8, value: (l) => (l.osiApproved ? '是' : '否') },
+    { header: '涉及组件数', width: 8, value: (l) => l.componentCount },
+  ],
+};
+
+export const COPYLEFT_LABEL: Record<string, string> = { none: '宽松型', weak: '弱 Copyleft', strong: '强 Copyleft', network: '网络 Copyleft' };
+
+export const CONFLICT_TABLE: TableSection<ReportConflict> = {
+  key: 'conflicts',
+  title: '许可证冲突',
+  intro: (m) =>
+    m.project.outboundLicense
+      ? `项目声明的许可证为 ${m.project.outboundLicense}，与之冲突或无法判定的组件许可证共 ${m.conflicts.length} 项。`
+      : '项目未声明对外许可证，无法判定许可证冲突。',
+  rows: (m) => m.conflicts,
+  empty: '未发现许可证冲突。',
+  columns: [
+    { header: '组件', width: 20, value: (c) => `${c.componentName}@${c.componentVersion}` },
+    { header: '组件许可证', width: 16, value: (c) => c.license },
+    { header: '结论', width: 8, value: (c) => (c.verdict === 'incompatible' ? '不兼容' : '无法判定'), level: (c) => (c.verdict === 'incompatible' ? 2 : 16) },
+    { header: '说明', width: 40, value: (c) => c.explanation },
+  ],
+};
+
+/** Findings an analyst has marked or given a VEX statement. */
+export const MARK_TABLE: TableSection<ReportVulnerability> = {
+  key: 'marks',
+  title: '审计标记与 VEX 声明',
+  intro: () => '分析人员对漏洞给出的处置标记与可利用性（VEX）声明。',
+  rows: (m) => m.vulnerabilities.filter((v) => v.mark !== 0 || v.vex !== 0 || v.level !== v.originalLevel),
+  empty: '尚无审计标记或 VEX 声明。',
+  columns: [
+    { header: '漏洞编号', width: 16, value: (v) => v.id },
+    { header: '组件', width: 18, value: (v) => `${v.componentName}@${v.componentVersion}` },
+    { header: '处置标记', width: 10, value: (v) => labelOf(VULNERABILITY_MARK_LABEL, v.mark) },
+    { header: '标记说明', width: 24, value: (v) => dash(v.markRemark) },
+    { header: 'VEX 状态', width: 10, value: (v) => labelOf(VEX_LABEL, v.vex) },
+    { header: 'VEX 说明', width: 24, value: (v) => dash(v.vexRemark) },
+  ],
+};
+
+export const MARK_LOG_TABLE: TableSection<ReportMarkLog> = {
+  key: 'markLogs',
+  title: '标记记录',
+  intro: () => '标记的修改记录，按时间先后排列。',
+  rows: (m) => m.markLogs,
+  empty: '尚无标记记录。',
+  columns: [
+    { header: '时间', width: 16, value: (l) => reportTime(l.at) },
+    { header: '对象', width: 26, value: (l) => l.target },
+    { header: '原值', width: 10, value: (l) => l.oldValue },
+    { header: '新值', width: 10, value: (l) => l.newValue },
+    { header: '说明', width: 24, value: (l) => dash(l.remark) },
+    { header: '操作人', width: 10, value: (l) => l.user },
+  ],
+};
+
+/** Component marks shown in the component section's note. */
+export const componentMarkLabel = (mark: string) => labelOf(COMPONENT_MARK_LABEL, mark);
+
+/** The tables in document order (the summary with its charts comes first, before these). */
+export const TABLE_SECTIONS = [COMPONENT_TABLE, VULNERABILITY_TABLE, LICENSE_TABLE, CONFLICT_TABLE, MARK_TABLE, MARK_LOG_TABLE] as const;
+
+/** The summary's key figures, label and value, in order. */
+export function summaryFacts(m: ReportModel): Array<[string, string]> {
+  return [
+    ['应用', m.subject.name + (m.subject.version ? `（${m.subject.version}）` : '')],
+    ['项目', m.project.name],
+    ['检测对象', m.project.codeTypeLabel],
+    ['任务编号', `#${m.task.seq}`],
+    ['检测完成时间', reportTime(m.task.finishedAt)],
+    ['对外许可证', dash(m.project.outboundLicense)],
+    ['组件总数', String(m.summary.components)],
+    ['直接依赖', String(m.summary.directComponents)],
+    ['漏洞总数', String(m.summary.vulnerabilities)],
+    ['超危 / 高危漏洞', `${m.summary.vulnerabilityLevels[1]} / ${m.summary.vulnerabilityLevels[2]}`],
+    ['许可证种类', String(m.summary.licenses)],
+    ['许可证冲突', String(m.summary.conflicts)],
+    ['报告生成时间', reportTime(m.generatedAt)],
+    ['生成人', m.author],
+  ];
+}
+
+/** Colours per level for cells and charts (fill, text), shared by every format. */
+export const LEVEL_COLOURS: Record<number, { fill: string; text: string }> = {
+  1: { fill: '#8B0000', text: '#FFFFFF' },
+  2: { fill: '#D9363E', text: '#FFFFFF' },
+  4: { fill: '#F08C00', text: '#FFFFFF' },
+  8: { fill: '#F5C518', text: '#333333' },
+  16: { fill: '#A0A7B4', text: '#FFFFFF' },
+  32: { fill: '#2E9D5B', text: '#FFFFFF' },
+  64: { fill: '#6C7A89', text: '#FFFFFF' },
+};

@@ -1,0 +1,137 @@
+// A deterministic ReportModel for the report writers' tests and the report benchmark: real-looking
+// component names, purls, levels, marks and VEX statements, in any size.
+import type { Level, LevelCounts, ReportComponent, ReportModel, ReportVulnerability } from '../../server/reports/model.ts';
+
+const LEVELS: Level[] = [1, 2, 4, 8, 16];
+const ECOSYSTEMS = [
+  { eco: 'npm', purl: (n: string, v: string) => `pkg:npm/${n}@${v}` },
+  { eco: 'maven', purl: (n: string, v: string) => `pkg:maven/org.example/${n}@${v}` },
+  { eco: 'pypi', purl: (n: string, v: string) => `pkg:pypi/${n}@${v}` },
+  { eco: 'golang', purl: (n: string, v: string) => `pkg:golang/github.com/example/${n}@v${v}` },
+];
+const LICENSES = ['MIT', 'Apache-2.0', 'BSD-3-Clause', 'GPL-2.0-only', 'LGPL-2.1-or-later', 'MIT OR Apache-2.0', 'MPL-2.0', null];
+const NAMES = ['lodash', 'jackson-databind', 'werkzeug', 'x-net', 'log4j-core', 'requests', 'express', 'netty-codec', 'pyyaml', 'gin'];
+
+const emptyLevels = (): LevelCounts => ({ 1: 0, 2: 0, 4: 0, 8: 0, 16: 0 });
+
+export function sampleReportModel(options: { components?: number; vulnerabilities?: number } = {}): ReportModel {
+  const componentCount = options.components ?? 40;
+  const vulnerabilityCount = options.vulnerabilities ?? 60;
+  const components: ReportComponent[] = [];
+  for (let i = 0; i < componentCount; i++) {
+    const e = ECOSYSTEMS[i % ECOSYSTEMS.length]!;
+    const name = `${NAMES[i % NAMES.length]}${i >= NAMES.length ? `-${i}` : ''}`;
+    const version = `${1 + (i % 5)}.${i % 10}.${i % 3}`;
+    const license = LICENSES[i % LICENSES.length] ?? null;
+    components.push({
+      ref: `c${i + 1}`,
+      name,
+      version,
+      purl: e.purl(name, version),
+      ecosystem: e.eco,
+      direct: i % 4 === 0,
+      scope: i % 7 === 0 ? 'dev' : 'runtime',
+      license,
+      licenseLevel: license?.startsWith('GPL') ? 2 : license ? 8 : 16,
+      risk: 32,
+      vulnerabilityCount: 0,
+      locations: [{ file: e.eco === 'npm' ? 'package-lock.json' : e.eco === 'maven' ? 'pom.xml' : e.eco === 'pypi' ? 'requirements.txt' : 'go.mod', line: i + 1 }],
+      mark: i % 11 === 0 ? 'F' : 'N',
+      markRemark: i % 11 === 0 ? '测试依赖，不随产品发布' : '',
+      recommendVersion: i % 3 === 0 ? `${2 + (i % 5)}.0.0` : null,
+    });
+  }
+  const vulnerabilities: ReportVulnerability[] = [];
+  for (let i = 0; i < vulnerabilityCount && components.length > 0; i++) {
+    const c = components[(i * 7) % components.length]!;
+    const level = LEVELS[i % LEVELS.length]!;
+    c.vulnerabilityCount += 1;
+    c.risk = c.risk === 32 ? level : Math.min(c.risk, level);
+    const cve = `CVE-2024-${String(10000 + i)}`;
+    vulnerabilities.push({
+      id: cve,
+      aliases: [`GHSA-${(1000 + i).toString(36)}-abcd-efgh`],
+      cve,
+      cnnvd: i % 2 === 0 ? `CNNVD-2024${String(100 + i).padStart(4, '0')}` : null,
+      cnvd: null,
+      componentRef: c.ref,
+      componentName: c.name,
+      componentVersion: c.version,
+      componentPurl: c.purl,
+      title: `${c.name} 中的输入校验缺陷 (${cve})`,
+      description: `${c.name} ${c.version} 在处理特制请求时未正确校验输入长度，远程攻击者可借此造成拒绝服务或执行任意代码。`,
+      level,
+      originalLevel: level,
+      levelRemark: '',
+      score: level === 1 ? 9.8 : level === 2 ? 7.5 : level === 4 ? 5.3 : level === 8 ? 3.1 : null,
+      vector: level === 16 ? null : 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+      cwes: ['CWE-20'],
+      fixedVersions: [`${c.version.split('.')[0]}.9.9`],
+      published: '2024-03-01T00:00:00.000Z',
+      references: [`https://nvd.nist.gov/vuln/detail/${cve}`],
+      mark: i % 5 === 0 ? 2 : 0,
+      markRemark: i % 5 === 0 ? '该接口未对外开放，无需修复' : '',
+      vex: i % 5 === 0 ? 1 : i % 3 === 0 ? 2 : 0,
+      vexRemark: i % 5 === 0 ? '受影响代码在本产品中不可达' : '',
+    });
+  }
+  const vulnerabilityLevels = emptyLevels();
+  for (const v of vulnerabilities) vulnerabilityLevels[v.level] += 1;
+  const componentRisks: Record<string, number> = {};
+  for (const c of components) componentRisks[c.risk] = (componentRisks[c.risk] ?? 0) + 1;
+  const licenseIds = new Map<string, number>();
+  for (const c of components) {
+    for (const id of (c.license ?? '').split(/\s+(?:OR|AND)\s+/).filter(Boolean)) licenseIds.set(id, (licenseIds.get(id) ?? 0) + 1);
+  }
+  const licenses = [...licenseIds].map(([spdxId, count]) => ({
+    spdxId,
+    name: spdxId,
+    level: (spdxId.startsWith('GPL') ? 2 : 8) as Level,
+    componentCount: count,
+    osiApproved: true,
+    fsfLibre: true,
+    copyleft: spdxId.startsWith('GPL') ? 'strong' : spdxId.startsWith('LGPL') || spdxId.startsWith('MPL') ? 'weak' : 'none',
+  }));
+  const licenseLevels = emptyLevels();
+  for (const l of licenses) licenseLevels[l.level] += 1;
+  const conflicts = components
+    .filter((c) => c.license === 'GPL-2.0-only')
+    .map((c) => ({
+      componentRef: c.ref,
+      componentName: c.name,
+      componentVersion: c.version,
+      license: c.license!,
+      verdict: 'incompatible' as const,
+      explanation: 'GPL-2.0-only 要求衍生作品整体以 GPL-2.0 发布，与项目声明的 Apache-2.0 不兼容。',
+    }));
+  const ecosystems = new Map<string, number>();
+  for (const c of components) ecosystems.set(c.ecosystem, (ecosystems.get(c.ecosystem) ?? 0) + 1);
+  return {
+    generatedAt: '2026-11-22T08:00:00.000Z',
+    tool: { name: 'Cairn', version: '0.1.0' },
+    author: 'admin',
+    subject: { id: 1, name: '网上银行系统', version: 'V2.3' },
+    project: { id: 1, name: '核心交易服务', codeType: 9, codeTypeLabel: '源码压缩包', outboundLicense: 'Apache-2.0' },
+    task: { id: 1, seq: 2, startedAt: '2026-11-22T07:58:00.000Z', finishedAt: '2026-11-22T07:59:30.000Z', analysisModes: '1,4,7' },
+    summary: {
+      components: components.length,
+      directComponents: components.filter((c) => c.direct).length,
+      vulnerabilities: vulnerabilities.length,
+      vulnerabilityLevels,
+      componentRisks,
+      licenses: licenses.length,
+      licenseLevels,
+      conflicts: conflicts.length,
+      ecosystems: [...ecosystems].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count),
+    },
+    components,
+    edges: components.map((c, i) => ({ from: c.direct || i === 0 ? null : `c${Math.max(1, Math.floor(i / 4) * 4 + 1)}`, to: c.ref })),
+    vulnerabilities,
+    licenses,
+    conflicts,
+    markLogs: vulnerabilities
+      .filter((v) => v.mark !== 0)
+      .slice(0, 20)
+      .map((v) => ({ kind: 'vulnerability', target: `${v.componentName}@${v.componentVersion} ${v.id}`, oldValue: '0', newValue: String(v.mark), remark: v.markRemark, user: 'admin', at: '2026-11-22T07:59:50.000Z' })),
+  };
+}
