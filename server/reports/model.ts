@@ -104,13 +104,19 @@ export interface ReportMarkLog {
 }
 
 export interface ReportModel {
+  /** The document title on the cover, e.g. 开源软件成分分析报告 (see sections.ts REPORT_TITLES). */
+  title: string;
+  /** `license`: the licence sections only (the licence reports); `full`: every section. */
+  scope: 'full' | 'license';
   /** ISO time the report was generated. */
   generatedAt: string;
   /** The platform's name and version, for the cover and the SBOM tool fields. */
   tool: { name: string; version: string };
   /** The user who asked for it. */
   author: string;
+  /** For a statistics report: id 0 and the name 全部应用. */
   subject: { id: number; name: string; version: string | null };
+  /** A subject or statistics report: id 0, the name says how many projects it covers. */
   project: {
     id: number;
     name: string;

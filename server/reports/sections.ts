@@ -12,7 +12,12 @@ import {
 } from '../../contract/enums.ts';
 import type { ReportComponent, ReportConflict, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability } from './model.ts';
 
-export const REPORT_TITLE = '开源软件成分分析报告';
+export const REPORT_TITLES = {
+  task: '开源软件成分分析报告',
+  subject: '应用开源软件成分分析报告',
+  license: '开源许可证合规报告',
+  statistic: '开源软件成分统计报告',
+} as const;
 
 /** `2026-11-22T08:00:00.000Z` → `2026-11-22 16:00:00` in the platform's local time; '--' when empty. */
 export function reportTime(iso: string | null | undefined): string {
@@ -154,6 +159,12 @@ export const componentMarkLabel = (mark: string) => labelOf(COMPONENT_MARK_LABEL
 
 /** The tables in document order (the summary with its charts comes first, before these). */
 export const TABLE_SECTIONS = [COMPONENT_TABLE, VULNERABILITY_TABLE, LICENSE_TABLE, CONFLICT_TABLE, MARK_TABLE, MARK_LOG_TABLE] as const;
+/** A licence report carries the licence tables only. */
+export const LICENSE_SECTIONS = [LICENSE_TABLE, CONFLICT_TABLE] as const;
+
+export type AnyTableSection = TableSection<any>;
+/** The tables a model's report has, in order. */
+export const sectionsFor = (model: ReportModel): readonly AnyTableSection[] => (model.scope === 'license' ? LICENSE_SECTIONS : TABLE_SECTIONS);
 
 /** The summary's key figures, label and value, in order. */
 export function summaryFacts(m: ReportModel): Array<[string, string]> {

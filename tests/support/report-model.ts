@@ -107,6 +107,8 @@ export function sampleReportModel(options: { components?: number; vulnerabilitie
   const ecosystems = new Map<string, number>();
   for (const c of components) ecosystems.set(c.ecosystem, (ecosystems.get(c.ecosystem) ?? 0) + 1);
   return {
+    title: '开源软件成分分析报告',
+    scope: 'full',
     generatedAt: '2026-11-22T08:00:00.000Z',
     tool: { name: 'Cairn', version: '0.1.0' },
     author: 'admin',
