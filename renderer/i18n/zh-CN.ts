@@ -6,12 +6,21 @@ import { subjectZh } from './subject.ts';
 import { projectZh } from './project.ts';
 import { taskZh } from './task.ts';
 import { uploadZh } from './upload.ts';
+import { reportZh } from './report.ts';
+import { libraryZh } from './library.ts';
 
 export const zh = {
   subject: subjectZh,
   project: projectZh,
   task: taskZh,
   upload: uploadZh,
+  report: reportZh,
+  library: libraryZh,
+  chart: {
+    saveImage: '保存为图片',
+    savedImage: (name: string) => `图片已保存：${name}`,
+    chartEmpty: '暂无数据',
+  },
   app: {
     name: 'Cairn',
     subtitle: '软件成分分析与开源治理平台',

@@ -11,7 +11,7 @@ import { useVulnerabilityLevelTotalsQuery, useVulnerabilityListQuery, type Level
 import { useAppSelector } from '../../app/hooks.ts';
 import { Page } from '../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
-import { EChart } from './EChart.tsx';
+import { ChartCard } from '../../common/ChartCard.tsx';
 import { LEVEL_COLORS, LevelTag, formatScore, levelLabel } from './levels.tsx';
 import { writeListState, DEFAULT_LIST_STATE } from './listQuery.ts';
 import { zh } from '../../i18n/zh-CN.ts';
@@ -74,22 +74,22 @@ function LevelOverview() {
           </Card>
         ))}
       </div>
-      <Card className="cairn-panel">
-        <H5>{t.levelDistribution}</H5>
-        {all === 0 ? (
+      {all === 0 ? (
+        <Card className="cairn-panel">
+          <H5>{t.levelDistribution}</H5>
           <EmptyState title={t.emptyAll} description={t.emptyAllBody} icon="pie-chart" />
-        ) : (
-          <EChart
-            option={option}
-            height={300}
-            ariaLabel={t.levelDistribution}
-            onItemClick={(e) => {
-              const level = LEVEL_CODES[e.dataIndex];
-              if (level) navigate(listUrl([level]));
-            }}
-          />
-        )}
-      </Card>
+        </Card>
+      ) : (
+        <ChartCard
+          title={t.levelDistribution}
+          option={option}
+          height={300}
+          onItemClick={(_, dataIndex) => {
+            const level = LEVEL_CODES[dataIndex];
+            if (level) navigate(listUrl([level]));
+          }}
+        />
+      )}
     </>
   );
 }

@@ -15,7 +15,7 @@ import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
 import { Pager } from '../bug/Pager.tsx';
 import { LevelTag } from '../bug/levels.tsx';
 import { Packages } from '../bug/VulnerabilityTable.tsx';
-import { ChartCard } from './ChartCard.tsx';
+import { ChartCard } from '../../common/ChartCard.tsx';
 import { barOption, horizontalBarOption, levelSlices, pieOption, riskColor, riskSlices, sumLevels, sumRisks } from './charts.ts';
 import { FindingIdSummary, NameAtVersion } from './parts.tsx';
 import { detailsUrl } from './taskUrl.ts';

@@ -21,14 +21,6 @@ export const levelName = (code: number | null | undefined): string => labelOf(VU
 export const sumLevels = (c: LevelCounts): number => LEVEL_CODES.reduce((n, l) => n + (c[l] ?? 0), 0);
 export const sumRisks = (c: RiskCounts): number => COMPONENT_RISK_CODES.reduce((n, l) => n + (c[l] ?? 0), 0);
 
-/** `任务详情-组件风险分布-20260122-101530.png`: characters a file system refuses are replaced. */
-export function imageFileName(title: string, at: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  const stamp = `${at.getFullYear()}${p(at.getMonth() + 1)}${p(at.getDate())}-${p(at.getHours())}${p(at.getMinutes())}${p(at.getSeconds())}`;
-  const safe = title.replace(/[\\/:*?"<>|\s]+/g, '_').replace(/^_+|_+$/g, '') || 'chart';
-  return `${safe}-${stamp}.png`;
-}
-
 const PIE_TOOLTIP = { trigger: 'item', formatter: '{b}：{c} 个（{d}%）' };
 
 interface Slice {

@@ -7,7 +7,7 @@ import { COMPONENT_RISK_CODES } from '../../../../contract/enums.ts';
 import { useResultOverviewQuery } from '../../../api/resultApi.ts';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { ErrorState, LoadingState } from '../../../common/states.tsx';
-import { ChartCard } from '../ChartCard.tsx';
+import { ChartCard } from '../../../common/ChartCard.tsx';
 import { barOption, horizontalBarOption, levelSlices, pieOption, riskSlices, sumLevels, sumRisks, topWithOther } from '../charts.ts';
 import { useTaskView } from '../context.ts';
 import { LevelCountStrip } from '../parts.tsx';

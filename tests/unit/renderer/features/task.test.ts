@@ -14,7 +14,8 @@ import {
   readDetailState,
   withParams,
 } from '../../../../renderer/features/task/taskUrl.ts';
-import { barOption, horizontalBarOption, imageFileName, pieOption, progressFraction, riskSlices, sumLevels, topWithOther } from '../../../../renderer/features/task/charts.ts';
+import { imageFileName } from '../../../../renderer/common/chartImage.ts';
+import { barOption, horizontalBarOption, pieOption, progressFraction, riskSlices, sumLevels, topWithOther } from '../../../../renderer/features/task/charts.ts';
 import { ROOT, addPage, emptyModel, missingLevels, parentOf, remaining, setExpanded, visibleCount, type TreeItem } from '../../../../renderer/features/task/treeModel.ts';
 import { markProblem } from '../../../../renderer/features/task/marks.ts';
 import { EMPTY_FILTERS, filterBody } from '../../../../renderer/features/task/componentFilter.ts';

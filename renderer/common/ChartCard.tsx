@@ -1,17 +1,17 @@
-// A chart in a card with its 保存为图片 button (PNG through ECharts getDataURL), drawn by the
+// Every chart of the app sits in one of these: a card with its 保存为图片 button (PNG through ECharts getDataURL), drawn by the
 // shared chart host (renderer/common/EChart.tsx), which hands over its instance for the export.
 // Spec doc 1 §9: image capture waits up to 10 s for images — the export waits for the chart's
 // `finished` event (animations done) or 10 s, whichever comes first.
 import { useRef, useState, type ReactNode } from 'react';
 import { Button, Card, H5 } from '@blueprintjs/core';
 import type { EChartsCoreOption } from 'echarts/core';
-import { useAppSelector } from '../../app/hooks.ts';
-import { toastNotifier } from '../../app/toaster.ts';
-import { EChart, type EChartInstance } from '../../common/EChart.tsx';
-import { zh } from '../../i18n/zh-CN.ts';
-import { imageFileName } from './charts.ts';
+import { useAppSelector } from '../app/hooks.ts';
+import { toastNotifier } from '../app/toaster.ts';
+import { EChart, type EChartInstance } from './EChart.tsx';
+import { zh } from '../i18n/zh-CN.ts';
+import { imageFileName } from './chartImage.ts';
 
-const t = zh.task;
+const t = zh.chart;
 const CAPTURE_WAIT_MS = 10_000;
 
 /** Resolves once the chart has finished rendering (or after 10 s). */
