@@ -1,6 +1,6 @@
 // Electron main process: lifecycle only. Everything with behaviour lives in services/ (plain
 // Node, tested without Electron); this file wires Electron's pieces to them.
-import { app, BrowserWindow, session } from 'electron';
+import { app, BrowserWindow, session, shell } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAppServices, type AppServices } from './services/app-services.ts';
@@ -89,6 +89,9 @@ async function start(): Promise<void> {
     // The native open dialog, filtered per source type; the web host has none and the renderer
     // falls back to the browser's file input there.
     pickFiles: (request) => pickFiles(mainWindow, request),
+    // The report library opens its files with the system's programs.
+    openPath: (file) => shell.openPath(file),
+    showItemInFolder: (file) => shell.showItemInFolder(file),
   });
 
   const dispatcher = createDispatcher(createHandlers(services), {

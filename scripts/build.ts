@@ -128,7 +128,9 @@ async function buildServer(): Promise<void> {
     target: 'node24',
     // Native modules (and pg's optional native binding) load from node_modules at run time.
     // @fastify/swagger-ui reads its static assets relative to its own folder, so it stays in node_modules.
-    external: ['better-sqlite3', 'pg', 'pg-native', '@fastify/swagger-ui'],
+    // Native addons and packages that read their own data files next to their code stay in
+    // node_modules: @resvg/resvg-js (a .node binary), pdfkit (its AFM metrics).
+    external: ['better-sqlite3', 'pg', 'pg-native', '@fastify/swagger-ui', '@resvg/resvg-js', 'pdfkit'],
     banner: { js: NODE_ESM_BANNER },
     sourcemap: 'linked',
     legalComments: 'none',

@@ -23,6 +23,7 @@ import { knowledgeHandlers } from './routes/knowledge/index.ts';
 import { licenseHandlers } from './routes/license/index.ts';
 import { registerCalls, type HandlerIndex } from './routes/register.ts';
 import { RunQueue } from './jobs/run-queue.ts';
+import { ReportQueue } from './jobs/report-queue.ts';
 import { registerUploadBodyParser } from './uploads/body-parser.ts';
 import { sessionHandlers } from './routes/session/index.ts';
 import { vulnerabilityHandlers } from './routes/vulnerability/index.ts';
@@ -30,6 +31,7 @@ import { uploadHandlers } from './routes/upload/index.ts';
 import { subjectHandlers } from './routes/subject/index.ts';
 import { taskHandlers } from './routes/task/index.ts';
 import { resultHandlers } from './routes/result/index.ts';
+import { reportHandlers } from './routes/report/index.ts';
 import { productVersion } from './version.ts';
 
 declare module 'fastify' {
@@ -66,6 +68,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { db, kind } = openDatabase(options.database);
   let context: ServerContext;
   let queue: RunQueue;
+  let reports: ReportQueue;
   try {
     await migrateToLatest(db, kind);
     await seed(db, { adminPassword: options.adminPassword ?? 'Cairn@123' });
@@ -74,14 +77,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await syncLicenseCatalogue(db);
     const dataDir = options.dataDir ?? (options.database.kind === 'sqlite' ? path.dirname(options.database.file) : path.resolve('.cairn-data'));
     queue = new RunQueue({ db, databaseKind: kind, dataDir, concurrency: options.scanConcurrency ?? 1, log: silentUntilReady });
+    const version = options.version ?? productVersion();
+    reports = new ReportQueue({ db, databaseKind: kind, dataDir, log: silentUntilReady, version });
     context = {
       db,
       databaseKind: kind,
       dataDir,
       csrfSecret: await loadCsrfSecret(db),
       sessionTtlMinutes: options.sessionTtlMinutes ?? 480,
-      version: options.version ?? productVersion(),
+      version,
       runs: queue,
+      reports,
     };
   } catch (error) {
     await db.destroy();
@@ -98,9 +104,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
   queue!.setLogger(app.log);
-  // Analyses start once the app is ready and stop before the database closes.
-  app.addHook('onReady', () => queue.start());
-  app.addHook('onClose', async () => { await queue.stop(); await db.destroy(); });
+  reports!.setLogger(app.log);
+  // Analyses and report generation start once the app is ready and stop before the database closes.
+  app.addHook('onReady', async () => { await queue.start(); await reports.start(); });
+  app.addHook('onClose', async () => { await queue.stop(); await reports.stop(); await db.destroy(); });
   app.decorate('cairn', context);
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
 
@@ -122,6 +129,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...subjectHandlers(context),
     ...taskHandlers(context),
     ...resultHandlers(context),
+    ...reportHandlers(context),
   ]);
   registerCalls(app, implementedCalls, handlers);
   return app;

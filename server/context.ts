@@ -13,6 +13,12 @@ export interface RunQueueHandle {
   readonly concurrency: number;
 }
 
+/** What route handlers may ask of this process's report queue. */
+export interface ReportQueueHandle {
+  /** Look for waiting reports now (after a generate call). */
+  wake(): void;
+}
+
 export interface ServerContext {
   db: Kysely<Database>;
   databaseKind: DatabaseKind;
@@ -22,4 +28,5 @@ export interface ServerContext {
   sessionTtlMinutes: number;
   version: string;
   runs: RunQueueHandle;
+  reports: ReportQueueHandle;
 }

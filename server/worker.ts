@@ -6,7 +6,9 @@ import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrations.ts';
 import { RunQueue } from './jobs/run-queue.ts';
+import { ReportQueue } from './jobs/report-queue.ts';
 import { loggerOptions } from './plugins/logging.ts';
+import { productVersion } from './version.ts';
 
 const config = loadConfig();
 const log = pino(loggerOptions(config.logLevel));
@@ -17,6 +19,9 @@ const { db, kind } = openDatabase(config.database);
 await migrateToLatest(db, kind);
 const queue = new RunQueue({ db, databaseKind: kind, dataDir: config.dataDir, concurrency: config.scanConcurrency, log });
 await queue.start();
+// Reports are jobs too: a worker sharing the data folder writes them where the platform serves them.
+const reports = new ReportQueue({ db, databaseKind: kind, dataDir: config.dataDir, log, version: productVersion() });
+await reports.start();
 log.info({ worker: queue.worker, concurrency: config.scanConcurrency }, 'analysis worker started');
 
 let stopping = false;
@@ -25,6 +30,7 @@ const stop = async (signal: string) => {
   stopping = true;
   log.info({ signal }, 'analysis worker stopping');
   await queue.stop();
+  await reports.stop();
   await db.destroy();
   process.exit(0);
 };

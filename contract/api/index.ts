@@ -9,13 +9,14 @@ import { uploadCalls } from './upload.ts';
 import { subjectCalls } from './subject.ts';
 import { taskCalls } from './task.ts';
 import { resultCalls } from './result.ts';
+import { reportCalls } from './report.ts';
 import type { CallSpec } from './define.ts';
 
 /**
  * Keyed by each call's unique `area.action` name, not by the areas' own short keys: two areas
  * may both call something `list`, and spreading them into one object would silently drop one.
  */
-export const implementedCalls: Record<string, CallSpec> = byName([sessionCalls, vulnerabilityCalls, knowledgeCalls, componentCalls, licenseCalls, uploadCalls, subjectCalls, taskCalls, resultCalls]);
+export const implementedCalls: Record<string, CallSpec> = byName([sessionCalls, vulnerabilityCalls, knowledgeCalls, componentCalls, licenseCalls, uploadCalls, subjectCalls, taskCalls, resultCalls, reportCalls]);
 
 function byName(areas: Record<string, CallSpec>[]): Record<string, CallSpec> {
   const calls: Record<string, CallSpec> = {};
@@ -38,3 +39,4 @@ export * as upload from './upload.ts';
 export * as subject from './subject.ts';
 export * as task from './task.ts';
 export * as result from './result.ts';
+export * as report from './report.ts';

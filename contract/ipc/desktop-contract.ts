@@ -297,6 +297,8 @@ export const desktopContract = {
   platform: {
     status: invoke('platform:status', Empty, PlatformStatusSchema),
     restart: invoke('platform:restart', Empty, PlatformStatusSchema),
+    /** Stop the embedded platform (work offline, free its memory); `restart` starts it again. */
+    stop: invoke('platform:stop', Empty, PlatformStatusSchema),
     statusChanged: event('platform:status-changed', PlatformStatusSchema),
   },
   vault: {

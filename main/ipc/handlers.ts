@@ -1,5 +1,5 @@
 // One handler per invoke descriptor of the contract. Thin on purpose: the work is in services/.
-import type { AppServices } from '../services/app-services.ts';
+import { REVIEW_PICK_REQUEST, type AppServices } from '../services/app-services.ts';
 import type { Handlers } from './dispatcher.ts';
 
 export function createHandlers(services: AppServices): Handlers {
@@ -28,6 +28,10 @@ export function createHandlers(services: AppServices): Handlers {
     platform: {
       status: () => platform.status(),
       restart: () => platform.restart(),
+      stop: async () => {
+        await platform.stop();
+        return platform.status();
+      },
     },
     vault: {
       status: () => vault.status(),
@@ -39,6 +43,20 @@ export function createHandlers(services: AppServices): Handlers {
       pause: ({ localId }) => services.uploads.pause(localId),
       resume: ({ localId }) => services.uploads.resume(localId),
       list: () => services.uploads.list(),
+    },
+    library: {
+      list: (filter) => services.library.list(filter),
+      download: (request) => services.library.download(request),
+      retry: ({ id }) => services.library.retry(id),
+      cancel: ({ id }) => services.library.cancel(id),
+      verify: ({ id }) => services.library.verify(id),
+      remove: ({ id }) => services.library.remove(id),
+      openExternal: ({ id }) => services.library.openExternal(id),
+      reveal: ({ id }) => services.library.reveal(id),
+    },
+    review: {
+      open: (target) => services.openReview(target),
+      pick: () => services.pickFiles(REVIEW_PICK_REQUEST),
     },
   };
 }

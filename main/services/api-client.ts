@@ -52,10 +52,33 @@ export interface RawResult {
   answered: boolean;
 }
 
+/** A GET whose answer is a file (a report download), handed back as a stream. */
+export interface StreamRequest {
+  path: string;
+  query?: ApiRequest['query'];
+  /** e.g. Range / If-Range to resume. */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Longest silence on the connection before it counts as dropped (default one minute). */
+  idleTimeoutMs?: number;
+  /** Whether an answer is the file (else its body is read as an envelope); default: a 200/206 that is not JSON. */
+  isFile?: (status: number, headers: Record<string, string>) => boolean;
+}
+
+export type StreamResult =
+  | { ok: true; status: number; headers: Record<string, string>; body: Readable }
+  /** `answered` false: no HTTP answer came back (refused, reset, timeout, aborted): worth retrying. */
+  | { ok: false; envelope: Envelope<unknown>; answered: boolean; status?: number };
+
+/** Failure answers of a download are small envelopes; anything longer is not one. */
+const STREAM_ERROR_BODY_MAX = 1024 * 1024;
+
 export interface ApiClient {
   call(request: ApiRequest, options?: CallOptions): Promise<Envelope<unknown>>;
   /** Like `call`, with a streamed raw body; never reads the body into memory. */
   callRaw(request: RawRequest): Promise<RawResult>;
+  /** A GET whose answer body is streamed (downloads); failures come back as envelopes like `call`. */
+  stream(request: StreamRequest): Promise<StreamResult>;
   /** Forget the session: cookies and the cached CSRF token. */
   clearSession(): Promise<void>;
   readonly jar: CookieJar;
@@ -223,7 +246,60 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return { envelope: await interpret(res, joinUrl(base, request.path), {}), answered: true };
   }
 
-  return { call, callRaw, clearSession, jar };
+  async function stream(request: StreamRequest): Promise<StreamResult> {
+    const base = options.baseUrl();
+    if (!base) return { ok: false, envelope: fail(options.notReadyMessage?.() ?? '平台尚未就绪，请稍候重试'), answered: false };
+    const qs = serializeQuery(request.query);
+    const url = joinUrl(base, request.path) + (qs ? `?${qs}` : '');
+    const idleTimeoutMs = request.idleTimeoutMs ?? 60_000;
+    let res: AxiosResponse<Readable>;
+    try {
+      const cookie = await jar.getCookieString(url);
+      // Same axios instance (agents, proxy and certificate choice) as every other call; only the
+      // response type differs. axios' timeout is the socket's idle timeout, so a long download
+      // that keeps receiving is never cut.
+      res = await client(base).request<Readable>({
+        method: 'GET',
+        url,
+        signal: request.signal,
+        timeout: idleTimeoutMs,
+        responseType: 'stream',
+        decompress: false,
+        // Identity: the bytes on disk must be the file's own (its checksum, its byte ranges).
+        headers: { ...request.headers, Accept: '*/*', 'Accept-Encoding': 'identity', ...(cookie ? { Cookie: cookie } : {}) },
+      });
+      const setCookie = res.headers['set-cookie'];
+      for (const line of Array.isArray(setCookie) ? setCookie : setCookie ? [String(setCookie)] : []) {
+        await jar.setCookie(line, url, { ignoreError: true });
+      }
+    } catch (err) {
+      return { ok: false, envelope: fail(describeNetworkError(err, idleTimeoutMs).message), answered: false };
+    }
+    const headers: Record<string, string> = {};
+    for (const [key, value] of Object.entries(res.headers)) if (value !== undefined && value !== null) headers[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    const isFile = request.isFile ?? ((status, h) => (status === 200 || status === 206) && !/^application\/json\b/i.test(h['content-type'] ?? ''));
+    if (isFile(res.status, headers)) return { ok: true, status: res.status, headers, body: res.data };
+    // Not the file: a failure envelope (or an error page of a proxy), read to interpret it.
+    let text: string;
+    try {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.data as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > STREAM_ERROR_BODY_MAX) break;
+        chunks.push(chunk);
+      }
+      res.data.destroy();
+      text = Buffer.concat(chunks).toString('utf8');
+    } catch (err) {
+      return { ok: false, envelope: fail(describeNetworkError(err, idleTimeoutMs).message), answered: false };
+    }
+    const envelope = await interpret({ ...res, data: text } as AxiosResponse<string>, joinUrl(base, request.path), {});
+    // A 2xx that is neither the file nor a failure envelope cannot be used.
+    return { ok: false, envelope: envelope.code === ResultCode.SUCCESS ? fail(UNRECOGNISED_ANSWER_MESSAGE) : envelope, answered: true, status: res.status };
+  }
+
+  return { call, callRaw, stream, clearSession, jar };
 }
 
 function isCsrfRejection(res: AxiosResponse<string>): boolean {

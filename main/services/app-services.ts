@@ -13,6 +13,12 @@ import type { Vault } from './vault.ts';
 import path from 'node:path';
 import { createUploads, type UploadsService } from './uploads.ts';
 import { DesktopError } from './errors.ts';
+import { createReportLibrary, type ReportLibrary } from './report-library.ts';
+import { createReview, readForReview, REVIEW_MSG } from './review/index.ts';
+import type { ReviewDocument } from '../../contract/ipc/desktop-contract.ts';
+
+/** What review:pick offers in the native dialog. */
+export const REVIEW_PICK_REQUEST = { extensions: ['.pdf', '.docx', '.xlsx', '.json', '.xml', '.zip', '.swidtag'], filterName: '报告与 SBOM' };
 
 export interface AppServicesOptions {
   shell: AppInfo['shell'];
@@ -25,8 +31,11 @@ export interface AppServicesOptions {
   apiTimeoutMs?: number;
   /** Native file dialog of the Electron host; the web host has none. */
   pickFiles?: (request: Static<typeof desktopContract.uploads.pick.request>) => Promise<string[]>;
-  /** Only paths under these folders may be uploaded (the web host's staging folder). */
+  /** Only paths under these folders may be uploaded or reviewed (the web host's staging folder). */
   uploadRoots?: string[];
+  /** Electron's shell.openPath / shell.showItemInFolder for the report library; the web host has neither. */
+  openPath?: (file: string) => Promise<string>;
+  showItemInFolder?: (file: string) => void;
 }
 
 /** Temp files of uploads (folder zips, the web host's staged files), under the app's data dir. */
@@ -42,6 +51,9 @@ export interface AppServices {
   session: SessionService;
   platform: LocalPlatform;
   uploads: UploadsService;
+  library: ReportLibrary;
+  /** A library entry (`id`) or a local file (`path`) read for offline review. */
+  openReview(target: { id?: string; path?: string }): Promise<ReviewDocument>;
   pickFiles(request: Static<typeof desktopContract.uploads.pick.request>): Promise<string[]>;
   /** Remove a remote profile with its remembered password and session. */
   removeProfile(id: string): Promise<ProfilesState>;
@@ -79,6 +91,21 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     removeSourceAfter: (source) => !!uploadRoots?.some((root) => path.resolve(source).startsWith(path.resolve(root) + path.sep)),
   });
 
+  const library = createReportLibrary({
+    dataDir: options.dataDir,
+    active: () => clients.active(),
+    forProfile: (profileId) => {
+      const profile = profiles.get(profileId);
+      return profile ? { profile, client: clients.forProfile(profile) } : null;
+    },
+    emit: (entry) => emit(desktopContract.library.progress, entry),
+    openPath: options.openPath,
+    showItemInFolder: options.showItemInFolder,
+  });
+  // The web host may only read what a page staged, and the staged copy goes once it is read.
+  const isStaged = (file: string) => !!uploadRoots?.some((root) => path.resolve(file).startsWith(path.resolve(root) + path.sep));
+  const review = createReview({ allowedRoots: uploadRoots, removeAfter: isStaged });
+
   const unsubscribe = [
     profiles.onChanged((state) => emit(desktopContract.profiles.changed, state)),
     platform.onStatus((status) => emit(desktopContract.platform.statusChanged, status)),
@@ -92,6 +119,15 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     session,
     platform,
     uploads,
+    library,
+    async openReview(target) {
+      if (target.id) {
+        const entry = library.get(target.id);
+        return readForReview(library.filePath(target.id), entry.fileName);
+      }
+      if (target.path) return review.openPath(target.path);
+      throw new DesktopError('invalid-input', REVIEW_MSG.noTarget);
+    },
     async pickFiles(request) {
       if (!options.pickFiles) throw new DesktopError('no-native-dialog', '当前环境没有系统文件对话框，请使用浏览器选择文件');
       return options.pickFiles(request);
@@ -109,6 +145,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     dispose() {
       for (const off of unsubscribe) off();
       void uploads.dispose();
+      void library.dispose();
       events.removeAllListeners();
     },
   };

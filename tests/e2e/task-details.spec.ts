@@ -8,13 +8,14 @@
 // version), a re-analysis keeping the mark, the comparison of the two runs, an SBOM project and an
 // Excel-list project, and the home dashboard. Screenshots go to test-results/task-*.png.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { routeInfo } from '../../contract/routes.ts';
 import { firstLogin } from './admin-login.ts';
 import { call, platformSession } from './platform-session.ts';
+import { createSubjectOnScreen, newLocalProject, waitForRun } from './project-flows.ts';
 import { startWebHost, type WebHost } from './web-host.ts';
 
 const shot = (name: string) => `test-results/task-${name}.png`;
@@ -51,63 +52,6 @@ test.afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** Creates a subject on the subject list (新建应用) and opens its task list; the subject's id. */
-async function createSubjectOnScreen(page: Page, name: string): Promise<number> {
-  await page.goto(`${host.origin}/#/project/projectList?product=1`);
-  await page.getByRole('button', { name: '新建应用' }).first().click();
-  const dialog = page.getByRole('dialog', { name: '新建应用' });
-  await dialog.getByLabel('应用名称').fill(name);
-  await dialog.getByRole('button', { name: '保存' }).click();
-  await expect(page.getByText('添加成功！').first()).toBeVisible();
-  await page.getByRole('link', { name, exact: true }).click();
-  await expect(page).toHaveURL(/#\/project\/taskList\?subjectId=\d+/);
-  return Number(new URL(page.url().replace('#/', '')).searchParams.get('subjectId'));
-}
-
-/** Drops a file onto the upload zone as the browser does (a DataTransfer on a drop event). */
-async function dropFile(page: Page, file: string) {
-  const bytes = readFileSync(file).toString('base64');
-  const name = file.split('/').at(-1)!;
-  const transfer = await page.evaluateHandle(({ data, fileName }) => {
-    const raw = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-    const dt = new DataTransfer();
-    dt.items.add(new File([raw], fileName, { type: 'application/zip' }));
-    return dt;
-  }, { data: bytes, fileName: name });
-  const zone = page.locator('.cairn-upload-zone').first();
-  await zone.dispatchEvent('dragenter', { dataTransfer: transfer });
-  await zone.dispatchEvent('dragover', { dataTransfer: transfer });
-  await zone.dispatchEvent('drop', { dataTransfer: transfer });
-}
-
-/** Fills 新建项目 for a local-upload type, drops or picks the file and launches: the project's id. */
-async function newLocalProject(page: Page, subjectId: number, opts: { codeType: string; file: string; name: string; drop?: boolean }): Promise<number> {
-  await page.goto(`${host.origin}/#/project/newProject?subjectId=${subjectId}`);
-  await expect(page.getByRole('heading', { name: '新建项目' })).toBeVisible();
-  await page.getByLabel('来源类型').selectOption(opts.codeType);
-  await page.getByLabel('项目名称').fill(opts.name);
-  if (opts.drop) await dropFile(page, opts.file);
-  else await page.locator('.cairn-project-form input[type=file]').first().setInputFiles(opts.file);
-  await expect(page.getByText(/已上传/).first()).toBeVisible({ timeout: 60_000 });
-  await page.screenshot({ path: shot(`new-${opts.codeType}`), fullPage: true });
-  await page.getByRole('button', { name: '保存并发起分析' }).click();
-  await expect(page.getByText('任务发起成功！').first()).toBeVisible();
-  await expect(page).toHaveURL(/#\/project\/analysis\/details\?projectId=\d+/);
-  return Number(new URL(page.url().replace('#/', '')).searchParams.get('projectId'));
-}
-
-/** Waits on the platform until the project's latest run ends; its progress row. */
-async function waitForRun(projectId: number): Promise<{ status: number; message: string; progress: number }> {
-  let last: { status: number; message: string; progress: number } | undefined;
-  await expect
-    .poll(async () => {
-      last = (await call<Array<{ status: number; message: string; progress: number }>>(api!, 'GET', `/api/project-task-view/progress?projectIds=${projectId}`))[0];
-      return last?.status;
-    }, { timeout: 300_000 })
-    .toBeGreaterThanOrEqual(2);
-  return last!;
-}
-
 const tab = (page: Page, name: string) => page.getByRole('tab', { name, exact: true });
 
 test('任务详情：进度、各标签页、标记、重新分析、对比、首页', async ({ page }) => {
@@ -115,8 +59,8 @@ test('任务详情：进度、各标签页、标记、重新分析、对比、�
   page.on('pageerror', (e) => console.log('页面错误', e.message));
   await firstLogin(page, host.launchUrl);
   api = await platformSession(page);
-  const subjectId = await createSubjectOnScreen(page, '网关服务');
-  const projectId = await newLocalProject(page, subjectId, { codeType: '0', file: zipPath, name: 'flask-gateway', drop: true });
+  const subjectId = await createSubjectOnScreen(page, host.origin, '网关服务');
+  const projectId = await newLocalProject(page, host.origin, subjectId, { codeType: '0', file: zipPath, name: 'flask-gateway', drop: true, shot: shot('new-0') });
 
   // ---- header and progress ---------------------------------------------------------------------
   await expect(page.getByTestId('task-project-name')).toHaveText('flask-gateway');
@@ -274,13 +218,13 @@ test('任务详情：进度、各标签页、标记、重新分析、对比、�
   }
 
   // ---- SBOM and Excel-list projects ------------------------------------------------------------
-  const sbomId = await newLocalProject(page, subjectId, { codeType: '30', file: SBOM, name: 'laravel-sbom' });
-  expect((await waitForRun(sbomId)).status).toBe(2);
+  const sbomId = await newLocalProject(page, host.origin, subjectId, { codeType: '30', file: SBOM, name: 'laravel-sbom', shot: shot('new-30') });
+  expect((await waitForRun(api!, sbomId)).status).toBe(2);
   await page.goto(`${host.origin}/#/project/analysis/details?projectId=${sbomId}&tab=component`);
   await expect(page.getByTestId('component-table')).toContainText('laravel/framework');
   await page.screenshot({ path: shot('sbom-components'), fullPage: true });
-  const excelId = await newLocalProject(page, subjectId, { codeType: '34', file: excelList, name: 'component-list' });
-  expect((await waitForRun(excelId)).status).toBe(2);
+  const excelId = await newLocalProject(page, host.origin, subjectId, { codeType: '34', file: excelList, name: 'component-list', shot: shot('new-34') });
+  expect((await waitForRun(api!, excelId)).status).toBe(2);
   await page.goto(`${host.origin}/#/project/analysis/details?projectId=${excelId}&tab=component`);
   await expect(page.getByTestId('component-table')).toContainText('lodash');
   await page.screenshot({ path: shot('excel-components'), fullPage: true });

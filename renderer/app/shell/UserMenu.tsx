@@ -1,6 +1,7 @@
 // The personal menu: 个人设置, 服务器配置, 修改密码, 退出登录 (contract/routes.ts USER_MENU,
-// filtered by permission and product).
-import { useMemo } from 'react';
+// filtered by permission and product), and 报告库 (the reports downloaded to this machine, a
+// desktop screen needing no permission).
+import { Fragment, useMemo } from 'react';
 import { Button, Menu, MenuDivider, MenuItem, PopoverNext } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
 import { useNavigate } from 'react-router';
@@ -42,7 +43,11 @@ export function UserMenu({ restricted = false }: { restricted?: boolean }) {
       </li>
       <MenuDivider />
       {others.map((i) => (
-        <MenuItem key={i.key} icon={ICONS[i.path ?? ''] ?? 'dot'} text={i.title} onClick={() => i.path && navigate(i.path)} />
+        <Fragment key={i.key}>
+          <MenuItem icon={ICONS[i.path ?? ''] ?? 'dot'} text={i.title} onClick={() => i.path && navigate(i.path)} />
+          {/* 报告库 sits with the other desktop screens, after 服务器配置. */}
+          {i.path === '/desktop/profiles' ? <MenuItem icon="archive" text={zh.library.title} onClick={() => navigate('/desktop/library')} data-testid="user-menu-library" /> : null}
+        </Fragment>
       ))}
       {logout ? (
         <>

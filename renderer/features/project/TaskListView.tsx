@@ -20,6 +20,7 @@ import { CheckTagGroup, KeywordSearch, ResetButton } from '../../common/filters.
 import { EmptyState } from '../../common/states.tsx';
 import { PagedListBody } from '../../common/PagedListBody.tsx';
 import { BatchCronDialog, BatchOwnerDialog } from './BatchDialogs.tsx';
+import { GenerateReportDialog } from '../report/GenerateReportDialog.tsx';
 import { storeSelection, type SelectedProject, type SelectionSource } from './batchSelection.ts';
 import { CODE_TYPE_GROUPS, codeTypeOptionLabel } from './projectForm.ts';
 import { TaskTable } from './TaskTable.tsx';
@@ -59,7 +60,7 @@ export function TaskListView({ source }: { source: SelectionSource }) {
   // Selection survives paging and filtering: rows are kept by id.
   const [selected, setSelected] = useState<Map<number, TaskRow>>(new Map());
   const [confirm, setConfirm] = useState<Confirm>(null);
-  const [dialog, setDialog] = useState<'cron' | 'owner' | null>(null);
+  const [dialog, setDialog] = useState<'cron' | 'owner' | 'report' | null>(null);
   const [keyword, setKeyword] = useState(state.keyword);
   const [relaunch] = useProjectRelaunchMutation();
   const [stop] = useProjectStopMutation();
@@ -184,6 +185,7 @@ export function TaskListView({ source }: { source: SelectionSource }) {
       <Button small intent="primary" icon="refresh" text={t.batchReanalysis} onClick={() => goBatch(reanalysisPath)} />
       <Button small icon="time" text={t.batchCron} onClick={() => setDialog('cron')} />
       {has('setup:user:user:list') ? <Button small icon="person" text={t.batchOwner} onClick={() => setDialog('owner')} /> : null}
+      {has('report:list') ? <Button small icon="document" text={zh.report.batchGenerate} onClick={() => setDialog('report')} /> : null}
       <Button small intent="danger" icon="trash" text={t.batchDelete} onClick={() => setConfirm({ kind: 'delete', rows: [...selected.values()] })} />
     </div>
   ) : null;
@@ -246,6 +248,7 @@ export function TaskListView({ source }: { source: SelectionSource }) {
       </Alert>
       {dialog === 'cron' ? <BatchCronDialog projectIds={[...ids]} onClose={() => setDialog(null)} /> : null}
       {dialog === 'owner' ? <BatchOwnerDialog projectIds={[...ids]} onClose={() => setDialog(null)} /> : null}
+      <GenerateReportDialog target={dialog === 'report' ? { variant: 'batch', projectIds: [...ids] } : null} onClose={() => setDialog(null)} />
     </>
   );
 }

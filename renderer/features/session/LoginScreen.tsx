@@ -88,6 +88,7 @@ function ProfileField({ profiles, active, onChange, disabled }: { profiles: read
 
 export default function LoginScreen() {
   const dispatch = useAppDispatch();
+  const navigate = useNavigate();
   const session = useAppSelector((s) => s.session);
   const profiles = useProfilesQuery();
   const saved = useSavedLoginQuery();
@@ -241,6 +242,13 @@ export default function LoginScreen() {
 
         <GuardedButton type="submit" intent="primary" size="large" fill loading={submitting} disabled={localDown || !active} text={zh.login.submit} className="cairn-login-submit" />
       </form>
+
+      {/* Public screens: they read only this machine's files, so they work with no server at all. */}
+      <div className="cairn-login-library" style={{ marginTop: 12, display: 'flex', justifyContent: 'center' }}>
+        <Tooltip content={zh.library.entryHint} placement="bottom">
+          <Button variant="minimal" icon="archive" text={zh.library.entry} onClick={() => navigate('/desktop/library')} data-testid="login-library" />
+        </Tooltip>
+      </div>
     </AuthLayout>
   );
 }

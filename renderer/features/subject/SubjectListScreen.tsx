@@ -20,6 +20,7 @@ import { zh } from '../../i18n/zh-CN.ts';
 import { CreateSubjectDialog } from './CreateSubjectDialog.tsx';
 import { SubjectTable } from './SubjectTable.tsx';
 import { TransferDialog } from './TransferForm.tsx';
+import { GenerateReportDialog } from '../report/GenerateReportDialog.tsx';
 import './styles.ts';
 
 const t = zh.subject;
@@ -60,6 +61,7 @@ export default function SubjectListScreen() {
 
   const [creating, setCreating] = useState(false);
   const [transferring, setTransferring] = useState<SubjectRow | null>(null);
+  const [reporting, setReporting] = useState<SubjectRow | null>(null);
   const [deleting, setDeleting] = useState<SubjectRow | null>(null);
   const [batchOpen, setBatchOpen] = useState(false);
   const [selected, setSelected] = useState<Set<number>>(new Set());
@@ -82,7 +84,8 @@ export default function SubjectListScreen() {
   };
 
   const table = (rows: SubjectRow[]) => (
-    <SubjectTable rows={rows} selected={selected} onSelect={select} onTransfer={setTransferring} onDelete={setDeleting} />
+    <SubjectTable rows={rows} selected={selected} onSelect={select} onTransfer={setTransferring} onDelete={setDeleting}
+      {...(has('report:list') ? { onReport: setReporting } : {})} />
   );
   const emptyAll = (
     <EmptyState title={t.emptyAll} description={t.emptyAllBody} icon="applications"
@@ -150,6 +153,7 @@ export default function SubjectListScreen() {
       />
       <CreateSubjectDialog isOpen={creating} onClose={() => setCreating(false)} groupId={view === 'group' && pid ? pid : null} />
       <TransferDialog subject={transferring} onClose={() => setTransferring(null)} />
+      <GenerateReportDialog target={reporting ? { variant: 'subject', subjectId: reporting.id, subjectName: reporting.name } : null} onClose={() => setReporting(null)} />
       <Alert isOpen={!!deleting} intent="danger" icon="trash" cancelButtonText={t.cancel} confirmButtonText={t.delete}
         onCancel={() => setDeleting(null)}
         onConfirm={() => void run(() => removeOne(deleting!.id).unwrap(), () => { select([deleting!.id], false); setDeleting(null); })}>

@@ -1,5 +1,5 @@
 // The subjects of a page: name (to the subject's task list), importance, group, owner, counts,
-// the latest analysis and row actions (设置, 转移, 删除) for those the caller manages.
+// the latest analysis and row actions (设置, 生成应用报告, 转移, 删除) for those the caller manages.
 import { Button, Checkbox, HTMLTable, Tag } from '@blueprintjs/core';
 import { Link, useNavigate } from 'react-router';
 import type { SubjectRow } from '../../../contract/api/subject.ts';
@@ -11,12 +11,14 @@ const t = zh.subject;
 const IMPORTANCE_INTENT: Record<number, 'danger' | 'warning' | 'none'> = { 1: 'danger', 2: 'warning' };
 const STATUS_INTENT: Record<number, 'success' | 'danger' | 'primary' | 'none'> = { 2: 'success', 3: 'danger', 1: 'primary' };
 
-export function SubjectTable({ rows, selected, onSelect, onTransfer, onDelete }: {
+export function SubjectTable({ rows, selected, onSelect, onTransfer, onDelete, onReport }: {
   rows: SubjectRow[];
   selected: ReadonlySet<number>;
   onSelect: (ids: number[], on: boolean) => void;
   onTransfer: (row: SubjectRow) => void;
   onDelete: (row: SubjectRow) => void;
+  /** 生成应用报告, for those who may generate reports. */
+  onReport?: (row: SubjectRow) => void;
 }) {
   const navigate = useNavigate();
   const manageable = rows.filter((r) => r.canManage).map((r) => r.id);
@@ -62,6 +64,7 @@ export function SubjectTable({ rows, selected, onSelect, onTransfer, onDelete }:
             <td>{formatDateTime(row.createdAt)}</td>
             <td className="cairn-table-actions">
               <Button small minimal icon="cog" text={t.settings} onClick={() => navigate(`/project/projectSettings/basicSetup?subjectId=${row.id}`)} />
+              {onReport ? <Button small minimal icon="document" text={zh.report.generateSubject} disabled={row.projectCount === 0} onClick={() => onReport(row)} /> : null}
               <Button small minimal icon="swap-horizontal" text={t.transfer} disabled={!row.canManage} onClick={() => onTransfer(row)} />
               <Button small minimal icon="trash" intent="danger" text={t.delete} disabled={!row.canManage} onClick={() => onDelete(row)} />
             </td>

@@ -27,6 +27,7 @@ import { BugTab } from './tabs/BugTab.tsx';
 import { LicenseTab } from './tabs/LicenseTab.tsx';
 import { HistoryTab } from './tabs/HistoryTab.tsx';
 import { EngineMissingTab } from './tabs/EngineMissingTab.tsx';
+import { TaskReportButtons } from '../report/TaskReportButtons.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
 import './styles.ts';
 
@@ -89,6 +90,7 @@ function Header({ view, onReanalyse, onCompare, compareDisabled }: { view: TaskV
           {t.counts.licenses} <b>{run.counts.licenses}</b>
         </span>
         <span className="cairn-pager-spacer" />
+        <TaskReportButtons projectId={view.projectId} taskId={run.id} projectName={project.projectName} taskSeq={run.seq} />
         <Button icon="comparison" text={t.compare} disabled={compareDisabled} title={compareDisabled ? t.compareNeedsTwo : undefined} onClick={onCompare} />
         <Button icon="refresh" intent="primary" text={t.reanalyse} onClick={onReanalyse} />
       </div>

@@ -141,7 +141,7 @@ describe.each(databases)('result calls on $name', (database) => {
     expect((await post(member, '/api/component/source', { projectId: seeded.projectId })).status).toBe(400);
 
     const exported = await get(member, `/api/component/export?projectId=${seeded.projectId}&format=xlsx`);
-    expect(exported.body).toMatchObject({ code: 0, message: '组件清单导出随报告功能提供，当前版本尚不支持' });
+    expect(exported.body).toMatchObject({ code: 1, message: '报告生成提交成功，生成完成之后可在报告管理中下载。', data: { reportId: expect.any(Number) } });
   });
 
   it('expands the dependency tree level by level and flags cycles', async () => {

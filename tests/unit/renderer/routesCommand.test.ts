@@ -33,7 +33,9 @@ describe('routesCommand', () => {
     expect(paths).toContain('/desktop/personal');
     expect(paths).toContain('/project/analysis/compare');
     expect(paths).toContain('/project/repositorySource');
-    expect(rows.length).toBe(specRoutes.length + 4);
+    expect(paths).toContain('/desktop/library');
+    expect(paths).toContain('/desktop/review');
+    expect(rows.length).toBe(specRoutes.length + 6);
   });
 
   it('marks exactly the screens the renderer has built', () => {

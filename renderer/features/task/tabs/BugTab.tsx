@@ -17,6 +17,7 @@ import { FindingDrawer } from '../FindingDrawer.tsx';
 import { FindingMarkDialogs, type FindingDialog } from '../FindingMarkDialogs.tsx';
 import { FindingIdSummary, NameAtVersion, VexTag, VulMarkTag } from '../parts.tsx';
 import { findingChanges } from '../taskUrl.ts';
+import { VexExportButton } from '../../report/ExportDialogs.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 
 const t = zh.task.bug;
@@ -152,6 +153,8 @@ export function BugTab() {
         <CheckTagGroup label={t.vex} codes={VEX_CODES} selected={vex} labelOf={(m) => labelOf(VEX_LABEL, m)} onToggle={(m) => { setVex((x) => toggle(x, m)); reset(); }} />
         <div className="cairn-filter-row">
           <ResetButton disabled={!filtered} onReset={() => { setKeyword(''); setApplied(''); setMarks([]); setVex([]); reset(); }} />
+          <span className="cairn-pager-spacer" />
+          <VexExportButton projectId={view.projectId} taskId={view.run.id} />
         </div>
       </Card>
       {view.canVul && rows.length > 0 ? (

@@ -27,6 +27,7 @@ import { ComponentDrawer } from '../ComponentDrawer.tsx';
 import { useTaskView } from '../context.ts';
 import { MarkDialog } from '../MarkDialog.tsx';
 import { ComponentMarkTag, RiskTag } from '../parts.tsx';
+import { ComponentExportButton } from '../../report/ExportDialogs.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 import { EMPTY_FILTERS as EMPTY, filterBody, type Filters, type Risk } from '../componentFilter.ts';
 
@@ -152,6 +153,8 @@ export function ComponentTab() {
         <CheckTagGroup label={t.licenseLevel} codes={LEVEL_CODES} selected={filters.licenseLevels} labelOf={levelName} color={riskColor} onToggle={(m) => update({ licenseLevels: toggle(filters.licenseLevels, m) })} />
         <div className="cairn-filter-row">
           <ResetButton disabled={!filtered} onReset={() => { setKeyword(''); update(EMPTY); }} />
+          <span className="cairn-pager-spacer" />
+          <ComponentExportButton projectId={view.projectId} taskId={view.run.id} />
         </div>
       </Card>
       {view.canAudit && rows.length > 0 ? (

@@ -1,0 +1,346 @@
+// Reads a ReportModel from the database: one task (a run), or several runs merged (a subject
+// report: the latest succeeded run of each of its projects; a statistics report: those of every
+// project the user may see). Rows are read in keyset pages so a run with tens of thousands of
+// components never needs one huge result; the writers then take the plain model.
+import type { Kysely } from 'kysely';
+import { CODE_TYPE_LABEL, labelOf } from '../../contract/enums.ts';
+import type { Database } from '../db/schema.ts';
+import { chunks, locationsOf, parseJson } from '../db/repositories/results.ts';
+import { conflictOf } from '../routes/result/licences.ts';
+import type {
+  Level, LevelCounts, ReportComponent, ReportConflict, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability,
+} from './model.ts';
+import { REPORT_TITLES } from './sections.ts';
+
+/** Rows per page when reading a run's tables. */
+const PAGE = 2000;
+const LEVELS: readonly Level[] = [1, 2, 4, 8, 16];
+
+export type ModelKind = keyof typeof REPORT_TITLES;
+
+export interface ModelRequest {
+  /** task / license: one run; subject / statistic: the runs merged. */
+  kind: ModelKind;
+  runIds: number[];
+  /** The subject of a subject report (its name and version go on the cover). */
+  subjectId?: number | null;
+  author: string;
+  tool: { name: string; version: string };
+  generatedAt?: string;
+}
+
+const emptyLevels = (): LevelCounts => ({ 1: 0, 2: 0, 4: 0, 8: 0, 16: 0 });
+const asLevel = (n: number | null | undefined): Level => (LEVELS.includes(Number(n) as Level) ? (Number(n) as Level) : 16);
+
+/** A run with what the model says about its project. */
+interface RunInfo {
+  id: number;
+  seq: number;
+  projectId: number;
+  projectName: string;
+  subjectId: number;
+  codeType: number;
+  analysisModes: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  outbound: string | null;
+  versionId: number | null;
+}
+
+async function runsOf(db: Kysely<Database>, runIds: number[]): Promise<RunInfo[]> {
+  const out: RunInfo[] = [];
+  for (const ids of chunks(runIds, 500)) {
+    const rows = await db.selectFrom('runs as r').innerJoin('projects as p', 'p.id', 'r.project_id')
+      .select(['r.id', 'r.seq', 'r.project_id', 'p.name', 'p.subject_id', 'p.get_code_type', 'r.analysis_modes', 'r.started_at', 'r.finished_at', 'r.outbound_license', 'p.version_id'])
+      .where('r.id', 'in', ids).execute();
+    for (const r of rows) {
+      out.push({
+        id: Number(r.id), seq: Number(r.seq), projectId: Number(r.project_id), projectName: r.name, subjectId: Number(r.subject_id), codeType: Number(r.get_code_type),
+        analysisModes: r.analysis_modes, startedAt: r.started_at, finishedAt: r.finished_at, outbound: r.outbound_license, versionId: r.version_id,
+      });
+    }
+  }
+  // Keep the caller's order (the subject's projects in order).
+  const order = new Map(runIds.map((id, i) => [id, i]));
+  return out.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+}
+
+/** Keyset-paged read of one run's table ordered by id. */
+async function* paged<T extends { id: number }>(read: (afterId: number) => Promise<T[]>): AsyncGenerator<T> {
+  let after = 0;
+  for (;;) {
+    const rows = await read(after);
+    for (const row of rows) yield row;
+    if (rows.length < PAGE) return;
+    after = Number(rows.at(-1)!.id);
+  }
+}
+
+/** What the merge keeps per component row id: its ref in the report and its run. */
+interface Merge {
+  refOf: Map<number, string>;
+  components: ReportComponent[];
+  byRef: Map<string, ReportComponent>;
+  /** The outbound licence each component's verdict is taken against (its run's). */
+  outboundOf: Map<string, string | null>;
+}
+
+async function readComponents(db: Kysely<Database>, runs: RunInfo[]): Promise<Merge> {
+  const merge: Merge = { refOf: new Map(), components: [], byRef: new Map(), outboundOf: new Map() };
+  // Merged reports list a package once: the first run that has it (by purl, else name@version) keeps it.
+  const byKey = new Map<string, string>();
+  const merged = runs.length > 1;
+  for (const run of runs) {
+    const rows = paged((after) => db.selectFrom('run_components').selectAll().where('run_id', '=', run.id).where('id', '>', after).orderBy('id').limit(PAGE).execute());
+    for await (const c of rows) {
+      const id = Number(c.id);
+      const key = c.purl || `${c.ecosystem}:${c.name}@${c.version}`;
+      const existing = merged ? byKey.get(key) : undefined;
+      if (existing) {
+        merge.refOf.set(id, existing);
+        // A direct dependency in any project is direct in the merged list.
+        if (Number(c.direct)) merge.byRef.get(existing)!.direct = true;
+        continue;
+      }
+      const ref = `c${id}`;
+      const component: ReportComponent = {
+        ref, name: c.name, version: c.version, purl: c.purl, ecosystem: c.ecosystem, direct: Boolean(Number(c.direct)), scope: c.scope,
+        license: c.license_expression, licenseLevel: asLevel(c.license_level), risk: Number(c.risk_level),
+        // Counted from the findings below, so a merged component counts each distinct finding once.
+        vulnerabilityCount: 0,
+        locations: locationsOf(c.locations).map((l) => ({ file: l.file, line: l.startLine })),
+        mark: c.mark, markRemark: c.mark_remark, recommendVersion: c.recommend_version,
+      };
+      merge.refOf.set(id, ref);
+      merge.byRef.set(ref, component);
+      merge.outboundOf.set(ref, run.outbound);
+      byKey.set(key, ref);
+      merge.components.push(component);
+    }
+  }
+  return merge;
+}
+
+async function readEdges(db: Kysely<Database>, runs: RunInfo[], refOf: Map<number, string>): Promise<ReportModel['edges']> {
+  const seen = new Set<string>();
+  const edges: ReportModel['edges'] = [];
+  for (const run of runs) {
+    // Two integers a row: even a 20,000-edge run is a small result, read in one query.
+    const rows = await db.selectFrom('run_edges').select(['parent_id', 'child_id']).where('run_id', '=', run.id).execute();
+    for (const e of rows) {
+      const to = refOf.get(Number(e.child_id));
+      if (!to) continue;
+      const from = e.parent_id === null ? null : refOf.get(Number(e.parent_id)) ?? null;
+      if (from === to) continue;
+      const key = `${from}>${to}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      edges.push({ from, to });
+    }
+  }
+  return edges;
+}
+
+interface KbDetail { description: string; summary: string; vector: string | null; cwes: string[]; references: string[] }
+
+/** Description, CWE, vector and references of the findings' advisories, when the knowledge base has them. */
+async function advisoryDetails(db: Kysely<Database>, ids: string[]): Promise<Map<string, KbDetail>> {
+  const out = new Map<string, KbDetail>();
+  for (const part of chunks(ids, 500)) {
+    const rows = await db.selectFrom('kb_advisories').select(['advisory_id', 'summary', 'details', 'vector', 'cwes', 'reference_links'])
+      .where('advisory_id', 'in', part).execute();
+    for (const r of rows) {
+      const links = parseJson<Array<{ url?: string } | string>>(r.reference_links, []);
+      out.set(r.advisory_id, {
+        description: r.details || r.summary,
+        summary: r.summary,
+        vector: r.vector,
+        cwes: parseJson<unknown[]>(r.cwes, []).map(String),
+        references: links.map((l) => (typeof l === 'string' ? l : String(l.url ?? ''))).filter(Boolean),
+      });
+    }
+  }
+  return out;
+}
+
+async function readVulnerabilities(db: Kysely<Database>, runs: RunInfo[], merge: Merge): Promise<ReportVulnerability[]> {
+  const rows: Array<{ ref: string; v: Awaited<ReturnType<typeof readFindingPage>>[number] }> = [];
+  const seen = new Set<string>();
+  for (const run of runs) {
+    for await (const v of paged((after) => readFindingPage(db, run.id, after))) {
+      const ref = merge.refOf.get(Number(v.component_id));
+      if (!ref) continue;
+      const key = `${ref}\u0000${v.vul_id}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      rows.push({ ref, v });
+    }
+  }
+  const kb = await advisoryDetails(db, [...new Set(rows.map((r) => r.v.vul_id))]);
+  return rows.map(({ ref, v }) => {
+    const c = merge.byRef.get(ref)!;
+    c.vulnerabilityCount++;
+    const d = kb.get(v.vul_id);
+    return {
+      id: v.cve ?? v.vul_id,
+      aliases: [...new Set([v.vul_id, ...parseJson<unknown[]>(v.aliases, []).map(String)])].filter((a) => a !== (v.cve ?? v.vul_id)),
+      cve: v.cve, cnnvd: v.cnnvd, cnvd: v.cnvd,
+      componentRef: ref, componentName: c.name, componentVersion: c.version, componentPurl: c.purl,
+      title: v.summary || d?.summary || v.vul_id,
+      description: d?.description ?? v.summary ?? '',
+      level: asLevel(v.level), originalLevel: asLevel(v.original_level), levelRemark: v.level_remark,
+      score: v.score === null ? null : Number(v.score),
+      vector: d?.vector ?? null,
+      cwes: d?.cwes ?? [],
+      fixedVersions: parseJson<unknown[]>(v.fixed_versions, []).map(String),
+      published: v.published,
+      references: d?.references ?? [],
+      mark: Number(v.mark), markRemark: v.mark_remark, vex: Number(v.vex), vexRemark: v.vex_remark,
+    };
+  }).sort((a, b) => a.level - b.level || (b.score ?? -1) - (a.score ?? -1) || a.id.localeCompare(b.id));
+}
+
+const readFindingPage = (db: Kysely<Database>, runId: number, after: number) =>
+  db.selectFrom('run_vulnerabilities').selectAll().where('run_id', '=', runId).where('id', '>', after).orderBy('id').limit(PAGE).execute();
+
+async function readLicenses(db: Kysely<Database>, runs: RunInfo[], refOf: Map<number, string>): Promise<ReportLicense[]> {
+  const componentsOf = new Map<string, Set<string>>();
+  for (const run of runs) {
+    const rows = await db.selectFrom('run_licenses').select(['spdx_id', 'component_id']).distinct().where('run_id', '=', run.id).execute();
+    for (const r of rows) {
+      const set = componentsOf.get(r.spdx_id) ?? new Set<string>();
+      const ref = r.component_id === null ? undefined : refOf.get(Number(r.component_id));
+      if (ref) set.add(ref);
+      componentsOf.set(r.spdx_id, set);
+    }
+  }
+  const ids = [...componentsOf.keys()];
+  const known = new Map<string, { name: string; level: number; copyleft: string; osi: boolean; fsf: boolean }>();
+  for (const part of chunks(ids, 500)) {
+    const rows = await db.selectFrom('licenses').select(['spdx_id', 'name', 'level', 'copyleft', 'osi_approved', 'attributes']).where('spdx_id', 'in', part).execute();
+    for (const r of rows) {
+      const attributes = parseJson<{ fsfLibre?: boolean | null }>(r.attributes, {});
+      known.set(r.spdx_id, { name: r.name, level: r.level, copyleft: r.copyleft, osi: Boolean(Number(r.osi_approved)), fsf: attributes.fsfLibre === true });
+    }
+  }
+  return ids.map((spdxId) => {
+    const k = known.get(spdxId);
+    return {
+      spdxId, name: k?.name ?? spdxId, level: asLevel(k?.level), componentCount: componentsOf.get(spdxId)!.size,
+      osiApproved: k?.osi ?? false, fsfLibre: k?.fsf ?? false, copyleft: k?.copyleft || 'none',
+    };
+  }).sort((a, b) => a.level - b.level || b.componentCount - a.componentCount || a.spdxId.localeCompare(b.spdxId));
+}
+
+/** The conflict endpoint's verdicts (conflictOf), listing what is not compatible. */
+function conflictsOf(merge: Merge): { rows: ReportConflict[]; incompatible: number } {
+  const rows: ReportConflict[] = [];
+  let incompatible = 0;
+  for (const c of merge.components) {
+    const outbound = merge.outboundOf.get(c.ref) ?? null;
+    // Without an outbound licence every verdict is unknown; the section says so once instead.
+    if (!outbound) continue;
+    const verdict = conflictOf(outbound, c.license);
+    if (verdict.verdict === 'compatible') continue;
+    if (verdict.verdict === 'incompatible') incompatible++;
+    rows.push({
+      componentRef: c.ref, componentName: c.name, componentVersion: c.version, license: c.license ?? '--',
+      verdict: verdict.verdict, explanation: verdict.explanation,
+    });
+  }
+  rows.sort((a, b) => (a.verdict === b.verdict ? a.componentName.localeCompare(b.componentName) : a.verdict === 'incompatible' ? -1 : 1));
+  return { rows, incompatible };
+}
+
+async function readMarkLogs(db: Kysely<Database>, runs: RunInfo[]): Promise<ReportMarkLog[]> {
+  // Marks carry from run to run within a project, so a report shows the project's whole record.
+  const projectIds = [...new Set(runs.map((r) => r.projectId))];
+  const out: ReportMarkLog[] = [];
+  for (const part of chunks(projectIds, 500)) {
+    const rows = await db.selectFrom('mark_logs as m').leftJoin('users as u', 'u.id', 'm.user_id')
+      .select(['m.kind', 'm.target', 'm.old_value', 'm.new_value', 'm.remark', 'm.created_at', 'm.id', 'u.name as user'])
+      .where('m.project_id', 'in', part).orderBy('m.created_at').orderBy('m.id').execute();
+    for (const r of rows) out.push({ kind: r.kind, target: r.target, oldValue: r.old_value, newValue: r.new_value, remark: r.remark, user: r.user ?? '--', at: r.created_at });
+  }
+  return out.sort((a, b) => a.at.localeCompare(b.at));
+}
+
+/** The report model of the request's runs (read from the database, then plain data). */
+export async function buildReportModel(db: Kysely<Database>, request: ModelRequest): Promise<ReportModel> {
+  const runs = await runsOf(db, request.runIds);
+  if (!runs.length && (request.kind === 'task' || request.kind === 'license')) throw new Error('报告对应的检测任务已被删除');
+  const merge = await readComponents(db, runs);
+  const edges = await readEdges(db, runs, merge.refOf);
+  const full = request.kind !== 'license';
+  const [vulnerabilities, licenses, markLogs] = await Promise.all([
+    readVulnerabilities(db, runs, merge),
+    readLicenses(db, runs, merge.refOf),
+    full ? readMarkLogs(db, runs) : Promise.resolve([]),
+  ]);
+  const conflicts = conflictsOf(merge);
+
+  const vulnerabilityLevels = emptyLevels();
+  for (const v of vulnerabilities) vulnerabilityLevels[v.level]++;
+  const componentRisks: Record<string, number> = {};
+  const ecosystems = new Map<string, number>();
+  for (const c of merge.components) {
+    componentRisks[c.risk] = (componentRisks[c.risk] ?? 0) + 1;
+    ecosystems.set(c.ecosystem, (ecosystems.get(c.ecosystem) ?? 0) + 1);
+  }
+  const licenseLevels = emptyLevels();
+  for (const l of licenses) licenseLevels[l.level]++;
+
+  const single = request.kind === 'task' || request.kind === 'license' ? runs[0]! : null;
+  const subject = await subjectOf(db, request, single);
+  const outbounds = [...new Set(runs.map((r) => r.outbound).filter((o): o is string => !!o))];
+  const codeTypes = [...new Set(runs.map((r) => r.codeType))];
+  const times = (pick: (r: RunInfo) => string | null) => runs.map(pick).filter((t): t is string => !!t).sort();
+  return {
+    title: REPORT_TITLES[request.kind],
+    scope: request.kind === 'license' ? 'license' : 'full',
+    generatedAt: request.generatedAt ?? new Date().toISOString(),
+    tool: request.tool,
+    author: request.author,
+    subject,
+    project: single
+      ? { id: single.projectId, name: single.projectName, codeType: single.codeType, codeTypeLabel: labelOf(CODE_TYPE_LABEL, single.codeType), outboundLicense: single.outbound }
+      : {
+        id: 0,
+        name: `共 ${new Set(runs.map((r) => r.projectId)).size} 个项目`,
+        codeType: codeTypes.length === 1 ? codeTypes[0]! : -1,
+        codeTypeLabel: codeTypes.length === 1 ? labelOf(CODE_TYPE_LABEL, codeTypes[0]) : codeTypes.length ? '多种检测对象' : '--',
+        outboundLicense: outbounds.length ? outbounds.join(', ') : null,
+      },
+    task: single
+      ? { id: single.id, seq: single.seq, startedAt: single.startedAt, finishedAt: single.finishedAt, analysisModes: single.analysisModes }
+      : { id: 0, seq: 0, startedAt: times((r) => r.startedAt)[0] ?? null, finishedAt: times((r) => r.finishedAt).at(-1) ?? null, analysisModes: [...new Set(runs.map((r) => r.analysisModes))].join(';') },
+    summary: {
+      components: merge.components.length,
+      directComponents: merge.components.filter((c) => c.direct).length,
+      vulnerabilities: vulnerabilities.length,
+      vulnerabilityLevels,
+      componentRisks,
+      licenses: licenses.length,
+      licenseLevels,
+      conflicts: conflicts.incompatible,
+      ecosystems: [...ecosystems].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
+    },
+    components: merge.components,
+    edges,
+    vulnerabilities: full ? vulnerabilities : [],
+    licenses,
+    conflicts: conflicts.rows,
+    markLogs,
+  };
+}
+
+async function subjectOf(db: Kysely<Database>, request: ModelRequest, single: RunInfo | null): Promise<ReportModel['subject']> {
+  if (request.kind === 'statistic') return { id: 0, name: '全部应用', version: null };
+  const subjectId = single?.subjectId ?? request.subjectId ?? null;
+  if (subjectId === null) return { id: 0, name: '--', version: null };
+  const subject = await db.selectFrom('subjects').select(['id', 'name']).where('id', '=', subjectId).executeTakeFirst();
+  const version = single?.versionId
+    ? (await db.selectFrom('subject_versions').select('name').where('id', '=', single.versionId).executeTakeFirst())?.name ?? null
+    : null;
+  return { id: subjectId, name: subject?.name ?? '--', version };
+}
