@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { WORKER_ENTRIES } from '../server/worker-url.ts';
 
 export const root = path.resolve(import.meta.dirname, '..');
 const at = (...p: string[]) => path.join(root, ...p);
@@ -120,8 +121,12 @@ async function buildMain(): Promise<void> {
 async function buildServer(): Promise<void> {
   if (!existsSync(at('server', 'server.ts'))) throw new Error('未找到 server/server.ts，无法构建本机平台');
   await esbuild.build({
-    entryPoints: [at('server', 'server.ts')],
-    outfile: OUTPUTS.server,
+    // server.js plus one bundle per worker thread entry, side by side (server/worker-url.ts).
+    entryPoints: {
+      server: at('server', 'server.ts'),
+      ...Object.fromEntries(Object.entries(WORKER_ENTRIES).map(([name, file]) => [name, at('server', file)])),
+    },
+    outdir: path.dirname(OUTPUTS.server),
     bundle: true,
     format: 'esm',
     platform: 'node',
@@ -130,7 +135,9 @@ async function buildServer(): Promise<void> {
     // @fastify/swagger-ui reads its static assets relative to its own folder, so it stays in node_modules.
     // Native addons and packages that read their own data files next to their code stay in
     // node_modules: @resvg/resvg-js (a .node binary), pdfkit (its AFM metrics).
-    external: ['better-sqlite3', 'pg', 'pg-native', '@fastify/swagger-ui', '@resvg/resvg-js', 'pdfkit'],
+    // libxmljs2 / xmlbuilder2 are optional plug-ins the CycloneDX library tries at run time (we
+    // write JSON only); left out, its require fails as it would without them installed.
+    external: ['better-sqlite3', 'pg', 'pg-native', '@fastify/swagger-ui', '@resvg/resvg-js', 'pdfkit', 'libxmljs2', 'xmlbuilder2'],
     banner: { js: NODE_ESM_BANNER },
     sourcemap: 'linked',
     legalComments: 'none',

@@ -1,6 +1,7 @@
 // Runs `analyse` in a worker thread with a heap cap, so one huge or hostile input can exhaust only
 // its own thread: the platform reports the run as failed and keeps serving.
 import { Worker } from 'node:worker_threads';
+import { workerUrl } from '../worker-url.ts';
 import type { AnalyseProgress, AnalyseRequest, AnalyseResult } from './analyse.ts';
 
 export interface AnalyseThreadOptions {
@@ -17,7 +18,7 @@ type Message =
 
 export function analyseInWorker(request: AnalyseRequest, options: AnalyseThreadOptions = {}): Promise<AnalyseResult> {
   options.signal?.throwIfAborted();
-  const worker = new Worker(new URL('./analyse-worker.ts', import.meta.url), {
+  const worker = new Worker(workerUrl(import.meta.url, './analyse-worker.ts', 'analyse-worker'), {
     workerData: request,
     resourceLimits: { maxOldGenerationSizeMb: options.maxHeapMb ?? 1024 },
   });

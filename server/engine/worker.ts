@@ -1,6 +1,7 @@
 // Runs a scan in a worker thread: same result as scanTree, without blocking the caller.
 // Aborting terminates the worker, so a runaway parser cannot outlive its job.
 import { Worker } from 'node:worker_threads';
+import { workerUrl } from '../worker-url.ts';
 import type { ScanResult } from './model.ts';
 
 export interface WorkerScanOptions {
@@ -15,7 +16,7 @@ type Message =
 
 export function scanInWorker(root: string, options: WorkerScanOptions = {}): Promise<ScanResult> {
   options.signal?.throwIfAborted();
-  const worker = new Worker(new URL('./scan-worker.ts', import.meta.url), { workerData: { root } });
+  const worker = new Worker(workerUrl(import.meta.url, './scan-worker.ts', 'scan-worker'), { workerData: { root } });
   return new Promise<ScanResult>((resolve, reject) => {
     const onAbort = () => {
       void worker.terminate();

@@ -6,7 +6,8 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
+import { workerUrl } from '../worker-url.ts';
 import { COMPONENT_EXPORT_REPORT_TYPE, VEX_REPORT_TYPE } from '../../contract/api/report.ts';
 import { REPORT_TYPE } from '../../contract/enums.ts';
 import type { ReportModel } from './model.ts';
@@ -48,8 +49,8 @@ export interface GeneratedFile {
   sha256: string;
 }
 
-interface Job { kind: string; reportType: number; model: ReportModel; file: string }
-type Answer = { ok: true } | { ok: false; message: string };
+export interface Job { kind: string; reportType: number; model: ReportModel; file: string }
+export type Answer = { ok: true } | { ok: false; message: string };
 
 export interface GenerateOptions {
   signal?: AbortSignal;
@@ -69,8 +70,7 @@ function takeWorker(maxHeapMb: number | undefined): Worker {
     kept.worker.ref();
     return kept.worker;
   }
-  return new Worker(new URL(import.meta.url), {
-    workerData: { cairnReportWriter: true },
+  return new Worker(workerUrl(import.meta.url, './writer-worker.ts', 'report-writer'), {
     resourceLimits: { maxOldGenerationSizeMb: maxHeapMb ?? 2048 },
   });
 }
@@ -150,21 +150,4 @@ export async function generateReportFile(
     await rm(path.dirname(target), { recursive: true, force: true });
     throw error;
   }
-}
-
-// ---- worker entry: one report at a time, as many as the thread is given
-
-if (!isMainThread && (workerData as { cairnReportWriter?: boolean } | null)?.cairnReportWriter === true && parentPort) {
-  const port = parentPort;
-  port.on('message', (job: Job) => {
-    void (async () => {
-      try {
-        const write = await writerFor(job.kind, job.reportType);
-        await write(job.model, job.file);
-        port.postMessage({ ok: true } satisfies Answer);
-      } catch (error) {
-        port.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) } satisfies Answer);
-      }
-    })();
-  });
 }

@@ -70,7 +70,7 @@ function routeSchema(call: CallSpec, operationId: string) {
 }
 
 /** A raw call's handler answers the reply it sent the file on; FastifyReply's `code` is a method. */
-const isEnvelope = (answer: Envelope<unknown> | FastifyReply): answer is Envelope<unknown> => typeof answer.code === 'number';
+const isEnvelope = (answer: Envelope<unknown> | FastifyReply | undefined): answer is Envelope<unknown> => typeof answer?.code === 'number';
 
 export function registerCalls(app: FastifyInstance, calls: Record<string, CallSpec>, handlers: HandlerIndex): void {
   for (const call of Object.values(calls)) {

@@ -18,7 +18,7 @@ export async function createSubjectOnScreen(page: Page, origin: string, name: st
 }
 
 /** Drops a file onto the upload zone as the browser does (a DataTransfer on a drop event). */
-export async function dropFile(page: Page, file: string) {
+export async function dropFile(page: Page, file: string, zoneSelector = '.cairn-upload-zone') {
   const bytes = readFileSync(file).toString('base64');
   const name = file.split('/').at(-1)!;
   const transfer = await page.evaluateHandle(({ data, fileName }) => {
@@ -27,7 +27,7 @@ export async function dropFile(page: Page, file: string) {
     dt.items.add(new File([raw], fileName, { type: 'application/zip' }));
     return dt;
   }, { data: bytes, fileName: name });
-  const zone = page.locator('.cairn-upload-zone').first();
+  const zone = page.locator(zoneSelector).first();
   await zone.dispatchEvent('dragenter', { dataTransfer: transfer });
   await zone.dispatchEvent('dragover', { dataTransfer: transfer });
   await zone.dispatchEvent('drop', { dataTransfer: transfer });

@@ -83,7 +83,7 @@ test('报告：生成各格式、下载到报告库、校验、平台停止后�
   await page.getByRole('button', { name: '生成报告', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: '生成报告' });
   for (const label of ['Word（.docx）', 'Excel（.xlsx）', 'PDF（.pdf）', 'SPDX（.spdx.json）', 'CycloneDX（.CycloneDX.json）', 'SWID（.zip）']) {
-    await dialog.getByLabel(label).check();
+    await dialog.getByLabel(label).check({ force: true });
   }
   await page.screenshot({ path: shot('generate-dialog') });
   await dialog.getByRole('button', { name: '生成', exact: true }).click();
@@ -92,8 +92,8 @@ test('报告：生成各格式、下载到报告库、校验、平台停止后�
   await page.goto(`${host.origin}/#/project/analysis/details?projectId=${projectId}&tab=bug`);
   await page.getByRole('button', { name: '导出 VEX' }).click();
   const vexDialog = page.getByRole('dialog', { name: '导出 VEX 声明' });
-  await vexDialog.getByLabel('CycloneDX VEX').check();
-  await vexDialog.getByLabel('OpenVEX').check();
+  await vexDialog.getByLabel('CycloneDX VEX').check({ force: true });
+  await vexDialog.getByLabel('OpenVEX').check({ force: true });
   await vexDialog.getByRole('button', { name: '导出', exact: true }).click();
   await expect(page.getByText(/报告生成提交成功/).first()).toBeVisible();
 
@@ -165,7 +165,7 @@ test('报告：生成各格式、下载到报告库、校验、平台停止后�
   await xlsxRow.getByRole('button', { name: '校验' }).click();
   await expect(xlsxRow.getByText('已损坏')).toBeVisible();
   await page.screenshot({ path: shot('library-corrupt'), fullPage: true });
-  await xlsxRow.getByRole('button', { name: '重新下载' }).click();
+  await xlsxRow.getByRole('button', { name: '重新下载' }).first().click();
   await expect(xlsxRow.getByText('已完成')).toBeVisible({ timeout: 60_000 });
   await xlsxRow.getByRole('button', { name: '校验' }).click();
   await expect(page.getByText('文件完整').first()).toBeVisible();
@@ -174,20 +174,21 @@ test('报告：生成各格式、下载到报告库、校验、平台停止后�
   // ---- platform stopped: from the login screen to offline review ---------------------------------
   const stopped = await page.evaluate(() => window.desktop!.platform.stop({}));
   expect(stopped.ok && stopped.value.state).toBe('stopped');
-  await page.evaluate(() => window.desktop!.session.logout({}));
-  await page.goto(`${host.origin}/#/login`);
-  await page.getByRole('link', { name: /报告库/ }).first().click();
+  // Sign out with the platform gone: the login screen still offers the library.
+  await page.goto(`${host.origin}/#/logout`);
+  await expect(page).toHaveURL(/#\/login/, { timeout: 30_000 });
+  await page.getByText('报告库 · 离线查看').first().click();
   await expect(page.getByRole('heading', { name: '报告库' })).toBeVisible();
   const view = async (suffix: string) => {
     const name = files.find((f) => f.endsWith(suffix))!.split('/').at(-1)!;
     await page.goto(`${host.origin}/#/desktop/library`);
     await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: '查看' }).click();
-    await expect(page.getByRole('heading', { name: '离线查看' })).toBeVisible();
+    await expect(page.getByRole('heading', { name })).toBeVisible({ timeout: 30_000 });
   };
 
   await view('.pdf');
-  await expect(page.locator('.cairn-pdf-page canvas').first()).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByText(/共 \d+ 页/).first()).toBeVisible();
+  await expect(page.locator('canvas.cairn-pdf-canvas').first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('pdf-page-count')).toContainText(/\/ \d+ 页/);
   await page.screenshot({ path: shot('review-pdf') });
 
   await view('.CycloneDX.json');
@@ -202,7 +203,7 @@ test('报告：生成各格式、下载到报告库、校验、平台停止后�
   await expect(page.getByText('golang.org/x/text').first()).toBeVisible();
 
   await view('.xlsx');
-  await page.getByRole('tab', { name: '组件清单' }).click();
+  await page.getByRole('tab', { name: /组件清单/ }).click();
   await page.getByRole('columnheader', { name: /组件名称/ }).click();
   await expect(page.getByText('golang.org/x/text').first()).toBeVisible();
   await page.screenshot({ path: shot('review-excel') });
@@ -219,7 +220,7 @@ test('报告：生成各格式、下载到报告库、校验、平台停止后�
 
   // Any SBOM dragged in from disk.
   await page.goto(`${host.origin}/#/desktop/review`);
-  await dropFile(page, SBOM);
+  await dropFile(page, SBOM, '.cairn-rv-drop');
   await expect(page.getByText('CycloneDX 1.4').first()).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText('laravel/framework').first()).toBeVisible();
   await page.screenshot({ path: shot('review-dropped-sbom') });

@@ -99,16 +99,14 @@ export default function LibraryScreen() {
   };
 
   const retry = async (entry: LibraryEntry) => {
+    // Its progress arrives as `library:progress` events, in order; the answer itself can be older
+    // than the last event (a small file is done before the answer arrives), so it is not applied.
     const started = await act(entry, 'retry', (api) => api.library.retry({ id: entry.id }));
-    if (started) {
-      library.replace(started);
-      notify.success(t.retried);
-    }
+    if (started) notify.success(t.retried);
   };
 
   const cancel = async (entry: LibraryEntry) => {
-    const stopped = await act(entry, 'cancel', (api) => api.library.cancel({ id: entry.id }));
-    if (stopped) library.replace(stopped);
+    await act(entry, 'cancel', (api) => api.library.cancel({ id: entry.id }));
   };
 
   const confirmRemove = async () => {

@@ -62,7 +62,9 @@ export function useLibraryDownloads(): LibraryDownloads {
   const start = useCallback(
     async (row: ReportRow) => {
       const entry = await invokeDesktop((d) => d.library.download(toDownloadRequest(row)));
-      put(entry);
+      // Main reports every change as a `library:progress` event, in order; the answer may arrive
+      // after later events (a small file is done before its answer is), so it only fills a gap.
+      setByReport((old) => (old.has(entry.reportId) ? old : new Map(old).set(entry.reportId, entry)));
       return entry;
     },
     [put],
