@@ -10,6 +10,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CHECKSUM_HEADER } from '../../contract/api/report.ts';
 import type { ApiClient } from './api-client.ts';
+import { sleep } from './sleep.ts';
 
 export const DOWNLOAD_MSG = {
   gaveUp: (message: string) => `${message}（已自动重试约 1 分钟仍未成功，可点击“重试”继续下载）`,
@@ -54,16 +55,6 @@ export interface DownloadOutcome {
   /** HTTP statuses of every answer that carried bytes (tests check a resume used 206). */
   statuses: number[];
 }
-
-const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  const timer = setTimeout(done, ms);
-  signal.addEventListener('abort', done, { once: true });
-  function done() {
-    clearTimeout(timer);
-    signal.removeEventListener('abort', done);
-    resolve();
-  }
-});
 
 const sizeOf = async (file: string): Promise<number> => (await stat(file).catch(() => null))?.size ?? 0;
 

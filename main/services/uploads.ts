@@ -15,6 +15,7 @@ import type { UploadProgress, UploadStateName } from '../../contract/ipc/desktop
 import type { ApiClient } from './api-client.ts';
 import { DesktopError } from './errors.ts';
 import { prepareSource, type UploadSource } from './upload-source.ts';
+import { sleep } from './sleep.ts';
 
 export const UPLOADS_MSG = {
   unknown: '找不到该上传任务',
@@ -71,16 +72,6 @@ const SPEED_WINDOW_MS = 3000;
 
 /** The platform answered a failure we cannot get past by retrying. */
 class UploadFailed extends Error {}
-
-const sleep = (ms: number, signal: AbortSignal) => new Promise<void>((resolve) => {
-  const timer = setTimeout(done, ms);
-  signal.addEventListener('abort', done, { once: true });
-  function done() {
-    clearTimeout(timer);
-    signal.removeEventListener('abort', done);
-    resolve();
-  }
-});
 
 const isWithin = (root: string, target: string): boolean => {
   const rel = path.relative(path.resolve(root), path.resolve(target));
