@@ -8,8 +8,10 @@
 // package or Debian (bookworm) package reachable here (searched: npm tarballs of SBOM
 // generators/validators — @cyclonedx/cdxgen ships only the SPDX 3.0 schema, the CycloneDX library
 // only its own; apt-file for spdx-schema.json, 19770, swid). They must not be fetched or written
-// by hand, so the two official-schema tests are skipped (it.skip below) and the documents are
-// held to strict checks written from the specifications' field definitions instead.
+// by hand, so the two official-schema tests run only where the schemas are provided
+// (CAIRN_SPDX_SCHEMA / CAIRN_SWID_XSD, or ../shared/schemas/), and the documents are always held
+// to strict checks written from the specifications' field definitions.
+import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -29,6 +31,14 @@ import { LICENSE_LIST_VERSION, spdxLicence, writeSpdx } from '../../../server/re
 import { CAIRN_SWID_NAMESPACE, SWID_NAMESPACE, writeSwidZip } from '../../../server/reports/swid.ts';
 import { writeCycloneDxVex, writeOpenVex } from '../../../server/reports/vex.ts';
 import { sampleReportModel } from '../../support/report-model.ts';
+
+/** The official schemas, when someone provides them (no package reachable here ships them). */
+const provided = (variable: string, file: string): string | null => {
+  const candidate = process.env[variable] || join(process.cwd(), '..', 'shared', 'schemas', file);
+  return existsSync(candidate) ? candidate : null;
+};
+const SPDX_SCHEMA = provided('CAIRN_SPDX_SCHEMA', 'spdx-schema.json');
+const SWID_XSD = provided('CAIRN_SWID_XSD', 'swid-2015.xsd');
 
 type Json = Record<string, unknown>;
 
@@ -303,7 +313,22 @@ describe('SPDX 2.3', () => {
   // Not available: no npm or Debian package reachable from this workplace ships the official
   // SPDX 2.3 JSON schema (spdx-schema.json); fetching it from GitHub or writing it by hand is not
   // allowed. The strict conformance check below (spdx23Violations) stands in for it.
-  it.skip('validates against the official SPDX 2.3 JSON schema (schema not available from any package)', () => {});
+  // When the official schema is provided (CAIRN_SPDX_SCHEMA, or ../shared/schemas/spdx-schema.json),
+  // the documents are validated against it as well.
+  it.skipIf(!SPDX_SCHEMA)('validates against the official SPDX 2.3 JSON schema', async () => {
+    const { default: Ajv2019 } = await import('ajv/dist/2019.js');
+    const { default: addFormats } = await import('ajv-formats');
+    const ajv = new Ajv2019({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const validate = ajv.compile(JSON.parse(await readFile(SPDX_SCHEMA!, 'utf8')) as object);
+    for (const model of [sampleReportModel(), oddModel()]) {
+      const file = join(dir, `official-${model.components.length}.spdx.json`);
+      await writeSpdx(model, file);
+      const valid = validate(JSON.parse(await readFile(file, 'utf8')));
+      expect(validate.errors ?? [], JSON.stringify(validate.errors?.slice(0, 5))).toEqual([]);
+      expect(valid).toBe(true);
+    }
+  });
 
   it('conforms to SPDX 2.3 (fields, formats, licence expressions, references) for the sample and odd licences', async () => {
     for (const model of [sampleReportModel(), oddModel()]) {
@@ -410,7 +435,17 @@ describe('SWID tags (ISO/IEC 19770-2:2015)', () => {
   // ISO/IEC 19770-2:2015 schema.xsd; fetching it or writing it by hand is not allowed. The tags
   // are checked for well-formedness with xmllint and against the standard's element and
   // attribute definitions below instead.
-  it.skip('validates every tag against the official 19770-2:2015 XSD (schema not available from any package)', () => {});
+  // When the official XSD is provided (CAIRN_SWID_XSD, or ../shared/schemas/swid-2015.xsd), every
+  // tag is validated against it as well.
+  it.skipIf(!SWID_XSD)('validates every tag against the official 19770-2:2015 XSD', async () => {
+    const file = join(dir, 'official.zip');
+    await writeSwidZip(oddModel(), file);
+    const schema = { fileName: 'schema.xsd', contents: await readFile(SWID_XSD!, 'utf8') };
+    for (const [fileName, contents] of await unzip(file)) {
+      const result = await validateXML({ xml: { fileName: basename(fileName), contents }, schema });
+      expect(result.errors, fileName).toEqual([]);
+    }
+  });
 
   it('writes one well-formed primary tag per component and one for the project, linked both ways', async () => {
     const model = oddModel();
