@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import { CODE_TYPE_LABEL, labelOf } from '../../contract/enums.ts';
 import type { Database } from '../db/schema.ts';
 import { chunks, locationsOf, parseJson } from '../db/repositories/results.ts';
+import { markValueLabel } from '../db/repositories/results-marks.ts';
 import { conflictOf } from '../routes/result/licences.ts';
 import type {
   Level, LevelCounts, ReportComponent, ReportConflict, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability,
@@ -260,7 +261,7 @@ async function readMarkLogs(db: Kysely<Database>, runs: RunInfo[]): Promise<Repo
     const rows = await db.selectFrom('mark_logs as m').leftJoin('users as u', 'u.id', 'm.user_id')
       .select(['m.kind', 'm.target', 'm.old_value', 'm.new_value', 'm.remark', 'm.created_at', 'm.id', 'u.name as user'])
       .where('m.project_id', 'in', part).orderBy('m.created_at').orderBy('m.id').execute();
-    for (const r of rows) out.push({ kind: r.kind, target: r.target, oldValue: r.old_value, newValue: r.new_value, remark: r.remark, user: r.user ?? '--', at: r.created_at });
+    for (const r of rows) out.push({ kind: r.kind, target: r.target, oldValue: markValueLabel(r.kind, r.old_value), newValue: markValueLabel(r.kind, r.new_value), remark: r.remark, user: r.user ?? '--', at: r.created_at });
   }
   return out.sort((a, b) => a.at.localeCompare(b.at));
 }

@@ -96,6 +96,7 @@ export interface ReportMarkLog {
   /** component | vulnerability | level | vex */
   kind: string;
   target: string;
+  /** The values in words (无需修复, 高危, 不受影响, 误报 ...). */
   oldValue: string;
   newValue: string;
   remark: string;

@@ -1,5 +1,6 @@
 // A deterministic ReportModel for the report writers' tests and the report benchmark: real-looking
 // component names, purls, levels, marks and VEX statements, in any size.
+import { VULNERABILITY_MARK_LABEL } from '../../contract/enums.ts';
 import type { Level, LevelCounts, ReportComponent, ReportModel, ReportVulnerability } from '../../server/reports/model.ts';
 
 const LEVELS: Level[] = [1, 2, 4, 8, 16];
@@ -134,6 +135,6 @@ export function sampleReportModel(options: { components?: number; vulnerabilitie
     markLogs: vulnerabilities
       .filter((v) => v.mark !== 0)
       .slice(0, 20)
-      .map((v) => ({ kind: 'vulnerability', target: `${v.componentName}@${v.componentVersion} ${v.id}`, oldValue: '0', newValue: String(v.mark), remark: v.markRemark, user: 'admin', at: '2026-11-22T07:59:50.000Z' })),
+      .map((v) => ({ kind: 'vulnerability', target: `${v.componentName}@${v.componentVersion} ${v.id}`, oldValue: '待审核', newValue: VULNERABILITY_MARK_LABEL[v.mark as 2] ?? String(v.mark), remark: v.markRemark, user: 'admin', at: '2026-11-22T07:59:50.000Z' })),
   };
 }

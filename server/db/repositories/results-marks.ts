@@ -88,6 +88,9 @@ const LABELS: Record<MarkKind, Record<string, string>> = {
   component: COMPONENT_MARK_LABEL, vulnerability: VULNERABILITY_MARK_LABEL, level: VULNERABILITY_LEVEL_LABEL, vex: VEX_LABEL,
 };
 
+/** A logged mark, level or VEX value in words (`2` of a vulnerability mark → 无需修复). */
+export const markValueLabel = (kind: string, value: string): string => labelOf(LABELS[kind as MarkKind] ?? {}, value);
+
 /** The log of one target in a project, newest first. */
 export async function markLog(db: Db, projectId: number, kinds: MarkKind[], target: string, paging: { page: number; size: number }): Promise<{ content: MarkLogRow[]; total: number }> {
   const base = db.selectFrom('mark_logs as m').where('m.project_id', '=', projectId).where('m.kind', 'in', kinds).where('m.target', '=', target);
@@ -100,7 +103,7 @@ export async function markLog(db: Db, projectId: number, kinds: MarkKind[], targ
     content: rows.map((r) => ({
       id: r.id, kind: r.kind as MarkKind, taskId: r.run_id, seq: r.seq ?? null,
       oldValue: r.old_value, newValue: r.new_value,
-      oldLabel: labelOf(LABELS[r.kind as MarkKind] ?? {}, r.old_value), newLabel: labelOf(LABELS[r.kind as MarkKind] ?? {}, r.new_value),
+      oldLabel: markValueLabel(r.kind, r.old_value), newLabel: markValueLabel(r.kind, r.new_value),
       remark: r.remark, userId: r.user_id,
       // No user: written by the system (e.g. a retained audit); a deleted user leaves null.
       userName: r.user_id === null ? '系统' : r.user_name ?? null,
