@@ -10,7 +10,7 @@ import { apiErrorMessage } from '../../api/baseQuery.ts';
 import { useReportComponentExportMutation, useReportVexExportMutation } from '../../api/reportApi.ts';
 import { usePermissions } from '../../app/hooks.ts';
 import { GuardedButton } from '../../common/GuardedButton.tsx';
-import { toastWithAction } from './reportToast.ts';
+import { toastWithAction } from '../../app/toaster.ts';
 import { zh } from '../../i18n/zh-CN.ts';
 import './styles.ts';
 

@@ -16,7 +16,7 @@ import {
 } from '../../api/reportApi.ts';
 import { GuardedButton } from '../../common/GuardedButton.tsx';
 import { formatOptionLabel, formatsOf, reportTypesOf, type GenerateVariant } from './reportModel.ts';
-import { toastWithAction } from './reportToast.ts';
+import { toastWithAction } from '../../app/toaster.ts';
 import { zh } from '../../i18n/zh-CN.ts';
 import './styles.ts';
 

@@ -18,7 +18,7 @@ import { desktopErrorMessage } from '../../platform/desktop.ts';
 import { GenerateReportDialog } from './GenerateReportDialog.tsx';
 import { ReportTable } from './ReportTable.tsx';
 import { anyPending, reportTypeLabel, type ReportTabDef } from './reportModel.ts';
-import { toastWithAction } from './reportToast.ts';
+import { toastWithAction } from '../../app/toaster.ts';
 import type { LibraryDownloads } from './useLibraryDownloads.ts';
 import { zh } from '../../i18n/zh-CN.ts';
 
