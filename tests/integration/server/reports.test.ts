@@ -4,41 +4,17 @@
 // download with its SHA-256 header and Range resume, deletes, and the validation, permission and
 // not-found answers.
 import { createHash } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKSUM_HEADER, REPORT_SUBMITTED_MESSAGE } from '../../../contract/api/report.ts';
-import { licenseText } from '../../../server/engine/matchers/licenses/knowledge.ts';
 import { importKnowledge } from '../../../server/kb/import.ts';
 import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { CORPORA, sampleAppZip, uploadFile, waitForRun } from './sample-app.ts';
 
-const CORPORA = path.resolve('../shared/corpora');
 const work = mkdtempSync(path.join(tmpdir(), 'cairn-reports-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** app.zip: a Go module, a pip requirements file and a pom.xml from the trivy corpus, plus an MIT LICENSE. */
-function zipOf(): string {
-  const zip = path.join(work, 'app.zip');
-  if (existsSync(zip)) return zip;
-  const src = path.join(work, 'src');
-  execFileSync('mkdir', ['-p', src]);
-  for (const name of ['gomod', 'pip', 'pom']) execFileSync('cp', ['-r', path.join(CORPORA, 'trivy/repo', name), src]);
-  writeFileSync(path.join(src, 'LICENSE'), `Copyright (c) 2024 Example Corp\n\n${licenseText('MIT')!.replace(/^.*Copyright.*$/m, '')}`);
-  execFileSync('zip', ['-qr', zip, '.'], { cwd: src });
-  return zip;
-}
-
-async function upload(client: TestClient, file: string): Promise<string> {
-  const bytes = readFileSync(file);
-  const created = await client.request({ method: 'POST', url: '/api/upload', body: { fileName: path.basename(file), size: bytes.length } });
-  expect(created.body.code, created.body.message).toBe(1);
-  const id = created.body.data.uploadId as string;
-  const put = await client.request({ method: 'PUT', url: `/api/upload/${id}?offset=0`, body: bytes, headers: { 'content-type': 'application/octet-stream' } });
-  expect(put.body.code, put.body.message).toBe(1);
-  return id;
-}
 
 describe.each(databases)('reports on $name', (database) => {
   let server: TestServer;
@@ -61,21 +37,13 @@ describe.each(databases)('reports on $name', (database) => {
     const created = await admin.request({ method: 'POST', url: '/api/subject/create', body: { name: '报告测试应用', description: '', importance: 3 } });
     expect(created.body.code, created.body.message).toBe(1);
     subjectId = created.body.data.id;
-    const uploadId = await upload(admin, zipOf());
+    const uploadId = await uploadFile(admin, sampleAppZip(work));
     const launched = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: '核心服务', getCodeType: 0, uploadId, analysisModes: '1,4,7' } });
     expect(launched.body.code, launched.body.message).toBe(1);
     projectId = launched.body.data.projectId;
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const row = (await admin.request({ method: 'GET', url: `/api/project-task-view/progress?projectIds=${projectId}` })).body.data[0];
-      if (row.status === 2 || row.status === 3) {
-        expect(row.status, row.message).toBe(2);
-        runId = row.taskId;
-        break;
-      }
-      if (Date.now() > deadline) throw new Error('分析未在时限内完成');
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const done = await waitForRun(admin, projectId, 120_000);
+    expect(done.status, done.message).toBe(2);
+    runId = done.taskId;
     // A project with no analysis yet, in the same subject.
     const now = new Date().toISOString();
     emptyProjectId = Number((await db.insertInto('projects').values({ subject_id: subjectId, name: '未检测项目', get_code_type: 0, created_at: now, updated_at: now })

@@ -4,48 +4,15 @@
 // its results stored; marks carried to the next run; SBOM and Excel projects; validation,
 // permission and not-found answers; stop, pause and resume through the task queue.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { licenseText } from '../../../server/engine/matchers/licenses/knowledge.ts';
 import { importKnowledge } from '../../../server/kb/import.ts';
 import { adminClient, databases, type TestClient, type TestServer, startServer } from './harness.ts';
+import { CORPORA, sampleAppZip, uploadFile, waitForRun } from './sample-app.ts';
 
-const CORPORA = path.resolve('../shared/corpora');
 const work = mkdtempSync(path.join(tmpdir(), 'cairn-tasks-'));
-
-/** app.zip: gomod/ (go.mod, go.sum), pip/requirements.txt and pom/pom.xml, plus an MIT LICENSE. */
-function zipOf(): string {
-  const src = path.join(work, 'src');
-  execFileSync('mkdir', ['-p', src]);
-  for (const name of ['gomod', 'pip', 'pom']) execFileSync('cp', ['-r', path.join(CORPORA, 'trivy/repo', name), src]);
-  writeFileSync(path.join(src, 'LICENSE'), `Copyright (c) 2024 Example Corp\n\n${licenseText('MIT')!.replace(/^.*Copyright.*$/m, '')}`);
-  const zip = path.join(work, 'app.zip');
-  execFileSync('zip', ['-qr', zip, '.'], { cwd: src });
-  return zip;
-}
-
-async function upload(client: TestClient, file: string, fileName = path.basename(file)): Promise<string> {
-  const bytes = readFileSync(file);
-  const created = await client.request({ method: 'POST', url: '/api/upload', body: { fileName, size: bytes.length } });
-  expect(created.body.code, created.body.message).toBe(1);
-  const id = created.body.data.uploadId as string;
-  const put = await client.request({ method: 'PUT', url: `/api/upload/${id}?offset=0`, body: bytes, headers: { 'content-type': 'application/octet-stream' } });
-  expect(put.body.code, put.body.message).toBe(1);
-  return id;
-}
-
-async function waitForRun(client: TestClient, projectId: number, timeoutMs = 90_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const reply = await client.request({ method: 'GET', url: `/api/project-task-view/progress?projectIds=${projectId}` });
-    const row = reply.body.data[0];
-    if (row.status === 2 || row.status === 3) return row;
-    if (Date.now() > deadline) throw new Error(`分析未在时限内完成：${JSON.stringify(row)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 describe.each(databases)('tasks on %s', (database) => {
   let server: TestServer;
@@ -62,7 +29,7 @@ describe.each(databases)('tasks on %s', (database) => {
     const created = await admin.request({ method: 'POST', url: '/api/subject/create', body: { name: '任务测试应用', description: '', importance: 3 } });
     expect(created.body.code, created.body.message).toBe(1);
     subjectId = created.body.data.id;
-    zip = zipOf();
+    zip = sampleAppZip(work);
   }, 180_000);
 
   afterAll(async () => {
@@ -72,7 +39,7 @@ describe.each(databases)('tasks on %s', (database) => {
   let projectId: number;
 
   it('launches a source upload, analyses it and stores components, vulnerabilities, licences and copyrights', async () => {
-    const uploadId = await upload(admin, zip);
+    const uploadId = await uploadFile(admin, zip);
     const launched = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'gomod-pip-pom', getCodeType: 0, uploadId, analysisModes: '1,4,7' } });
     expect(launched.body.code, launched.body.message).toBe(1);
     expect(launched.body.message).toBe('SUCCESS');
@@ -144,14 +111,14 @@ describe.each(databases)('tasks on %s', (database) => {
   }, 120_000);
 
   it('imports an SBOM project and an Excel list project', async () => {
-    const sbom = await upload(admin, path.join(CORPORA, 'trivy/sbom/fluentd-multiple-lockfiles-cyclonedx.json'));
+    const sbom = await uploadFile(admin, path.join(CORPORA, 'trivy/sbom/fluentd-multiple-lockfiles-cyclonedx.json'));
     const s = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'fluentd-sbom', getCodeType: 30, uploadId: sbom } });
     expect(s.body.message).toBe('SUCCESS');
     const csv = path.join(work, 'components.csv');
     const { TEMPLATE_HEADERS } = await import('../../../server/engine/extractors/excel/index.ts');
     // 组件名称, 版本, 语言/生态, purl, 许可证, 备注
     writeFileSync(csv, [TEMPLATE_HEADERS.join(','), 'Werkzeug,0.11,Python,,BSD-3-Clause,', 'lodash,4.17.20,JavaScript,,MIT,'].join('\n'));
-    const list = await upload(admin, csv);
+    const list = await uploadFile(admin, csv);
     const e = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'excel-list', getCodeType: 34, uploadId: list } });
     expect(e.body.message).toBe('SUCCESS');
     const sbomDone = await waitForRun(admin, s.body.data.projectId);
@@ -169,7 +136,7 @@ describe.each(databases)('tasks on %s', (database) => {
   it('refuses an archive bomb with a clear message and leaves no results', async () => {
     const bomb = path.join(work, 'bomb.zip');
     execFileSync('sh', ['-c', `head -c 300000000 /dev/zero > ${path.join(work, 'zeros.bin')} && cd ${work} && zip -q bomb.zip zeros.bin && rm zeros.bin`]);
-    const uploadId = await upload(admin, bomb);
+    const uploadId = await uploadFile(admin, bomb);
     const launched = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'bomb', getCodeType: 0, uploadId } });
     expect(launched.body.message).toBe('SUCCESS');
     const done = await waitForRun(admin, launched.body.data.projectId);
@@ -297,7 +264,7 @@ describe.each(databases)('tasks on %s', (database) => {
   }, 120_000);
 
   it('imports projects in a batch (checkAndCreateProject)', async () => {
-    const sbom = await upload(admin, path.join(CORPORA, 'trivy/sbom/license-cyclonedx.json'));
+    const sbom = await uploadFile(admin, path.join(CORPORA, 'trivy/sbom/license-cyclonedx.json'));
     const reply = await admin.request({
       method: 'POST',
       url: '/api/project/batch/checkAndCreateProject',
