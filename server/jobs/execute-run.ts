@@ -13,7 +13,8 @@ import { reportProgress, type RunRow } from '../db/repositories/runs.ts';
 import { makeWorkDir, removeWorkDir, type AnalyseProgress, type InputKind } from '../engine/analyse.ts';
 import { analyseInWorker } from '../engine/analyse-thread.ts';
 import type { Level } from '../engine/matchers/advisory.ts';
-import { expressionIds } from '../engine/matchers/licenses/expression.ts';
+import { expressionIds, expressionLevel } from '../engine/matchers/licenses/expression.ts';
+import { LEVEL_UNKNOWN } from '../engine/matchers/licenses/knowledge.ts';
 import { matchComponents, recommendVersion } from '../engine/matchers/vulnerabilities.ts';
 import { getAdvisoryIndex } from '../kb/index-cache.ts';
 import { findCompleteUpload } from '../uploads/store.ts';
@@ -113,9 +114,9 @@ async function matchAndRate(db: Kysely<Database>, components: import('../engine/
   const levels = await levelsOf(db, [...licenceIds]);
   return matched.map(({ component, findings, risk }) => {
     const { distribution: _distribution, ...entry } = component;
-    const ids = entry.licenseExpression ? expressionIds(entry.licenseExpression) : [];
-    // The strictest licence rates the component; unknown licences leave it 未知 (16).
-    const licenseLevel = ids.reduce<Level>((worst, id) => Math.min(worst, levels.get(id) ?? 16) as Level, 16);
+    // AND takes the strictest licence, OR the freest the user may choose, each at the
+    // administrators' level; unknown licences alone leave it 未知 (16).
+    const licenseLevel: Level = entry.licenseExpression ? expressionLevel(entry.licenseExpression, (id) => levels.get(id) ?? LEVEL_UNKNOWN) : LEVEL_UNKNOWN;
     return {
       ...entry,
       risk,

@@ -7,8 +7,8 @@ import type { ServerContext } from '../../context.ts';
 import { audit } from '../../db/repositories/audit-log.ts';
 import { findLicense, levelsOf, listLicenses, setLicenseLevel, toLicenseRow } from '../../db/repositories/licenses.ts';
 import type { Level } from '../../engine/matchers/advisory.ts';
-import { expressionIds, normalizeDeclared } from '../../engine/matchers/licenses/expression.ts';
-import { licenseText } from '../../engine/matchers/licenses/knowledge.ts';
+import { expressionIds, expressionLevel, normalizeDeclared } from '../../engine/matchers/licenses/expression.ts';
+import { LEVEL_UNKNOWN, licenseText } from '../../engine/matchers/licenses/knowledge.ts';
 import { projectsUsingLicense } from '../../db/repositories/involved.ts';
 import { visibleSubjectIds } from '../../db/repositories/subject-access.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
@@ -64,10 +64,9 @@ export function licenseAreaHandlers({ db }: ServerContext): AreaHandlers<typeof 
       const levels = await levelsOf(db, ids);
       return ok(normalised.map(({ input, expression }) => {
         const parts = expression ? expressionIds(expression) : [];
-        const known = parts.filter((id) => levels.has(id));
-        // The riskiest licence decides: a component is as constrained as its strictest licence.
-        const level = known.reduce<Level>((worst, id) => Math.min(worst, levels.get(id)!) as Level, 16);
-        return { input, expression, known, unknown: parts.filter((id) => !levels.has(id)), level };
+        // Rated as a run rates a component: AND the strictest, OR the freest choice.
+        const level: Level = expression ? expressionLevel(expression, (id) => levels.get(id) ?? LEVEL_UNKNOWN) : LEVEL_UNKNOWN;
+        return { input, expression, known: parts.filter((id) => levels.has(id)), unknown: parts.filter((id) => !levels.has(id)), level };
       }));
     },
   };

@@ -93,8 +93,18 @@ describe.each(databases)('licence knowledge base on $name', (database) => {
     expect(apache).toMatchObject({ expression: 'Apache-2.0', known: ['Apache-2.0'], unknown: [], level: 8 });
     expect(gpl).toMatchObject({ expression: 'GPL-2.0-or-later', level: 2 });
     expect(dual.expression).toBe('MIT OR GPL-3.0-only');
-    expect(dual.level).toBe(2);
+    // OR lets the user choose: the freer MIT (8) rates it, not GPL-3.0 (2).
+    expect(dual.level).toBe(8);
     expect(ref).toMatchObject({ unknown: ['LicenseRef-internal'], level: 16 });
     expect(unknown).toMatchObject({ expression: null, known: [], level: 16 });
+
+    // The administrators' levels rate the expression, as they rate a run's components.
+    await admin.request({ method: 'POST', url: '/api/license/system/edit', body: { id: 'MIT', level: 4 } });
+    try {
+      const edited = await user.request({ method: 'POST', url: '/api/knowledgeBase/license/check', body: { licenses: ['MIT OR GPL-3.0-only', 'MIT AND Apache-2.0'] } });
+      expect(edited.body.data.map((r: { level: number }) => r.level)).toEqual([4, 4]);
+    } finally {
+      await admin.request({ method: 'POST', url: '/api/license/system/edit', body: { id: 'MIT', level: 8 } });
+    }
   });
 });

@@ -212,18 +212,22 @@ export function expressionIds(expression: string): string[] {
 
 /**
  * Risk level of an expression: AND needs every licence (worst counts), OR lets the user choose
- * (best counts). Unknown parts are ignored when something is known.
+ * (best counts). Unknown parts are ignored when something is known. `levelOf` gives a licence's
+ * level: the shipped defaults here, the administrators' table on the platform (licences.level).
+ * An expression that does not parse is rated by its worst known licence, as if joined by AND.
  */
-export function expressionLevel(expression: string): LicenseLevel {
+export function expressionLevel(expression: string, levelOf: (id: string) => LicenseLevel = licenseLevel): LicenseLevel {
   const node = parseExpression(expression);
-  if (!node) return LEVEL_UNKNOWN;
+  const worse = (a: LicenseLevel, b: LicenseLevel) => (a === LEVEL_UNKNOWN ? b : b === LEVEL_UNKNOWN ? a : (Math.min(a, b) as LicenseLevel));
+  if (!node) return expressionIds(expression).map(levelOf).reduce(worse, LEVEL_UNKNOWN);
   const walk = (n: ExpressionNode): LicenseLevel => {
-    if (!('conjunction' in n)) return licenseLevel(n.license);
+    if (!('conjunction' in n)) return levelOf(n.license);
     const a = walk(n.left);
     const b = walk(n.right);
+    if (n.conjunction === 'and') return worse(a, b);
     if (a === LEVEL_UNKNOWN) return b;
     if (b === LEVEL_UNKNOWN) return a;
-    return n.conjunction === 'and' ? (Math.min(a, b) as LicenseLevel) : (Math.max(a, b) as LicenseLevel);
+    return Math.max(a, b) as LicenseLevel;
   };
   return walk(node);
 }

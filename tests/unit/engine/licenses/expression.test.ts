@@ -85,6 +85,19 @@ describe('许可证知识库', () => {
     expect(expressionLevel('MIT AND GPL-2.0-only')).toBe(2);
     expect(expressionLevel('MIT OR GPL-2.0-only')).toBe(8);
     expect(expressionLevel('LicenseRef-x AND LGPL-2.1-only')).toBe(4);
+    expect(expressionLevel('LicenseRef-x OR LGPL-2.1-only')).toBe(4);
+    expect(expressionLevel('(MIT OR GPL-2.0-only) AND LGPL-2.1-only')).toBe(4);
+    expect(expressionLevel('LicenseRef-x')).toBe(16);
+  });
+
+  it('表达式等级按给定的等级表（管理员修改后的等级）计算', () => {
+    const edited = new Map<string, 1 | 2 | 4 | 8 | 16>([['MIT', 4], ['GPL-3.0-only', 2], ['Apache-2.0', 8]]);
+    const levelOf = (id: string) => edited.get(id) ?? 16;
+    expect(expressionLevel('MIT OR GPL-3.0-only', levelOf)).toBe(4);
+    expect(expressionLevel('MIT AND Apache-2.0', levelOf)).toBe(4);
+    expect(expressionLevel('Apache-2.0 OR MIT', levelOf)).toBe(8);
+    // Not a valid expression: its worst known licence rates it, as if joined by AND.
+    expect(expressionLevel('MIT, Apache-2.0 / GPL-3.0-only', levelOf)).toBe(2);
   });
 
   it('详情属性', () => {
