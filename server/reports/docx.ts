@@ -17,6 +17,7 @@ import {
   HeadingLevel,
   ImageRun,
   InternalHyperlink,
+  LineRuleType,
   Packer,
   PageBreak,
   PageNumber,
@@ -238,15 +239,17 @@ async function buildDocx(model: ReportModel, placeholder: (section: AnyTableSect
     title: clean(model.title),
     description: clean(`${model.subject.name} / ${model.project.name}`),
     lastModifiedBy: clean(model.author),
+    // Line spacing always names its rule: LibreOffice reads a bare w:line as exact and clips
+    // the inline charts to a single line.
     styles: {
       default: {
-        document: { run: { font: FONT, size: 21 }, paragraph: { spacing: { line: 300 } } },
+        document: { run: { font: FONT, size: 21 }, paragraph: { spacing: { line: 300, lineRule: LineRuleType.AUTO } } },
         title: { run: { font: FONT, size: 36, bold: true, color: '000000' }, paragraph: { spacing: { after: 360 } } },
         heading1: { run: { font: FONT, size: 32, bold: true, color: '1F3864' }, paragraph: { spacing: { before: 240, after: 240 }, keepNext: true } },
       },
       paragraphStyles: [
         // The big tables' cells (written as XML by tableXml) name this style instead of repeating it.
-        { id: TABLE_TEXT_STYLE, name: 'Report Table Text', basedOn: 'Normal', run: { size: TABLE_FONT_SIZE }, paragraph: { spacing: { before: 0, after: 0, line: 240 } } },
+        { id: TABLE_TEXT_STYLE, name: 'Report Table Text', basedOn: 'Normal', run: { size: TABLE_FONT_SIZE }, paragraph: { spacing: { before: 0, after: 0, line: 240, lineRule: LineRuleType.AUTO } } },
       ],
     },
     sections: [

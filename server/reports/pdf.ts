@@ -516,19 +516,24 @@ function columnWidths(doc: Doc, section: AnyTableSection, rows: readonly unknown
     for (const row of sample) widest = Math.max(widest, doc.widthOfString(String(c.value(row))) + (c.level ? 6 : 0));
     return widest + 2 * CELL_PAD_X + 1;
   });
-  // Widen short-valued columns (at most SHORT_COLUMN wide), the cheapest first, while the
-  // long-text columns keep at least 80 % of their share.
+  // Give short-valued columns (at most SHORT_COLUMN wide) the width they need, the cheapest
+  // first, while the long-text columns keep at least 80 % of their share. Fixing one column
+  // shrinks the others, so a column that fitted may stop fitting: look again after each.
   const grow = new Set<number>();
-  const order = need.map((_, i) => i).filter((i) => need[i]! > base[i]! && need[i]! <= SHORT_COLUMN).sort((a, b) => need[a]! - base[a]! - (need[b]! - base[b]!));
-  for (const i of order) {
-    const trial = new Set(grow).add(i);
-    const fixed = [...trial].reduce((sum, j) => sum + need[j]!, 0);
-    const flexibleBase = base.reduce((sum, b, j) => sum + (trial.has(j) ? 0 : b), 0);
-    if (flexibleBase > 0 && CONTENT_WIDTH - fixed >= flexibleBase * 0.8) grow.add(i);
+  const widthsWith = (fixedSet: Set<number>) => {
+    const fixed = [...fixedSet].reduce((sum, j) => sum + need[j]!, 0);
+    const flexibleBase = base.reduce((sum, b, j) => sum + (fixedSet.has(j) ? 0 : b), 0);
+    return { widths: base.map((b, i) => (fixedSet.has(i) ? need[i]! : (b / flexibleBase) * (CONTENT_WIDTH - fixed))), fits: flexibleBase > 0 && CONTENT_WIDTH - fixed >= flexibleBase * 0.8 };
+  };
+  for (;;) {
+    const { widths } = widthsWith(grow);
+    const next = need.map((_, i) => i)
+      .filter((i) => !grow.has(i) && need[i]! > widths[i]! && need[i]! <= SHORT_COLUMN)
+      .sort((a, b) => need[a]! - widths[a]! - (need[b]! - widths[b]!))
+      .find((i) => widthsWith(new Set(grow).add(i)).fits);
+    if (next === undefined) return widths;
+    grow.add(next);
   }
-  const fixed = [...grow].reduce((sum, j) => sum + need[j]!, 0);
-  const flexibleBase = base.reduce((sum, b, j) => sum + (grow.has(j) ? 0 : b), 0);
-  return base.map((b, i) => (grow.has(i) ? need[i]! : (b / flexibleBase) * (CONTENT_WIDTH - fixed)));
 }
 
 function drawRow(doc: Doc, cells: Cell[], widths: number[], y: number, lh: number, font: string, colour: string): void {

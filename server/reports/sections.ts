@@ -57,15 +57,15 @@ export const COMPONENT_TABLE: TableSection<ReportComponent> = {
   rows: (m) => m.components,
   empty: '未识别到组件。',
   columns: [
-    { header: '组件名称', width: 22, value: (c) => c.name },
-    { header: '版本', width: 10, value: (c) => dash(c.version) },
+    { header: '组件名称', width: 19, value: (c) => c.name },
+    { header: '版本', width: 9, value: (c) => dash(c.version) },
     { header: '生态', width: 8, value: (c) => c.ecosystem },
-    { header: '依赖方式', width: 8, value: (c) => (c.direct ? '直接依赖' : '间接依赖') },
-    { header: '许可证', width: 16, value: (c) => dash(c.license) },
-    { header: '风险等级', width: 8, value: (c) => labelOf(COMPONENT_RISK_LABEL, c.risk), level: (c) => c.risk },
-    { header: '漏洞数', width: 6, value: (c) => c.vulnerabilityCount },
+    { header: '依赖方式', width: 11, value: (c) => (c.direct ? '直接依赖' : '间接依赖') },
+    { header: '许可证', width: 15, value: (c) => dash(c.license) },
+    { header: '风险等级', width: 11, value: (c) => labelOf(COMPONENT_RISK_LABEL, c.risk), level: (c) => c.risk },
+    { header: '漏洞数', width: 7, value: (c) => c.vulnerabilityCount },
     { header: '推荐版本', width: 10, value: (c) => dash(c.recommendVersion) },
-    { header: 'PURL', width: 30, value: (c) => dash(c.purl) },
+    { header: 'PURL', width: 28, value: (c) => dash(c.purl) },
   ],
 };
 

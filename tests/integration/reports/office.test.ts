@@ -118,6 +118,13 @@ describe('office reports', () => {
     expect(html).toContain('href="#sec_components"');
     expect(html).toContain('id="sec_components"');
     expect(html.match(/<img /g)?.length).toBe(4);
+
+    // Every line spacing names its rule: LibreOffice reads a bare w:line as exact, which clipped
+    // the charts to a sliver.
+    const parts = ['word/document.xml', 'word/styles.xml'].map((part) => execFileSync('unzip', ['-p', path.join(dir, 'report.docx'), part]).toString('utf8'));
+    const spacings = parts.flatMap((xml) => xml.match(/<w:spacing [^>]*w:line="[^>]*>/g) ?? []);
+    expect(spacings.length).toBeGreaterThan(0);
+    for (const spacing of spacings) expect(spacing).toContain('w:lineRule="auto"');
   });
 
   it('writes the licence Word report without the component and vulnerability sections', async () => {
