@@ -5,7 +5,7 @@
 //
 // Targets are 80 % exact id sets and ≥ 0.95 precision for each of the 20 most frequent expected
 // licences; all top-20 licences now reach the precision target. FLOOR_EXACT records the exact-set
-// share reached so far (85.1 %); raise it as the engine improves.
+// share reached so far (86.2 %); raise it as the engine improves.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { createLicenseRecognizer } from '../../../server/engine/matchers/license
 const BASE = path.resolve('../shared/corpora/licenses/scancode');
 const TARGET_EXACT = 0.8;
 const TARGET_PRECISION = 0.95;
-const FLOOR_EXACT = 0.85;
+const FLOOR_EXACT = 0.86;
 
 interface Case {
   file: string;

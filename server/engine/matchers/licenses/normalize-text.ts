@@ -41,6 +41,9 @@ export function tokenize(text: string): Tokens {
     let segment = stripped.slice(start, end).toLowerCase();
     // "GPLv2+", "GPL-2.0+": keep the plus as a word, references read it as "or later".
     if (segment.includes('+')) segment = segment.replace(/([0-9])\+/g, '$1 orlater ');
+    // A notice printed by a program sits in string literals: "either version 2 of the License, or \n"
+    // must not read as the word "n" between "or" and "at your option".
+    if (segment.includes('\\')) segment = segment.replace(/\\[ntr]/g, ' ');
     // m4's comment marker is a word ("dnl This file is free software"), not punctuation like "#"
     // or "//": dropped at the start of a line, or it splits every line of a notice in autoconf macros.
     if (segment.includes('dnl')) segment = segment.replace(/^\s*dnl\b/, ' ');

@@ -90,6 +90,8 @@ function bareAcronymReads(text: string, start: number, end: number): boolean {
 interface Rule {
   re: RegExp;
   id: (m: RegExpExecArray) => string | null;
+  /** Confidence; 0.8 unless the name leaves the version open (then as low as a bare "GPL"). */
+  score?: number;
 }
 
 const v = (m: RegExpExecArray, a = 1, b = 2): string => `${m[a] ?? ''}.${m[b] ?? '0'}`;
@@ -124,7 +126,9 @@ const RULES: Rule[] = [
   { re: /\bcommon public license,? (?:version |v ?)?(1) (0)\b/g, id: () => 'CPL-1.0' },
   { re: /\b(?:new|revised|modified|3 clause) bsd license\b|\bbsd 3 clause license\b/g, id: () => 'BSD-3-Clause' },
   { re: /\b(?:0|zero clause) bsd license\b|\b0bsd\b/g, id: () => '0BSD' },
-  { re: /(?<!\b(?:new|revised|modified|3 clause|simplified|2 clause|free|original|4 clause|0|zero clause) )\bbsd(?: style)?(?: source)? license\b/g, id: () => 'BSD-3-Clause' },
+  // A bare "BSD license" leaves the clause count open: it reads as the 3-clause licence unless a
+  // BSD text in the same file says which (see recognize.ts), hence the low score.
+  { re: /(?<!\b(?:new|revised|modified|3 clause|simplified|2 clause|free|original|4 clause|0|zero clause) )\bbsd(?: style)?(?: source)? license\b/g, id: () => 'BSD-3-Clause', score: 0.5 },
   { re: /\b(?:simplified|2 clause) bsd license\b|\bbsd 2 clause license\b|\bfreebsd license\b/g, id: () => 'BSD-2-Clause' },
   { re: /\bisc license\b/g, id: () => 'ISC' },
   { re: /\bartistic license,? (?:version |v ?)?([12]) (0)\b/g, id: (m) => `Artistic-${v(m)}` },
@@ -141,7 +145,13 @@ const RULES: Rule[] = [
 export function findReferences(raw: string): LicenseMatch[] {
   const flat = flatten(raw);
   const out: LicenseMatch[] = [];
+  const apartEnds: number[] = [];
   const push = (spdx: string, start: number, end: number, score: number): void => {
+    // The acronym right after a set-apart name ("... Public License (GPL)") goes with it.
+    if (apartEnds.some((e) => start >= e && start - e <= 8) || setApart(flat.text, start, end)) {
+      apartEnds.push(end);
+      return;
+    }
     const startLine = lineAt(flat, start);
     const endLine = lineAt(flat, Math.max(start, end - 1));
     if (out.some((o) => o.spdx === spdx && o.startLine <= endLine && startLine <= o.endLine)) return;
@@ -199,8 +209,18 @@ export function findReferences(raw: string): LicenseMatch[] {
     rule.re.lastIndex = 0;
     for (let m = rule.re.exec(text); m; m = rule.re.exec(text)) {
       const id = rule.id(m);
-      if (id) push(id, m.index, m.index + m[0].length, 0.8);
+      if (id) push(id, m.index, m.index + m[0].length, rule.score ?? 0.8);
     }
   }
   return out;
+}
+
+// A name mentioned to set it apart is no grant: "not under the GNU General Public License",
+// "Contrary to the GNU Public License (GPL) the Apache Software License ...", "BSD license may
+// not apply". Checked on the normalised words right before and after the name.
+const SET_APART_BEFORE = /\b(?:(?:not|nor|never) (?:\S+ ){0,2}?under|contrary to|unlike|instead of|rather than|incompatible with|compared (?:to|with)) (?:the )?(?:terms (?:and conditions )?of )?(?:the )?$/;
+const SET_APART_AFTER = /^(?:\S+ ){0,2}?(?:may|does|do|will|would|shall) not apply\b/;
+
+function setApart(text: string, start: number, end: number): boolean {
+  return SET_APART_BEFORE.test(text.slice(Math.max(0, start - 60), start)) || SET_APART_AFTER.test(text.slice(end + 1, end + 60));
 }

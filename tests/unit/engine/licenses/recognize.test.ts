@@ -97,6 +97,40 @@ describe('许可证文本识别', () => {
     expect(ids('This file is licensed under the GNU Lesser General Public License v2.1 or later.')).toEqual(['LGPL-2.1-or-later']);
   });
 
+  it('被用来作对比或排除的名称不算授权', () => {
+    expect(ids('flex is distributed under a BSD-style license, and not under the GNU General Public License (GPL).')).toEqual(['BSD-3-Clause']);
+    expect(ids('Contrary to the GNU Public License (GPL) the Apache Software License does not make any claims over your extensions.')).toEqual([]);
+    expect(ids('# The libraries are licensed under GPL and as such, BSD license may not apply for the combination.')).toEqual(['GPL-1.0-or-later']);
+    // Set-apart words only count right next to the name: the Apache notice still reads.
+    expect(ids(APACHE_HEADER)).toEqual(['Apache-2.0']);
+  });
+
+  it('字符串常量里的声明（程序打印的许可证）', () => {
+    const printed = [
+      'msgid ""',
+      '"Example is free software; you can redistribute it and/or modify \\n"',
+      '"it under the terms of the GNU General Public License as published by \\n"',
+      '"the Free Software Foundation; either version 2 of the License, or \\n"',
+      '"(at your option) any later version.\\n"',
+      '"\\n"',
+      '"Example is distributed in the hope that it will be useful, \\n"',
+      '"but WITHOUT ANY WARRANTY; without even the implied warranty of \\n"',
+      '"MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the \\n"',
+      '"GNU General Public License for more details.\\n"',
+      '"\\n"',
+      '"You should have received a copy of the GNU General Public License \\n"',
+      '"along with Example; if not, write to the Free Software Foundation, Inc., \\n"',
+      '"51 Franklin St, Fifth Floor, Boston, MA  02110-1301 USA"',
+    ].join('\n');
+    expect(ids(printed)).toEqual(['GPL-2.0-or-later']);
+  });
+
+  it('笼统的 “BSD license” 让位于同一文件里的 BSD 全文', () => {
+    const text = `This code is distributed under the terms of the BSD Licence as follows:\n\n${licenseText('BSD-2-Clause')}`;
+    expect(ids(text)).toEqual(['BSD-2-Clause']);
+    expect(ids('Released under the BSD license.')).toEqual(['BSD-3-Clause']);
+  });
+
   it('没有许可证的文件', () => {
     expect(recognizer.recognize('export const add = (a: number, b: number): number => a + b;\n', 'add.ts')).toEqual([]);
     expect(recognizer.recognize('# Title\n\nSome README text about installation and usage.\n', 'README.md')).toEqual([]);
