@@ -70,9 +70,11 @@ export function licenceHandlers({ db }: ServerContext): HandlersOf<'licenseList'
           db.selectFrom('run_licenses as l').innerJoin('run_components as c', 'c.id', 'l.component_id')
             .select(['c.id', 'c.name', 'c.version']).distinct().where('l.run_id', '=', run.id).where('l.spdx_id', '=', r.spdxId)
             .orderBy('c.name').orderBy('c.id').limit(5).execute(),
-          db.selectFrom('run_licenses').select(['file', 'start_line', 'end_line', 'source', 'score'])
+          // One line per place: a lock file declaring the licence for many components is one place.
+          db.selectFrom('run_licenses')
+            .select(['file', 'start_line', 'end_line', sql<string>`min(source)`.as('source'), sql<number | null>`max(score)`.as('score'), sql<number>`min(id)`.as('first')])
             .where('run_id', '=', run.id).where('spdx_id', '=', r.spdxId).where('file', 'is not', null)
-            .orderBy('id').limit(5).execute(),
+            .groupBy(['file', 'start_line', 'end_line']).orderBy('first').limit(5).execute(),
         ]);
         content.push({
           ...r,

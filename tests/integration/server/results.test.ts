@@ -197,7 +197,9 @@ describe.each(databases)('result calls on $name', (database) => {
     expect(gpl.sources.sort()).toEqual(['declared', 'header']);
     expect(gpl.files.map((f: { file: string }) => f.file)).toEqual(['tools/requirements.txt', 'tools/viewer.py']);
     const mit = list.body.data.content.find((r: { spdxId: string }) => r.spdxId === 'MIT');
-    expect(mit).toMatchObject({ name: 'MIT License', componentCount: 6, copyleft: 'none' });
+    expect(mit).toMatchObject({ name: 'MIT License', componentCount: 6, copyleft: 'none', fileCount: 2 });
+    // Six components declare MIT in two manifests: two places, not one per component.
+    expect(mit.files.map((f: { file: string }) => f.file)).toEqual(['web/package.json', 'web/package-lock.json']);
     expect(mit.licenseId).toEqual(expect.any(Number));
     expect((await get(member, `/api/license/list/${seeded.projectId}?keyword=apache`)).body.data.content.map((r: { spdxId: string }) => r.spdxId)).toEqual(['Apache-2.0']);
     expect((await get(member, `/api/license/list/${seeded.projectId}?level=5`)).status).toBe(400);
