@@ -2,6 +2,7 @@
 // them (blank fields left out, lists split), and the values of an existing entry. Pure, tested
 // in Node. The platform validates everything again and its messages are shown as given.
 import type { SystemAdd, SystemEdit, VulnerabilityDetail } from '../../../contract/api/vulnerability.ts';
+import { purlTypeOfOsvEcosystem } from '../../../contract/ecosystems.ts';
 import { ECOSYSTEMS } from '../bug/listQuery.ts';
 
 export type Ecosystem = SystemAdd['packages'][number]['ecosystem'];
@@ -61,22 +62,11 @@ export const splitWords = (text: string): string[] => unique(text.split(/[\s,，
 /** One item per line. */
 export const splitLines = (text: string): string[] => unique(text.split(/\r?\n/).map((s) => s.trim()).filter(Boolean));
 
-/** OSV ecosystem names the platform may hand back, as the purl types the form offers. */
-const OSV_TO_PURL: Record<string, Ecosystem> = {
-  go: 'golang',
-  'crates.io': 'cargo',
-  rubygems: 'gem',
-  packagist: 'composer',
-  'pub': 'pub',
-  hex: 'hex',
-  debian: 'deb',
-  alpine: 'apk',
-};
-
 export function ecosystemFor(value: string): Ecosystem {
   const v = value.trim().toLowerCase();
   if ((ECOSYSTEMS as readonly string[]).includes(v)) return v as Ecosystem;
-  return OSV_TO_PURL[v] ?? 'generic';
+  const type = purlTypeOfOsvEcosystem(v);
+  return type && (ECOSYSTEMS as readonly string[]).includes(type) ? (type as Ecosystem) : 'generic';
 }
 
 /** Only the name is checked here; the platform checks the rest and says what is wrong. */

@@ -2,50 +2,11 @@
 // ecosystems become purl types (plus the distribution release for OS packages), package names are
 // normalised the way the matcher compares them, and the level is computed once here.
 import YAML from 'yaml';
+import { OSV_LANGUAGE_PURL_TYPE, OSV_OS_ECOSYSTEMS } from '../../../contract/ecosystems.ts';
 import { normalizePackageName, type AffectedPackage } from '../../engine/matchers/advisory.ts';
 import { assessSeverity, type CvssInput } from '../../engine/matchers/severity.ts';
 import type { OsvRange } from '../../engine/matchers/versions/ranges.ts';
 import type { AdvisoryRecord } from '../store.ts';
-
-const LANGUAGE_ECOSYSTEMS: Record<string, string> = {
-  npm: 'npm',
-  maven: 'maven',
-  pypi: 'pypi',
-  go: 'golang',
-  'crates.io': 'cargo',
-  rubygems: 'gem',
-  packagist: 'composer',
-  nuget: 'nuget',
-  pub: 'pub',
-  hex: 'hex',
-  cran: 'cran',
-  bioconductor: 'bioconductor',
-  hackage: 'hackage',
-  ghc: 'hackage',
-  swifturl: 'swift',
-  conancenter: 'conan',
-  cocoapods: 'cocoapods',
-  julia: 'julia',
-};
-
-/** OS ecosystems: OSV's name (before the first colon) → purl type and distribution id. */
-const OS_ECOSYSTEMS: Record<string, { type: string; distro: string }> = {
-  debian: { type: 'deb', distro: 'debian' },
-  ubuntu: { type: 'deb', distro: 'ubuntu' },
-  alpine: { type: 'apk', distro: 'alpine' },
-  wolfi: { type: 'apk', distro: 'wolfi' },
-  chainguard: { type: 'apk', distro: 'chainguard' },
-  'alpaquita': { type: 'apk', distro: 'alpaquita' },
-  'red hat': { type: 'rpm', distro: 'redhat' },
-  'rocky linux': { type: 'rpm', distro: 'rocky' },
-  almalinux: { type: 'rpm', distro: 'almalinux' },
-  suse: { type: 'rpm', distro: 'suse' },
-  opensuse: { type: 'rpm', distro: 'opensuse' },
-  mageia: { type: 'rpm', distro: 'mageia' },
-  'photon os': { type: 'rpm', distro: 'photon' },
-  'azure linux': { type: 'rpm', distro: 'azurelinux' },
-  'openeuler': { type: 'rpm', distro: 'openeuler' },
-};
 
 /** The release part of an OS ecosystem string (`Debian:11`, `Alpine:v3.16`, `Ubuntu:Pro:18.04:LTS`, `Red Hat:enterprise_linux:8::appstream`). */
 function releaseOf(parts: string[]): string | null {
@@ -61,9 +22,9 @@ function releaseOf(parts: string[]): string | null {
 export function mapOsvEcosystem(ecosystem: string): { ecosystem: string; distribution: string | null } {
   const [head = '', ...rest] = ecosystem.split(':');
   const key = head.trim().toLowerCase();
-  const language = LANGUAGE_ECOSYSTEMS[key];
+  const language = OSV_LANGUAGE_PURL_TYPE[key];
   if (language) return { ecosystem: language, distribution: null };
-  const os = OS_ECOSYSTEMS[key];
+  const os = OSV_OS_ECOSYSTEMS[key];
   if (os) {
     const release = releaseOf(rest);
     return { ecosystem: os.type, distribution: release ? `${os.distro}:${release}` : os.distro };

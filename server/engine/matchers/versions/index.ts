@@ -2,6 +2,7 @@
 // types use. Anything unrecognised falls back to the lenient SemVer ordering, which gives a
 // sensible answer for most numeric versions rather than refusing to match.
 
+import { OSV_LANGUAGE_PURL_TYPE, OSV_OS_ECOSYSTEMS } from '../../../../contract/ecosystems.ts';
 import { apkScheme } from './apk.ts';
 import { cargoScheme } from './cargo.ts';
 import { composerScheme } from './composer.ts';
@@ -49,52 +50,39 @@ export function schemeFor(id: SchemeId): VersionScheme {
  * Lower-cased OSV ecosystem names (without their `:release` suffix) and purl types. Purl types
  * that are scheme ids (npm, maven, deb, ...) need no entry.
  */
-const ECOSYSTEMS = new Map<string, SchemeId>(Object.entries({
-  'go': 'golang',
-  'erlang': 'hex',
-  'dart': 'pub',
-  'rust': 'cargo',
-  'java': 'maven',
-  'nodejs': 'npm',
-  'python': 'pypi',
-  'pip': 'pypi',
-  'ruby': 'gem',
-  'php': 'composer',
-  'dotnet': 'nuget',
-  'crates.io': 'cargo',
-  'rubygems': 'gem',
-  'packagist': 'composer',
-  'debian': 'deb',
-  'ubuntu': 'deb',
-  'alpine': 'apk',
-  'wolfi': 'apk',
-  'chainguard': 'apk',
-  'minimos': 'apk',
-  'alpaquita': 'apk',
-  'bellsoft hardened containers': 'apk',
-  'red hat': 'rpm',
-  'redhat': 'rpm',
-  'rocky linux': 'rpm',
-  'almalinux': 'rpm',
-  'alma': 'rpm',
-  'rocky': 'rpm',
-  'cbl-mariner': 'rpm',
-  'mariner': 'rpm',
-  'opensuse': 'rpm',
-  'suse': 'rpm',
-  'mageia': 'rpm',
-  'openeuler': 'rpm',
-  'photon os': 'rpm',
-  'azure linux': 'rpm',
-  'amazon linux': 'rpm',
-  'amazon': 'rpm',
-  'oracle linux': 'rpm',
-  'oracle': 'rpm',
-  'photon': 'rpm',
-  'suse linux enterprise': 'rpm',
-  'centos': 'rpm',
-  'fedora': 'rpm',
-} satisfies Record<string, SchemeId>));
+const ECOSYSTEMS = new Map<string, SchemeId>([
+  // OSV's own names, where their purl type has a scheme here.
+  ...[...Object.entries(OSV_LANGUAGE_PURL_TYPE), ...Object.entries(OSV_OS_ECOSYSTEMS).map(([name, os]) => [name, os.type] as const)]
+    .filter((entry): entry is [string, SchemeId] => Object.hasOwn(SCHEMES, entry[1])),
+  // Other spellings: languages, trivy's and scanners' distribution names.
+  ...Object.entries({
+    'erlang': 'hex',
+    'dart': 'pub',
+    'rust': 'cargo',
+    'java': 'maven',
+    'nodejs': 'npm',
+    'python': 'pypi',
+    'pip': 'pypi',
+    'ruby': 'gem',
+    'php': 'composer',
+    'dotnet': 'nuget',
+    'minimos': 'apk',
+    'bellsoft hardened containers': 'apk',
+    'redhat': 'rpm',
+    'alma': 'rpm',
+    'rocky': 'rpm',
+    'cbl-mariner': 'rpm',
+    'mariner': 'rpm',
+    'amazon linux': 'rpm',
+    'amazon': 'rpm',
+    'oracle linux': 'rpm',
+    'oracle': 'rpm',
+    'photon': 'rpm',
+    'suse linux enterprise': 'rpm',
+    'centos': 'rpm',
+    'fedora': 'rpm',
+  } satisfies Record<string, SchemeId>),
+]);
 
 export function schemeForEcosystem(eco: string): VersionScheme {
   const name = eco.trim().toLowerCase();
