@@ -1,11 +1,10 @@
 // One tab of 报告管理: its filters (keyword on report, subject and project names; status; format),
 // the paged list, re-fetched every 3 s while a report is waiting or generating, row and batch
 // deletes, and downloads into the desktop report library.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Card, FormGroup, HTMLSelect, Spinner, SpinnerSize } from '@blueprintjs/core';
-import { useNavigate } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import type { ReportRow } from '../../../contract/api/report.ts';
-import { DEFAULT_PAGE_SIZE } from '../../../contract/api/vulnerability.ts';
 import { EXPORT_STATUS_LABEL } from '../../../contract/enums.ts';
 import { apiErrorMessage } from '../../api/baseQuery.ts';
 import { useReportListQuery, useReportRemoveMutation, type ReportListQuery } from '../../api/reportApi.ts';
@@ -17,7 +16,7 @@ import { EmptyState } from '../../common/states.tsx';
 import { desktopErrorMessage } from '../../platform/desktop.ts';
 import { GenerateReportDialog } from './GenerateReportDialog.tsx';
 import { ReportTable } from './ReportTable.tsx';
-import { anyPending, reportTypeLabel, type ReportTabDef } from './reportModel.ts';
+import { anyPending, DEFAULT_REPORT_STATE, readReportState, reportTypeLabel, STATUS_FILTER_CODES, writeReportState, type ReportListState, type ReportTabDef } from './reportModel.ts';
 import { toastWithAction } from '../../app/toaster.ts';
 import type { LibraryDownloads } from './useLibraryDownloads.ts';
 import { zh } from '../../i18n/zh-CN.ts';
@@ -25,25 +24,19 @@ import { zh } from '../../i18n/zh-CN.ts';
 const t = zh.report;
 /** Spec: reports are generated asynchronously; the list follows them while any is unfinished. */
 export const PENDING_POLL_MS = 3000;
-const STATUS_CODES = [0, 1, 2, 4] as const;
-
-interface Filters {
-  keyword: string;
-  status: number | null;
-  reportType: number | null;
-}
-const EMPTY: Filters = { keyword: '', status: null, reportType: null };
-
 /** What a confirmed delete removes; `name` for a single row (selection may span pages, so ids). */
 type Confirm = { ids: number[]; name: string | null } | null;
 
 export function ReportTab({ tab, downloads }: { tab: ReportTabDef; downloads: LibraryDownloads }) {
   const navigate = useNavigate();
   const has = usePermissions();
-  const [filters, setFilters] = useState<Filters>(EMPTY);
-  const [keyword, setKeyword] = useState('');
-  const [page, setPage] = useState(1);
-  const [size, setSize] = useState(DEFAULT_PAGE_SIZE);
+  // Filters and page live in the URL: back/forward, a reload and a shared link keep them.
+  const [params, setParams] = useSearchParams();
+  const state = useMemo(() => readReportState(params, tab), [params, tab]);
+  const setState = (next: ReportListState) => setParams((old) => writeReportState(next, old));
+  const { page, size } = state;
+  const [keyword, setKeyword] = useState(state.keyword);
+  useEffect(() => setKeyword(state.keyword), [state.keyword]);
   const [poll, setPoll] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
   const [confirm, setConfirm] = useState<Confirm>(null);
@@ -53,19 +46,16 @@ export function ReportTab({ tab, downloads }: { tab: ReportTabDef; downloads: Li
   const query: ReportListQuery = {
     page,
     size,
-    ...(filters.keyword ? { keyword: filters.keyword } : {}),
-    ...(filters.status !== null ? { status: filters.status } : {}),
-    ...(filters.reportType !== null ? { reportType: filters.reportType } : {}),
+    ...(state.keyword ? { keyword: state.keyword } : {}),
+    ...(state.status !== null ? { status: state.status } : {}),
+    ...(state.reportType !== null ? { reportType: state.reportType } : {}),
   };
   const list = useReportListQuery({ kind: tab.key, query }, { pollingInterval: poll ? PENDING_POLL_MS : 0 });
   const rows = list.data?.content;
   useEffect(() => setPoll(anyPending(rows)), [rows]);
 
-  const update = (changes: Partial<Filters>) => {
-    setFilters((old) => ({ ...old, ...changes }));
-    setPage(1);
-  };
-  const filtered = filters.keyword !== '' || filters.status !== null || filters.reportType !== null;
+  const update = (changes: Partial<Pick<ReportListState, 'keyword' | 'status' | 'reportType'>>) => setState({ ...state, ...changes, page: 1 });
+  const filtered = state.keyword !== '' || state.status !== null || state.reportType !== null;
   const batchDelete = tab.key === 'project';
   const canStatistic = tab.key === 'statistic' && has('statistic-project:summary:report');
 
@@ -115,15 +105,15 @@ export function ReportTab({ tab, downloads }: { tab: ReportTabDef; downloads: Li
           <FormGroup inline label={t.status} className="cairn-filter-group">
             <HTMLSelect
               aria-label={t.status}
-              value={filters.status ?? ''}
+              value={state.status ?? ''}
               onChange={(e) => update({ status: e.currentTarget.value === '' ? null : Number(e.currentTarget.value) })}
-              options={[{ value: '', label: t.allStatuses }, ...STATUS_CODES.map((s) => ({ value: s, label: EXPORT_STATUS_LABEL[s] }))]}
+              options={[{ value: '', label: t.allStatuses }, ...STATUS_FILTER_CODES.map((s) => ({ value: s, label: EXPORT_STATUS_LABEL[s] }))]}
             />
           </FormGroup>
           <FormGroup inline label={t.format} className="cairn-filter-group">
             <HTMLSelect
               aria-label={t.format}
-              value={filters.reportType ?? ''}
+              value={state.reportType ?? ''}
               onChange={(e) => update({ reportType: e.currentTarget.value === '' ? null : Number(e.currentTarget.value) })}
               options={[{ value: '', label: t.allFormats }, ...tab.reportTypes.map((c) => ({ value: c, label: reportTypeLabel(c) }))]}
             />
@@ -132,7 +122,7 @@ export function ReportTab({ tab, downloads }: { tab: ReportTabDef; downloads: Li
             disabled={!filtered}
             onReset={() => {
               setKeyword('');
-              update(EMPTY);
+              setState({ ...DEFAULT_REPORT_STATE, size });
             }}
           />
           <span className="cairn-pager-spacer" />
@@ -173,11 +163,8 @@ export function ReportTab({ tab, downloads }: { tab: ReportTabDef; downloads: Li
         }
         page={page}
         size={size}
-        onPage={setPage}
-        onSize={(n) => {
-          setSize(n);
-          setPage(1);
-        }}
+        onPage={(n) => setState({ ...state, page: n })}
+        onSize={(n) => setState({ ...state, size: n, page: 1 })}
         table={(pageRows) => (
           <ReportTable
             rows={pageRows}

@@ -15,6 +15,8 @@ import {
 import { COMPONENT_EXPORT_REPORT_TYPE, VEX_REPORT_TYPE, type ReportRow } from '../../../contract/api/report.ts';
 import type { LibraryDownloadRequest, LibraryEntry, LibraryFormat } from '../../../contract/ipc/desktop-contract.ts';
 import type { ReportListKind } from '../../api/reportApi.ts';
+import { DEFAULT_PAGE_SIZE } from '../../../contract/api/vulnerability.ts';
+import { PAGE_SIZES } from '../bug/listQuery.ts';
 import { reportZh as t } from '../../i18n/report.ts';
 
 // ---- tabs
@@ -49,6 +51,51 @@ export function pickTab(tabs: readonly ReportTabDef[], wanted: string | null): R
 // ---- a row's format and status
 
 /** Word / Excel / PDF / SPDX / CycloneDX / SWID, CycloneDX VEX / OpenVEX, or the export's file type. */
+// ---- list state in the URL (?tab=project&q=…&status=2&type=3&page=2&size=30)
+
+/** The statuses the filter offers (3, deleted, is never listed). */
+export const STATUS_FILTER_CODES = [0, 1, 2, 4] as const;
+
+export interface ReportListState {
+  keyword: string;
+  status: number | null;
+  reportType: number | null;
+  page: number;
+  size: number;
+}
+
+export const DEFAULT_REPORT_STATE: ReportListState = { keyword: '', status: null, reportType: null, page: 1, size: DEFAULT_PAGE_SIZE };
+
+/** A tab's list state from the URL query; values the tab does not offer fall back to the default. */
+export function readReportState(params: URLSearchParams, tab: ReportTabDef): ReportListState {
+  const code = (key: string, allowed: readonly number[]): number | null => {
+    const raw = params.get(key);
+    return raw !== null && raw !== '' && allowed.includes(Number(raw)) ? Number(raw) : null;
+  };
+  const page = Number(params.get('page'));
+  const size = Number(params.get('size'));
+  return {
+    keyword: (params.get('q') ?? '').slice(0, 200),
+    status: code('status', STATUS_FILTER_CODES),
+    reportType: code('type', tab.reportTypes),
+    page: Number.isInteger(page) && page >= 1 ? page : 1,
+    size: PAGE_SIZES.includes(size) ? size : DEFAULT_PAGE_SIZE,
+  };
+}
+
+/** The URL query of a state: only what differs from the default, other parameters (tab) kept. */
+export function writeReportState(state: ReportListState, base: URLSearchParams = new URLSearchParams()): URLSearchParams {
+  const out = new URLSearchParams(base);
+  for (const key of ['q', 'status', 'type', 'page', 'size']) out.delete(key);
+  const keyword = state.keyword.trim();
+  if (keyword) out.set('q', keyword);
+  if (state.status !== null) out.set('status', String(state.status));
+  if (state.reportType !== null) out.set('type', String(state.reportType));
+  if (state.page !== 1) out.set('page', String(state.page));
+  if (state.size !== DEFAULT_PAGE_SIZE) out.set('size', String(state.size));
+  return out;
+}
+
 export function reportTypeLabel(reportType: number): string {
   const format = formatOfReportType(reportType);
   if (format) return EXPORT_FORMAT_LABEL[format];

@@ -17,6 +17,9 @@ import {
   libraryFileName,
   libraryFormatOf,
   pickTab,
+  readReportState,
+  REPORT_TABS,
+  writeReportState,
   reportTypeLabel,
   reportTypesOf,
   statusView,
@@ -253,5 +256,25 @@ describe('report endpoints', () => {
       { method: 'POST', path: '/api/vex/export', body: { projectId: 5, taskId: 9, vexTypes: [1, 2] } },
       { method: 'GET', path: '/api/component/export', query: { projectId: 5, taskId: 9, format: 'csv' } },
     ]);
+  });
+});
+
+describe('报告管理的筛选与分页保存在地址中', () => {
+  const project = REPORT_TABS.find((t) => t.key === 'project')!;
+  const license = REPORT_TABS.find((t) => t.key === 'license')!;
+
+  it('reads what the tab offers and drops the rest', () => {
+    const params = new URLSearchParams('tab=project&q=%E6%A0%B8%E5%BF%83&status=2&type=5&page=3&size=30');
+    expect(readReportState(params, project)).toEqual({ keyword: '核心', status: 2, reportType: 5, page: 3, size: 30 });
+    // 5 (CycloneDX) is not a licence report format; status 3 (deleted) is never listed; odd pages and sizes.
+    expect(readReportState(new URLSearchParams('type=5&status=3&page=-1&size=7'), license)).toEqual({ keyword: '', status: null, reportType: null, page: 1, size: 15 });
+  });
+
+  it('writes only what differs from the default and keeps the tab', () => {
+    const base = new URLSearchParams('tab=license');
+    expect(writeReportState({ keyword: ' x ', status: 0, reportType: 3, page: 2, size: 50 }, base).toString()).toBe('tab=license&q=x&status=0&type=3&page=2&size=50');
+    expect(writeReportState({ keyword: '', status: null, reportType: null, page: 1, size: 15 }, new URLSearchParams('tab=vex&q=a&page=4')).toString()).toBe('tab=vex');
+    const round = { keyword: '网关', status: 4, reportType: 1, page: 2, size: 100 };
+    expect(readReportState(writeReportState(round), project)).toEqual(round);
   });
 });
