@@ -1,16 +1,14 @@
-// The report queue of one platform process, shaped like RunQueue: claims the oldest waiting
-// report, builds its model from the database on this thread, writes the file in a worker thread
-// (server/reports/generate.ts), beats while it works, and gives reports of a silent worker back to
-// the queue. One report at a time by default: generation is CPU-bound and shares the machine
-// with analyses.
+// The report queue of one platform process: the shared job loop (job-loop.ts) over the reports
+// table. Each claimed report's model is built from the database on this thread and its file is
+// written in a worker thread (server/reports/generate.ts). One report at a time by default:
+// generation is CPU-bound and shares the machine with analyses.
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseKind } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
+import { EXPORT_STATUS } from '../../contract/enums.ts';
 import {
   claimNextReport, failReport, finishReport, heartbeatReports, reportProgress, requeueStaleReports, type ReportRecord,
 } from '../db/repositories/reports.ts';
@@ -18,6 +16,7 @@ import { parseJson } from '../db/repositories/results.ts';
 import { buildReportModel, type ModelKind } from '../reports/build-model.ts';
 import { closeWriterThreads, generateReportFile } from '../reports/generate.ts';
 import type { ReportModel } from '../reports/model.ts';
+import { JobLoop } from './job-loop.ts';
 
 export interface ReportQueueOptions {
   db: Kysely<Database>;
@@ -31,104 +30,73 @@ export interface ReportQueueOptions {
   pollMs?: number;
 }
 
-const HEARTBEAT_MS = 10_000;
-/** A generating report whose worker has not beaten for this long is queued again. */
-const STALE_MS = 120_000;
-
 /** Which model a report kind is written from (VEX and component exports take the full task model). */
 const MODEL_KIND: Record<string, ModelKind> = { task: 'task', license: 'license', subject: 'subject', statistic: 'statistic', vex: 'task', component: 'task' };
 
 export class ReportQueue {
-  readonly worker = `${hostname()}#${process.pid}#report#${randomBytes(3).toString('hex')}`;
-  private readonly running = new Map<number, AbortController>();
-  private timer: NodeJS.Timeout | undefined;
-  private beat: NodeJS.Timeout | undefined;
-  private filling = false;
-  private again = false;
-  private stopped = false;
+  private readonly loop: JobLoop<ReportRecord>;
   private options: ReportQueueOptions;
   /** The model of the last report, kept for the other formats submitted with it. */
   private lastModel: { key: string; model: ReportModel } | null = null;
 
   constructor(options: ReportQueueOptions) {
     this.options = options;
+    const { db } = options;
+    const postgres = options.databaseKind === 'postgres';
+    this.loop = new JobLoop<ReportRecord>({
+      label: 'report',
+      claim: async (worker) => {
+        const report = await claimNextReport(db, worker, postgres);
+        // Nothing left to share the model with once the queue is idle: let the memory go.
+        if (!report && !this.loop.active) this.lastModel = null;
+        return report;
+      },
+      idOf: (report) => Number(report.id),
+      describe: (report) => ({ reportId: Number(report.id), kind: report.kind, reportType: report.report_type }),
+      run: (report, signal) => this.generate(report, signal),
+      fail: (report, error, worker) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        return failReport(db, Number(report.id), worker, /[\u4e00-\u9fff]/.test(reason) ? reason : `报告生成失败：${reason}`);
+      },
+      beat: async (ids, worker) => {
+        await heartbeatReports(db, ids, worker);
+        // Deleted (status 3) or handed to another worker meanwhile.
+        const gone = await db.selectFrom('reports').select('id').where('id', 'in', ids)
+          .where((eb) => eb.or([eb('status', '<>', EXPORT_STATUS.GENERATING), eb('worker', 'is', null), eb('worker', '<>', worker)])).execute();
+        return gone.map((r) => Number(r.id));
+      },
+      goneReason: () => new Error('报告已删除'),
+      requeueStale: (before, worker) => requeueStaleReports(db, before, worker),
+      stopReason: () => new Error('平台正在停止'),
+    }, { concurrency: options.concurrency ?? 1, log: options.log, tag: 'report', ...(options.pollMs !== undefined && { pollMs: options.pollMs }) });
+  }
+
+  get worker(): string {
+    return this.loop.worker;
   }
 
   setLogger(log: ReportQueueOptions['log']): void {
     this.options.log = log;
+    this.loop.setLogger(log);
   }
 
-  async start(): Promise<void> {
-    const requeued = await requeueStaleReports(this.options.db, new Date(Date.now() - STALE_MS).toISOString());
-    if (requeued) this.options.log.warn({ requeued }, 'interrupted reports queued again');
-    this.timer = setInterval(() => this.wake(), this.options.pollMs ?? 2000);
-    this.beat = setInterval(() => void this.heartbeat(), HEARTBEAT_MS);
-    this.wake();
+  start(): Promise<void> {
+    return this.loop.start();
   }
 
   /** Looks for waiting reports now (called after a generate call). */
   wake(): void {
-    if (this.stopped) return;
-    if (this.filling) { this.again = true; return; }
-    this.filling = true;
-    void this.fill().finally(() => {
-      this.filling = false;
-      if (this.again) { this.again = false; this.wake(); }
-    });
+    this.loop.wake();
   }
 
   get active(): number {
-    return this.running.size;
+    return this.loop.active;
   }
 
+  /** Stops claiming, hands unfinished reports back to the queue and ends the idle writer threads. */
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    clearInterval(this.beat);
-    for (const controller of this.running.values()) controller.abort(new Error('平台正在停止'));
-    const deadline = Date.now() + 10_000;
-    while (this.running.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    await requeueStaleReports(this.options.db, new Date(0).toISOString(), this.worker).catch(() => {});
+    await this.loop.stop();
     await closeWriterThreads();
-  }
-
-  private async fill(): Promise<void> {
-    while (!this.stopped && this.running.size < (this.options.concurrency ?? 1)) {
-      let report: ReportRecord | null;
-      try {
-        report = await claimNextReport(this.options.db, this.worker, this.options.databaseKind === 'postgres');
-      } catch (error) {
-        this.options.log.error({ err: error }, 'claiming a report failed');
-        return;
-      }
-      if (!report) {
-        // Nothing left to share the model with once the queue is idle: let the memory go.
-        if (!this.running.size) this.lastModel = null;
-        return;
-      }
-      this.execute(report);
-    }
-  }
-
-  private execute(report: ReportRecord): void {
-    const controller = new AbortController();
-    const id = Number(report.id);
-    this.running.set(id, controller);
-    const { db, log } = this.options;
-    log.info({ reportId: id, kind: report.kind, reportType: report.report_type }, 'report started');
-    void this.generate(report, controller.signal)
-      .then(() => log.info({ reportId: id }, 'report finished'))
-      .catch(async (error: unknown) => {
-        if (this.stopped) return; // handed back to the queue by stop()
-        const reason = error instanceof Error ? error.message : String(error);
-        const message = /[\u4e00-\u9fff]/.test(reason) ? reason : `报告生成失败：${reason}`;
-        log.error({ err: error, reportId: id }, 'report failed');
-        await failReport(db, id, this.worker, message).catch((e: unknown) => log.error({ err: e }, 'recording a failed report failed'));
-      })
-      .finally(() => {
-        this.running.delete(id);
-        this.wake();
-      });
   }
 
   private async generate(report: ReportRecord, signal: AbortSignal): Promise<void> {
@@ -151,22 +119,5 @@ export class ReportQueue {
     const written = await generateReportFile(dataDir, { id, kind: report.kind, reportType: Number(report.report_type), name: report.name }, model, { signal });
     // A report deleted while it was written keeps no file.
     if (!(await finishReport(db, id, this.worker, written))) await rm(path.dirname(path.join(dataDir, written.file)), { recursive: true, force: true });
-  }
-
-  /** Keeps this process's reports alive and notices those deleted meanwhile. */
-  private async heartbeat(): Promise<void> {
-    const { db, log } = this.options;
-    try {
-      const ids = [...this.running.keys()];
-      if (ids.length) {
-        await heartbeatReports(db, ids, this.worker);
-        const gone = await db.selectFrom('reports').select('id').where('id', 'in', ids)
-          .where((eb) => eb.or([eb('status', '<>', 1), eb('worker', 'is', null), eb('worker', '<>', this.worker)])).execute();
-        for (const { id } of gone) this.running.get(Number(id))?.abort(new Error('报告已删除'));
-      }
-      await requeueStaleReports(db, new Date(Date.now() - STALE_MS).toISOString());
-    } catch (error) {
-      log.warn({ err: error }, 'report heartbeat failed');
-    }
   }
 }
