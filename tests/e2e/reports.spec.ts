@@ -155,6 +155,15 @@ test('报告：生成各格式、下载到报告库、校验、平台停止后�
   const spdxEntry = (await libraryEntries(page)).find((e) => e.reportId === spdx.id)!;
   expect(spdxEntry.state).toBe('done');
 
+  // ---- the filters live in the URL: a reload keeps the PDF-only list ------------------------------
+  const pdfReport = reports.find((r) => r.name.endsWith('.pdf'))!;
+  await page.getByRole('combobox', { name: '格式' }).selectOption({ label: 'PDF' });
+  await expect(page).toHaveURL(/[?&]type=3\b/);
+  await page.reload();
+  await expect(page.getByRole('combobox', { name: '格式' })).toHaveValue('3');
+  await expect(page.getByRole('row').filter({ hasText: pdfReport.name })).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: '.docx' })).toHaveCount(0);
+
   // ---- a truncated copy is caught by its checksum and downloaded again ---------------------------
   const xlsx = files.find((f) => f.endsWith('.xlsx'))!;
   truncateSync(xlsx, Math.floor(statSync(xlsx).size / 2));
