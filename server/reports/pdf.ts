@@ -37,7 +37,8 @@ const COLOUR = {
 const FONT = { regular: 'NotoSansSC-Regular', bold: 'NotoSansSC-Bold' };
 const TABLE_SIZE = 8;
 /** The widest a column of short values (levels, versions, 直接依赖) may grow to stay on one line. */
-const SHORT_COLUMN = 90;
+/** The most a column's minimum width may be (pt); a longer unbreakable word breaks by character. */
+const MAX_MIN_COLUMN = 90;
 const CELL_PAD_X = 4;
 const CELL_PAD_Y = 3.5;
 /** Details for the most severe findings only, so a large task does not print thousands of pages. */
@@ -501,39 +502,47 @@ function table(layout: Layout, section: AnyTableSection, rows: readonly unknown[
 }
 
 /**
- * The section's relative widths scaled to the page, except that a column of short values (a
- * level, an ecosystem, 直接依赖) gets the width its header and values need on one line; the
- * columns of long text (names, PURLs, explanations) give up that room and wrap instead.
+ * Column widths from the content, much as a browser lays out an automatic table: each column
+ * wants its values on one line (at most half the page) and needs at least its header and its
+ * unbreakable words (at most MAX_MIN_COLUMN; longer words break by character). A few outliers do
+ * not size a column: wants and needs are the 90th and 95th percentiles over the rows. When
+ * everything fits the spare room is shared in proportion; otherwise each column gets its minimum
+ * plus a share of the rest in proportion to how much more it wants. Short values (levels,
+ * 直接依赖, versions) thus stay on one line and long ones (PURLs, explanations) wrap.
  */
 function columnWidths(doc: Doc, section: AnyTableSection, rows: readonly unknown[]): number[] {
-  const total = section.columns.reduce((sum, c) => sum + c.width, 0);
-  const base = section.columns.map((c) => (c.width / total) * CONTENT_WIDTH);
   const sample = rows.length > 300 ? rows.slice(0, 300) : rows;
-  const need = section.columns.map((c) => {
+  const pad = 2 * CELL_PAD_X + 1;
+  const percentile = (xs: number[], p: number) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]! : 0);
+  const wants: number[] = [];
+  const needs: number[] = [];
+  for (const c of section.columns) {
     doc.font(FONT.bold).fontSize(TABLE_SIZE);
-    let widest = doc.widthOfString(c.header);
+    const header = doc.widthOfString(c.header);
     doc.font(FONT.regular);
-    for (const row of sample) widest = Math.max(widest, doc.widthOfString(String(c.value(row))) + (c.level ? 6 : 0));
-    return widest + 2 * CELL_PAD_X + 1;
-  });
-  // Give short-valued columns (at most SHORT_COLUMN wide) the width they need, the cheapest
-  // first, while the long-text columns keep at least 80 % of their share. Fixing one column
-  // shrinks the others, so a column that fitted may stop fitting: look again after each.
-  const grow = new Set<number>();
-  const widthsWith = (fixedSet: Set<number>) => {
-    const fixed = [...fixedSet].reduce((sum, j) => sum + need[j]!, 0);
-    const flexibleBase = base.reduce((sum, b, j) => sum + (fixedSet.has(j) ? 0 : b), 0);
-    return { widths: base.map((b, i) => (fixedSet.has(i) ? need[i]! : (b / flexibleBase) * (CONTENT_WIDTH - fixed))), fits: flexibleBase > 0 && CONTENT_WIDTH - fixed >= flexibleBase * 0.8 };
-  };
-  for (;;) {
-    const { widths } = widthsWith(grow);
-    const next = need.map((_, i) => i)
-      .filter((i) => !grow.has(i) && need[i]! > widths[i]! && need[i]! <= SHORT_COLUMN)
-      .sort((a, b) => need[a]! - widths[a]! - (need[b]! - widths[b]!))
-      .find((i) => widthsWith(new Set(grow).add(i)).fits);
-    if (next === undefined) return widths;
-    grow.add(next);
+    const extra = c.level ? 6 : 0;
+    const widths: number[] = [];
+    const words: number[] = [];
+    for (const row of sample) {
+      const text = String(c.value(row));
+      widths.push(doc.widthOfString(text) + extra);
+      // Where pdfkit may break a line: spaces, after a slash, after a hyphen before a letter
+      // ("LGPL-2.1-or-later", but never inside "Apache-2.0").
+      let word = 0;
+      for (const part of text.split(/\s+|(?<=\/)|(?<=-)(?=[A-Za-z])/)) if (part) word = Math.max(word, doc.widthOfString(part) + extra);
+      words.push(word);
+    }
+    const want = Math.min(Math.max(header, percentile(widths, 0.9)), CONTENT_WIDTH / 2) + pad;
+    wants.push(want);
+    needs.push(Math.min(want, Math.max(header, Math.min(percentile(words, 0.95), MAX_MIN_COLUMN)) + pad));
   }
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const want = sum(wants);
+  const need = sum(needs);
+  if (want <= CONTENT_WIDTH) return wants.map((w) => (w * CONTENT_WIDTH) / want);
+  if (need >= CONTENT_WIDTH) return needs.map((n) => (n * CONTENT_WIDTH) / need);
+  const share = (CONTENT_WIDTH - need) / (want - need);
+  return needs.map((n, i) => n + (wants[i]! - n) * share);
 }
 
 function drawRow(doc: Doc, cells: Cell[], widths: number[], y: number, lh: number, font: string, colour: string): void {

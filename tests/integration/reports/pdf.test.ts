@@ -62,6 +62,18 @@ describe.skipIf(!hasPoppler)('PDF report', () => {
     expect(text).toContain('网上银行系统');
   });
 
+  it('sizes table columns to their content: short values stay on one line', () => {
+    // pdftotext -layout keeps each visual line: a wrapped cell leaves its halves on two lines.
+    const text = run('pdftotext', ['-layout', file, '-']);
+    const indirect = model.components.filter((c) => !c.direct).length;
+    expect(text.split('间接依赖').length - 1).toBeGreaterThanOrEqual(indirect);
+    for (const id of ['Apache-2.0', 'BSD-3-Clause', 'GPL-2.0-only']) {
+      const declared = model.components.filter((c) => c.license === id).length;
+      expect(text.split(id).length - 1, id).toBeGreaterThanOrEqual(declared);
+    }
+    for (const v of model.vulnerabilities) expect(text).toContain(v.id);
+  });
+
   it('numbers the pages in the footer and lists the real page of each section in the contents', () => {
     const pages = Number(/Pages:\s+(\d+)/.exec(run('pdfinfo', [file]))![1]);
     const numbered = pages - 1; // the cover is not numbered
