@@ -38,7 +38,7 @@ const FONT = { regular: 'NotoSansSC-Regular', bold: 'NotoSansSC-Bold' };
 const TABLE_SIZE = 8;
 /** The widest a column of short values (levels, versions, 直接依赖) may grow to stay on one line. */
 /** The most a column's minimum width may be (pt); a longer unbreakable word breaks by character. */
-const MAX_MIN_COLUMN = 90;
+const MAX_MIN_COLUMN = 60;
 const CELL_PAD_X = 4;
 const CELL_PAD_Y = 3.5;
 /** Details for the most severe findings only, so a large task does not print thousands of pages. */
