@@ -32,6 +32,7 @@ import { subjectHandlers } from './routes/subject/index.ts';
 import { taskHandlers } from './routes/task/index.ts';
 import { resultHandlers } from './routes/result/index.ts';
 import { reportHandlers } from './routes/report/index.ts';
+import { startUploadSweeper } from './uploads/sweep.ts';
 import { productVersion } from './version.ts';
 
 declare module 'fastify' {
@@ -105,9 +106,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
   queue!.setLogger(app.log);
   reports!.setLogger(app.log);
-  // Analyses and report generation start once the app is ready and stop before the database closes.
-  app.addHook('onReady', async () => { await queue.start(); await reports.start(); });
-  app.addHook('onClose', async () => { await queue.stop(); await reports.stop(); await db.destroy(); });
+  // Analyses, report generation and the upload sweeper start once the app is ready and stop
+  // before the database closes.
+  let stopSweeper = () => {};
+  app.addHook('onReady', async () => {
+    await queue.start();
+    await reports.start();
+    stopSweeper = await startUploadSweeper(db, context.dataDir, app.log);
+  });
+  app.addHook('onClose', async () => { stopSweeper(); await queue.stop(); await reports.stop(); await db.destroy(); });
   app.decorate('cairn', context);
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
 

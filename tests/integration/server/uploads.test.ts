@@ -1,6 +1,7 @@
 // Chunked, resumable uploads over HTTP on SQLite and PostgreSQL: create, chunks, completion with
 // and without a SHA-256, wrong offsets answered with where to resume, size limits, ownership,
-// cancel, a half-sent chunk that must not corrupt the file, and the body streamed to disk.
+// cancel, the sweep of abandoned uploads, a half-sent chunk that must not corrupt the file, and
+// the body streamed to disk.
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
@@ -12,6 +13,7 @@ import { UPLOAD_CHUNK_MAX_BYTES } from '../../../contract/api/upload.ts';
 import { registerUploadBodyParser } from '../../../server/uploads/body-parser.ts';
 import { MAX_UPLOAD_ENV } from '../../../server/uploads/limits.ts';
 import { findCompleteUpload, partPath, uploadPath } from '../../../server/uploads/store.ts';
+import { sweepAbandonedUploads } from '../../../server/uploads/sweep.ts';
 import { databases, startServer, type TestClient, type TestServer } from './harness.ts';
 
 const MiB = 1024 * 1024;
@@ -165,6 +167,28 @@ describe.each(databases)('uploads on $name', (database) => {
     expect(existsSync(partPath(server.app.cairn.dataDir, id))).toBe(false);
     expect((await put(lena, id, 50, Buffer.alloc(50))).body).toMatchObject({ code: 0, message: '该上传已取消' });
     expect((await lena.request({ method: 'GET', url: `/api/upload/${id}` })).body.data.status).toBe('cancelled');
+  });
+
+  it('sweeps uploads idle for a week: the part file goes, a late chunk is told it was cancelled', async () => {
+    const { db, dataDir } = server.app.cairn;
+    const idle = (await create(lena, { fileName: 'abandoned.zip', size: 100 })).body.data.uploadId as string;
+    const recent = (await create(lena, { fileName: 'recent.zip', size: 100 })).body.data.uploadId as string;
+    const done = (await create(lena, { fileName: 'done.zip', size: 10 })).body.data.uploadId as string;
+    for (const id of [idle, recent]) await put(lena, id, 0, Buffer.alloc(40));
+    await put(lena, done, 0, Buffer.alloc(10));
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000).toISOString();
+    await db.updateTable('uploads').set({ updated_at: eightDaysAgo }).where('id', 'in', [idle, done]).execute();
+
+    const swept = await sweepAbandonedUploads(db, dataDir);
+    expect(swept).toContain(idle);
+    expect(swept).not.toContain(recent);
+    expect(swept).not.toContain(done);
+    expect(existsSync(partPath(dataDir, idle))).toBe(false);
+    expect(existsSync(partPath(dataDir, recent))).toBe(true);
+    // A completed upload stays, however old: projects analyse again from it.
+    expect(await findCompleteUpload(db, dataDir, done)).not.toBeNull();
+    expect((await put(lena, idle, 40, Buffer.alloc(60))).body).toMatchObject({ code: 0, message: '该上传已取消' });
+    expect((await sweepAbandonedUploads(db, dataDir))).toEqual([]);
   });
 
   describe('over a real socket', () => {

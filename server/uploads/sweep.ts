@@ -1,0 +1,40 @@
+// Abandoned uploads: a chunked upload nobody has continued for a week (the desktop was closed for
+// good, the file was deleted) would keep its `.part` file forever. The platform sweeps them at
+// start and every few hours: the row becomes 'cancelled' (a late resume is told so) and the file
+// goes. Completed uploads stay: projects re-analyse from them.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { nowIso } from '../db/time.ts';
+import { removeFiles } from './receive.ts';
+
+/** An upload with no chunk for this long is abandoned. */
+export const ABANDONED_AFTER_MS = 7 * 24 * 3600 * 1000;
+const SWEEP_EVERY_MS = 6 * 3600 * 1000;
+
+/** Cancels uploads idle since before `cutoff` and removes their files; the ids swept. */
+export async function sweepAbandonedUploads(db: Kysely<Database>, dataDir: string, cutoff = new Date(Date.now() - ABANDONED_AFTER_MS)): Promise<string[]> {
+  const stale = await db.selectFrom('uploads').select('id')
+    .where('status', '=', 'receiving').where('updated_at', '<', cutoff.toISOString()).execute();
+  const swept: string[] = [];
+  for (const { id } of stale) {
+    // Only if still idle: a chunk that arrived meanwhile moved updated_at.
+    const result = await db.updateTable('uploads').set({ status: 'cancelled', updated_at: nowIso() })
+      .where('id', '=', id).where('status', '=', 'receiving').where('updated_at', '<', cutoff.toISOString()).executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) continue;
+    await removeFiles(dataDir, id);
+    swept.push(id);
+  }
+  return swept;
+}
+
+/** Sweeps now (awaited, so a platform that closes at once leaves no query behind) and every few hours until stopped. */
+export async function startUploadSweeper(db: Kysely<Database>, dataDir: string, log: Pick<FastifyBaseLogger, 'info' | 'warn'>): Promise<() => void> {
+  const sweep = () => sweepAbandonedUploads(db, dataDir)
+    .then((ids) => { if (ids.length) log.info({ uploads: ids.length }, 'abandoned uploads removed'); })
+    .catch((error: unknown) => log.warn({ err: error }, 'sweeping abandoned uploads failed'));
+  await sweep();
+  const timer = setInterval(() => void sweep(), SWEEP_EVERY_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
