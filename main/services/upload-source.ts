@@ -1,11 +1,13 @@
 // What an upload sends: a regular file as it is, or a folder packed into a zip first. The zip is
 // written to the app's own temp folder under its data dir (not /tmp, which is often a RAM disk),
 // streamed by yazl file by file, and removed when the upload ends. Symbolic links and special
-// files are skipped so a folder can never pull in files from outside itself.
-import { createWriteStream } from 'node:fs';
+// files are skipped so a folder can never pull in files from outside itself. Either way the
+// SHA-256 of what is sent is known before the first byte goes, and the platform checks it.
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { lstat, mkdir, opendir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
 import yazl from 'yazl';
@@ -19,6 +21,8 @@ export interface UploadSource {
   size: number;
   /** Modification time when prepared: a file changed mid-upload is refused rather than sent mixed. */
   mtimeMs: number;
+  /** SHA-256 (hex) of what is sent: the platform checks the assembled file against it. */
+  sha256: string;
   /** Removes what was created for the upload (the temp zip); a no-op for a plain file. */
   cleanup(): Promise<void>;
 }
@@ -39,13 +43,16 @@ async function* walk(root: string, prefix: string): AsyncGenerator<{ file: strin
 }
 
 /** Packs `folder` into `<tempDir>/<random>/<folder name>.zip`. */
-export async function zipFolder(folder: string, tempDir: string, signal?: AbortSignal): Promise<{ file: string; dir: string }> {
+export async function zipFolder(folder: string, tempDir: string, signal?: AbortSignal): Promise<{ file: string; dir: string; sha256: string }> {
   const dir = path.join(tempDir, randomUUID());
   await mkdir(dir, { recursive: true });
   const base = path.basename(path.resolve(folder)) || 'folder';
   const file = path.join(dir, `${base}.zip`);
   const zip = new yazl.ZipFile();
-  const written = pipeline(zip.outputStream, createWriteStream(file), { signal });
+  // The zip is hashed as it is written, so a folder costs no second read.
+  const hash = createHash('sha256');
+  const hashing = new Transform({ transform(chunk: Buffer, _encoding, done) { hash.update(chunk); done(null, chunk); } });
+  const written = pipeline(zip.outputStream, hashing, createWriteStream(file), { signal });
   try {
     let count = 0;
     for await (const entry of walk(folder, '')) {
@@ -63,7 +70,14 @@ export async function zipFolder(folder: string, tempDir: string, signal?: AbortS
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
-  return { file, dir };
+  return { file, dir, sha256: hash.digest('hex') };
+}
+
+/** SHA-256 of a file, streamed (a 2 GB archive is never in memory). */
+async function sha256OfFile(file: string, signal?: AbortSignal): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file, { signal, highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 /** Checks `target` and turns it into something to send (zipping a folder). */
@@ -72,7 +86,8 @@ export async function prepareSource(target: string, tempDir: string, signal?: Ab
   if (!info) throw new DesktopError('not-found', `找不到文件：${target}`);
   if (info.isFile()) {
     if (info.size === 0) throw new DesktopError('empty-file', `文件“${path.basename(target)}”是空文件，无法上传`);
-    return { file: target, fileName: path.basename(target), size: info.size, mtimeMs: info.mtimeMs, cleanup: async () => {} };
+    const sha256 = await sha256OfFile(target, signal);
+    return { file: target, fileName: path.basename(target), size: info.size, mtimeMs: info.mtimeMs, sha256, cleanup: async () => {} };
   }
   if (!info.isDirectory()) throw new DesktopError('not-a-file', `无法上传“${path.basename(target)}”：它不是普通文件或文件夹`);
   const zipped = await zipFolder(target, tempDir, signal);
@@ -82,6 +97,7 @@ export async function prepareSource(target: string, tempDir: string, signal?: Ab
     fileName: path.basename(zipped.file),
     size: zipInfo.size,
     mtimeMs: zipInfo.mtimeMs,
+    sha256: zipped.sha256,
     cleanup: () => rm(zipped.dir, { recursive: true, force: true }),
   };
 }

@@ -146,7 +146,7 @@ export function createUploads(options: UploadsOptions): UploadsService {
     }
     const source = t.source;
     if (!t.progress.uploadId) {
-      const env = await t.client.call({ method: createCall.method, path: createCall.path, body: { fileName: source.fileName, size: source.size } });
+      const env = await t.client.call({ method: createCall.method, path: createCall.path, body: { fileName: source.fileName, size: source.size, sha256: source.sha256 } });
       const created = stateOf(env);
       if (env.code !== ResultCode.SUCCESS || !created) throw new UploadFailed(env.message);
       t.progress.uploadId = created.uploadId;

@@ -18,7 +18,7 @@ import type { UploadProgress } from '../../../contract/ipc/desktop-contract.ts';
 import { createApiClient, type ApiClient } from '../../../main/services/api-client.ts';
 import { createUploads, type UploadsOptions, type UploadsService } from '../../../main/services/uploads.ts';
 import { registerUploadBodyParser } from '../../../server/uploads/body-parser.ts';
-import { findCompleteUpload } from '../../../server/uploads/store.ts';
+import { findCompleteUpload, findUpload } from '../../../server/uploads/store.ts';
 import { databases, startServer, type TestServer } from '../server/harness.ts';
 import { tempDir } from './helpers.ts';
 
@@ -143,6 +143,7 @@ describe('uploads from main to a real platform', () => {
   }
 
   const platformFile = async (uploadId: string | null) => findCompleteUpload(server.app.cairn.db, server.app.cairn.dataDir, uploadId!);
+  const declaredSha256 = async (uploadId: string | null) => (await findUpload(server.app.cairn.db, uploadId!))?.sha256;
   const waitFor = async (check: () => boolean, timeoutMs = 10_000) => {
     const until = Date.now() + timeoutMs;
     while (!check()) {
@@ -167,6 +168,8 @@ describe('uploads from main to a real platform', () => {
     const stored = await platformFile(done.uploadId);
     expect(stored).toMatchObject({ fileName: 'project.tar.gz', size: 20 * MiB + 4321 });
     expect(await sha256Of(stored!.path)).toBe(digest);
+    // The desktop declared the SHA-256 up front, and the platform checked the file against it.
+    expect(await declaredSha256(done.uploadId)).toBe(digest);
     expect(service.list()).toEqual([expect.objectContaining({ localId: started.localId, state: 'done' })]);
   });
 
@@ -237,6 +240,8 @@ describe('uploads from main to a real platform', () => {
     expect(events[0]!.state).toBe('preparing');
     const stored = await platformFile(done.uploadId);
     expect((await zipEntries(stored!.path)).sort()).toEqual(['gomod-app/cmd/server/main.go', 'gomod-app/go.mod']);
+    // The zip was hashed as it was written.
+    expect(await declaredSha256(done.uploadId)).toBe(await sha256Of(stored!.path));
     // The temp zip is gone once uploaded.
     await waitFor(() => readdirEmpty(path.join(work, 'temp', 'zip')));
   });
