@@ -106,7 +106,7 @@ function distributionOf(purl: string): string | null {
 }
 
 async function matchAndRate(db: Kysely<Database>, components: import('../engine/output/inventory.ts').InventoryEntry[]): Promise<MatchedComponent[]> {
-  const index = await getAdvisoryIndex(db);
+  const index = await getAdvisoryIndex(db, { fresh: true });
   const refs = components.map((c) => ({ ...c, distribution: c.ecosystem === 'deb' || c.ecosystem === 'apk' || c.ecosystem === 'rpm' ? distributionOf(c.purl) : null }));
   const matched = matchComponents(index, refs);
   const licenceIds = new Set<string>();

@@ -5,6 +5,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { buildAdvisoryIndex, type AdvisoryIndex } from '../engine/matchers/vulnerabilities.ts';
+import { advisoriesVersion } from './changes.ts';
 import { loadAdvisories } from './load.ts';
 
 interface Cached {
@@ -13,6 +14,9 @@ interface Cached {
 }
 
 const cache = new WeakMap<Kysely<Database>, Cached>();
+/** The last stamp read and when: requests within STAMP_TTL_MS of it do not count the table again. */
+const stamps = new WeakMap<Kysely<Database>, { at: number; version: number; stamp: Promise<string> }>();
+const STAMP_TTL_MS = 5000;
 
 async function stampOf(db: Kysely<Database>): Promise<string> {
   const row = await db
@@ -23,8 +27,23 @@ async function stampOf(db: Kysely<Database>): Promise<string> {
   return `${row?.n ?? 0}|${row?.latest ?? ''}|${map?.n ?? 0}`;
 }
 
-export async function getAdvisoryIndex(db: Kysely<Database>): Promise<AdvisoryIndex> {
-  const stamp = await stampOf(db);
+/**
+ * The index for the knowledge base as it is now. Counting a large advisory table costs tens of
+ * milliseconds, so screens (recommendations, the component check) accept a stamp up to 5 s old;
+ * an analysis asks with `fresh` so it always matches against what was imported just before, and
+ * a write of this process (changes.ts) makes the next call read the stamp again.
+ */
+export async function getAdvisoryIndex(db: Kysely<Database>, options: { fresh?: boolean } = {}): Promise<AdvisoryIndex> {
+  const now = Date.now();
+  const version = advisoriesVersion(db);
+  let recent = stamps.get(db);
+  if (options.fresh || !recent || recent.version !== version || now - recent.at > STAMP_TTL_MS) {
+    recent = { at: now, version, stamp: stampOf(db) };
+    stamps.set(db, recent);
+    const pending = recent;
+    pending.stamp.catch(() => { if (stamps.get(db) === pending) stamps.delete(db); });
+  }
+  const stamp = await recent.stamp;
   const cached = cache.get(db);
   if (cached && cached.stamp === stamp) return cached.index;
   const index = loadAdvisories(db).then((advisories) => buildAdvisoryIndex(advisories));

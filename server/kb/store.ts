@@ -5,6 +5,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Advisory } from '../engine/matchers/advisory.ts';
 import { nowIso } from '../db/time.ts';
+import { advisoriesChanged } from './changes.ts';
 
 export interface AdvisoryRecord {
   advisory: Advisory;
@@ -221,13 +222,14 @@ export async function saveAdvisories(db: Kysely<Database>, records: AdvisoryReco
       result.updated += part.length;
     }
   });
+  advisoriesChanged(db);
   return result;
 }
 
 /** Removes advisories (their aliases and affected rows go with them by cascade). */
 export async function deleteAdvisories(db: Kysely<Database>, advisoryIds: string[]): Promise<number> {
   if (advisoryIds.length === 0) return 0;
-  return db.transaction().execute(async (trx) => {
+  const changed = await db.transaction().execute(async (trx) => {
     let removed = 0;
     for (const part of chunks([...new Set(advisoryIds)], IDS_PER_LOOKUP)) {
       const pks = (await trx.selectFrom('kb_advisories').select('id').where('advisory_id', 'in', part).execute()).map((r) => r.id);
@@ -240,6 +242,8 @@ export async function deleteAdvisories(db: Kysely<Database>, advisoryIds: string
     }
     return removed;
   });
+  advisoriesChanged(db);
+  return changed;
 }
 
 export interface IdMappingRow {
@@ -291,7 +295,7 @@ export async function saveIdMappings(db: Kysely<Database>, rows: IdMappingRow[])
     byCve.set(row.cve, set);
   }
   if (byCve.size === 0) return 0;
-  return db.transaction().execute(async (trx) => {
+  const changed = await db.transaction().execute(async (trx) => {
     const stored = new Map<string, Set<string>>();
     for (const part of chunks([...byCve.keys()], IDS_PER_LOOKUP)) {
       for (const row of await trx.selectFrom('kb_id_map').select(['cve', 'cnnvd', 'cnvd']).where('cve', 'in', part).execute()) {
@@ -316,4 +320,6 @@ export async function saveIdMappings(db: Kysely<Database>, rows: IdMappingRow[])
     }
     return written;
   });
+  advisoriesChanged(db);
+  return changed;
 }
