@@ -561,6 +561,25 @@ const reports = (kind: DatabaseKind): Migration => ({
   },
 });
 
+/**
+ * History components re-rated against the knowledge base of the day (GET
+ * /api/component/history/refresh/{id}): one row per project and purl, newer than the run that
+ * last saw the component, so the history list shows today's risk for components long gone.
+ */
+const historyRisks = (kind: DatabaseKind): Migration => ({
+  async up(db: Kysely<any>) {
+    const t = types(kind);
+    await db.schema.createTable('history_risks')
+      .addColumn('project_id', 'integer', (c) => c.notNull().references('projects.id').onDelete('cascade'))
+      .addColumn('purl', 'varchar(1000)', (c) => c.notNull())
+      .addColumn('risk_level', 'integer', (c) => c.notNull())
+      .addColumn('vul_count', 'integer', (c) => c.notNull())
+      .addColumn('refreshed_at', t.timestamp, (c) => c.notNull())
+      .addPrimaryKeyConstraint('history_risks_pk', ['project_id', 'purl'])
+      .execute();
+  },
+});
+
 /** Ordered by name; never edit a shipped migration, add the next one. */
 export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
   '0001_foundation': foundation(kind),
@@ -569,6 +588,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0004_license_catalogue': licenseCatalogue(kind),
   '0005_projects': projects(kind),
   '0006_reports': reports(kind),
+  '0007_history_risks': historyRisks(kind),
 });
 
 export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {

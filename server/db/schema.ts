@@ -404,6 +404,15 @@ export interface MarkLogsTable {
   created_at: Timestamp;
 }
 
+/** A history component re-rated by a history refresh (migration 0007). */
+export interface HistoryRisksTable {
+  project_id: number;
+  purl: string;
+  risk_level: number;
+  vul_count: number;
+  refreshed_at: Timestamp;
+}
+
 export interface ReportsTable {
   id: Generated<number>;
   /** task | subject | license | statistic | vex | component */
@@ -467,4 +476,5 @@ export interface Database {
   run_copyrights: RunCopyrightsTable;
   mark_logs: MarkLogsTable;
   reports: ReportsTable;
+  history_risks: HistoryRisksTable;
 }

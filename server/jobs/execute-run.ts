@@ -105,9 +105,14 @@ function distributionOf(purl: string): string | null {
   }
 }
 
+/** A component as the matcher takes it: OS packages with their distribution release. */
+export function withDistribution<C extends { ecosystem: string; purl: string }>(c: C): C & { distribution: string | null } {
+  return { ...c, distribution: c.ecosystem === 'deb' || c.ecosystem === 'apk' || c.ecosystem === 'rpm' ? distributionOf(c.purl) : null };
+}
+
 async function matchAndRate(db: Kysely<Database>, components: import('../engine/output/inventory.ts').InventoryEntry[]): Promise<MatchedComponent[]> {
   const index = await getAdvisoryIndex(db, { fresh: true });
-  const refs = components.map((c) => ({ ...c, distribution: c.ecosystem === 'deb' || c.ecosystem === 'apk' || c.ecosystem === 'rpm' ? distributionOf(c.purl) : null }));
+  const refs = components.map(withDistribution);
   const matched = matchComponents(index, refs);
   const licenceIds = new Set<string>();
   for (const c of components) if (c.licenseExpression) for (const id of expressionIds(c.licenseExpression)) licenceIds.add(id);

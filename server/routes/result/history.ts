@@ -5,6 +5,9 @@ import { TASK_STATUS } from '../../../contract/enums.ts';
 import { fail, ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { nowIso } from '../../db/time.ts';
+import { matchComponents } from '../../engine/matchers/vulnerabilities.ts';
+import { withDistribution } from '../../jobs/execute-run.ts';
+import { getAdvisoryIndex } from '../../kb/index-cache.ts';
 import { visibleSubjectIds } from '../../db/repositories/subject-access.ts';
 import {
   RESULT_MSG, accessibleComponent, accessibleSubject, chunks, latestRunsOf, resultScope, type Db,
@@ -46,7 +49,18 @@ async function historyOf(db: Db, projectId: number) {
       currentVersion: currentVersion.get(`${c.ecosystem}\u0000${c.name}`) ?? null, runs: new Set([c.run_id]),
     });
   }
-  const rows = [...byPurl.values()].map(({ runs: _r, ...row }) => ({ ...row, present: row.lastTaskId === latest?.id }));
+  // A refresh newer than the run that last saw a component rates it by today's knowledge base.
+  const rerated = new Map((await db.selectFrom('history_risks').select(['purl', 'risk_level', 'vul_count', 'refreshed_at'])
+    .where('project_id', '=', projectId).execute()).map((r) => [r.purl, r]));
+  const rows = [...byPurl.values()].map(({ runs: _r, ...row }) => {
+    const fresh = rerated.get(row.purl);
+    const later = fresh && (!row.lastSeenAt || Date.parse(fresh.refreshed_at) > Date.parse(row.lastSeenAt));
+    return {
+      ...row,
+      present: row.lastTaskId === latest?.id,
+      ...(later && { riskLevel: fresh.risk_level as HistoryComponentRow['riskLevel'], vulCount: Number(fresh.vul_count) }),
+    };
+  });
   return { runs, seen, rows };
 }
 
@@ -71,9 +85,22 @@ export function historyHandlers({ db }: ServerContext): HandlersOf<
     async historyRefresh({ request, params }) {
       const scope = await resultScope(db, signedIn(request).userId, params.id);
       if (!scope.ok) return fail(scope.message);
-      // History is derived from the succeeded runs on every read; a refresh recounts them.
+      // History is derived from the succeeded runs on every read; a refresh also rates every
+      // history component against today's knowledge base and keeps that rating (history_risks).
       const { rows } = await historyOf(db, params.id);
-      return ok({ total: rows.length, removed: rows.filter((r) => !r.present).length, refreshedAt: nowIso() }, '刷新成功！');
+      const index = await getAdvisoryIndex(db, { fresh: true });
+      const rated = matchComponents(index, rows.map(withDistribution));
+      const refreshedAt = nowIso();
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('history_risks').where('project_id', '=', params.id).execute();
+        for (const part of chunks(rated, 500)) {
+          if (!part.length) continue;
+          await trx.insertInto('history_risks').values(part.map(({ component, findings, risk }) => ({
+            project_id: params.id, purl: component.purl, risk_level: risk, vul_count: findings.length, refreshed_at: refreshedAt,
+          }))).execute();
+        }
+      });
+      return ok({ total: rows.length, removed: rows.filter((r) => !r.present).length, refreshedAt }, '刷新成功！');
     },
 
     async historyInfo({ request, params }) {

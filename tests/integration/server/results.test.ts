@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
 import { seedNextRun, seedRun, type SeededRun } from './fixtures/seed-run.ts';
+import { osvRecord } from '../../../server/kb/formats/osv.ts';
+import { deleteAdvisories, saveAdvisories } from '../../../server/kb/store.ts';
 
 /** A role that may read components but neither findings nor audit them. */
 const READER_ROLE = 90;
@@ -316,8 +318,24 @@ describe.each(databases)('result calls on $name', (database) => {
     expect(all.body.data.total).toBe(12);
     const info = await get(member, `/api/component/history/info/${removed.body.data.content[0].id}`);
     expect(info.body.data.appearances).toMatchObject([{ seq: 1, version: '4.17.20', riskLevel: 2 }, { seq: 2, version: '4.17.21', riskLevel: 32 }]);
-    const refreshed = await get(member, `/api/component/history/refresh/${seeded.projectId}`);
-    expect(refreshed.body.data).toMatchObject({ total: 12, removed: 1 });
+    // A refresh rates history against today's knowledge base: one critical advisory for lodash
+    // below 4.17.21 now, where the seeded run had recorded two high findings.
+    await saveAdvisories(server.app.cairn.db, [osvRecord({
+      schema_version: '1.6.0', id: 'GHSA-test-lodash-0001', modified: '2026-11-01T00:00:00Z', summary: 'lodash prototype pollution',
+      severity: [{ type: 'CVSS_V3', score: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H' }],
+      affected: [{ package: { ecosystem: 'npm', name: 'lodash' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '4.17.21' }] }] }],
+    })]);
+    try {
+      const refreshed = await get(member, `/api/component/history/refresh/${seeded.projectId}`);
+      expect(refreshed.body.data).toMatchObject({ total: 12, removed: 1 });
+      const rerated = await post(member, `/api/component/history/list/${seeded.projectId}`, {});
+      expect(rerated.body.data.content[0]).toMatchObject({ name: 'lodash', version: '4.17.20', riskLevel: 1, vulCount: 1 });
+      // Present components are rated by the same knowledge base: lodash 4.17.21 is not affected.
+      const current = (await post(member, `/api/component/history/list/${seeded.projectId}`, { state: 'present', keyword: 'lodash' })).body.data.content;
+      expect(current).toMatchObject([{ version: '4.17.21', riskLevel: 32, vulCount: 0 }]);
+    } finally {
+      await deleteAdvisories(server.app.cairn.db, ['GHSA-test-lodash-0001']);
+    }
     expect((await post(member, `/api/component/history/list/${seeded.projectId}`, { state: 'gone' })).status).toBe(400);
     expect((await get(outsider, `/api/component/history/info/${removed.body.data.content[0].id}`)).body.message).toBe('Permission denied');
   });
