@@ -303,8 +303,8 @@ export const taskZh = {
     states: { removed: '已移除', present: '仍在使用', all: '全部' } as Record<string, string>,
     keyword: '关键字',
     keywordPlaceholder: '组件名称或 purl',
-    refresh: '刷新',
-    refreshed: (total: number, removed: number) => `已刷新：历史组件 ${total} 个，其中已移除 ${removed} 个`,
+    refresh: '按当前漏洞库刷新',
+    refreshed: (total: number, removed: number) => `已按当前漏洞库重新评估：历史组件 ${total} 个，其中已移除 ${removed} 个`,
     columns: {
       name: '组件名称',
       version: '版本',
