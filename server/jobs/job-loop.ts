@@ -79,10 +79,6 @@ export class JobLoop<J> {
     return this.running.size;
   }
 
-  get isStopped(): boolean {
-    return this.stopped;
-  }
-
   async start(): Promise<void> {
     // Jobs this database shows as running with a silent worker were interrupted (a restart).
     const requeued = await this.source.requeueStale(this.staleBefore());
