@@ -117,6 +117,8 @@ const COMMON = new Set([
   'MIT', 'BSD-2-Clause', 'BSD-3-Clause', 'BSD-4-Clause', 'Apache-2.0', 'Apache-1.1', 'ISC', 'Zlib', 'GPL-2.0-only',
   'GPL-3.0-only', 'LGPL-2.1-only', 'LGPL-2.0-only', 'LGPL-3.0-only', 'AGPL-3.0-only', 'MPL-1.1', 'MPL-2.0', 'EPL-1.0',
   'EPL-2.0', 'CDDL-1.0', 'CDDL-1.1', 'BSL-1.0', 'Unlicense', 'CC0-1.0', 'X11',
+  // The GFDL -invariants and -no-invariants ids share the plain text: the text alone is the plain licence.
+  'GFDL-1.1-only', 'GFDL-1.2-only', 'GFDL-1.3-only',
 ]);
 const COMMON_BONUS = 0.05;
 
@@ -357,8 +359,10 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
     if (t.kind === 'text' && r.matched >= PARTIAL_MIN && r.containment >= PARTIAL_CONTAINMENT && r.dice >= PARTIAL_DICE) return true;
     return t.kind === 'header' ? r.dice >= MIN_DICE_HEADER : r.dice + (COMMON.has(t.spdx) ? COMMON_BONUS : 0) >= MIN_DICE_TEXT;
   });
-  // Best explanation first: many matched shingles at high similarity.
-  regions.sort((a, b) => rank(b) - rank(a));
+  // Best explanation first: many matched shingles at high similarity; on a tie (identical texts
+  // under two ids) the common id.
+  const common = (r: Region): number => (COMMON.has(templates[r.template]?.spdx ?? '') ? 1 : 0);
+  regions.sort((a, b) => rank(b) - rank(a) || common(b) - common(a));
   const kept: Region[] = [];
   for (const r of regions) {
     const len = r.end - r.start + 1;

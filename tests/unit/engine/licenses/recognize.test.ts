@@ -31,7 +31,7 @@ public final class Main {
 `;
 
 describe('许可证文本识别', () => {
-  it.each(['MIT', 'Apache-2.0', 'GPL-3.0-only', 'BSD-3-Clause', 'MPL-2.0', 'ISC', 'LGPL-2.1-only', 'EPL-2.0', 'AGPL-3.0-only'])('完整文本 %s', (id) => {
+  it.each(['MIT', 'Apache-2.0', 'GPL-3.0-only', 'BSD-3-Clause', 'MPL-2.0', 'ISC', 'LGPL-2.1-only', 'EPL-2.0', 'AGPL-3.0-only', 'GFDL-1.2-only', 'GFDL-1.3-only'])('完整文本 %s', (id) => {
     const matches = recognizer.recognize(licenseText(id));
     expect(matches[0]).toMatchObject({ spdx: id, kind: 'text' });
     expect(matches[0]?.score).toBeGreaterThan(0.9);
