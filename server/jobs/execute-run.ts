@@ -3,7 +3,6 @@
 // licences and saves everything in one transaction. Progress is written to the run as it goes; a
 // run paused or stopped from elsewhere is noticed at the next progress write and abandoned.
 import path from 'node:path';
-import { PackageURL } from 'packageurl-js';
 import type { Kysely } from 'kysely';
 import type { RunStage } from '../../contract/api/task.ts';
 import { CODE_TYPE_LABEL, labelOf, parseAnalysisModes } from '../../contract/enums.ts';
@@ -15,7 +14,7 @@ import { analyseInWorker } from '../engine/analyse-thread.ts';
 import type { Level } from '../engine/matchers/advisory.ts';
 import { expressionIds, expressionLevel } from '../engine/matchers/licenses/expression.ts';
 import { LEVEL_UNKNOWN } from '../engine/matchers/licenses/knowledge.ts';
-import { matchComponents, recommendVersion } from '../engine/matchers/vulnerabilities.ts';
+import { matchComponents, recommendVersion, withDistribution } from '../engine/matchers/vulnerabilities.ts';
 import { getAdvisoryIndex } from '../kb/index-cache.ts';
 import { findCompleteUpload } from '../uploads/store.ts';
 import { saveRunResults, type MatchedComponent } from './save-results.ts';
@@ -93,21 +92,6 @@ export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: Abort
     signal.removeEventListener('abort', abort);
     await removeWorkDir(workDir);
   }
-}
-
-/** OS packages are matched per distribution release, which their purls carry as `distro`. */
-function distributionOf(purl: string): string | null {
-  try {
-    const distro = PackageURL.fromString(purl).qualifiers?.distro;
-    return typeof distro === 'string' && distro ? distro : null;
-  } catch {
-    return null;
-  }
-}
-
-/** A component as the matcher takes it: OS packages with their distribution release. */
-export function withDistribution<C extends { ecosystem: string; purl: string }>(c: C): C & { distribution: string | null } {
-  return { ...c, distribution: c.ecosystem === 'deb' || c.ecosystem === 'apk' || c.ecosystem === 'rpm' ? distributionOf(c.purl) : null };
 }
 
 async function matchAndRate(db: Kysely<Database>, components: import('../engine/output/inventory.ts').InventoryEntry[]): Promise<MatchedComponent[]> {

@@ -3,6 +3,7 @@
 // (advisories that share any id or alias are one flaw). Level, score and exploit difficulty come
 // from the best-scored record of the flaw, including records that only describe it (NVD entries,
 // severity tables); fixed versions and the recommended upgrade come from the affected entries.
+import { PackageURL } from 'packageurl-js';
 import { normalizePackageName, type Advisory, type AffectedPackage, type Level } from './advisory.ts';
 import { schemeFor, schemeForEcosystem } from './versions/index.ts';
 import { inRanges, inVersionList, prepareRanges } from './versions/ranges.ts';
@@ -306,4 +307,19 @@ export function matchComponents<C extends PackageRef>(index: AdvisoryIndex, comp
     }
     return { component, findings, risk: riskLevel(component.version, findings) };
   });
+}
+
+/** OS packages are matched per distribution release, which their purls carry as `distro`. */
+function distributionOf(purl: string): string | null {
+  try {
+    const distro = PackageURL.fromString(purl).qualifiers?.distro;
+    return typeof distro === 'string' && distro ? distro : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A component as the matcher takes it: OS packages with their distribution release. */
+export function withDistribution<C extends { ecosystem: string; purl: string }>(c: C): C & { distribution: string | null } {
+  return { ...c, distribution: c.ecosystem === 'deb' || c.ecosystem === 'apk' || c.ecosystem === 'rpm' ? distributionOf(c.purl) : null };
 }
