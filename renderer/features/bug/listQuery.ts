@@ -69,6 +69,20 @@ const positive = (raw: string | null, fallback: number, max = Number.MAX_SAFE_IN
   return Number.isInteger(n) && n >= 1 && n <= max ? n : fallback;
 };
 
+/** `page` and `size` of a list's URL query: a malformed page is 1, a size not offered the default. */
+export function readPaging(params: URLSearchParams, defaultSize: number = DEFAULT_PAGE_SIZE): { page: number; size: number } {
+  const size = Number(params.get('size'));
+  return { page: positive(params.get('page'), 1), size: PAGE_SIZES.includes(size) ? size : defaultSize };
+}
+
+/** Sets `page` and `size` on `out`, leaving out the defaults (so the same list is the same URL). */
+export function writePaging(out: URLSearchParams, paging: { page: number; size: number }, defaultSize: number = DEFAULT_PAGE_SIZE): void {
+  out.delete('page');
+  out.delete('size');
+  if (paging.page !== 1) out.set('page', String(paging.page));
+  if (paging.size !== defaultSize) out.set('size', String(paging.size));
+}
+
 /** Reads the list state from the URL query; anything unknown or malformed falls back to the default. */
 export function readListState(params: URLSearchParams): ListState {
   const sort = params.get('sort') as SortKey | null;
@@ -88,8 +102,7 @@ export function readListState(params: URLSearchParams): ListState {
     withdrawn: params.get('withdrawn') === '1',
     sort: sort && SORT_KEYS.includes(sort) ? sort : DEFAULT_LIST_STATE.sort,
     order: order === 'asc' || order === 'desc' ? order : DEFAULT_LIST_STATE.order,
-    page: positive(params.get('page'), 1),
-    size: PAGE_SIZES.includes(Number(params.get('size'))) ? Number(params.get('size')) : DEFAULT_LIST_STATE.size,
+    ...readPaging(params, DEFAULT_LIST_STATE.size),
   };
 }
 
@@ -99,7 +112,7 @@ export function readListState(params: URLSearchParams): ListState {
  */
 export function writeListState(state: ListState, base: URLSearchParams = new URLSearchParams()): URLSearchParams {
   const out = new URLSearchParams(base);
-  for (const key of ['q', 'levels', 'exploit', 'eco', 'source', 'from', 'to', 'withdrawn', 'sort', 'order', 'page', 'size']) out.delete(key);
+  for (const key of ['q', 'levels', 'exploit', 'eco', 'source', 'from', 'to', 'withdrawn', 'sort', 'order']) out.delete(key);
   const set = (key: string, value: string, fallback = '') => {
     if (value !== fallback) out.set(key, value);
   };
@@ -113,8 +126,7 @@ export function writeListState(state: ListState, base: URLSearchParams = new URL
   set('withdrawn', state.withdrawn ? '1' : '');
   set('sort', state.sort, DEFAULT_LIST_STATE.sort);
   set('order', state.order, DEFAULT_LIST_STATE.order);
-  set('page', String(state.page), '1');
-  set('size', String(state.size), String(DEFAULT_LIST_STATE.size));
+  writePaging(out, state, DEFAULT_LIST_STATE.size);
   return out;
 }
 

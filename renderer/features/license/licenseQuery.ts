@@ -5,7 +5,7 @@
 import type { LicenseFilter } from '../../../contract/api/license.ts';
 import { DEFAULT_PAGE_SIZE } from '../../../contract/api/vulnerability.ts';
 import { LEVEL_CODES, type VulnerabilityLevel } from '../../../contract/enums.ts';
-import { PAGE_SIZES } from '../bug/listQuery.ts';
+import { readPaging, writePaging } from '../bug/listQuery.ts';
 
 export type Copyleft = NonNullable<LicenseFilter['copyleft']>[number];
 export const COPYLEFT_CODES: readonly Copyleft[] = ['none', 'weak', 'strong', 'network'];
@@ -30,23 +30,20 @@ function pick<T extends string | number>(raw: string | null, allowed: readonly T
 }
 
 export function readLicenseState(params: URLSearchParams): LicenseListState {
-  const page = Number(params.get('page'));
-  const size = Number(params.get('size'));
   const osi = params.get('osi');
   return {
     keyword: (params.get('q') ?? '').slice(0, 200),
     levels: pick(params.get('levels'), LEVEL_CODES, Number) as VulnerabilityLevel[],
     copyleft: pick(params.get('copyleft'), COPYLEFT_CODES, (s) => s as Copyleft),
     osi: osi === '1' ? 'yes' : osi === '0' ? 'no' : '',
-    page: Number.isInteger(page) && page >= 1 ? page : 1,
-    size: PAGE_SIZES.includes(size) ? size : DEFAULT_PAGE_SIZE,
+    ...readPaging(params),
   };
 }
 
 /** The URL query of a state, keeping only what differs from the default (and foreign parameters of `base`). */
 export function writeLicenseState(state: LicenseListState, base: URLSearchParams = new URLSearchParams()): URLSearchParams {
   const out = new URLSearchParams(base);
-  for (const key of ['q', 'levels', 'copyleft', 'osi', 'page', 'size']) out.delete(key);
+  for (const key of ['q', 'levels', 'copyleft', 'osi']) out.delete(key);
   const set = (key: string, value: string, fallback = '') => {
     if (value !== fallback) out.set(key, value);
   };
@@ -54,8 +51,7 @@ export function writeLicenseState(state: LicenseListState, base: URLSearchParams
   set('levels', state.levels.join(','));
   set('copyleft', state.copyleft.join(','));
   set('osi', state.osi === 'yes' ? '1' : state.osi === 'no' ? '0' : '');
-  set('page', String(state.page), '1');
-  set('size', String(state.size), String(DEFAULT_PAGE_SIZE));
+  writePaging(out, state);
   return out;
 }
 

@@ -16,7 +16,7 @@ import { COMPONENT_EXPORT_REPORT_TYPE, VEX_REPORT_TYPE, type ReportRow } from '.
 import type { LibraryDownloadRequest, LibraryEntry, LibraryFormat } from '../../../contract/ipc/desktop-contract.ts';
 import type { ReportListKind } from '../../api/reportApi.ts';
 import { DEFAULT_PAGE_SIZE } from '../../../contract/api/vulnerability.ts';
-import { PAGE_SIZES } from '../bug/listQuery.ts';
+import { readPaging, writePaging } from '../bug/listQuery.ts';
 import { reportZh as t } from '../../i18n/report.ts';
 
 // ---- tabs
@@ -72,27 +72,23 @@ export function readReportState(params: URLSearchParams, tab: ReportTabDef): Rep
     const raw = params.get(key);
     return raw !== null && raw !== '' && allowed.includes(Number(raw)) ? Number(raw) : null;
   };
-  const page = Number(params.get('page'));
-  const size = Number(params.get('size'));
   return {
     keyword: (params.get('q') ?? '').slice(0, 200),
     status: code('status', STATUS_FILTER_CODES),
     reportType: code('type', tab.reportTypes),
-    page: Number.isInteger(page) && page >= 1 ? page : 1,
-    size: PAGE_SIZES.includes(size) ? size : DEFAULT_PAGE_SIZE,
+    ...readPaging(params),
   };
 }
 
 /** The URL query of a state: only what differs from the default, other parameters (tab) kept. */
 export function writeReportState(state: ReportListState, base: URLSearchParams = new URLSearchParams()): URLSearchParams {
   const out = new URLSearchParams(base);
-  for (const key of ['q', 'status', 'type', 'page', 'size']) out.delete(key);
+  for (const key of ['q', 'status', 'type']) out.delete(key);
   const keyword = state.keyword.trim();
   if (keyword) out.set('q', keyword);
   if (state.status !== null) out.set('status', String(state.status));
   if (state.reportType !== null) out.set('type', String(state.reportType));
-  if (state.page !== 1) out.set('page', String(state.page));
-  if (state.size !== DEFAULT_PAGE_SIZE) out.set('size', String(state.size));
+  writePaging(out, state);
   return out;
 }
 
