@@ -9,9 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKSUM_HEADER, REPORT_SUBMITTED_MESSAGE } from '../../../contract/api/report.ts';
-import { importKnowledge } from '../../../server/kb/import.ts';
-import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
-import { CORPORA, sampleAppZip, uploadFile, waitForRun } from './sample-app.ts';
+import { databases, type TestClient, type TestServer } from './harness.ts';
+import { sampleAppZip, startSampleServer, uploadFile, waitForRun } from './sample-app.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'cairn-reports-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -29,14 +28,8 @@ describe.each(databases)('reports on $name', (database) => {
   const ids: Record<string, number> = {};
 
   beforeAll(async () => {
-    server = await startServer(database, { scanConcurrency: 1 });
+    ({ server, admin, subjectId } = await startSampleServer(database, '报告测试应用'));
     const { db } = server.app.cairn;
-    await importKnowledge(db, path.join(CORPORA, 'advisories/go'));
-    await importKnowledge(db, path.join(CORPORA, 'advisories/pypi'));
-    admin = await adminClient(server);
-    const created = await admin.request({ method: 'POST', url: '/api/subject/create', body: { name: '报告测试应用', description: '', importance: 3 } });
-    expect(created.body.code, created.body.message).toBe(1);
-    subjectId = created.body.data.id;
     const uploadId = await uploadFile(admin, sampleAppZip(work));
     const launched = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: '核心服务', getCodeType: 0, uploadId, analysisModes: '1,4,7' } });
     expect(launched.body.code, launched.body.message).toBe(1);

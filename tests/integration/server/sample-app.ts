@@ -1,13 +1,27 @@
-// The analysed project the task and report suites start from: a zip of trivy's gomod, pip and pom
-// test repositories with an MIT LICENSE, uploaded in one chunk, and the wait for its run.
+// The analysed project the task and report suites start from: a platform with the corpus's Go and
+// PyPI advisories and one subject; a zip of trivy's gomod, pip and pom test repositories with an
+// MIT LICENSE, uploaded in one chunk; and the wait for its run.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { licenseText } from '../../../server/engine/matchers/licenses/knowledge.ts';
-import type { TestClient } from './harness.ts';
+import { importKnowledge } from '../../../server/kb/import.ts';
+import { adminClient, startServer, type TestClient, type TestDatabase, type TestServer } from './harness.ts';
 
 export const CORPORA = path.resolve('../shared/corpora');
+
+/** A platform analysing one run at a time, the Go and PyPI advisories loaded, the administrator signed in, one subject. */
+export async function startSampleServer(database: TestDatabase, subjectName: string): Promise<{ server: TestServer; admin: TestClient; subjectId: number }> {
+  const server = await startServer(database, { scanConcurrency: 1 });
+  const { db } = server.app.cairn;
+  await importKnowledge(db, path.join(CORPORA, 'advisories/go'));
+  await importKnowledge(db, path.join(CORPORA, 'advisories/pypi'));
+  const admin = await adminClient(server);
+  const created = await admin.request({ method: 'POST', url: '/api/subject/create', body: { name: subjectName, description: '', importance: 3 } });
+  expect(created.body.code, created.body.message).toBe(1);
+  return { server, admin, subjectId: created.body.data.id as number };
+}
 
 /** `<work>/app.zip`: gomod/ (go.mod, go.sum), pip/requirements.txt and pom/pom.xml, plus an MIT LICENSE. */
 export function sampleAppZip(work: string): string {

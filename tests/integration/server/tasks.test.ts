@@ -8,9 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { importKnowledge } from '../../../server/kb/import.ts';
-import { adminClient, databases, type TestClient, type TestServer, startServer } from './harness.ts';
-import { CORPORA, sampleAppZip, uploadFile, waitForRun } from './sample-app.ts';
+import { databases, type TestClient, type TestServer } from './harness.ts';
+import { CORPORA, sampleAppZip, startSampleServer, uploadFile, waitForRun } from './sample-app.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'cairn-tasks-'));
 
@@ -21,14 +20,7 @@ describe.each(databases)('tasks on %s', (database) => {
   let zip: string;
 
   beforeAll(async () => {
-    server = await startServer(database, { scanConcurrency: 1 });
-    const { db } = server.app.cairn;
-    await importKnowledge(db, path.join(CORPORA, 'advisories/go'));
-    await importKnowledge(db, path.join(CORPORA, 'advisories/pypi'));
-    admin = await adminClient(server);
-    const created = await admin.request({ method: 'POST', url: '/api/subject/create', body: { name: '任务测试应用', description: '', importance: 3 } });
-    expect(created.body.code, created.body.message).toBe(1);
-    subjectId = created.body.data.id;
+    ({ server, admin, subjectId } = await startSampleServer(database, '任务测试应用'));
     zip = sampleAppZip(work);
   }, 180_000);
 
