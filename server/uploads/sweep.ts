@@ -14,18 +14,12 @@ const SWEEP_EVERY_MS = 6 * 3600 * 1000;
 
 /** Cancels uploads idle since before `cutoff` and removes their files; the ids swept. */
 export async function sweepAbandonedUploads(db: Kysely<Database>, dataDir: string, cutoff = new Date(Date.now() - ABANDONED_AFTER_MS)): Promise<string[]> {
-  const stale = await db.selectFrom('uploads').select('id')
-    .where('status', '=', 'receiving').where('updated_at', '<', cutoff.toISOString()).execute();
-  const swept: string[] = [];
-  for (const { id } of stale) {
-    // Only if still idle: a chunk that arrived meanwhile moved updated_at.
-    const result = await db.updateTable('uploads').set({ status: 'cancelled', updated_at: nowIso() })
-      .where('id', '=', id).where('status', '=', 'receiving').where('updated_at', '<', cutoff.toISOString()).executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) continue;
-    await removeFiles(dataDir, id);
-    swept.push(id);
-  }
-  return swept;
+  // One conditional update: a chunk arriving meanwhile moves updated_at and keeps its upload.
+  const swept = await db.updateTable('uploads').set({ status: 'cancelled', updated_at: nowIso() })
+    .where('status', '=', 'receiving').where('updated_at', '<', cutoff.toISOString())
+    .returning('id').execute();
+  for (const { id } of swept) await removeFiles(dataDir, id);
+  return swept.map((r) => r.id);
 }
 
 /** Sweeps now (awaited, so a platform that closes at once leaves no query behind) and every few hours until stopped. */
