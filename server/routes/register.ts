@@ -3,9 +3,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { binaryPath, routerPath, type CallBody, type CallData, type CallParams, type CallQuery, type CallSpec } from '../../contract/api/define.ts';
-import { EnvelopeSchema, type Envelope } from '../../contract/envelope.ts';
+import { EnvelopeSchema, fail, type Envelope } from '../../contract/envelope.ts';
 import { PERMISSION_DENIED_SERVER_MESSAGE } from '../../contract/errors.ts';
 import type { AuthContext } from '../auth/guard.ts';
+import { isUserError } from '../errors.ts';
 import { health } from '../../contract/api/session.ts';
 
 declare module 'fastify' {
@@ -24,8 +25,8 @@ export interface CallContext<C extends CallSpec> {
 }
 
 /**
- * A failure envelope carries null data, so any handler may answer one. A raw call's handler
- * answers the reply itself once it has sent the file.
+ * A failure envelope carries null data, so any handler may answer one, or throw a UserError that
+ * is answered as one. A raw call's handler answers the reply itself once it has sent the file.
  */
 export type CallHandler<C extends CallSpec> = (ctx: CallContext<C>) => Promise<Envelope<CallData<C> | null> | FastifyReply>;
 export type AreaHandlers<T extends Record<string, CallSpec>> = { [K in keyof T]: CallHandler<T[K]> };
@@ -88,7 +89,14 @@ export function registerCalls(app: FastifyInstance, calls: Record<string, CallSp
         // The supervisor polls health: logging every probe would bury the requests that matter.
         ...(call === health && { logLevel: 'warn' as const }),
         handler: async (request, reply) => {
-          const envelope = await handler({ request, reply, query: request.query, body: request.body, params: request.params } as CallContext<CallSpec>);
+          let envelope: Envelope<unknown> | FastifyReply;
+          try {
+            envelope = await handler({ request, reply, query: request.query, body: request.body, params: request.params } as CallContext<CallSpec>);
+          } catch (error) {
+            // A domain failure is an answer, not a defect: its message goes to the user as is.
+            if (!isUserError(error)) throw error;
+            envelope = fail(error.message);
+          }
           if (!isEnvelope(envelope)) return reply;
           // A refused data scope answers like the guard's refused permission: HTTP 403 with the
           // server message the client shows as 用户无权查看当前项目.

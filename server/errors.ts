@@ -1,0 +1,32 @@
+// Domain failures as typed values. A UserError carries the Chinese message a user may read; any
+// other error is a defect whose text stays in the log (the user is told 服务器内部错误 or the
+// caller's fallback). Handlers, services, jobs and the engine throw these instead of returning
+// `Row | string`, and nothing decides what a user may see by looking at the message's characters.
+import { PERMISSION_DENIED_SERVER_MESSAGE } from '../contract/errors.ts';
+
+/**
+ * invalid: the input or the state refuses the command; not-found: what it names does not exist;
+ * denied: the caller may not see or change it (HTTP 403, shown as 用户无权查看当前项目);
+ * conflict: it clashes with existing data; unavailable: the platform cannot do it here or yet.
+ */
+export type FailureKind = 'invalid' | 'not-found' | 'denied' | 'conflict' | 'unavailable';
+
+export class UserError extends Error {
+  readonly kind: FailureKind;
+
+  constructor(message: string, kind: FailureKind = 'invalid', options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'UserError';
+    this.kind = kind;
+  }
+
+  /** The data-scope refusal every area answers alike (spec §6: 'Permission denied'). */
+  static denied(): UserError {
+    return new UserError(PERMISSION_DENIED_SERVER_MESSAGE, 'denied');
+  }
+}
+
+export const isUserError = (error: unknown): error is UserError => error instanceof UserError;
+
+/** What a user may be told of any failure: a UserError's own message, otherwise the fallback. */
+export const userMessageOf = (error: unknown, fallback: string): string => (isUserError(error) ? error.message : fallback);
