@@ -12,6 +12,11 @@ export interface Envelope<T = unknown> {
   code: number;
   message: string;
   data: T;
+  /**
+   * On a failure about one input, the request field it concerns (`subjectTypeName`), so a form
+   * shows the message beside that field. An addition to the spec's envelope; absent otherwise.
+   */
+  field?: string;
 }
 
 /** A page of a list: rows and the total count. */
@@ -28,7 +33,7 @@ export interface PageQuery {
 }
 
 export const EnvelopeSchema = <T extends TSchema>(data: T) =>
-  Type.Object({ code: Type.Integer(), message: Type.String(), data });
+  Type.Object({ code: Type.Integer(), message: Type.String(), data, field: Type.Optional(Type.String()) });
 
 export const PageSchema = <T extends TSchema>(row: T) =>
   Type.Object({ content: Type.Array(row), total: Type.Integer({ minimum: 0 }) });
@@ -41,4 +46,5 @@ export const PageQuerySchema = Type.Object({
 export type PageQueryStatic = Static<typeof PageQuerySchema>;
 
 export const ok = <T>(data: T, message = '操作成功'): Envelope<T> => ({ code: ResultCode.SUCCESS, message, data });
-export const fail = (message: string, code: number = ResultCode.FAILURE): Envelope<null> => ({ code, message, data: null });
+export const fail = (message: string, code: number = ResultCode.FAILURE, field?: string): Envelope<null> =>
+  (field ? { code, message, data: null, field } : { code, message, data: null });

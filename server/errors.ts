@@ -11,13 +11,20 @@ import { PERMISSION_DENIED_SERVER_MESSAGE } from '../contract/errors.ts';
  */
 export type FailureKind = 'invalid' | 'not-found' | 'denied' | 'conflict' | 'unavailable';
 
+export interface UserErrorOptions extends ErrorOptions {
+  /** The request field the failure is about, so a form shows the message beside it. */
+  field?: string;
+}
+
 export class UserError extends Error {
   readonly kind: FailureKind;
+  readonly field: string | undefined;
 
-  constructor(message: string, kind: FailureKind = 'invalid', options?: ErrorOptions) {
+  constructor(message: string, kind: FailureKind = 'invalid', options?: UserErrorOptions) {
     super(message, options);
     this.name = 'UserError';
     this.kind = kind;
+    this.field = options?.field;
   }
 
   /** The data-scope refusal every area answers alike (spec §6: 'Permission denied'). */

@@ -81,7 +81,7 @@ export const ApiRequestSchema = Type.Object({
   body: Type.Optional(Type.Unknown()),
 });
 export type ApiRequest = Static<typeof ApiRequestSchema>;
-export const EnvelopeAnySchema = Type.Object({ code: Type.Integer(), message: Type.String(), data: Type.Unknown() });
+export const EnvelopeAnySchema = Type.Object({ code: Type.Integer(), message: Type.String(), data: Type.Unknown(), field: Type.Optional(Type.String()) });
 
 export const PlatformStatusSchema = Type.Object({
   state: Type.Union([Type.Literal('stopped'), Type.Literal('starting'), Type.Literal('running'), Type.Literal('crashed'), Type.Literal('failed')]),

@@ -96,7 +96,11 @@ export function serializeQuery(query: Record<string, QueryValue> | undefined): s
   return params.toString();
 }
 
-const isEnvelope = (value: unknown): value is { code: number; message?: unknown; data?: unknown } =>
+/** The failed field a platform names beside its message (forms show the message there). */
+const fieldOf = (env: { field?: unknown } | null): { field?: string } =>
+  typeof env?.field === 'string' && env.field !== '' ? { field: env.field } : {};
+
+const isEnvelope = (value: unknown): value is { code: number; message?: unknown; data?: unknown; field?: unknown } =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { code?: unknown }).code === 'number';
 
 /** The CSRF token could not be fetched; its message is already the one to show. */
@@ -197,7 +201,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (envelope.code === ResultCode.SUCCESS) return envelope;
       const message = messageForEnvelope(envelope);
       if (expireSession && endsSession(envelope)) await expire(message);
-      return { ...envelope, message };
+      return { ...envelope, message, ...fieldOf(env) };
     }
 
     const message = messageForHttpError(res.status, url, serverMessageOf(body));
@@ -207,7 +211,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if (expireSession && endsSession(envelope)) await expire(message);
       return { ...envelope, data: null };
     }
-    return { code, message, data: null };
+    return { code, message, data: null, ...fieldOf(env) };
   }
 
   /** One raw request with our cookies and CSRF header; the body streams from `request.body()`. */

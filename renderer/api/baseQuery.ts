@@ -25,6 +25,8 @@ export interface ApiError {
   notImplemented: boolean;
   /** The session ended (code 3) and the app is returning to the login screen. */
   sessionExpired: boolean;
+  /** The request field the platform says the failure is about (forms show the message there). */
+  field?: string;
 }
 
 export interface ApiExtraOptions {
@@ -89,7 +91,8 @@ export function createEnvelopeBaseQuery(transport: ApiTransport): BaseQueryFn<Ap
       api.dispatch(sessionActions.expired({ message }));
       return { error: error('envelope', envelope.code, message, true), meta };
     }
-    return { error: error('envelope', envelope.code, message), meta };
+    const failed = error('envelope', envelope.code, message);
+    return { error: typeof envelope.field === 'string' && envelope.field ? { ...failed, field: envelope.field } : failed, meta };
   };
 }
 

@@ -95,7 +95,7 @@ export function registerCalls(app: FastifyInstance, calls: Record<string, CallSp
           } catch (error) {
             // A domain failure is an answer, not a defect: its message goes to the user as is.
             if (!isUserError(error)) throw error;
-            envelope = fail(error.message);
+            envelope = fail(error.message, undefined, error.field);
           }
           if (!isEnvelope(envelope)) return reply;
           // A refused data scope answers like the guard's refused permission: HTTP 403 with the

@@ -31,6 +31,7 @@ function platformRoute(state: { token: string; session: string | null; rotateCsr
     if (path === '/api/denied') return json(res, 403, { code: 0, message: 'Permission denied', data: null });
     if (path === '/api/err-message') return json(res, 500, { errMessage: '数据库不可用' });
     if (path === '/api/fail-empty') return json(res, 200, { code: 0, message: '', data: null });
+    if (path === '/api/fail-field') return json(res, 200, { code: 0, message: '名称已存在', data: null, field: 'subjectTypeName' });
     if (path === '/api/html') {
       res.writeHead(200, { 'Content-Type': 'text/html' });
       return res.end('<html></html>');
@@ -147,6 +148,11 @@ describe('api client', () => {
     expect(env.message).toContain('无法连接');
     const post = await client.call({ method: 'POST', path: '/api/echo' });
     expect(post.message).toContain('无法连接');
+  });
+
+  it('passes on the field a failure names, and no field where none is named', async () => {
+    expect(await client.call({ method: 'GET', path: '/api/fail-field' })).toEqual({ code: 0, message: '名称已存在', data: null, field: 'subjectTypeName' });
+    expect(await client.call({ method: 'GET', path: '/api/fail-empty' })).not.toHaveProperty('field');
   });
 
   it('times out with a clear message', async () => {

@@ -56,6 +56,15 @@ describe('createEnvelopeBaseQuery', () => {
     expect(without.error?.message).toBe('请求失败，请稍后重试');
   });
 
+  it('a failure that names its field carries it, so a form shows the message there', async () => {
+    const { api } = apiStub();
+    const bq = createEnvelopeBaseQuery(async () => ({ ok: true, value: { code: 0, message: '名称已存在', data: null, field: 'subjectTypeName' } }));
+    const r = await bq(call(self), api, {});
+    expect(r.error).toMatchObject({ kind: 'envelope', message: '名称已存在', field: 'subjectTypeName' });
+    const plain = await createEnvelopeBaseQuery(async () => envelope(0, '原密码错误'))(call(self), api, {});
+    expect(plain.error && 'field' in plain.error).toBe(false);
+  });
+
   it('服务未实现 (HTTP 501 behind code 0) is flagged as not implemented', async () => {
     const { api, dispatch } = apiStub();
     const r = await createEnvelopeBaseQuery(async () => envelope(0, '服务未实现'))(call(specCallRef('remind.queryVul', 'GET', '/api/user/queryVul')), api, { quiet: true });
