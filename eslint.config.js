@@ -1,6 +1,7 @@
 // Lint rules, including the import boundaries of design.md §2:
 // contract <- everyone; main never imports renderer/server code; renderer never node:* or electron;
-// server never electron; server/engine never fastify, the db or routes.
+// server never electron; server/engine never fastify, the db or routes. Also: ipcMain only in
+// main/ipc/, window.desktop only in renderer/platform/.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -8,6 +9,28 @@ import globals from 'globals';
 const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'worker_threads'];
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const group = (group, message) => ({ group, message });
+const restrictSyntax = (selectors, message) => ({ 'no-restricted-syntax': ['error', ...selectors.map((selector) => ({ selector, message }))] });
+
+// ipcMain in main/ outside main/ipc/: imported or re-exported from electron (or electron/main), read
+// as a member (electron.ipcMain, require('electron').ipcMain, electron['ipcMain']) or destructured.
+const electronModule = "/^electron(\\/main)?$/";
+const ipcMainUses = [
+  `ImportDeclaration[source.value=${electronModule}] > ImportSpecifier[imported.name='ipcMain']`,
+  `ExportNamedDeclaration[source.value=${electronModule}] > ExportSpecifier[local.name='ipcMain']`,
+  "MemberExpression[computed=false][property.name='ipcMain']",
+  "MemberExpression[computed=true][property.value='ipcMain']",
+  "ObjectPattern > Property:matches([key.name='ipcMain'], [key.value='ipcMain'])",
+];
+// window.desktop in renderer/ outside renderer/platform/: window, globalThis or self (also behind a
+// cast or a non-null assertion, or as globalThis.window), read by name or by string key, destructured,
+// or probed with `in`. Comments and other objects' `desktop` members are not concerned.
+const globalObject = '/^(window|globalThis|self)$/';
+const isGlobal = (at) => `:matches([${at}.name=${globalObject}], [${at}.expression.name=${globalObject}], [${at}.property.name=${globalObject}])`;
+const desktopUses = [
+  `MemberExpression${isGlobal('object')}:matches([computed=false][property.name='desktop'], [computed=true][property.value='desktop'])`,
+  `VariableDeclarator${isGlobal('init')} > ObjectPattern > Property:matches([key.name='desktop'], [key.value='desktop'])`,
+  `BinaryExpression[operator='in'][left.value='desktop']${isGlobal('right')}`,
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
@@ -38,8 +61,18 @@ export default tseslint.config(
     ]),
   },
   {
+    files: ['renderer/**'],
+    ignores: ['renderer/platform/**'],
+    rules: restrictSyntax(desktopUses, 'window.desktop 只能由 renderer/platform/ 读取：请使用 platform/desktop.ts 导出的函数。'),
+  },
+  {
     files: ['main/**'],
     rules: restrict([group(['**/renderer/**', '**/server/**'], 'main/ 通过路径启动已构建的 server，不得引用 renderer/ 或 server/ 代码。')]),
+  },
+  {
+    files: ['main/**'],
+    ignores: ['main/ipc/**'],
+    rules: restrictSyntax(ipcMainUses, 'ipcMain 只能在 main/ipc/ 中使用：IPC 通道在 contract/ipc/ 中声明，由 main/ipc/ 统一注册并检查调用来源。'),
   },
   {
     files: ['preload/**'],

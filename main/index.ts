@@ -1,5 +1,6 @@
-// Electron main process: lifecycle only. Everything with behaviour lives in services/ (plain
-// Node, tested without Electron); this file wires Electron's pieces to them.
+// Electron main process: lifecycle only. Everything with behaviour lives in plain Node modules
+// tested without Electron (services/, ipc/, window-policy.ts, static-files.ts); this file and
+// electron/ wire Electron's pieces to them.
 import { app, BrowserWindow, session, shell } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,9 +15,10 @@ import { registerAppScheme, serveRenderer } from './electron/protocol.ts';
 import { createElectronStore } from './electron/store.ts';
 import { createUtilitySpawner } from './electron/utility-spawner.ts';
 import { createMainWindow, hardenSession, hardenWebContents } from './window.ts';
+import { builtPaths } from './built-paths.ts';
 
 // Bundled to dist/main/index.js; preload, renderer and server are siblings under dist/.
-const distDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const built = builtPaths(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
 const log = (message: string) => console.log(message);
 
 app.setName('Cairn');
@@ -65,17 +67,17 @@ if (!app.requestSingleInstanceLock()) {
 }
 
 function openWindow(): void {
-  mainWindow = createMainWindow({ preloadPath: path.join(distDir, 'preload', 'index.cjs'), log });
+  mainWindow = createMainWindow({ preloadPath: built.preload, log });
   mainWindow.on('closed', () => (mainWindow = null));
 }
 
 async function start(): Promise<void> {
   const userData = app.getPath('userData');
   hardenSession(session.defaultSession);
-  serveRenderer(path.join(distDir, 'renderer'));
+  serveRenderer(built.renderer);
 
   const platform = createLocalPlatform({
-    spawner: createUtilitySpawner(path.join(distDir, 'server', 'server.js')),
+    spawner: createUtilitySpawner(built.server),
     dataDir: path.join(userData, 'platform'),
     log,
   });

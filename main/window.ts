@@ -1,12 +1,10 @@
-// The main window, hardened (design.md §7). The renderer is untrusted content as far as main is
-// concerned: it runs sandboxed with context isolation and no Node, gets only the contract-shaped
-// `window.desktop` from preload, and cannot navigate away, open windows, attach webviews or
-// obtain device permissions.
+// The main window, hardened (design.md §7). The options and every decision (may this page
+// navigate? open this link outside? get this permission?) are pure, in window-policy.ts; this file
+// wires them to Electron: the renderer runs sandboxed with context isolation and no Node, gets
+// only the contract-shaped `window.desktop` from preload, and cannot navigate away, open windows,
+// attach webviews or obtain device permissions.
 import { BrowserWindow, shell, type Session, type WebContents } from 'electron';
-import { isSafeExternalUrl } from './external-url.ts';
-import { APP_ORIGIN, isAppUrl } from './ipc/sender.ts';
-
-export const WINDOW_TITLE = 'Cairn 软件成分分析';
+import { decideNavigation, decideWindowOpen, isPermissionAllowed, MAIN_WINDOW_URL, mainWindowOptions, type ExternalDecision } from './window-policy.ts';
 
 export interface MainWindowOptions {
   preloadPath: string;
@@ -14,31 +12,29 @@ export interface MainWindowOptions {
 }
 
 /** Links the renderer asks to open go to the system browser only when they are plain https. */
-function openExternalIfSafe(url: string, log?: (message: string) => void): void {
-  if (isSafeExternalUrl(url)) void shell.openExternal(url);
+function openExternalIf(decision: ExternalDecision, url: string, log?: (message: string) => void): void {
+  if (decision.openExternal) void shell.openExternal(url);
   else log?.(`已阻止打开外部链接：${url.slice(0, 200)}`);
 }
 
 /** Session-wide rules, applied once to the default session. */
 export function hardenSession(session: Session): void {
-  // Copying text (component ids, CVE numbers) is the one capability the UI needs; everything
-  // else — camera, geolocation, notifications, USB, ... — is refused.
-  const allowed = (permission: string, origin: string) => permission === 'clipboard-sanitized-write' && isAppUrl(origin);
-  session.setPermissionRequestHandler((webContents, permission, callback) => callback(allowed(permission, webContents.getURL())));
-  session.setPermissionCheckHandler((_webContents, permission, requestingOrigin) => allowed(permission, requestingOrigin));
+  session.setPermissionRequestHandler((webContents, permission, callback) => callback(isPermissionAllowed(permission, webContents.getURL())));
+  session.setPermissionCheckHandler((_webContents, permission, requestingOrigin) => isPermissionAllowed(permission, requestingOrigin));
 }
 
 /** Rules for every webContents the app ever creates (installed from app 'web-contents-created'). */
 export function hardenWebContents(contents: WebContents, log?: (message: string) => void): void {
   contents.setWindowOpenHandler(({ url }) => {
-    openExternalIfSafe(url, log);
-    return { action: 'deny' };
+    const decision = decideWindowOpen(url);
+    openExternalIf(decision, url, log);
+    return { action: decision.action };
   });
   const stay = (event: { preventDefault(): void }, url: string) => {
-    // In-app routing does not navigate (history API); a real navigation away is never wanted.
-    if (!isAppUrl(url)) {
+    const decision = decideNavigation(url);
+    if (!decision.allow) {
       event.preventDefault();
-      openExternalIfSafe(url, log);
+      openExternalIf(decision, url, log);
     }
   };
   contents.on('will-navigate', stay);
@@ -47,33 +43,10 @@ export function hardenWebContents(contents: WebContents, log?: (message: string)
 }
 
 export function createMainWindow(options: MainWindowOptions): BrowserWindow {
-  const win = new BrowserWindow({
-    title: WINDOW_TITLE,
-    width: 1440,
-    height: 900,
-    minWidth: 1024,
-    minHeight: 640,
-    show: false,
-    backgroundColor: '#f6f7f9',
-    webPreferences: {
-      preload: options.preloadPath,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      webviewTag: false,
-      experimentalFeatures: false,
-      navigateOnDragDrop: false,
-      spellcheck: false,
-      safeDialogs: true,
-    },
-  });
+  const win = new BrowserWindow(mainWindowOptions(options.preloadPath));
   // The page's <title> must not replace the Chinese window title.
   win.on('page-title-updated', (event) => event.preventDefault());
   win.once('ready-to-show', () => win.show());
-  void win.loadURL(`${APP_ORIGIN}/index.html`);
+  void win.loadURL(MAIN_WINDOW_URL);
   return win;
 }

@@ -1,6 +1,7 @@
-// The import-boundary rules of eslint.config.js (design.md §2 and §9), each shown refusing a file
-// that breaks it and accepting one that keeps it. Files are linted as text under a path inside the
-// tree, so the real configuration decides; nothing is written.
+// The boundary rules of eslint.config.js (design.md §2 and §9): the import boundaries, ipcMain only
+// in main/ipc/ and window.desktop only in renderer/platform/, each shown refusing a file that breaks
+// it and accepting one that keeps it. Files are linted as text under a path inside the tree, so the
+// real configuration decides; nothing is written.
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -8,6 +9,9 @@ const eslint = new ESLint({ cwd: process.cwd() });
 
 async function messagesOf(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
+  // A line that does not parse would pass any `good` check without showing anything.
+  const fatal = result?.messages.find((m) => m.fatal);
+  if (fatal) throw new Error(`${filePath}: ${fatal.message}`);
   return (result?.messages ?? []).filter((m) => m.ruleId !== null && m.ruleId !== '@typescript-eslint/no-unused-vars').map((m) => m.message);
 }
 
@@ -21,7 +25,13 @@ interface Case {
   says: string;
   /** A line of the same kind that keeps the rule, where there is one. */
   good?: string;
+  /** Where `good` is linted, when the rule is about the place rather than the line (default: `file`). */
+  goodFile?: string;
 }
+
+const ipcMainRule = 'ipcMain 只能在 main/ipc/ 中使用';
+const desktopRule = 'window.desktop 只能由 renderer/platform/ 读取';
+const feature = 'renderer/features/x/Y.tsx';
 
 const cases: Case[] = [
   { rule: 'contract is pure TypeScript', file: 'contract/x.ts', bad: "import fs from 'node:fs'; export const a = fs;", says: 'contract/ 是纯 TypeScript', good: "import { Type } from 'typebox'; export const a = Type;" },
@@ -32,15 +42,38 @@ const cases: Case[] = [
   { rule: 'preload holds no logic', file: 'preload/x.ts', bad: "import { a } from '../main/index.ts'; export const b = a;", says: 'preload/ 只由 contract/ 构建' },
   { rule: 'server never uses Electron', file: 'server/x.ts', bad: "import { app } from 'electron'; export const a = app;", says: 'server/ 不得引用 Electron' },
   { rule: 'the engine never reaches the database or routes', file: 'server/engine/x.ts', bad: "import { sql } from 'kysely'; export const a = sql;", says: 'server/engine/ 是纯分析引擎' },
+  // ipcMain: only main/ipc/ registers handlers.
+  { rule: 'only main/ipc/ imports ipcMain', file: 'main/services/x.ts', bad: "import { ipcMain } from 'electron'; export const a = ipcMain;", says: ipcMainRule, good: "import { ipcMain } from 'electron'; export const a = ipcMain;", goodFile: 'main/ipc/x.ts' },
+  { rule: 'only main/ipc/ imports ipcMain, renamed', file: 'main/window.ts', bad: "import { ipcMain as m, shell } from 'electron/main'; export const a = [m, shell];", says: ipcMainRule, good: "import { shell, type IpcMainInvokeEvent } from 'electron'; export const a = shell; export type E = IpcMainInvokeEvent;" },
+  { rule: 'only main/ipc/ reads electron.ipcMain', file: 'main/electron/x.ts', bad: "import * as electron from 'electron'; electron.ipcMain.handle('x', () => 1);", says: ipcMainRule, good: "import * as electron from 'electron'; electron.ipcMain.handle('x', () => 1);", goodFile: 'main/ipc/electron.ts' },
+  { rule: 'only main/ipc/ reads electron[\'ipcMain\']', file: 'main/index.ts', bad: "import * as electron from 'electron'; export const a = electron['ipcMain'];", says: ipcMainRule },
+  { rule: 'only main/ipc/ destructures ipcMain', file: 'main/web-host/x.ts', bad: "const { ipcMain } = await import('electron'); export const a = ipcMain;", says: ipcMainRule },
+  { rule: 'only main/ipc/ re-exports ipcMain', file: 'main/services/x.ts', bad: "export { ipcMain } from 'electron';", says: ipcMainRule },
+  // window.desktop: only renderer/platform/ reads the bridge.
+  { rule: 'only renderer/platform/ reads window.desktop', file: feature, bad: 'export const a = window.desktop?.api;', says: desktopRule, good: 'export const a = window.desktop?.api;', goodFile: 'renderer/platform/x.ts' },
+  { rule: 'only renderer/platform/ reads globalThis.desktop', file: 'renderer/app/x.ts', bad: 'export const a = globalThis.desktop;', says: desktopRule, good: 'export const a = (globalThis as { window?: Window }).window?.desktop ?? null;', goodFile: 'renderer/platform/desktop.ts' },
+  { rule: "only renderer/platform/ reads window['desktop']", file: 'renderer/common/x.ts', bad: "export const a = window['desktop'];", says: desktopRule },
+  { rule: 'only renderer/platform/ reads the bridge through a cast', file: feature, bad: 'export const a = (window as any).desktop;', says: desktopRule },
+  { rule: 'only renderer/platform/ reads globalThis.window.desktop', file: 'renderer/api/x.ts', bad: 'export const a = (globalThis as { window?: Window }).window?.desktop;', says: desktopRule },
+  { rule: 'only renderer/platform/ destructures the bridge', file: feature, bad: 'const { desktop } = window; export const a = desktop;', says: desktopRule },
+  { rule: 'only renderer/platform/ probes for the bridge', file: 'renderer/main.tsx', bad: "export const a = 'desktop' in window;", says: desktopRule },
+  {
+    rule: 'a comment about window.desktop and the platform functions are fine anywhere',
+    file: feature,
+    bad: 'export const a = self.desktop;',
+    says: desktopRule,
+    good: "// Goes through window.desktop (main's own files).\nimport { desktop } from '../../platform/desktop.ts';\nexport const a = () => desktop().api; export const b = { desktop: 1 }.desktop;",
+  },
 ];
 
 describe('lint boundaries', () => {
   for (const c of cases) {
-    it(`${c.rule}: ${c.file} refuses \`${c.bad.slice(0, 60)}\``, async () => {
+    const accepts = c.goodFile ? `, ${c.goodFile} accepts it` : '';
+    it(`${c.rule}: ${c.file} refuses \`${c.bad.slice(0, 60)}\`${accepts}`, async () => {
       const bad = await messagesOf(c.file, c.bad);
       expect(bad.some((m) => m.includes(c.says)), bad.join('\n')).toBe(true);
       if (c.good !== undefined) {
-        const good = await messagesOf(c.file, c.good);
+        const good = await messagesOf(c.goodFile ?? c.file, c.good);
         expect(good.filter((m) => m.includes(c.says))).toEqual([]);
       }
     });
