@@ -8,7 +8,7 @@ import { licenseCalls } from './license.ts';
 import { uploadCalls } from './upload.ts';
 import { subjectCalls } from './subject.ts';
 import { taskCalls } from './task.ts';
-import { resultCalls } from './result.ts';
+import { resultCalls } from './result/index.ts';
 import { reportCalls } from './report.ts';
 import type { CallSpec } from './define.ts';
 
@@ -38,5 +38,5 @@ export * as license from './license.ts';
 export * as upload from './upload.ts';
 export * as subject from './subject.ts';
 export * as task from './task.ts';
-export * as result from './result.ts';
+export * as result from './result/index.ts';
 export * as report from './report.ts';

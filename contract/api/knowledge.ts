@@ -1,11 +1,10 @@
 // Knowledge-base checks (spec doc 2 §7 "Knowledge base"): does the knowledge base know these
 // vulnerability ids, and what does it say about these components. The licence check belongs to
 // the licence knowledge base and is declared with it.
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { defineCall } from './define.ts';
+import { Nullable } from './kit.ts';
 import { LevelSchema } from './vulnerability.ts';
-
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const VulnerabilityCheckRowSchema = Type.Object({
   /** The id as asked. */

@@ -3,13 +3,12 @@
 // licence check. The spec names the calls but gives no payloads; these are the ones the screens
 // (/license, /license/details, /system/knowledgeBase/protocol) need. Project-scoped licence
 // results (/api/license/list/{projectId}, …) arrive with projects and tasks.
-import { Type, type Static, type TSchema } from 'typebox';
-import { PageSchema } from '../envelope.ts';
+import { Type, type Static } from 'typebox';
 import { defineCall } from './define.ts';
-import { LevelSchema, PagingQuerySchema } from './vulnerability.ts';
+import { Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
+import { LevelSchema } from './vulnerability.ts';
 
 const L = Type.Literal;
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const CopyleftSchema = Type.Union([L('none'), L('weak'), L('strong'), L('network')]);
 

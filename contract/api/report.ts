@@ -3,15 +3,11 @@
 // from report management. One report record per file; task reports, subject reports, batch
 // reports, licence reports, statistics reports, VEX exports and component exports are kinds of
 // it, each listed by its own call (the spec's lists) and all downloaded by one designed call.
-import { Type, type Static, type TSchema } from 'typebox';
-import { PageSchema } from '../envelope.ts';
+import { Type, type Static } from 'typebox';
 import { defineCall } from './define.ts';
-import { PagingQuerySchema } from './vulnerability.ts';
+import { Id, IdsQuery, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
 
 const L = Type.Literal;
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const Id = () => Type.Integer({ minimum: 1 });
-const IdsQuery = (name: string) => Type.Object({ [name]: Type.String({ pattern: '^\\d+(,\\d+)*$', maxLength: 4000 }) });
 
 /** The message every generate call answers with (spec doc 1 §9). */
 export const REPORT_SUBMITTED_MESSAGE = '报告生成提交成功，生成完成之后可在报告管理中下载。';

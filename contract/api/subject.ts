@@ -2,16 +2,14 @@
 // 应用/项目) with their groups, members, versions, setup (notice, defect management, private
 // service), repository sources and the repository facts of their projects. The spec names the
 // calls but gives no payloads; these are the ones the screens under /project need.
-import { Type, type Static, type TSchema } from 'typebox';
-import { PageSchema } from '../envelope.ts';
+import { Type, type Static } from 'typebox';
 import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH } from '../validation.ts';
 import { defineCall } from './define.ts';
-import { LevelSchema, PagingQuerySchema } from './vulnerability.ts';
+import { IdCsv, Id, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
+import { LevelSchema } from './vulnerability.ts';
 
 const L = Type.Literal;
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-const Id = Type.Integer({ minimum: 1 });
-const IdList = Type.Array(Id, { maxItems: 1000 });
+const IdList = Type.Array(Id(), { maxItems: 1000 });
 
 /** 1 very important .. 5 very unimportant (PROJECT_IMPORTANCE_LABEL). */
 export const ImportanceSchema = Type.Integer({ minimum: 1, maximum: 5 });
@@ -158,10 +156,10 @@ export const SubjectCreateSchema = Type.Object({
   name: NameText,
   description: Type.Optional(DescriptionText),
   importance: Type.Optional(ImportanceSchema),
-  groupId: Type.Optional(Nullable(Id)),
+  groupId: Type.Optional(Nullable(Id())),
   subjectType: Type.Optional(Nullable(SubjectTypeText)),
   /** Users added as members besides the creator (who becomes the owner). */
-  memberIds: Type.Optional(Type.Array(Id, { maxItems: 500 })),
+  memberIds: Type.Optional(Type.Array(Id(), { maxItems: 500 })),
   customFields: Type.Optional(CustomFieldsSchema),
 });
 export type SubjectCreate = Static<typeof SubjectCreateSchema>;
@@ -183,7 +181,7 @@ export const NoticeConfigSchema = Type.Object({
   /** Vulnerability levels that trigger a notice. */
   levels: Type.Array(LevelSchema, { maxItems: 5 }),
   /** Users told (members of the subject). */
-  userIds: Type.Array(Id, { maxItems: 500 }),
+  userIds: Type.Array(Id(), { maxItems: 500 }),
   onTaskFinish: Type.Boolean(),
   onTaskFail: Type.Boolean(),
   onNewVulnerability: Type.Boolean(),
@@ -269,7 +267,7 @@ export const removeBatch = defineCall({
   binaryVariant: true,
   summary: '批量删除应用',
   /** Comma list, as the spec writes `?ids=`. */
-  query: Type.Object({ ids: Type.String({ minLength: 1, maxLength: 10000, pattern: '^\\d+(,\\d+)*$' }) }),
+  query: Type.Object({ ids: IdCsv(10000, { minLength: 1 }) }),
   response: Type.Object({ deleted: Type.Integer() }),
   permission: 'project:list',
 });
@@ -280,12 +278,12 @@ export const setup = defineCall({
   path: '/api/subject/setup',
   summary: '应用基本设置',
   body: Type.Object({
-    id: Id,
+    id: Id(),
     name: NameText,
     description: Type.Optional(DescriptionText),
     importance: ImportanceSchema,
     subjectType: Type.Optional(Nullable(SubjectTypeText)),
-    groupId: Type.Optional(Nullable(Id)),
+    groupId: Type.Optional(Nullable(Id())),
     customFields: Type.Optional(CustomFieldsSchema),
   }),
   response: Type.Null(),
@@ -297,7 +295,7 @@ export const transfer = defineCall({
   method: 'POST',
   path: '/api/subject/transfer',
   summary: '转移应用给其他用户（新负责人）',
-  body: Type.Object({ subjectId: Id, userId: Id }),
+  body: Type.Object({ subjectId: Id(), userId: Id() }),
   response: Type.Null(),
   permission: 'project:setup:move',
 });
@@ -337,7 +335,7 @@ export const memberAdd = defineCall({
   method: 'POST',
   path: '/api/subject/member/add',
   summary: '添加成员',
-  body: Type.Object({ subjectId: Id, userIds: Type.Array(Id, { minItems: 1, maxItems: 500 }) }),
+  body: Type.Object({ subjectId: Id(), userIds: Type.Array(Id(), { minItems: 1, maxItems: 500 }) }),
   response: Type.Object({ added: Type.Integer() }),
   permission: 'project:setup:member:list',
 });
@@ -369,9 +367,9 @@ export const memberRemove = defineCall({
   summary: '移除成员',
   params: SubjectIdParams,
   /** The user ids, comma list, when no body is sent. */
-  query: Type.Object({ ids: Type.Optional(Type.String({ maxLength: 10000, pattern: '^\\d+(,\\d+)*$' })) }),
+  query: Type.Object({ ids: Type.Optional(IdCsv(10000)) }),
   /** Or the ids in a body; null stands for "no body" (Fastify validates a missing body as null). */
-  body: Type.Union([Type.Object({ ids: Type.Array(Id, { minItems: 1, maxItems: 500 }) }), Type.Null()]),
+  body: Type.Union([Type.Object({ ids: Type.Array(Id(), { minItems: 1, maxItems: 500 }) }), Type.Null()]),
   response: Type.Object({ removed: Type.Integer() }),
   permission: 'project:setup:member:list',
 });
@@ -395,7 +393,7 @@ export const versionCreate = defineCall({
   method: 'POST',
   path: '/api/version/create',
   summary: '新建版本',
-  body: Type.Object({ subjectId: Id, name: VersionName, remark: Remark }),
+  body: Type.Object({ subjectId: Id(), name: VersionName, remark: Remark }),
   response: VersionRowSchema,
   permission: 'project:setup:version:list',
 });
@@ -405,7 +403,7 @@ export const versionUpdate = defineCall({
   method: 'POST',
   path: '/api/version/update',
   summary: '修改版本',
-  body: Type.Object({ id: Id, name: VersionName, remark: Remark }),
+  body: Type.Object({ id: Id(), name: VersionName, remark: Remark }),
   response: VersionRowSchema,
   permission: 'project:setup:version:list',
 });
@@ -415,7 +413,7 @@ export const versionDelete = defineCall({
   method: 'POST',
   path: '/api/version/delete',
   summary: '删除版本（使用它的项目不再标注版本）',
-  body: Type.Object({ id: Id }),
+  body: Type.Object({ id: Id() }),
   response: Type.Object({ detachedProjects: Type.Integer() }),
   permission: 'project:setup:version:list',
 });
@@ -449,7 +447,7 @@ export const noticeSave = defineCall({
   method: 'POST',
   path: '/api/subject/vulInform/saveConfig',
   summary: '保存通知设置',
-  body: Type.Object({ subjectId: Id, ...NoticeConfigSchema.properties }),
+  body: Type.Object({ subjectId: Id(), ...NoticeConfigSchema.properties }),
   response: NoticeConfigSchema,
   permission: 'project:setup:information',
 });
@@ -552,7 +550,7 @@ export type RepositorySource = Static<typeof RepositorySourceSchema>;
 
 export const RepositorySourceBodySchema = Type.Object({
   /** Present: update that source; absent: add one. */
-  id: Type.Optional(Id),
+  id: Type.Optional(Id()),
   name: NameText,
   getCodeType: Type.Integer(),
   url: Type.String({ minLength: 1, maxLength: 1000 }),
@@ -596,7 +594,7 @@ export const repositorySourceDelete = defineCall({
   method: 'DELETE',
   path: '/api/subject/repositorySource',
   summary: '删除仓库源',
-  query: Type.Object({ ids: Type.String({ minLength: 1, maxLength: 10000, pattern: '^\\d+(,\\d+)*$' }) }),
+  query: Type.Object({ ids: IdCsv(10000, { minLength: 1 }) }),
   response: Type.Object({ deleted: Type.Integer() }),
   permission: 'project:list',
 });

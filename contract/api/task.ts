@@ -3,12 +3,10 @@
 // batch project import, timing, and the administrators' task queue (doc 2 §7 "System settings").
 // A project is one analysed source; each analysis of it is a run (the spec's task/batch).
 import { Type, type Static, type TSchema } from 'typebox';
-import { PageSchema } from '../envelope.ts';
 import { defineCall } from './define.ts';
-import { PagingQuerySchema } from './vulnerability.ts';
+import { IdCsv, IdsQuery, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
 
 const L = <T extends string | number>(v: T) => Type.Literal(v);
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Opt = <T extends TSchema>(t: T) => Type.Optional(t);
 const Str = (max: number) => Type.String({ maxLength: max });
 
@@ -295,12 +293,10 @@ export const progress = defineCall({
   method: 'GET',
   path: '/api/project-task-view/progress',
   summary: '分析进度（projectIds 为逗号分隔的项目 id）',
-  query: Type.Object({ projectIds: Type.String({ pattern: '^\\d+(,\\d+)*$', maxLength: 2000 }) }),
+  query: Type.Object({ projectIds: IdCsv(2000) }),
   response: Type.Array(ProgressSchema),
   permission: 'analysis:task:list',
 });
-
-const IdsQuery = (name: string) => Type.Object({ [name]: Type.String({ pattern: '^\\d+(,\\d+)*$', maxLength: 4000 }) });
 
 export const deleteProjects = defineCall({
   name: 'task.deleteProjects',

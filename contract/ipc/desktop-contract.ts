@@ -2,6 +2,7 @@
 // tree; preload walks it; main registers a handler per invoke descriptor. Each invoke takes one
 // object argument and answers { ok: true, value } or { ok: false, error } (errors are data).
 import { Type, type Static, type TSchema } from 'typebox';
+import { Nullable } from '../api/kit.ts';
 import { SessionUserSchema } from '../api/session.ts';
 
 export interface InvokeDescriptor<Req extends TSchema = TSchema, Res extends TSchema = TSchema> {
@@ -33,8 +34,6 @@ export interface IpcError {
 export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError };
 
 // ---- shapes
-
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const ProfileSchema = Type.Object({
   id: Type.String(),

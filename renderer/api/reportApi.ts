@@ -1,6 +1,6 @@
 // Reports (issue 7) through RTK Query: the five lists of 报告管理 (one per kind, as the spec has
 // them), their deletes, the generate calls (task, licence, batch, subject, statistics), the VEX
-// export and the component export (declared in contract/api/result.ts). Endpoints are typed from
+// export and the component export (declared in contract/api/result/). Endpoints are typed from
 // the contract; the screens never see a path.
 //
 // Tag `Report`: every list provides it and every generate or delete invalidates it, so a report
@@ -23,7 +23,7 @@ import {
   vexList,
   vexRemove,
 } from '../../contract/api/report.ts';
-import { componentExport } from '../../contract/api/result.ts';
+import { componentExport } from '../../contract/api/result/index.ts';
 import { platformApi } from './platformApi.ts';
 import { call, type CallArgs } from './request.ts';
 

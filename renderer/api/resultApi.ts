@@ -1,6 +1,6 @@
 // Analysis results (issue 6): the task-detail header and tabs, trees, marks and VEX, comparisons,
 // history components and the home dashboard, through RTK Query. Endpoints are typed from
-// contract/api/result.ts (and task.ts for progress and relaunch); the screens never see a path.
+// contract/api/result/ (and task.ts for progress and relaunch); the screens never see a path.
 //
 // Tags: `Run` (header, batches, progress-driven data), `Result` (every read of a run's results),
 // `Mark` (anything a mark or VEX changes). A mark invalidates Result and Mark so lists, counts and
@@ -42,7 +42,7 @@ import {
   vexMarkLog,
   vulnerabilityMarkLog,
   vulnerabilityStatistic,
-} from '../../contract/api/result.ts';
+} from '../../contract/api/result/index.ts';
 import { progress, relaunch } from '../../contract/api/task.ts';
 import { platformApi } from './platformApi.ts';
 import { call } from './request.ts';

@@ -3,7 +3,8 @@
 //
 //   q=keyword  levels=1,2  exploit=1,4  eco=npm  source=osv  from=2024-01-01  to=2024-12-31
 //   withdrawn=1  sort=published|level|score|modified  order=asc|desc  page=2  size=15
-import { DEFAULT_PAGE_SIZE, type VulnerabilityFilter } from '../../../contract/api/vulnerability.ts';
+import { DEFAULT_PAGE_SIZE } from '../../../contract/api/kit.ts';
+import type { VulnerabilityFilter } from '../../../contract/api/vulnerability.ts';
 import { LEVEL_CODES, type VulnerabilityLevel } from '../../../contract/enums.ts';
 import { isDay } from '../../../contract/format.ts';
 

@@ -3,7 +3,7 @@
 //
 //   q=keyword  levels=1,2  copyleft=strong,network  osi=1|0  page=2  size=30
 import type { LicenseFilter } from '../../../contract/api/license.ts';
-import { DEFAULT_PAGE_SIZE } from '../../../contract/api/vulnerability.ts';
+import { DEFAULT_PAGE_SIZE } from '../../../contract/api/kit.ts';
 import { LEVEL_CODES, type VulnerabilityLevel } from '../../../contract/enums.ts';
 import { readPaging, writePaging } from '../bug/listQuery.ts';
 

@@ -2,7 +2,7 @@
 // back/forward and a reload keep it; and the request it turns into. Pure, tested in Node.
 //
 //   subjectId=3  q=order  status=2,3|never  type=30  sort=createdAt  order=desc  page=2  size=15
-import { DEFAULT_PAGE_SIZE } from '../../../contract/api/vulnerability.ts';
+import { DEFAULT_PAGE_SIZE } from '../../../contract/api/kit.ts';
 import type { TaskListArgs } from '../../api/taskApi.ts';
 import { TASK_STATUS_ORDER, isCodeType } from '../../../contract/enums.ts';
 

@@ -6,7 +6,7 @@
 import { useState, type ReactNode } from 'react';
 import { Button, Card, HTMLSelect, HTMLTable, SegmentedControl, Tag, type Intent } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router';
-import type { ComponentCompareRow, VulnerabilityCompareRow } from '../../../contract/api/result.ts';
+import type { ComponentCompareRow, VulnerabilityCompareRow } from '../../../contract/api/result/index.ts';
 import { TASK_STATUS_LABEL, labelOf } from '../../../contract/enums.ts';
 import { formatDateTime, formatVulnerabilityId } from '../../../contract/format.ts';
 import {

@@ -4,7 +4,7 @@
 // 设置 VEX open the remark dialog.
 import { useState } from 'react';
 import { AnchorButton, Button, Card, Drawer, DrawerSize, Tag } from '@blueprintjs/core';
-import type { FindingRow } from '../../../contract/api/result.ts';
+import type { FindingRow } from '../../../contract/api/result/index.ts';
 import { formatDate, formatVulnerabilityId } from '../../../contract/format.ts';
 import { useVexMarkLogQuery, useVulnerabilityMarkLogQuery } from '../../api/resultApi.ts';
 import { Field } from '../../common/Field.tsx';

@@ -1,7 +1,7 @@
 // The two remark dialogs the 漏洞 tab and the finding drawer both open on findings: 标记 (an audit
 // mark, optionally with a custom level) and 设置 VEX. They send for the given finding ids and
 // toast the save; the caller says what to do after it (e.g. clear a selection).
-import type { FindingRow } from '../../../contract/api/result.ts';
+import type { FindingRow } from '../../../contract/api/result/index.ts';
 import { VEX_LABEL, VULNERABILITY_MARK_LABEL, type VexCode, type VulnerabilityMark } from '../../../contract/enums.ts';
 import { useMarkFindingsMutation, useVexMarkMutation } from '../../api/resultApi.ts';
 import { toastNotifier } from '../../app/toaster.ts';

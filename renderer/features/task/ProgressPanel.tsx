@@ -3,7 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { Callout, ProgressBar } from '@blueprintjs/core';
 import { isTaskRunning } from '../../../contract/enums.ts';
-import type { RunRow } from '../../../contract/api/result.ts';
+import type { RunRow } from '../../../contract/api/result/index.ts';
 import { RUN_STAGES, RUN_STAGE_LABEL, type Progress } from '../../../contract/api/task.ts';
 import { resultApi, useTaskProgressQuery } from '../../api/resultApi.ts';
 import { useAppDispatch } from '../../app/hooks.ts';

@@ -8,7 +8,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { ANALYSIS_MODE_LABEL, CODE_TYPE_LABEL, TASK_STATUS_LABEL, isTaskRunning, labelOf } from '../../../contract/enums.ts';
 import { DASH, formatDateTime } from '../../../contract/format.ts';
 import { routeInfo, routeTitle } from '../../../contract/routes.ts';
-import type { RunRow } from '../../../contract/api/result.ts';
+import type { RunRow } from '../../../contract/api/result/index.ts';
 import { apiErrorMessage } from '../../api/baseQuery.ts';
 import { useBatchListQuery, useProjectTaskViewQuery, useRelaunchProjectMutation } from '../../api/resultApi.ts';
 import { usePermissions } from '../../app/hooks.ts';

@@ -1,5 +1,5 @@
 // The component tab's filter state and the list call's body made from it. Pure, tested in Node.
-import type { ComponentFilter } from '../../../contract/api/result.ts';
+import type { ComponentFilter } from '../../../contract/api/result/index.ts';
 import { COMPONENT_RISK_CODES, COMPONENT_TYPE_ORDER, LEVEL_CODES, type ComponentMark } from '../../../contract/enums.ts';
 
 export type Risk = (typeof COMPONENT_RISK_CODES)[number];

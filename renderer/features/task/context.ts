@@ -1,7 +1,7 @@
 // What every tab of the task details needs: the project, the run it shows and how to move the
 // URL state. Provided by TaskDetailsScreen.
 import { createContext, useContext } from 'react';
-import type { ProjectHeader, RunRow } from '../../../contract/api/result.ts';
+import type { ProjectHeader, RunRow } from '../../../contract/api/result/index.ts';
 import type { DetailState } from './taskUrl.ts';
 
 export interface TaskView {

@@ -2,10 +2,10 @@
 // count strip, the mark-log table, a finding's id cell and name@version.
 import { HTMLTable, Tag, type Intent } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
-import type { MarkLogRow } from '../../../contract/api/result.ts';
+import type { MarkLogRow } from '../../../contract/api/result/index.ts';
 import { COMPONENT_MARK_LABEL, LEVEL_CODES, TASK_STATUS_LABEL, VEX_LABEL, VULNERABILITY_MARK_LABEL, labelOf } from '../../../contract/enums.ts';
 import { DASH, formatDateTime, formatVulnerabilityId, type VulnerabilityIdentifier } from '../../../contract/format.ts';
-import type { LevelCounts } from '../../../contract/api/result.ts';
+import type { LevelCounts } from '../../../contract/api/result/index.ts';
 import { riskColor, riskLabel, levelName } from './charts.ts';
 import { zh } from '../../i18n/zh-CN.ts';
 

@@ -1,7 +1,7 @@
 // Which projects a licence or a vulnerability turns up in: the latest successful run of every
 // project the user may see (older runs are history, not current exposure).
 import { sql, type Kysely } from 'kysely';
-import type { Page } from '../../../contract/envelope.ts';
+import type { Page } from '../../../contract/api/kit.ts';
 import { TASK_STATUS } from '../../../contract/enums.ts';
 import type { Database } from '../schema.ts';
 import type { Paging } from './vulnerabilities.ts';

@@ -2,7 +2,7 @@
 // shipped licence data by server/licenses/catalogue.ts).
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { LicenseFilter, LicenseRow } from '../../../contract/api/license.ts';
-import type { Page } from '../../../contract/envelope.ts';
+import type { Page } from '../../../contract/api/kit.ts';
 import type { Level } from '../../engine/matchers/advisory.ts';
 import type { Database, LicensesTable } from '../schema.ts';
 import type { Paging } from './vulnerabilities.ts';

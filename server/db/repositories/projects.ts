@@ -2,7 +2,7 @@
 // and the task list (projects with their latest run). Launching lives in runs.ts.
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { ProjectForm, RunSummary, TaskRow, Timing } from '../../../contract/api/task.ts';
-import type { Page } from '../../../contract/envelope.ts';
+import type { Page } from '../../../contract/api/kit.ts';
 import { isTimingDisabled } from '../../../contract/enums.ts';
 import { encryptSecret } from '../../secrets.ts';
 import type { Database, ProjectsTable } from '../schema.ts';

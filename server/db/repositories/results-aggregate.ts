@@ -1,7 +1,7 @@
 // Components across several projects' latest succeeded runs (subject component list and statistic,
 // version influence, home): one row per purl with the projects using it.
 import type { Kysely } from 'kysely';
-import type { RiskCounts, SubjectComponentRow } from '../../../contract/api/result.ts';
+import type { RiskCounts, SubjectComponentRow } from '../../../contract/api/result/index.ts';
 import type { Database } from '../schema.ts';
 import { likePattern } from '../like.ts';
 import { chunks, emptyLevels, emptyRisks, levelCountsOf, lowerLike, type Db, type LatestRun } from './results.ts';

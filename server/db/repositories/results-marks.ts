@@ -3,7 +3,7 @@
 // that updates the rows. Targets: a component's purl, a finding's `purl|vulId`, so the log of a
 // component or finding spans every run of the project (marks are carried over by retention).
 import type { Kysely } from 'kysely';
-import type { MarkLogRow } from '../../../contract/api/result.ts';
+import type { MarkLogRow } from '../../../contract/api/result/index.ts';
 import { COMPONENT_MARK_LABEL, VEX_LABEL, VULNERABILITY_LEVEL_LABEL, VULNERABILITY_MARK_LABEL, labelOf } from '../../../contract/enums.ts';
 import type { Database } from '../schema.ts';
 import { nowIso } from '../time.ts';

@@ -2,7 +2,7 @@
 // (run_id, parent_id), run_files by (run_id, parent)), paged, so expanding a node stays fast at
 // 10,000+ components. Paths to a node (detail drawer, search) walk the edges upward in memory.
 import { sql } from 'kysely';
-import type { DependencyNode, FileNode, PathStep } from '../../../contract/api/result.ts';
+import type { DependencyNode, FileNode, PathStep } from '../../../contract/api/result/index.ts';
 import { chunks, componentView, type Db } from './results.ts';
 
 export interface Paged { page: number; size: number }

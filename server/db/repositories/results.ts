@@ -2,7 +2,7 @@
 // included), and the row views of runs, components and findings. The run_* tables are written by
 // server/jobs/save-results.ts; JSON columns are read defensively since old rows may lack keys.
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { ComponentRow, FindingRow, LevelCounts, Location, ProjectHeader, RiskCounts, RunRow } from '../../../contract/api/result.ts';
+import type { ComponentRow, FindingRow, LevelCounts, Location, ProjectHeader, RiskCounts, RunRow } from '../../../contract/api/result/index.ts';
 import { TASK_STATUS, parseAnalysisModes } from '../../../contract/enums.ts';
 import { RUN_STAGE_LABEL, type RunStage } from '../../../contract/api/task.ts';
 import type { Database, RunComponentsTable, RunVulnerabilitiesTable, RunsTable } from '../schema.ts';

@@ -1,6 +1,6 @@
 // Members of a subject (subject_members): the owner (role 1) and members (role 2).
 import { sql, type Kysely, type SqlBool } from 'kysely';
-import type { Page } from '../../../contract/envelope.ts';
+import type { Page } from '../../../contract/api/kit.ts';
 import type { MemberRow, UserRef } from '../../../contract/api/subject.ts';
 import type { Database } from '../schema.ts';
 import { nowIso } from '../time.ts';

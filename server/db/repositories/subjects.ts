@@ -2,7 +2,7 @@
 // delete and transfer. Data scope comes from subject-access.ts; the handlers decide who may call.
 import { randomUUID } from 'node:crypto';
 import { sql, type RawBuilder, type Expression, type Kysely, type SqlBool, type ExpressionBuilder } from 'kysely';
-import type { Page } from '../../../contract/envelope.ts';
+import type { Page } from '../../../contract/api/kit.ts';
 import type { SubjectFilter, SubjectRow } from '../../../contract/api/subject.ts';
 import type { Database } from '../schema.ts';
 import { nowIso } from '../time.ts';

@@ -1,5 +1,5 @@
 // Shared plumbing of the result handlers: the area's handler type and the paging defaults.
-import type { resultCallDeclarations } from '../../../contract/api/result.ts';
+import type { resultCallDeclarations } from '../../../contract/api/result/index.ts';
 import type { AreaHandlers } from '../register.ts';
 
 export type ResultHandlers = AreaHandlers<typeof resultCallDeclarations>;

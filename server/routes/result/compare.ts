@@ -5,7 +5,7 @@
 // versions first, then the rest in version order), otherwise `added` / `removed`. Findings by
 // component ecosystem + name + advisory id, so an upgrade that keeps an advisory reads `changed`
 // (version differs) rather than fixed + new; `changed` also covers level, mark and VEX changes.
-import type { ComponentCompareRow, VulnerabilityCompareRow } from '../../../contract/api/result.ts';
+import type { ComponentCompareRow, VulnerabilityCompareRow } from '../../../contract/api/result/index.ts';
 import { fail, ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import {

@@ -3,7 +3,7 @@
 // (run_id, risk_level, id), run_vulnerabilities by (run_id, level, id)); totals without filters
 // come from runs.summary instead of a COUNT.
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import type { ComponentDetail, ComponentFilter, FindingRow, Overview } from '../../../contract/api/result.ts';
+import type { ComponentDetail, ComponentFilter, FindingRow, Overview } from '../../../contract/api/result/index.ts';
 import { fail, ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import type { Database } from '../../db/schema.ts';

@@ -1,6 +1,6 @@
 // History components of a project (components seen in earlier succeeded runs), subject-level
 // component lists, and influence (which projects' latest runs contain a component).
-import type { HistoryComponentRow, ModuleInfluenceRow } from '../../../contract/api/result.ts';
+import type { HistoryComponentRow, ModuleInfluenceRow } from '../../../contract/api/result/index.ts';
 import { TASK_STATUS } from '../../../contract/enums.ts';
 import { fail, ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';

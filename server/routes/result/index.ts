@@ -1,6 +1,6 @@
 // Result area handlers (issue 6): task detail reads, trees, licences, marks, comparisons, history
-// and the home dashboard. Each module answers a group of contract/api/result.ts calls.
-import { resultCalls } from '../../../contract/api/result.ts';
+// and the home dashboard. Each module answers the calls of its namesake in contract/api/result/.
+import { resultCalls } from '../../../contract/api/result/index.ts';
 import type { ServerContext } from '../../context.ts';
 import { indexHandlers, type HandlerIndex } from '../register.ts';
 import type { ResultHandlers } from './common.ts';

@@ -1,7 +1,7 @@
 // Licence tabs of a task: licences found (declared and recognised in files), copyright holders,
 // and conflicts of each component's licence with the project's outbound licence.
 import { sql } from 'kysely';
-import type { ConflictRow, CopyrightRow, LicenseUsageRow } from '../../../contract/api/result.ts';
+import type { ConflictRow, CopyrightRow, LicenseUsageRow } from '../../../contract/api/result/index.ts';
 import { fail, ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { resultScope } from '../../db/repositories/results.ts';

@@ -1,6 +1,6 @@
 // Marks, custom levels and VEX statements on a task's rows, and their logs. The rows must belong to
 // `taskId` and the task to the project; any run of the project may be marked, not only the latest.
-import type { ComponentMarkBody, VulnerabilityMarkBody } from '../../../contract/api/result.ts';
+import type { ComponentMarkBody, VulnerabilityMarkBody } from '../../../contract/api/result/index.ts';
 import { fail, ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { RESULT_MSG, resultScope } from '../../db/repositories/results.ts';

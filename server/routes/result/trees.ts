@@ -1,5 +1,5 @@
 // Dependency and file trees of a task: root levels, lazily loaded children (pathId), and search.
-import type { TreeSearchHit } from '../../../contract/api/result.ts';
+import type { TreeSearchHit } from '../../../contract/api/result/index.ts';
 import { fail, ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { likePattern } from '../../db/like.ts';

@@ -3,7 +3,7 @@
 // table, batch mark and VEX with a remark, and the finding drawer (tab=bugInfo&finding=…).
 import { useMemo, useState } from 'react';
 import { Button, Card, Checkbox, HTMLTable, SegmentedControl } from '@blueprintjs/core';
-import type { FindingRow } from '../../../../contract/api/result.ts';
+import type { FindingRow } from '../../../../contract/api/result/index.ts';
 import { VEX_LABEL, VULNERABILITY_MARK_LABEL, labelOf, type VexCode, type VulnerabilityMark } from '../../../../contract/enums.ts';
 import { formatDate, formatVulnerabilityId } from '../../../../contract/format.ts';
 import { useFindingStatisticQuery } from '../../../api/resultApi.ts';

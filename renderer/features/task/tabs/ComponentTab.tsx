@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import { Button, Card, Checkbox, FormGroup, HTMLSelect } from '@blueprintjs/core';
 import { useSearchParams } from 'react-router';
 import { Cell, Column, Table2, RenderMode, type CellRenderer } from '@blueprintjs/table';
-import type { ComponentRow } from '../../../../contract/api/result.ts';
+import type { ComponentRow } from '../../../../contract/api/result/index.ts';
 import {
   COMPONENT_MARK_LABEL,
   COMPONENT_RISK_CODES,

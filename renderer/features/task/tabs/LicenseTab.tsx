@@ -4,7 +4,7 @@
 // licence with a verdict and a one-sentence explanation.
 import { useState, type ReactNode } from 'react';
 import { Callout, Card, HTMLTable, SegmentedControl, Tag, type Intent } from '@blueprintjs/core';
-import type { ConflictRow, CopyrightRow, LicenseUsageRow } from '../../../../contract/api/result.ts';
+import type { ConflictRow, CopyrightRow, LicenseUsageRow } from '../../../../contract/api/result/index.ts';
 import { useCopyrightListQuery, useLicenseConflictQuery, useResultLicenseListQuery } from '../../../api/resultApi.ts';
 import { KeywordSearch } from '../../../common/filters.tsx';
 import type { PagedListQuery } from '../../../common/PagedListBody.tsx';

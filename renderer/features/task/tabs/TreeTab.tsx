@@ -4,7 +4,7 @@
 // a component node opens the component drawer.
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Breadcrumbs, Button, Card, Classes, H5, InputGroup, ControlGroup, SegmentedControl, Tag, Tree, type TreeNodeInfo } from '@blueprintjs/core';
-import type { DependencyNode, FileNode, TreeSearchHit } from '../../../../contract/api/result.ts';
+import type { DependencyNode, FileNode, TreeSearchHit } from '../../../../contract/api/result/index.ts';
 import { resultApi } from '../../../api/resultApi.ts';
 import { apiErrorMessage } from '../../../api/baseQuery.ts';
 import { useAppDispatch } from '../../../app/hooks.ts';

@@ -1,6 +1,6 @@
 // The task result screens' pure helpers (URL state, comparison pair, chart options, the lazy tree
 // model, the remark rules, the component filter body) and the result endpoints over a fake bridge
-// (paths, queries and bodies from contract/api/result.ts and task.ts).
+// (paths, queries and bodies from contract/api/result/ and task.ts).
 import { afterEach, describe, expect, it } from 'vitest';
 import { resultApi } from '../../../../renderer/api/resultApi.ts';
 import { createAppStore } from '../../../../renderer/app/store.ts';

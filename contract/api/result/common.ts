@@ -1,0 +1,154 @@
+// Result area, shared pieces (issue 6, spec doc 1 §7 "Task", "Batch", "Mark", "VEX", "History",
+// "Home"): the codes, counts, parameters and row shapes that several of the result sub-resources
+// use. Each sub-resource file of contract/api/result/ declares its own calls, as the server's
+// handlers are split in server/routes/result/.
+//
+// Terms: a project's analysis is a run (`runs`); the spec's `taskId` is a run id and the spec's
+// `projectId` (and `{id}` of /api/project-task-view/… and /api/resultTree/file|dependence/{id}) is a
+// PROJECT id. A project-scoped read answers from the project's latest SUCCEEDED run unless a
+// `taskId` of that project is given; without any succeeded run a list answers an empty page and the
+// header/overview carry `run: null`. Component ids are `run_components.id`, finding ids
+// `run_vulnerabilities.id` (both belong to exactly one run).
+import { Type, type Static } from 'typebox';
+import { Id, Nullable, PagingQuerySchema } from '../kit.ts';
+
+const L = Type.Literal;
+
+/** Comma-separated codes in a query string (`?marks=0,1`): query arrays are ambiguous with one item. */
+export const Csv = (codes: string) => Type.String({ maxLength: 200, pattern: `^(${codes})(,(${codes}))*$` });
+export const Keyword = Type.Optional(Type.String({ maxLength: 200 }));
+
+// ---- codes (labels in contract/enums.ts) --------------------------------------------------------
+
+/** COMPONENT_MARK_LABEL: N 未标记, F 误报, L 遗留, W 白名单, Y 其他. */
+export const ComponentMarkSchema = Type.Union([L('N'), L('F'), L('L'), L('W'), L('Y')]);
+/** VULNERABILITY_MARK_LABEL: 0 待审核 … 7 其他. */
+export const VulnerabilityMarkSchema = Type.Union([L(0), L(1), L(2), L(3), L(4), L(5), L(6), L(7)]);
+/** VEX_LABEL: 0 待定, 1 不受影响, 2 受影响, 3 已修复, 4 调查中. */
+export const VexSchema = Type.Union([L(0), L(1), L(2), L(3), L(4)]);
+/** TASK_STATUS_LABEL: -1 重新发送, 0 排队中, 1 分析中, 2 分析成功, 3 分析失败, 4 已暂停. */
+export const TaskStatusSchema = Type.Union([L(-1), L(0), L(1), L(2), L(3), L(4)]);
+/** COMPONENT_RISK_LABEL: the component's worst finding level, 32 无漏洞, 64 未知版本. */
+export const RiskLevelSchema = Type.Union([L(1), L(2), L(4), L(8), L(16), L(32), L(64)]);
+/** COMPONENT_TYPE_LABEL: 0 开源组件, 1 私有组件, -1 未知. */
+export const ComponentTypeSchema = Type.Union([L(0), L(1), L(-1)]);
+/** runtime: shipped with the product; development: build, test and tooling only. */
+export const ScopeSchema = Type.Union([L('runtime'), L('development')]);
+/** How a licence was recognised: package metadata, full text, file header, SPDX tag, a reference (URL/name). */
+export const LicenseSourceSchema = Type.Union([L('declared'), L('text'), L('header'), L('tag'), L('reference')]);
+export const ConflictVerdictSchema = Type.Union([L('compatible'), L('incompatible'), L('unknown')]);
+/** A comparison row: only in the compared side, only in the base side, in both but different, identical. */
+export const ChangeSchema = Type.Union([L('added'), L('removed'), L('changed'), L('same')]);
+/** mark_logs.kind: component mark, vulnerability mark, custom level, VEX statement. */
+export const MarkLogKindSchema = Type.Union([L('component'), L('vulnerability'), L('level'), L('vex')]);
+
+/** Counts by finding/licence level, keyed by LevelSchema code. */
+export const LevelCountsSchema = Type.Object({ 1: Type.Integer(), 2: Type.Integer(), 4: Type.Integer(), 8: Type.Integer(), 16: Type.Integer() });
+export type LevelCounts = Static<typeof LevelCountsSchema>;
+/** Counts of components by RiskLevelSchema code. */
+export const RiskCountsSchema = Type.Object({
+  1: Type.Integer(), 2: Type.Integer(), 4: Type.Integer(), 8: Type.Integer(), 16: Type.Integer(), 32: Type.Integer(), 64: Type.Integer(),
+});
+export type RiskCounts = Static<typeof RiskCountsSchema>;
+
+// ---- shared parameters ---------------------------------------------------------------------------
+
+export const ProjectParams = Type.Object({ projectId: Id() });
+/** `{id}` is the PROJECT id. */
+export const ProjectIdParams = Type.Object({ id: Id() });
+/** A run of the project other than its latest succeeded one (history, comparison). */
+export const TaskQuery = Type.Object({ taskId: Type.Optional(Id()) });
+export const TaskPagingQuery = Type.Object({ ...PagingQuerySchema.properties, taskId: Type.Optional(Id()) });
+export const sortOf = (fields: string) => Type.Optional(Type.String({ maxLength: 40, pattern: `^(${fields}),(asc|desc)$` }));
+
+// ---- project and run header ----------------------------------------------------------------------
+
+export const RunCountsSchema = Type.Object({
+  components: Type.Integer(),
+  /** Components with at least one finding. */
+  vulnerableComponents: Type.Integer(),
+  /** Findings (component × advisory). */
+  vulnerabilities: Type.Integer(),
+  byLevel: LevelCountsSchema,
+  /** Distinct SPDX ids recognised. */
+  licenses: Type.Integer(),
+});
+export type RunCounts = Static<typeof RunCountsSchema>;
+
+/** One run of a project (a 批次 of the spec; `id` is the spec's taskId). */
+export const RunRowSchema = Type.Object({
+  id: Type.Integer(),
+  projectId: Type.Integer(),
+  /** The spec's batch number, 1 for the project's first run. */
+  seq: Type.Integer(),
+  status: TaskStatusSchema,
+  /** Engine stage code as stored on the run (task.ts RUN_STAGES: queued, preparing, …, done). */
+  stage: Type.String(),
+  /** The stage in Chinese (RUN_STAGE_LABEL, e.g. 识别组件, 匹配漏洞); '' for an unknown code. */
+  stageLabel: Type.String(),
+  /** 0–100. */
+  progress: Type.Integer(),
+  /** Failure reason or last engine message (Chinese). */
+  message: Type.String(),
+  /** What started it: manual | timing | batch | resend | api. */
+  trigger: Type.String(),
+  /** ANALYSIS_MODE codes of this run. */
+  analysisModes: Type.Array(Type.Integer()),
+  queuedAt: Type.String(),
+  startedAt: Nullable(Type.String()),
+  finishedAt: Nullable(Type.String()),
+  durationMs: Nullable(Type.Integer()),
+  createdBy: Nullable(Type.Integer()),
+  createdByName: Nullable(Type.String()),
+  /** From runs.summary; zeros until the run succeeded. */
+  counts: RunCountsSchema,
+});
+export type RunRow = Static<typeof RunRowSchema>;
+
+export const ProjectHeaderSchema = Type.Object({
+  projectId: Type.Integer(),
+  projectName: Type.String(),
+  subjectId: Type.Integer(),
+  subjectUuid: Type.String(),
+  subjectName: Type.String(),
+  /** 1 source-code product, 2 binary product (chooses /binary paths). */
+  product: Type.Integer(),
+  versionId: Nullable(Type.Integer()),
+  versionName: Nullable(Type.String()),
+  /** CODE_TYPE_LABEL code. */
+  getCodeType: Type.Integer(),
+  projectTags: Type.Array(Type.String()),
+  analysisModes: Type.Array(Type.Integer()),
+  /** SPDX expression the product is distributed under, the licence-conflict tab's reference. */
+  outboundLicense: Nullable(Type.String()),
+  retentionAudit: Type.Boolean(),
+  /** Status of the newest run, null before the first. */
+  status: Nullable(TaskStatusSchema),
+  createdAt: Type.String(),
+});
+export type ProjectHeader = Static<typeof ProjectHeaderSchema>;
+
+export const ProjectTaskViewSchema = Type.Object({
+  project: ProjectHeaderSchema,
+  /** The run whose results the tabs show (latest succeeded, or the asked taskId); null without one. */
+  run: Nullable(RunRowSchema),
+  /** The newest run of any status, so the header can show 分析中/排队中 over older results. */
+  latestRun: Nullable(RunRowSchema),
+});
+export type ProjectTaskView = Static<typeof ProjectTaskViewSchema>;
+
+/** One step of a path from a root, for breadcrumbs and expanding the tree to a node. */
+export const PathStepSchema = Type.Object({
+  pathId: Type.String(),
+  name: Type.String(),
+  /** null for files and directories. */
+  version: Nullable(Type.String()),
+});
+export type PathStep = Static<typeof PathStepSchema>;
+
+export const CountRowSchema = Type.Object({ key: Type.String(), count: Type.Integer() });
+
+/** Permission to read a run's components, licences and trees (and most result calls). */
+export const RESULT_PERMISSION = 'analysis:result:cominfo:list' as const;
+/** Permission to read and mark a run's vulnerabilities. */
+export const VUL_PERMISSION = 'analysis:result:vul:list' as const;

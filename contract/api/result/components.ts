@@ -1,0 +1,299 @@
+// Result area, a run's components and findings (spec doc 1 §7 "Task"): the task-detail header and
+// overview, the component list and detail, the findings by level, where a component is declared,
+// and the component export.
+import { Type, type Static } from 'typebox';
+import { defineCall } from '../define.ts';
+import { Id, Nullable, PageSchema, PagingQuerySchema } from '../kit.ts';
+import { ExploitSchema, LevelSchema } from '../vulnerability.ts';
+import {
+  ComponentMarkSchema, ComponentTypeSchema, CountRowSchema, Csv, Keyword, LevelCountsSchema, LicenseSourceSchema, PathStepSchema,
+  ProjectIdParams, ProjectParams, ProjectTaskViewSchema, RESULT_PERMISSION, RiskCountsSchema, RiskLevelSchema, ScopeSchema, TaskQuery,
+  VUL_PERMISSION, VexSchema, VulnerabilityMarkSchema, sortOf,
+} from './common.ts';
+
+const L = Type.Literal;
+
+// ---- components ----------------------------------------------------------------------------------
+
+/** Where a component is declared: a manifest/lockfile/SBOM/binary relative to the scan root. */
+export const LocationSchema = Type.Object({
+  file: Type.String(),
+  startLine: Nullable(Type.Integer()),
+  endLine: Nullable(Type.Integer()),
+});
+export type Location = Static<typeof LocationSchema>;
+
+export const ComponentRowSchema = Type.Object({
+  /** run_components.id: the `{id}`/`moduleId` of the detail calls and the ids of the mark calls. */
+  id: Type.Integer(),
+  taskId: Type.Integer(),
+  purl: Type.String(),
+  /** purl type: npm, maven, pypi, golang, … */
+  ecosystem: Type.String(),
+  name: Type.String(),
+  /** '' when the input pins no version (risk 64 未知版本). */
+  version: Type.String(),
+  /** Declared by the project itself, not pulled in by another component. */
+  direct: Type.Boolean(),
+  scope: ScopeSchema,
+  componentType: ComponentTypeSchema,
+  /** Declared licences as one SPDX expression; null when none is declared. */
+  licenseExpression: Nullable(Type.String()),
+  /** Riskiest level among the expression's licences (16 when unknown). */
+  licenseLevel: LevelSchema,
+  riskLevel: RiskLevelSchema,
+  /** All findings of this component in the run (VEX 不受影响 included). */
+  vulCount: Type.Integer(),
+  vulLevels: LevelCountsSchema,
+  /** Nearest higher version no known advisory affects; null when none or not vulnerable. */
+  recommendVersion: Nullable(Type.String()),
+  locationCount: Type.Integer(),
+  mark: ComponentMarkSchema,
+  markRemark: Type.String(),
+});
+export type ComponentRow = Static<typeof ComponentRowSchema>;
+
+export const ComponentFilterSchema = Type.Object({
+  /** Name, purl or version, case-insensitive substring. */
+  keyword: Keyword,
+  riskLevels: Type.Optional(Type.Array(RiskLevelSchema, { maxItems: 7 })),
+  ecosystems: Type.Optional(Type.Array(Type.String({ maxLength: 30 }), { maxItems: 30 })),
+  scope: Type.Optional(ScopeSchema),
+  direct: Type.Optional(Type.Boolean()),
+  marks: Type.Optional(Type.Array(ComponentMarkSchema, { maxItems: 5 })),
+  componentTypes: Type.Optional(Type.Array(ComponentTypeSchema, { maxItems: 3 })),
+  licenseLevels: Type.Optional(Type.Array(LevelSchema, { maxItems: 5 })),
+  taskId: Type.Optional(Id()),
+});
+export type ComponentFilter = Static<typeof ComponentFilterSchema>;
+
+/** Default order: riskLevel asc (worst first), then name. */
+export const ComponentListQuerySchema = Type.Object({
+  ...PagingQuerySchema.properties,
+  sort: sortOf('name|version|ecosystem|riskLevel|vulCount|licenseLevel|scope|mark'),
+});
+
+// ---- findings (run_vulnerabilities) --------------------------------------------------------------
+
+export const FindingRowSchema = Type.Object({
+  /** run_vulnerabilities.id: the ids of the vulnerability mark/VEX calls. */
+  id: Type.Integer(),
+  taskId: Type.Integer(),
+  componentId: Type.Integer(),
+  componentName: Type.String(),
+  componentVersion: Type.String(),
+  ecosystem: Type.String(),
+  purl: Type.String(),
+  direct: Type.Boolean(),
+  /** Primary advisory id (GHSA-…, GO-…, CVE-…): the spec's identify; shown with formatVulnerabilityId. */
+  identify: Type.String(),
+  cve: Nullable(Type.String()),
+  cnnvd: Nullable(Type.String()),
+  cnvd: Nullable(Type.String()),
+  aliases: Type.Array(Type.String()),
+  summary: Type.String(),
+  /** Effective level: the custom level when one was set, else the advisory's. */
+  level: LevelSchema,
+  originalLevel: LevelSchema,
+  /** Why the level was changed ('' when it was not). */
+  levelRemark: Type.String(),
+  score: Nullable(Type.Number()),
+  exploit: ExploitSchema,
+  fixedVersions: Type.Array(Type.String()),
+  published: Nullable(Type.String()),
+  mark: VulnerabilityMarkSchema,
+  markRemark: Type.String(),
+  vex: VexSchema,
+  vexRemark: Type.String(),
+});
+export type FindingRow = Static<typeof FindingRowSchema>;
+
+/** One level tab at a time (or all), paged on the server so a tab can hold 10,000+ findings. */
+export const FindingQuerySchema = Type.Object({
+  ...PagingQuerySchema.properties,
+  taskId: Type.Optional(Id()),
+  /** The tab: one level; absent = all levels. */
+  level: Type.Optional(LevelSchema),
+  /** Advisory id, CVE/CNNVD/CNVD, alias, summary or component name. */
+  keyword: Keyword,
+  /** e.g. `0,1`. */
+  marks: Type.Optional(Csv('0|1|2|3|4|5|6|7')),
+  /** e.g. `0,2,4`; `1` (不受影响) shows the findings the overview's vexMark=1 leaves out. */
+  vex: Type.Optional(Csv('0|1|2|3|4')),
+  /** Only the findings of one component (the component drawer). */
+  componentId: Type.Optional(Id()),
+  /** Default: level asc, then score desc. */
+  sort: sortOf('level|score|published|identify|component|mark|vex'),
+});
+
+export const FindingStatisticSchema = Type.Object({
+  /** Counts per level under keyword/marks/vex (not level): the tab badges. */
+  counts: LevelCountsSchema,
+  /** The page of the asked tab. */
+  content: Type.Array(FindingRowSchema),
+  total: Type.Integer({ minimum: 0 }),
+});
+export type FindingStatistic = Static<typeof FindingStatisticSchema>;
+
+// ---- component detail ----------------------------------------------------------------------------
+
+export const ComponentLicenseSchema = Type.Object({
+  spdxId: Type.String(),
+  level: LevelSchema,
+  source: LicenseSourceSchema,
+  /** Known to the licence knowledge base (link to /license/details). */
+  known: Type.Boolean(),
+});
+
+export const ComponentDetailSchema = Type.Object({
+  ...ComponentRowSchema.properties,
+  projectId: Type.Integer(),
+  locations: Type.Array(LocationSchema),
+  licenses: Type.Array(ComponentLicenseSchema),
+  /** All findings of the component in this run (VEX 不受影响 included, flagged by `vex`). */
+  vulnerabilities: Type.Array(FindingRowSchema),
+  /** Up to 20 shortest paths from a root to this component; the last step is the component. */
+  paths: Type.Array(Type.Array(PathStepSchema)),
+  /** How many root paths exist (capped at 1000). */
+  pathTotal: Type.Integer(),
+  /** Components this one depends on / that depend on it directly. */
+  dependencies: Type.Integer(),
+  dependents: Type.Integer(),
+});
+export type ComponentDetail = Static<typeof ComponentDetailSchema>;
+
+// ---- overview ------------------------------------------------------------------------------------
+
+export const OverviewSchema = Type.Object({
+  ...ProjectTaskViewSchema.properties,
+  components: Type.Object({
+    total: Type.Integer(),
+    vulnerable: Type.Integer(),
+    direct: Type.Integer(),
+    transitive: Type.Integer(),
+    runtime: Type.Integer(),
+    development: Type.Integer(),
+    byRisk: RiskCountsSchema,
+    /** 0 开源, 1 私有, -1 未知. */
+    byType: Type.Object({ 0: Type.Integer(), 1: Type.Integer(), '-1': Type.Integer() }),
+    /** Components per ecosystem, most first. */
+    ecosystems: Type.Array(CountRowSchema),
+    /** Components marked anything but N. */
+    marked: Type.Integer(),
+  }),
+  vulnerabilities: Type.Object({
+    /** Findings counted (VEX 不受影响 left out when vexMark=1). */
+    total: Type.Integer(),
+    /** Distinct advisories. */
+    distinct: Type.Integer(),
+    byLevel: LevelCountsSchema,
+    /** Findings with mark 0 (待审核). */
+    unreviewed: Type.Integer(),
+    /** Findings left out because of VEX 不受影响 (0 when vexMark=0). */
+    excludedByVex: Type.Integer(),
+  }),
+  licenses: Type.Object({
+    /** Distinct SPDX ids. */
+    total: Type.Integer(),
+    /** Components per licence level. */
+    byLevel: LevelCountsSchema,
+    /** Components without any declared or recognised licence. */
+    unlicensedComponents: Type.Integer(),
+    incompatibleComponents: Type.Integer(),
+  }),
+  /** Inputs the engine could not read (runs.problems), Chinese messages. */
+  problems: Type.Array(Type.Object({ file: Type.String(), message: Type.String() })),
+});
+export type Overview = Static<typeof OverviewSchema>;
+
+// ---- calls ---------------------------------------------------------------------------------------
+
+export const componentSource = defineCall({
+  name: 'result.componentSource',
+  method: 'POST',
+  path: '/api/component/source',
+  summary: '组件所在位置（文件与行号）',
+  body: Type.Object({ projectId: Id(), taskId: Type.Optional(Id()), componentId: Id() }),
+  response: Type.Object({ componentId: Type.Integer(), purl: Type.String(), locations: Type.Array(LocationSchema) }),
+  permission: RESULT_PERMISSION,
+});
+
+export const overview = defineCall({
+  name: 'result.overview',
+  method: 'GET',
+  path: '/api/project-task-view/info/{id}/{vexMark}',
+  summary: '检测结果概览（{id} 为项目 ID；vexMark=1 时不计 VEX 为不受影响的漏洞）',
+  params: Type.Object({ id: Id(), vexMark: Type.Integer({ minimum: 0, maximum: 1 }) }),
+  query: TaskQuery,
+  response: OverviewSchema,
+  permission: 'analysis:result:summary',
+});
+
+export const projectTaskView = defineCall({
+  name: 'result.projectTaskView',
+  method: 'GET',
+  path: '/api/project-task-view/{id}',
+  summary: '任务详情页头：项目与任务信息（{id} 为项目 ID）',
+  params: ProjectIdParams,
+  query: TaskQuery,
+  response: ProjectTaskViewSchema,
+  permission: 'analysis:task:list',
+});
+
+export const componentList = defineCall({
+  name: 'result.componentList',
+  method: 'POST',
+  path: '/api/component/list/{projectId}',
+  summary: '任务组件列表',
+  params: ProjectParams,
+  query: ComponentListQuerySchema,
+  body: ComponentFilterSchema,
+  response: PageSchema(ComponentRowSchema),
+  permission: RESULT_PERMISSION,
+});
+
+export const vulnerabilityStatistic = defineCall({
+  name: 'result.vulnerabilityStatistic',
+  method: 'GET',
+  path: '/api/vulnerability/list/statistic/{projectId}',
+  summary: '任务漏洞列表（按等级分组统计，按页返回当前等级）',
+  params: ProjectParams,
+  query: FindingQuerySchema,
+  response: FindingStatisticSchema,
+  permission: VUL_PERMISSION,
+});
+
+export const componentDetail = defineCall({
+  name: 'result.componentDetail',
+  method: 'GET',
+  path: '/api/component/{id}',
+  summary: '任务组件详情（{id} 为组件行 ID；给出 taskId 时须属于该任务）',
+  params: Type.Object({ id: Id() }),
+  query: TaskQuery,
+  response: ComponentDetailSchema,
+  permission: RESULT_PERMISSION,
+});
+
+export const moduleDetail = defineCall({
+  name: 'result.moduleDetail',
+  method: 'GET',
+  path: '/api/component/module/{projectId}/{moduleId}',
+  summary: '项目内组件详情（moduleId 为组件行 ID）',
+  params: Type.Object({ projectId: Id(), moduleId: Id() }),
+  response: ComponentDetailSchema,
+  permission: RESULT_PERMISSION,
+});
+
+export const componentExport = defineCall({
+  name: 'result.componentExport',
+  method: 'GET',
+  path: '/api/component/export',
+  summary: '导出任务组件清单（仅声明：导出与报告下载在 issue 7 实现）',
+  query: Type.Object({ projectId: Id(), taskId: Type.Optional(Id()), format: Type.Union([L('xlsx'), L('csv')]) }),
+  /** The report record that will hold the file (report:list screens). */
+  response: Type.Object({ reportId: Type.Integer() }),
+  permission: RESULT_PERMISSION,
+});
+
+/** The component and finding calls (server/routes/result/components.ts answers them). */
+export const resultComponentCalls = { componentSource, overview, projectTaskView, componentList, vulnerabilityStatistic, componentDetail, moduleDetail, componentExport };

@@ -1,0 +1,113 @@
+// Result area, licences (spec doc 1 §7 "Task"): the licences recognised in a run, the copyright
+// holders, and the licence conflicts with the project's outbound licence.
+import { Type, type Static } from 'typebox';
+import { defineCall } from '../define.ts';
+import { Nullable, PageSchema } from '../kit.ts';
+import { CopyleftSchema } from '../license.ts';
+import { LevelSchema } from '../vulnerability.ts';
+import { ConflictVerdictSchema, Keyword, LicenseSourceSchema, ProjectParams, RESULT_PERMISSION, TaskPagingQuery } from './common.ts';
+
+// ---- licences, copyrights, conflicts -------------------------------------------------------------
+
+export const ComponentRefSchema = Type.Object({ id: Type.Integer(), name: Type.String(), version: Type.String() });
+export const LicenseFileRefSchema = Type.Object({
+  file: Type.String(),
+  startLine: Nullable(Type.Integer()),
+  endLine: Nullable(Type.Integer()),
+  source: LicenseSourceSchema,
+  /** Text-match confidence 0–100; null for declared/tag. */
+  score: Nullable(Type.Number()),
+});
+
+export const LicenseUsageRowSchema = Type.Object({
+  spdxId: Type.String(),
+  /** Knowledge-base name; the id itself when unknown. */
+  name: Type.String(),
+  level: LevelSchema,
+  /** Knowledge-base row id for /license/details; null when the id is not in the knowledge base. */
+  licenseId: Nullable(Type.Integer()),
+  copyleft: Nullable(CopyleftSchema),
+  sources: Type.Array(LicenseSourceSchema),
+  componentCount: Type.Integer(),
+  /** The first 5. */
+  components: Type.Array(ComponentRefSchema),
+  fileCount: Type.Integer(),
+  /** The first 5 places it was recognised in files. */
+  files: Type.Array(LicenseFileRefSchema),
+});
+export type LicenseUsageRow = Static<typeof LicenseUsageRowSchema>;
+
+export const CopyrightRowSchema = Type.Object({
+  /** The holder (deduplication key); the statement itself when no holder was parsed. */
+  holder: Type.String(),
+  /** Distinct statements, the first 5. */
+  statements: Type.Array(Type.String()),
+  statementCount: Type.Integer(),
+  authors: Type.Array(Type.String()),
+  fileCount: Type.Integer(),
+  /** The first 10 places. */
+  files: Type.Array(Type.Object({ file: Type.String(), line: Type.Integer() })),
+});
+export type CopyrightRow = Static<typeof CopyrightRowSchema>;
+
+export const ConflictRowSchema = Type.Object({
+  componentId: Type.Integer(),
+  name: Type.String(),
+  version: Type.String(),
+  purl: Type.String(),
+  licenseExpression: Nullable(Type.String()),
+  verdict: ConflictVerdictSchema,
+  /** One Chinese sentence, e.g. 「GPL-3.0-only 为强传染性许可证，与出站许可证 Apache-2.0 不兼容」. */
+  explanation: Type.String(),
+  /** The alternative of an OR expression the verdict used; null without a choice. */
+  chosen: Nullable(Type.String()),
+  /** The licence ids that cause the incompatibility. */
+  conflicting: Type.Array(Type.String()),
+});
+export type ConflictRow = Static<typeof ConflictRowSchema>;
+
+export const ConflictPageSchema = Type.Object({
+  /** The project's outbound licence (SPDX expression); null: not set, every verdict is unknown. */
+  outboundLicense: Nullable(Type.String()),
+  totals: Type.Object({ compatible: Type.Integer(), incompatible: Type.Integer(), unknown: Type.Integer() }),
+  content: Type.Array(ConflictRowSchema),
+  total: Type.Integer({ minimum: 0 }),
+});
+
+// ---- calls ---------------------------------------------------------------------------------------
+
+export const licenseList = defineCall({
+  name: 'result.licenseList',
+  method: 'GET',
+  path: '/api/license/list/{projectId}',
+  summary: '任务许可证列表',
+  params: ProjectParams,
+  query: Type.Object({ ...TaskPagingQuery.properties, keyword: Keyword, level: Type.Optional(LevelSchema) }),
+  response: PageSchema(LicenseUsageRowSchema),
+  permission: RESULT_PERMISSION,
+});
+
+export const copyrightList = defineCall({
+  name: 'result.copyrightList',
+  method: 'GET',
+  path: '/api/license/copyright/{projectId}',
+  summary: '任务版权信息（按版权方去重）',
+  params: ProjectParams,
+  query: Type.Object({ ...TaskPagingQuery.properties, keyword: Keyword }),
+  response: PageSchema(CopyrightRowSchema),
+  permission: RESULT_PERMISSION,
+});
+
+export const licenseConflict = defineCall({
+  name: 'result.licenseConflict',
+  method: 'GET',
+  path: '/api/license/conflict/{projectId}',
+  summary: '许可证冲突（组件许可证与项目出站许可证的兼容性）',
+  params: ProjectParams,
+  query: Type.Object({ ...TaskPagingQuery.properties, keyword: Keyword, verdict: Type.Optional(ConflictVerdictSchema) }),
+  response: ConflictPageSchema,
+  permission: RESULT_PERMISSION,
+});
+
+/** The licence calls (server/routes/result/licences.ts answers them). */
+export const resultLicenceCalls = { licenseList, copyrightList, licenseConflict };
