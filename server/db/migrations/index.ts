@@ -6,8 +6,8 @@
 //      (ids, timestamps, JSON, flags) from columns.ts.
 //   2. Register it in migrationsFor below, last, under its file name without `.ts`.
 //   3. Describe its tables and columns in ../schema.ts. The integration tests fail until the
-//      file is registered under its name (migrations.test.ts) and the types match what the
-//      database has on SQLite and PostgreSQL (schema.test.ts).
+//      file is registered under its name and the types match what the database has, on SQLite
+//      and PostgreSQL (tests/integration/server/migrations.test.ts and schema.test.ts).
 // Kysely records each applied migration by name and refuses a database whose recorded names are
 // missing or out of order: never rename, reorder, edit or remove a shipped migration; correct
 // it with the next one.
