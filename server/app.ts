@@ -11,7 +11,7 @@ import { registerGuard } from './auth/guard.ts';
 import type { DatabaseConfig } from './config.ts';
 import type { ServerContext } from './context.ts';
 import { openDatabase } from './db/connect.ts';
-import { migrateToLatest } from './db/migrations.ts';
+import { migrateToLatest } from './db/migrations/index.ts';
 import { seed } from './db/seed.ts';
 import { failInterruptedImports } from './kb/import.ts';
 import { syncLicenseCatalogue } from './licenses/catalogue.ts';

@@ -4,7 +4,7 @@
 import pino from 'pino';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connect.ts';
-import { migrateToLatest } from './db/migrations.ts';
+import { migrateToLatest } from './db/migrations/index.ts';
 import { RunQueue } from './jobs/run-queue.ts';
 import { ReportQueue } from './jobs/report-queue.ts';
 import { loggerOptions } from './plugins/logging.ts';

@@ -251,7 +251,7 @@ export interface UploadsTable {
   id: string;
   user_id: number | null;
   file_name: string;
-  /** bigint: PostgreSQL hands back a string, so read through Number() */
+  /** bigint: connect.ts reads PostgreSQL's int8 as a number, as SQLite gives it; readers still go through Number() */
   size: ColumnType<number | string, number, number>;
   received: ColumnType<number | string, number | undefined, number>;
   status: 'receiving' | 'complete' | 'cancelled';

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../db/connect.ts';
-import { migrateToLatest } from '../db/migrations.ts';
+import { migrateToLatest } from '../db/migrations/index.ts';
 import type { Database } from '../db/schema.ts';
 
 export async function openKnowledgeBase(file: string): Promise<{ db: Kysely<Database>; close(): Promise<void> }> {

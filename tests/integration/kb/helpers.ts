@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import type { Kysely } from 'kysely';
 import { openDatabase } from '../../../server/db/connect.ts';
-import { migrateToLatest } from '../../../server/db/migrations.ts';
+import { migrateToLatest } from '../../../server/db/migrations/index.ts';
 import type { Database } from '../../../server/db/schema.ts';
 import type { TestDatabase } from '../server/harness.ts';
 

@@ -1,0 +1,42 @@
+// The one set of migrations, run on SQLite and PostgreSQL alike by Kysely's Migrator.
+//
+// To add one:
+//   1. Create NNNN_what_it_does.ts in this folder, NNNN the next number (0008, 0009, ...),
+//      exporting a `(kind: DatabaseKind) => Migration`. Take dialect-dependent column types
+//      (ids, timestamps, JSON, flags) from columns.ts.
+//   2. Register it in migrationsFor below, last, under its file name without `.ts`.
+//   3. Describe its tables and columns in ../schema.ts. The integration tests fail until the
+//      file is registered under its name and the types match what the database has, on SQLite
+//      and PostgreSQL (tests/integration/server/migrations.test.ts and schema.test.ts).
+// Kysely records each applied migration by name and refuses a database whose recorded names are
+// missing or out of order: never rename, reorder, edit or remove a shipped migration; correct
+// it with the next one.
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import type { DatabaseKind } from '../connect.ts';
+import { foundation } from './0001_foundation.ts';
+import { knowledgeBase } from './0002_knowledge_base.ts';
+import { knowledgeBaseListOrder } from './0003_knowledge_base_list_order.ts';
+import { licenseCatalogue } from './0004_license_catalogue.ts';
+import { projects } from './0005_projects.ts';
+import { reports } from './0006_reports.ts';
+import { historyRisks } from './0007_history_risks.ts';
+
+/** Every migration by name, in the order they run. */
+export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
+  '0001_foundation': foundation(kind),
+  '0002_knowledge_base': knowledgeBase(kind),
+  '0003_knowledge_base_list_order': knowledgeBaseListOrder(kind),
+  '0004_license_catalogue': licenseCatalogue(kind),
+  '0005_projects': projects(kind),
+  '0006_reports': reports(kind),
+  '0007_history_risks': historyRisks(kind),
+});
+
+export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(kind) } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`数据库迁移失败${failed ? `（${failed.migrationName}）` : ''}`, { cause: error });
+  }
+}
