@@ -32,6 +32,7 @@ import { subjectHandlers } from './routes/subject/index.ts';
 import { taskHandlers } from './routes/task/index.ts';
 import { resultHandlers } from './routes/result/index.ts';
 import { reportHandlers } from './routes/report/index.ts';
+import { projectTypeHandlers } from './routes/project-type/index.ts';
 import { startUploadSweeper } from './uploads/sweep.ts';
 import { productVersion } from './version.ts';
 
@@ -137,6 +138,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...taskHandlers(context),
     ...resultHandlers(context),
     ...reportHandlers(context),
+    ...projectTypeHandlers(context),
   ]);
   registerCalls(app, implementedCalls, handlers);
   return app;

@@ -443,6 +443,20 @@ export interface ReportsTable {
   finished_at: Timestamp | null;
 }
 
+/** 项目类型: the types an 应用 may be given (subjects.subject_type holds the name). */
+export interface SubjectTypesTable {
+  id: Generated<number>;
+  name: string;
+  /** The lower-cased name: unique, so two types never differ by case alone. */
+  name_key: string;
+  remark: Generated<string>;
+  /** 0 online, 1 offline (SUBJECT_TYPE_STATUS). */
+  status: Generated<number>;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   roles: RolesTable;
@@ -477,4 +491,5 @@ export interface Database {
   mark_logs: MarkLogsTable;
   reports: ReportsTable;
   history_risks: HistoryRisksTable;
+  subject_types: SubjectTypesTable;
 }

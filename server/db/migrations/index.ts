@@ -20,6 +20,7 @@ import { licenseCatalogue } from './0004_license_catalogue.ts';
 import { projects } from './0005_projects.ts';
 import { reports } from './0006_reports.ts';
 import { historyRisks } from './0007_history_risks.ts';
+import { subjectTypes } from './0008_subject_types.ts';
 
 /** Every migration by name, in the order they run. */
 export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
@@ -30,6 +31,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0005_projects': projects(kind),
   '0006_reports': reports(kind),
   '0007_history_risks': historyRisks(kind),
+  '0008_subject_types': subjectTypes(kind),
 });
 
 export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {
