@@ -1,5 +1,5 @@
-// Component area (spec doc 1/2 §7 "Component"): the recommended versions for now; the component
-// lists and details arrive with the task results (issue 6).
+// Component area (spec doc 1/2 §7 "Component"): the recommended versions. A run's component
+// lists and details are result calls (contract/api/result/components.ts).
 import { Type } from 'typebox';
 import { defineCall } from './define.ts';
 import { Nullable } from './kit.ts';

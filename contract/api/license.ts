@@ -2,7 +2,7 @@
 // its risk level and attributes — the administrators' level settings, and the knowledge-base
 // licence check. The spec names the calls but gives no payloads; these are the ones the screens
 // (/license, /license/details, /system/knowledgeBase/protocol) need. Project-scoped licence
-// results (/api/license/list/{projectId}, …) arrive with projects and tasks.
+// results (/api/license/list/{projectId}, …) are result calls (contract/api/result/licences.ts).
 import { Type, type Static } from 'typebox';
 import { defineCall } from './define.ts';
 import { Id, Keyword, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';

@@ -76,7 +76,7 @@ export const RunRowSchema = Type.Object({
   /** The spec's batch number, 1 for the project's first run. */
   seq: Type.Integer(),
   status: TaskStatusSchema,
-  /** Engine stage code as stored on the run (task.ts RUN_STAGES: queued, preparing, …, done). */
+  /** Engine stage code as stored on the run (contract/api/task.ts RUN_STAGES: queued, preparing, …, done). */
   stage: Type.String(),
   /** The stage in Chinese (RUN_STAGE_LABEL, e.g. 识别组件, 匹配漏洞); '' for an unknown code. */
   stageLabel: Type.String(),
@@ -86,7 +86,7 @@ export const RunRowSchema = Type.Object({
   message: Type.String(),
   /** What started it: manual | timing | batch | resend | api. */
   trigger: Type.String(),
-  /** ANALYSIS_MODE codes of this run. */
+  /** ANALYSIS_MODE_LABEL codes of this run. */
   analysisModes: Type.Array(Type.Integer()),
   queuedAt: Type.String(),
   startedAt: Nullable(Type.String()),
