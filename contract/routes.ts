@@ -173,7 +173,7 @@ export const ROUTE_TITLES: Readonly<Record<string, string>> = {
   '/remind/openSource': '开源情报提醒',
 };
 
-/** Tab labels by tab key. Per-route overrides are in ROUTE_TAB_LABELS. */
+/** Tab labels by tab key. Per-route overrides are in ROUTE_TAB_OVERRIDES. */
 export const TAB_LABELS: Readonly<Record<string, string>> = {
   overview: '概览',
   component: '组件',

@@ -1,7 +1,8 @@
-// Component area (spec doc 1/2 §7 "Component"): the recommended versions for now; the component
-// lists and details arrive with the task results (issue 6).
+// Component area (spec doc 1/2 §7 "Component"): the recommended versions. A run's component
+// lists and details are result calls (contract/api/result/components.ts).
 import { Type } from 'typebox';
 import { defineCall } from './define.ts';
+import { Nullable } from './kit.ts';
 
 export const RecommendVersionSchema = Type.Object({
   /** The purl as asked. */
@@ -10,7 +11,7 @@ export const RecommendVersionSchema = Type.Object({
   name: Type.String(),
   version: Type.String(),
   /** The nearest higher version no known advisory affects; the current one when it is clean; null when none. */
-  recommendVersion: Type.Union([Type.String(), Type.Null()]),
+  recommendVersion: Nullable(Type.String()),
   reason: Type.String(),
   /** Known vulnerabilities of the current version. */
   findings: Type.Integer(),

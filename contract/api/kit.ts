@@ -1,13 +1,23 @@
-// The shapes every area repeats: nullable fields, row ids, comma-separated id lists, paging and
-// pages. Area files (contract/api/<area>.ts, contract/api/result/, contract/ipc/) import them from
-// here and never define their own copy, so a list call of any area pages the same way.
+// The shapes every area repeats: nullable fields, row ids and their path parameters, comma-separated
+// id lists, delete counts, search keywords, paging and pages. Area files (contract/api/<area>.ts,
+// contract/api/result/, contract/ipc/) import them from here and never define their own copy, so a
+// list call of any area pages the same way.
 import { Type, type Static, type TSchema } from 'typebox';
 
 /** A field that is always present but may be `null` (never left out): `T | null`. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** A row id: a positive integer. A new schema each call, as TypeBox options are per use. */
+/** A row id: a positive integer (a new schema object at each use). */
 export const Id = () => Type.Integer({ minimum: 1 });
+
+/** Path parameters of a call on one row: `/api/…/{id}`, a row id. */
+export const IdParams = Type.Object({ id: Id() });
+
+/** What a delete answers: how many rows it removed. */
+export const DeletedSchema = Type.Object({ deleted: Type.Integer() });
+
+/** An optional free-text search field of a list filter, 200 characters at most. */
+export const Keyword = Type.Optional(Type.String({ maxLength: 200 }));
 
 const ID_CSV_PATTERN = '^\\d+(,\\d+)*$';
 
@@ -45,5 +55,9 @@ export interface Page<T> {
   total: number;
 }
 
+/**
+ * A page's schema. A list that answers more than the page (counts for tabs, the run it read) spreads
+ * it after its own fields: `Type.Object({ counts, ...PageSchema(row).properties })`.
+ */
 export const PageSchema = <T extends TSchema>(row: T) =>
   Type.Object({ content: Type.Array(row), total: Type.Integer({ minimum: 0 }) });

@@ -4,7 +4,7 @@
 import { Type, type Static } from 'typebox';
 import { defineCall } from './define.ts';
 import { Nullable } from './kit.ts';
-import { LevelSchema } from './vulnerability.ts';
+import { LevelSchema, RiskLevelSchema } from './vulnerability.ts';
 
 export const VulnerabilityCheckRowSchema = Type.Object({
   /** The id as asked. */
@@ -36,9 +36,6 @@ export const ComponentRefSchema = Type.Object({
   version: Type.Optional(Type.String({ maxLength: 200 })),
 });
 
-/** COMPONENT_RISK_LABEL codes: the worst level found, 32 无漏洞, 64 未知版本. */
-export const RiskSchema = Type.Union([Type.Literal(1), Type.Literal(2), Type.Literal(4), Type.Literal(8), Type.Literal(16), Type.Literal(32), Type.Literal(64)]);
-
 export const ComponentCheckRowSchema = Type.Object({
   /** The purl as asked, or the one built from ecosystem/name/version. */
   purl: Type.String(),
@@ -48,7 +45,7 @@ export const ComponentCheckRowSchema = Type.Object({
   /** Whether any advisory in the knowledge base names the package at all. */
   known: Type.Boolean(),
   findings: Type.Integer(),
-  risk: RiskSchema,
+  risk: RiskLevelSchema,
   vulnerabilities: Type.Array(Type.Object({ id: Type.String(), level: LevelSchema, fixedVersions: Type.Array(Type.String()) })),
 });
 export type ComponentCheckRow = Static<typeof ComponentCheckRowSchema>;

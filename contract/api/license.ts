@@ -2,10 +2,10 @@
 // its risk level and attributes — the administrators' level settings, and the knowledge-base
 // licence check. The spec names the calls but gives no payloads; these are the ones the screens
 // (/license, /license/details, /system/knowledgeBase/protocol) need. Project-scoped licence
-// results (/api/license/list/{projectId}, …) arrive with projects and tasks.
+// results (/api/license/list/{projectId}, …) are result calls (contract/api/result/licences.ts).
 import { Type, type Static } from 'typebox';
 import { defineCall } from './define.ts';
-import { Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
+import { Id, Keyword, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
 import { LevelSchema } from './vulnerability.ts';
 
 const L = Type.Literal;
@@ -40,7 +40,7 @@ export type LicenseRow = Static<typeof LicenseRowSchema>;
 
 export const LicenseFilterSchema = Type.Object({
   /** SPDX id or name, case-insensitive. */
-  keyword: Type.Optional(Type.String({ maxLength: 200 })),
+  keyword: Keyword,
   levels: Type.Optional(Type.Array(LevelSchema, { maxItems: 5 })),
   copyleft: Type.Optional(Type.Array(CopyleftSchema, { maxItems: 4 })),
   osiApproved: Type.Optional(Type.Boolean()),
@@ -70,14 +70,15 @@ export const LicenseDetailSchema = Type.Object({
 });
 export type LicenseDetail = Static<typeof LicenseDetailSchema>;
 
-const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+/** `{id}`: the row id or an SPDX id. */
+const IdOrSpdxParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 
 export const detail = defineCall({
   name: 'license.detail',
   method: 'GET',
   path: '/api/license/{id}',
   summary: '许可证详情',
-  params: IdParams,
+  params: IdOrSpdxParams,
   response: LicenseDetailSchema,
 });
 
@@ -93,7 +94,7 @@ export const involvedSubjects = defineCall({
   method: 'POST',
   path: '/api/license/{id}/involvedSubjectsList',
   summary: '使用该许可证的项目',
-  params: IdParams,
+  params: IdOrSpdxParams,
   query: PagingQuerySchema,
   response: PageSchema(InvolvedSubjectSchema),
 });
@@ -105,7 +106,7 @@ export const systemList = defineCall({
   summary: '许可证等级设置列表',
   query: Type.Object({
     ...PagingQuerySchema.properties,
-    keyword: Type.Optional(Type.String({ maxLength: 200 })),
+    keyword: Keyword,
     level: Type.Optional(LevelSchema),
     edited: Type.Optional(Type.Boolean()),
   }),
@@ -120,7 +121,7 @@ export const systemEdit = defineCall({
   summary: '修改许可证等级',
   body: Type.Object({
     /** Row id or SPDX id. */
-    id: Type.Union([Type.Integer({ minimum: 1 }), Type.String({ minLength: 1, maxLength: 100 })]),
+    id: Type.Union([Id(), Type.String({ minLength: 1, maxLength: 100 })]),
     level: LevelSchema,
   }),
   response: LicenseRowSchema,

@@ -5,7 +5,7 @@
 // it, each listed by its own call (the spec's lists) and all downloaded by one designed call.
 import { Type, type Static } from 'typebox';
 import { defineCall } from './define.ts';
-import { Id, IdsQuery, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
+import { DeletedSchema, Id, IdParams, IdsQuery, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
 
 const L = Type.Literal;
 
@@ -158,7 +158,7 @@ export const remove = defineCall({
   path: '/api/report',
   summary: '删除报告（服务器上的文件删除，记录标为已删除）',
   query: IdsQuery('reportIds'),
-  response: Type.Object({ deleted: Type.Integer() }),
+  response: DeletedSchema,
   permission: 'report:list',
 });
 
@@ -177,8 +177,8 @@ export const statisticRemove = defineCall({
   method: 'DELETE',
   path: '/api/report/statistic/{id}',
   summary: '删除统计报告',
-  params: Type.Object({ id: Id() }),
-  response: Type.Object({ deleted: Type.Integer() }),
+  params: IdParams,
+  response: DeletedSchema,
   permission: 'statistic-project:summary:report',
 });
 
@@ -197,8 +197,8 @@ export const vexRemove = defineCall({
   method: 'DELETE',
   path: '/api/vex/report/delete/{id}',
   summary: '删除 VEX 导出',
-  params: Type.Object({ id: Id() }),
-  response: Type.Object({ deleted: Type.Integer() }),
+  params: IdParams,
+  response: DeletedSchema,
   permission: 'analysis:result:vul:list',
 });
 
@@ -218,7 +218,7 @@ export const componentExportRemove = defineCall({
   path: '/api/component/export',
   summary: '删除组件导出',
   query: IdsQuery('ids'),
-  response: Type.Object({ deleted: Type.Integer() }),
+  response: DeletedSchema,
   permission: 'analysis:result:cominfo:list',
 });
 
@@ -237,8 +237,8 @@ export const licenseRemove = defineCall({
   method: 'DELETE',
   path: '/api/license/report/delete/{id}',
   summary: '删除许可证报告',
-  params: Type.Object({ id: Id() }),
-  response: Type.Object({ deleted: Type.Integer() }),
+  params: IdParams,
+  response: DeletedSchema,
   permission: 'statistic-project:license:list',
 });
 
@@ -252,7 +252,7 @@ export const download = defineCall({
   method: 'GET',
   path: '/api/report/download/{id}',
   summary: '下载报告文件（支持断点续传）',
-  params: Type.Object({ id: Id() }),
+  params: IdParams,
   response: Type.Null(),
   raw: true,
 });

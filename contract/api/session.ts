@@ -1,6 +1,7 @@
 // Session area (spec doc 1 §7 "Session", doc 2 §7 "Session").
 import { Type, type Static } from 'typebox';
 import { defineCall } from './define.ts';
+import { Nullable } from './kit.ts';
 
 export const CSRF_HEADER = 'x-csrf-token';
 export const SESSION_COOKIE = 'cairn_session';
@@ -27,8 +28,8 @@ export const SessionUserSchema = Type.Object({
   /** False until the user has changed the initial (or expired) password. */
   updatedPwd: Type.Boolean(),
   userType: Type.Integer(),
-  email: Type.Union([Type.String(), Type.Null()]),
-  phone: Type.Union([Type.String(), Type.Null()]),
+  email: Nullable(Type.String()),
+  phone: Nullable(Type.String()),
   passwordPolicy: PasswordPolicySchema,
 });
 export type SessionUser = Static<typeof SessionUserSchema>;
@@ -96,8 +97,8 @@ export const modifyPersonalInformation = defineCall({
   summary: '修改个人信息',
   body: Type.Object({
     name: Type.String({ minLength: 1, maxLength: 100 }),
-    email: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
-    phone: Type.Optional(Type.Union([Type.String({ maxLength: 30 }), Type.Null()])),
+    email: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    phone: Type.Optional(Nullable(Type.String({ maxLength: 30 }))),
   }),
   response: SessionUserSchema,
 });

@@ -5,7 +5,7 @@
 import { Type, type Static } from 'typebox';
 import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH } from '../validation.ts';
 import { defineCall } from './define.ts';
-import { IdCsv, Id, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
+import { DeletedSchema, Id, IdCsv, IdParams, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
 import { LevelSchema } from './vulnerability.ts';
 
 const L = Type.Literal;
@@ -23,8 +23,8 @@ export const CustomFieldsSchema = Type.Record(Type.String({ maxLength: 64 }), Ty
   Type.Array(Type.Union([Type.String({ maxLength: 500 }), Type.Number()]), { maxItems: 100 }),
 ]), { maxProperties: 200 });
 
-const SubjectIdParams = Type.Object({ subjectId: Type.Integer({ minimum: 1 }) });
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) });
+/** `{subjectId}` of a path, or `?subjectId=` of a query. */
+const SubjectIdParams = Type.Object({ subjectId: Id() });
 
 // ---- list, groups ---------------------------------------------------------------------------
 
@@ -268,7 +268,7 @@ export const removeBatch = defineCall({
   summary: '批量删除应用',
   /** Comma list, as the spec writes `?ids=`. */
   query: Type.Object({ ids: IdCsv(10000, { minLength: 1 }) }),
-  response: Type.Object({ deleted: Type.Integer() }),
+  response: DeletedSchema,
   permission: 'project:list',
 });
 
@@ -323,7 +323,7 @@ export const memberListForAdd = defineCall({
   summary: '可添加为成员的用户',
   query: Type.Object({
     /** Absent: every user (the new-subject dialog, before the subject exists). */
-    subjectId: Type.Optional(Type.Integer({ minimum: 1 })),
+    subjectId: Type.Optional(Id()),
     name: Type.Optional(Type.String({ maxLength: 100 })),
   }),
   response: Type.Array(UserRefSchema),
@@ -369,7 +369,7 @@ export const memberRemove = defineCall({
   /** The user ids, comma list, when no body is sent. */
   query: Type.Object({ ids: Type.Optional(IdCsv(10000)) }),
   /** Or the ids in a body; null stands for "no body" (Fastify validates a missing body as null). */
-  body: Type.Union([Type.Object({ ids: Type.Array(Id(), { minItems: 1, maxItems: 500 }) }), Type.Null()]),
+  body: Nullable(Type.Object({ ids: Type.Array(Id(), { minItems: 1, maxItems: 500 }) })),
   response: Type.Object({ removed: Type.Integer() }),
   permission: 'project:setup:member:list',
 });
@@ -381,7 +381,7 @@ export const versionList = defineCall({
   method: 'GET',
   path: '/api/version/list',
   summary: '应用的版本',
-  query: Type.Object({ subjectId: Type.Integer({ minimum: 1 }) }),
+  query: SubjectIdParams,
   response: Type.Array(VersionRowSchema),
 });
 
@@ -420,14 +420,12 @@ export const versionDelete = defineCall({
 
 // ---- notice setup ---------------------------------------------------------------------------
 
-const SubjectIdQuery = Type.Object({ subjectId: Type.Integer({ minimum: 1 }) });
-
 export const noticeUserList = defineCall({
   name: 'subject.noticeUserList',
   method: 'GET',
   path: '/api/subject/vulInform/queryUserList',
   summary: '接收漏洞通知的成员',
-  query: SubjectIdQuery,
+  query: SubjectIdParams,
   response: Type.Array(Type.Object({ ...UserRefSchema.properties, email: Nullable(Type.String()) })),
   permission: 'project:setup:information',
 });
@@ -437,7 +435,7 @@ export const noticeCandidates = defineCall({
   method: 'GET',
   path: '/api/subject/vulInform/queryHasNoUserList',
   summary: '尚未接收通知的成员',
-  query: SubjectIdQuery,
+  query: SubjectIdParams,
   response: Type.Array(Type.Object({ ...UserRefSchema.properties, email: Nullable(Type.String()) })),
   permission: 'project:setup:information',
 });
@@ -595,7 +593,7 @@ export const repositorySourceDelete = defineCall({
   path: '/api/subject/repositorySource',
   summary: '删除仓库源',
   query: Type.Object({ ids: IdCsv(10000, { minLength: 1 }) }),
-  response: Type.Object({ deleted: Type.Integer() }),
+  response: DeletedSchema,
   permission: 'project:list',
 });
 

@@ -4,13 +4,18 @@
 // A project is one analysed source; each analysis of it is a run (the spec's task/batch).
 import { Type, type Static, type TSchema } from 'typebox';
 import { defineCall } from './define.ts';
-import { IdCsv, IdsQuery, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
+import { DeletedSchema, Id, IdCsv, IdsQuery, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
+import { LevelCountsSchema } from './vulnerability.ts';
 
 const L = <T extends string | number>(v: T) => Type.Literal(v);
 const Opt = <T extends TSchema>(t: T) => Type.Optional(t);
 const Str = (max: number) => Type.String({ maxLength: max });
+/** `{projectId}` of a path. */
+const ProjectParams = Type.Object({ projectId: Id() });
+/** `?checkId=` of the queue calls: a run id. */
+const CheckIdQuery = Type.Object({ checkId: Id() });
 
-/** -1 重新发送 (re-queued after an interrupted worker), 0 排队中, 1 分析中, 2 成功, 3 失败, 4 已暂停. */
+/** TASK_STATUS_LABEL: -1 重新发送 (re-queued after an interrupted worker), 0 排队中, 1 分析中, 2 分析成功, 3 分析失败, 4 已暂停. */
 export const TaskStatusSchema = Type.Union([L(-1), L(0), L(1), L(2), L(3), L(4)]);
 /** The stages an analysis reports progress in, in order. */
 export const RUN_STAGES = ['queued', 'preparing', 'scanning', 'licenses', 'matching', 'saving', 'done'] as const;
@@ -49,8 +54,8 @@ const TIMING_FIELDS = {
  * Passwords are write-only: answers say `hasPassword` instead.
  */
 export const ProjectFormSchema = Type.Object({
-  subjectId: Type.Integer({ minimum: 1 }),
-  versionId: Opt(Nullable(Type.Integer({ minimum: 1 }))),
+  subjectId: Id(),
+  versionId: Opt(Nullable(Id())),
   projectName: Type.String({ minLength: 1, maxLength: 400 }),
   getCodeType: Type.Integer(),
   /** Comma list of analysis modes (1 dependency analysis, 4 licence text, 7 copyright, ...). */
@@ -124,7 +129,7 @@ export const relaunch = defineCall({
   method: 'PUT',
   path: '/api/analysis',
   summary: '修改项目设置并重新发起分析（taskId 为项目 id；成功时 message 为 SUCCESS）',
-  body: Type.Intersect([Type.Partial(ProjectFormSchema), Type.Object({ taskId: Type.Integer({ minimum: 1 }) })]),
+  body: Type.Intersect([Type.Partial(ProjectFormSchema), Type.Object({ taskId: Id() })]),
   response: LaunchResultSchema,
   permission: 'analysis:task:list',
 });
@@ -134,7 +139,7 @@ export const updateProject = defineCall({
   method: 'PATCH',
   path: '/api/project/{projectId}',
   summary: '修改项目设置（不发起分析）',
-  params: Type.Object({ projectId: Type.Integer({ minimum: 1 }) }),
+  params: ProjectParams,
   body: Type.Partial(ProjectFormSchema),
   response: Type.Object({ projectId: Type.Integer() }),
   permission: 'analysis:task:list',
@@ -167,13 +172,9 @@ export const projectForm = defineCall({
   method: 'GET',
   path: '/api/project/{projectId}',
   summary: '读取项目设置（编辑表单用；密码不返回）',
-  params: Type.Object({ projectId: Type.Integer({ minimum: 1 }) }),
+  params: ProjectParams,
   response: StoredProjectSchema,
   permission: 'analysis:task:list',
-});
-
-const CountsByLevelSchema = Type.Object({
-  1: Type.Integer(), 2: Type.Integer(), 4: Type.Integer(), 8: Type.Integer(), 16: Type.Integer(),
 });
 
 /** A run's result counts, kept on the run when it finishes. */
@@ -184,7 +185,7 @@ export const RunSummarySchema = Type.Object({
   vulnerableComponents: Opt(Type.Integer()),
   vulnerabilities: Opt(Type.Integer()),
   /** Findings by vulnerability level. */
-  byLevel: Opt(CountsByLevelSchema),
+  byLevel: Opt(LevelCountsSchema),
   /** Components by risk level 1..64. */
   byRisk: Opt(Type.Record(Type.String(), Type.Integer())),
   licenses: Opt(Type.Integer()),
@@ -260,7 +261,7 @@ export const projectList = defineCall({
   method: 'POST',
   path: '/api/project/list',
   summary: '应用下的全部项目（选择器、对比用）',
-  body: Type.Object({ subjectId: Type.Integer({ minimum: 1 }) }),
+  body: Type.Object({ subjectId: Id() }),
   response: Type.Array(Type.Object({
     projectId: Type.Integer(),
     projectName: Type.String(),
@@ -304,7 +305,7 @@ export const deleteProjects = defineCall({
   path: '/api/project-task-view/projects',
   summary: '删除项目及其全部分析结果',
   query: IdsQuery('projectIds'),
-  response: Type.Object({ deleted: Type.Integer() }),
+  response: DeletedSchema,
   permission: 'analysis:task:list',
 });
 
@@ -313,7 +314,7 @@ export const stop = defineCall({
   method: 'PATCH',
   path: '/api/code/notcheck/{projectId}',
   summary: '停止项目排队中或分析中的任务',
-  params: Type.Object({ projectId: Type.Integer({ minimum: 1 }) }),
+  params: ProjectParams,
   response: Type.Object({ projectId: Type.Integer(), taskId: Nullable(Type.Integer()) }),
   permission: 'analysis:task:list',
 });
@@ -343,7 +344,7 @@ export const BatchResultSchema = Type.Object({
 });
 export type BatchResult = Static<typeof BatchResultSchema>;
 
-const ProjectIdsBody = Type.Object({ projectIds: Type.Array(Type.Integer({ minimum: 1 }), { minItems: 1, maxItems: 1000 }) });
+const ProjectIdsBody = Type.Object({ projectIds: Type.Array(Id(), { minItems: 1, maxItems: 1000 }) });
 
 export const batchCheck = defineCall({
   name: 'task.batchCheck',
@@ -390,7 +391,7 @@ export const batchUpdateUser = defineCall({
   method: 'POST',
   path: '/api/project/batch/update/user',
   summary: '批量修改项目负责人',
-  body: Type.Intersect([ProjectIdsBody, Type.Object({ userId: Type.Integer({ minimum: 1 }) })]),
+  body: Type.Intersect([ProjectIdsBody, Type.Object({ userId: Id() })]),
   response: BatchResultSchema,
   permission: 'analysis:task:list',
 });
@@ -428,7 +429,7 @@ export const checkAndCreateProject = defineCall({
   path: '/api/project/batch/checkAndCreateProject',
   binaryVariant: true,
   summary: '批量导入项目（逐行校验并创建，可同时发起分析）',
-  body: Type.Object({ subjectId: Type.Integer({ minimum: 1 }), projects: Type.Array(ImportRowSchema, { minItems: 1, maxItems: 500 }) }),
+  body: Type.Object({ subjectId: Id(), projects: Type.Array(ImportRowSchema, { minItems: 1, maxItems: 500 }) }),
   response: BatchResultSchema,
   permission: 'analysis:task:list',
 });
@@ -478,7 +479,7 @@ export const queueState = defineCall({
   method: 'POST',
   path: '/api/task-queue/state',
   summary: '暂停（option 1）或恢复（option 2）任务',
-  query: Type.Object({ checkId: Type.Integer({ minimum: 1 }), option: Type.Union([L(1), L(2)]) }),
+  query: Type.Object({ ...CheckIdQuery.properties, option: Type.Union([L(1), L(2)]) }),
   response: Type.Object({ checkId: Type.Integer(), status: TaskStatusSchema }),
   permission: 'setup:queue:task',
 });
@@ -488,7 +489,7 @@ export const queueTop = defineCall({
   method: 'POST',
   path: '/api/task-queue/top',
   summary: '把排队中的任务移到队首',
-  query: Type.Object({ checkId: Type.Integer({ minimum: 1 }) }),
+  query: CheckIdQuery,
   response: Type.Object({ checkId: Type.Integer() }),
   permission: 'setup:queue:task',
 });
@@ -498,7 +499,7 @@ export const queueDelete = defineCall({
   method: 'DELETE',
   path: '/api/task-queue',
   summary: '从队列中移除任务（排队中或已暂停的任务结束为失败）',
-  query: Type.Object({ checkId: Type.Integer({ minimum: 1 }) }),
+  query: CheckIdQuery,
   response: Type.Object({ checkId: Type.Integer() }),
   permission: 'setup:queue:task',
 });

@@ -2,7 +2,7 @@
 // tree; preload walks it; main registers a handler per invoke descriptor. Each invoke takes one
 // object argument and answers { ok: true, value } or { ok: false, error } (errors are data).
 import { Type, type Static, type TSchema } from 'typebox';
-import { Nullable } from '../api/kit.ts';
+import { Id, Nullable } from '../api/kit.ts';
 import { SessionUserSchema } from '../api/session.ts';
 
 export interface InvokeDescriptor<Req extends TSchema = TSchema, Res extends TSchema = TSchema> {
@@ -214,7 +214,7 @@ export const LibraryEntrySchema = Type.Object({
 export type LibraryEntry = Static<typeof LibraryEntrySchema>;
 
 export const LibraryDownloadRequestSchema = Type.Object({
-  reportId: Type.Integer({ minimum: 1 }),
+  reportId: Id(),
   fileName: Type.String({ minLength: 1, maxLength: 255 }),
   format: LibraryFormatSchema,
   subjectName: Type.Optional(Type.String({ maxLength: 400 })),

@@ -10,13 +10,20 @@
 // header/overview carry `run: null`. Component ids are `run_components.id`, finding ids
 // `run_vulnerabilities.id` (both belong to exactly one run).
 import { Type, type Static } from 'typebox';
-import { Id, Nullable, PagingQuerySchema } from '../kit.ts';
+import { Id, IdParams, Nullable, PagingQuerySchema } from '../kit.ts';
+import { TaskStatusSchema } from '../task.ts';
+import { LevelCountsSchema, LevelSchema, RiskLevelSchema } from '../vulnerability.ts';
+
+// Codes and counts the result calls share with other areas, declared there once.
+export { TaskStatusSchema } from '../task.ts';
+export {
+  LevelCountsSchema, RiskCountsSchema, RiskLevelSchema, type LevelCounts, type RiskCounts,
+} from '../vulnerability.ts';
 
 const L = Type.Literal;
 
 /** Comma-separated codes in a query string (`?marks=0,1`): query arrays are ambiguous with one item. */
 export const Csv = (codes: string) => Type.String({ maxLength: 200, pattern: `^(${codes})(,(${codes}))*$` });
-export const Keyword = Type.Optional(Type.String({ maxLength: 200 }));
 
 // ---- codes (labels in contract/enums.ts) --------------------------------------------------------
 
@@ -26,10 +33,6 @@ export const ComponentMarkSchema = Type.Union([L('N'), L('F'), L('L'), L('W'), L
 export const VulnerabilityMarkSchema = Type.Union([L(0), L(1), L(2), L(3), L(4), L(5), L(6), L(7)]);
 /** VEX_LABEL: 0 待定, 1 不受影响, 2 受影响, 3 已修复, 4 调查中. */
 export const VexSchema = Type.Union([L(0), L(1), L(2), L(3), L(4)]);
-/** TASK_STATUS_LABEL: -1 重新发送, 0 排队中, 1 分析中, 2 分析成功, 3 分析失败, 4 已暂停. */
-export const TaskStatusSchema = Type.Union([L(-1), L(0), L(1), L(2), L(3), L(4)]);
-/** COMPONENT_RISK_LABEL: the component's worst finding level, 32 无漏洞, 64 未知版本. */
-export const RiskLevelSchema = Type.Union([L(1), L(2), L(4), L(8), L(16), L(32), L(64)]);
 /** COMPONENT_TYPE_LABEL: 0 开源组件, 1 私有组件, -1 未知. */
 export const ComponentTypeSchema = Type.Union([L(0), L(1), L(-1)]);
 /** runtime: shipped with the product; development: build, test and tooling only. */
@@ -42,20 +45,11 @@ export const ChangeSchema = Type.Union([L('added'), L('removed'), L('changed'), 
 /** mark_logs.kind: component mark, vulnerability mark, custom level, VEX statement. */
 export const MarkLogKindSchema = Type.Union([L('component'), L('vulnerability'), L('level'), L('vex')]);
 
-/** Counts by finding/licence level, keyed by LevelSchema code. */
-export const LevelCountsSchema = Type.Object({ 1: Type.Integer(), 2: Type.Integer(), 4: Type.Integer(), 8: Type.Integer(), 16: Type.Integer() });
-export type LevelCounts = Static<typeof LevelCountsSchema>;
-/** Counts of components by RiskLevelSchema code. */
-export const RiskCountsSchema = Type.Object({
-  1: Type.Integer(), 2: Type.Integer(), 4: Type.Integer(), 8: Type.Integer(), 16: Type.Integer(), 32: Type.Integer(), 64: Type.Integer(),
-});
-export type RiskCounts = Static<typeof RiskCountsSchema>;
-
 // ---- shared parameters ---------------------------------------------------------------------------
 
 export const ProjectParams = Type.Object({ projectId: Id() });
 /** `{id}` is the PROJECT id. */
-export const ProjectIdParams = Type.Object({ id: Id() });
+export const ProjectIdParams = IdParams;
 /** A run of the project other than its latest succeeded one (history, comparison). */
 export const TaskQuery = Type.Object({ taskId: Type.Optional(Id()) });
 export const TaskPagingQuery = Type.Object({ ...PagingQuerySchema.properties, taskId: Type.Optional(Id()) });
@@ -82,7 +76,7 @@ export const RunRowSchema = Type.Object({
   /** The spec's batch number, 1 for the project's first run. */
   seq: Type.Integer(),
   status: TaskStatusSchema,
-  /** Engine stage code as stored on the run (task.ts RUN_STAGES: queued, preparing, …, done). */
+  /** Engine stage code as stored on the run (contract/api/task.ts RUN_STAGES: queued, preparing, …, done). */
   stage: Type.String(),
   /** The stage in Chinese (RUN_STAGE_LABEL, e.g. 识别组件, 匹配漏洞); '' for an unknown code. */
   stageLabel: Type.String(),
@@ -92,7 +86,7 @@ export const RunRowSchema = Type.Object({
   message: Type.String(),
   /** What started it: manual | timing | batch | resend | api. */
   trigger: Type.String(),
-  /** ANALYSIS_MODE codes of this run. */
+  /** ANALYSIS_MODE_LABEL codes of this run. */
   analysisModes: Type.Array(Type.Integer()),
   queuedAt: Type.String(),
   startedAt: Nullable(Type.String()),
@@ -136,6 +130,33 @@ export const ProjectTaskViewSchema = Type.Object({
   latestRun: Nullable(RunRowSchema),
 });
 export type ProjectTaskView = Static<typeof ProjectTaskViewSchema>;
+
+// ---- component fields ----------------------------------------------------------------------------
+
+/** A package as the result rows name it: its purl and the purl's parts. */
+export const PackageFields = {
+  purl: Type.String(),
+  /** purl type: npm, maven, pypi, golang, … */
+  ecosystem: Type.String(),
+  name: Type.String(),
+  /** '' when the input pins no version (risk 64 未知版本). */
+  version: Type.String(),
+};
+
+/** What a component row says of a component: its type, licences, findings and the version to move to. */
+export const ComponentRatingFields = {
+  componentType: ComponentTypeSchema,
+  /** Declared licences as one SPDX expression; null when none is declared. */
+  licenseExpression: Nullable(Type.String()),
+  /** Riskiest level among the expression's licences (16 when unknown). */
+  licenseLevel: LevelSchema,
+  riskLevel: RiskLevelSchema,
+  /** Findings of the component (in a run's row: all of them, VEX 不受影响 included). */
+  vulCount: Type.Integer(),
+  vulLevels: LevelCountsSchema,
+  /** Nearest higher version no known advisory affects; null when none or not vulnerable. */
+  recommendVersion: Nullable(Type.String()),
+};
 
 /** One step of a path from a root, for breadcrumbs and expanding the tree to a node. */
 export const PathStepSchema = Type.Object({

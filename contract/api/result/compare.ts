@@ -2,9 +2,10 @@
 // two subjects' latest runs) compared component by component and finding by finding.
 import { Type, type TSchema, type Static } from 'typebox';
 import { defineCall } from '../define.ts';
-import { Id, Nullable, PageSchema, PagingQuerySchema } from '../kit.ts';
-import { LevelSchema } from '../vulnerability.ts';
-import { ChangeSchema, Keyword, RiskLevelSchema, RunRowSchema, TaskStatusSchema, VexSchema, VulnerabilityMarkSchema } from './common.ts';
+import { Id, Keyword, Nullable, PageSchema, PagingQuerySchema } from '../kit.ts';
+import { TaskStatusSchema } from '../task.ts';
+import { LevelSchema, RiskLevelSchema } from '../vulnerability.ts';
+import { ChangeSchema, RunRowSchema, VexSchema, VulnerabilityMarkSchema } from './common.ts';
 
 // ---- comparison ----------------------------------------------------------------------------------
 
@@ -75,8 +76,7 @@ export const ComparePageSchema = <T extends TSchema>(row: T) => Type.Object({
   compare: CompareSideRefSchema,
   /** Over all rows, whatever `change` filters. */
   totals: ChangeTotalsSchema,
-  content: Type.Array(row),
-  total: Type.Integer({ minimum: 0 }),
+  ...PageSchema(row).properties,
 });
 
 /** Both runs must be succeeded runs the caller may see (usually of the same project). */

@@ -3,12 +3,12 @@
 // and the component export.
 import { Type, type Static } from 'typebox';
 import { defineCall } from '../define.ts';
-import { Id, Nullable, PageSchema, PagingQuerySchema } from '../kit.ts';
-import { ExploitSchema, LevelSchema } from '../vulnerability.ts';
+import { Id, IdParams, Keyword, Nullable, PageSchema, PagingQuerySchema } from '../kit.ts';
+import { ExploitSchema, LevelCountsSchema, LevelSchema, RiskCountsSchema, RiskLevelSchema } from '../vulnerability.ts';
 import {
-  ComponentMarkSchema, ComponentTypeSchema, CountRowSchema, Csv, Keyword, LevelCountsSchema, LicenseSourceSchema, PathStepSchema,
-  ProjectIdParams, ProjectParams, ProjectTaskViewSchema, RESULT_PERMISSION, RiskCountsSchema, RiskLevelSchema, ScopeSchema, TaskQuery,
-  VUL_PERMISSION, VexSchema, VulnerabilityMarkSchema, sortOf,
+  ComponentMarkSchema, ComponentRatingFields, ComponentTypeSchema, CountRowSchema, Csv, LicenseSourceSchema,
+  PackageFields, PathStepSchema, ProjectIdParams, ProjectParams, ProjectTaskViewSchema, RESULT_PERMISSION, ScopeSchema,
+  sortOf, TaskQuery, VexSchema, VUL_PERMISSION, VulnerabilityMarkSchema,
 } from './common.ts';
 
 const L = Type.Literal;
@@ -27,26 +27,11 @@ export const ComponentRowSchema = Type.Object({
   /** run_components.id: the `{id}`/`moduleId` of the detail calls and the ids of the mark calls. */
   id: Type.Integer(),
   taskId: Type.Integer(),
-  purl: Type.String(),
-  /** purl type: npm, maven, pypi, golang, … */
-  ecosystem: Type.String(),
-  name: Type.String(),
-  /** '' when the input pins no version (risk 64 未知版本). */
-  version: Type.String(),
+  ...PackageFields,
   /** Declared by the project itself, not pulled in by another component. */
   direct: Type.Boolean(),
   scope: ScopeSchema,
-  componentType: ComponentTypeSchema,
-  /** Declared licences as one SPDX expression; null when none is declared. */
-  licenseExpression: Nullable(Type.String()),
-  /** Riskiest level among the expression's licences (16 when unknown). */
-  licenseLevel: LevelSchema,
-  riskLevel: RiskLevelSchema,
-  /** All findings of this component in the run (VEX 不受影响 included). */
-  vulCount: Type.Integer(),
-  vulLevels: LevelCountsSchema,
-  /** Nearest higher version no known advisory affects; null when none or not vulnerable. */
-  recommendVersion: Nullable(Type.String()),
+  ...ComponentRatingFields,
   locationCount: Type.Integer(),
   mark: ComponentMarkSchema,
   markRemark: Type.String(),
@@ -130,8 +115,7 @@ export const FindingStatisticSchema = Type.Object({
   /** Counts per level under keyword/marks/vex (not level): the tab badges. */
   counts: LevelCountsSchema,
   /** The page of the asked tab. */
-  content: Type.Array(FindingRowSchema),
-  total: Type.Integer({ minimum: 0 }),
+  ...PageSchema(FindingRowSchema).properties,
 });
 export type FindingStatistic = Static<typeof FindingStatisticSchema>;
 
@@ -268,7 +252,7 @@ export const componentDetail = defineCall({
   method: 'GET',
   path: '/api/component/{id}',
   summary: '任务组件详情（{id} 为组件行 ID；给出 taskId 时须属于该任务）',
-  params: Type.Object({ id: Id() }),
+  params: IdParams,
   query: TaskQuery,
   response: ComponentDetailSchema,
   permission: RESULT_PERMISSION,

@@ -3,11 +3,11 @@
 // and which projects a component reaches.
 import { Type, type Static } from 'typebox';
 import { defineCall } from '../define.ts';
-import { Id, Nullable, PageSchema, PagingQuerySchema } from '../kit.ts';
-import { LevelSchema } from '../vulnerability.ts';
+import { Id, IdParams, Keyword, Nullable, PageSchema, PagingQuerySchema } from '../kit.ts';
+import { LevelCountsSchema, RiskCountsSchema, RiskLevelSchema } from '../vulnerability.ts';
 import {
-  ComponentMarkSchema, ComponentTypeSchema, CountRowSchema, Csv, Keyword, LevelCountsSchema, ProjectIdParams, ProjectParams,
-  RESULT_PERMISSION, RiskCountsSchema, RiskLevelSchema,
+  ComponentMarkSchema, ComponentRatingFields, CountRowSchema, Csv, PackageFields, ProjectIdParams, ProjectParams,
+  RESULT_PERMISSION,
 } from './common.ts';
 
 const L = Type.Literal;
@@ -27,17 +27,8 @@ export const ProjectUseSchema = Type.Object({
 
 /** One component (purl) across several projects' latest succeeded runs. */
 export const SubjectComponentRowSchema = Type.Object({
-  purl: Type.String(),
-  ecosystem: Type.String(),
-  name: Type.String(),
-  version: Type.String(),
-  componentType: ComponentTypeSchema,
-  licenseExpression: Nullable(Type.String()),
-  licenseLevel: LevelSchema,
-  riskLevel: RiskLevelSchema,
-  vulCount: Type.Integer(),
-  vulLevels: LevelCountsSchema,
-  recommendVersion: Nullable(Type.String()),
+  ...PackageFields,
+  ...ComponentRatingFields,
   projectCount: Type.Integer(),
   /** The first 5 projects using it. */
   projects: Type.Array(ProjectUseSchema),
@@ -89,10 +80,7 @@ export const HistoryStateSchema = Type.Union([L('removed'), L('present'), L('all
 export const HistoryComponentRowSchema = Type.Object({
   /** Its row id in the last run that contained it: the `{id}` of history/info. */
   id: Type.Integer(),
-  purl: Type.String(),
-  ecosystem: Type.String(),
-  name: Type.String(),
-  version: Type.String(),
+  ...PackageFields,
   /** Still in the latest succeeded run. */
   present: Type.Boolean(),
   firstTaskId: Type.Integer(),
@@ -182,7 +170,7 @@ export const historyInfo = defineCall({
   method: 'GET',
   path: '/api/component/history/info/{id}',
   summary: '历史组件详情（{id} 为其最后出现任务中的组件行 ID）：各任务中的版本',
-  params: Type.Object({ id: Id() }),
+  params: IdParams,
   response: HistoryComponentInfoSchema,
   permission: RESULT_PERMISSION,
 });

@@ -2,9 +2,11 @@
 // latest findings over the projects the user may see, and the knowledge base's latest advisories.
 import { Type } from 'typebox';
 import { defineCall } from '../define.ts';
-import { Nullable, PageSchema, PagingQuerySchema } from '../kit.ts';
-import { LevelSchema, VulnerabilityRowSchema } from '../vulnerability.ts';
-import { Keyword, LevelCountsSchema, RiskCountsSchema, RiskLevelSchema } from './common.ts';
+import { Keyword, Nullable, PageSchema, PagingQuerySchema } from '../kit.ts';
+import {
+  LevelCountsSchema, LevelSchema, RiskCountsSchema, RiskLevelSchema, VulnerabilityRowSchema,
+} from '../vulnerability.ts';
+import { PackageFields } from './common.ts';
 
 // ---- home ----------------------------------------------------------------------------------------
 
@@ -23,10 +25,7 @@ export const HomeStatisticsSchema = Type.Object({
 });
 
 export const TopComponentRowSchema = Type.Object({
-  purl: Type.String(),
-  ecosystem: Type.String(),
-  name: Type.String(),
-  version: Type.String(),
+  ...PackageFields,
   riskLevel: RiskLevelSchema,
   vulCount: Type.Integer(),
   /** Visible projects whose latest run contains it. */

@@ -2,10 +2,12 @@
 // holders, and the licence conflicts with the project's outbound licence.
 import { Type, type Static } from 'typebox';
 import { defineCall } from '../define.ts';
-import { Nullable, PageSchema } from '../kit.ts';
+import { Keyword, Nullable, PageSchema } from '../kit.ts';
 import { CopyleftSchema } from '../license.ts';
 import { LevelSchema } from '../vulnerability.ts';
-import { ConflictVerdictSchema, Keyword, LicenseSourceSchema, ProjectParams, RESULT_PERMISSION, TaskPagingQuery } from './common.ts';
+import {
+  ConflictVerdictSchema, LicenseSourceSchema, ProjectParams, RESULT_PERMISSION, TaskPagingQuery,
+} from './common.ts';
 
 // ---- licences, copyrights, conflicts -------------------------------------------------------------
 
@@ -70,8 +72,7 @@ export const ConflictPageSchema = Type.Object({
   /** The project's outbound licence (SPDX expression); null: not set, every verdict is unknown. */
   outboundLicense: Nullable(Type.String()),
   totals: Type.Object({ compatible: Type.Integer(), incompatible: Type.Integer(), unknown: Type.Integer() }),
-  content: Type.Array(ConflictRowSchema),
-  total: Type.Integer({ minimum: 0 }),
+  ...PageSchema(ConflictRowSchema).properties,
 });
 
 // ---- calls ---------------------------------------------------------------------------------------

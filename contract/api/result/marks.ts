@@ -4,29 +4,33 @@ import { Type, type Static } from 'typebox';
 import { defineCall } from '../define.ts';
 import { Id, Nullable, PageSchema, PagingQuerySchema } from '../kit.ts';
 import { LevelSchema } from '../vulnerability.ts';
-import { ComponentMarkSchema, MarkLogKindSchema, RESULT_PERMISSION, VUL_PERMISSION, VexSchema, VulnerabilityMarkSchema } from './common.ts';
+import {
+  ComponentMarkSchema, MarkLogKindSchema, RESULT_PERMISSION, VexSchema, VUL_PERMISSION, VulnerabilityMarkSchema,
+} from './common.ts';
 
 // ---- marks and logs ------------------------------------------------------------------------------
 
 const Remark = Type.String({ maxLength: 500 });
 const MarkIds = Type.Array(Id(), { minItems: 1, maxItems: 5000 });
 
-/** The ids must be rows of `taskId`, and `taskId` a run of `projectId`. */
-export const ComponentMarkBodySchema = Type.Object({
+/** The rows a mark call changes: `ids` must be rows of `taskId`, and `taskId` a run of `projectId`. */
+const MarkTarget = {
   projectId: Id(),
   taskId: Id(),
-  /** Component row ids. */
   ids: MarkIds,
+};
+
+/** `ids` are component row ids. */
+export const ComponentMarkBodySchema = Type.Object({
+  ...MarkTarget,
   mark: ComponentMarkSchema,
   remark: Remark,
 });
 export type ComponentMarkBody = Static<typeof ComponentMarkBodySchema>;
 
+/** `ids` are finding row ids. */
 export const VulnerabilityMarkBodySchema = Type.Object({
-  projectId: Id(),
-  taskId: Id(),
-  /** Finding row ids. */
-  ids: MarkIds,
+  ...MarkTarget,
   mark: VulnerabilityMarkSchema,
   remark: Remark,
   /** Sets the effective level (logged as kind `level`); absent keeps it. */
@@ -36,10 +40,9 @@ export const VulnerabilityMarkBodySchema = Type.Object({
 });
 export type VulnerabilityMarkBody = Static<typeof VulnerabilityMarkBodySchema>;
 
+/** `ids` are finding row ids. */
 export const VexMarkBodySchema = Type.Object({
-  projectId: Id(),
-  taskId: Id(),
-  ids: MarkIds,
+  ...MarkTarget,
   vex: VexSchema,
   remark: Remark,
 });

@@ -2,9 +2,11 @@
 // paged level at a time, and the search that finds a node and the path to expand to it.
 import { Type, type Static, type TSchema } from 'typebox';
 import { defineCall } from '../define.ts';
-import { Id, Nullable } from '../kit.ts';
+import { Id, Nullable, PageSchema } from '../kit.ts';
+import { RiskLevelSchema } from '../vulnerability.ts';
 import {
-  ComponentMarkSchema, PathStepSchema, ProjectIdParams, ProjectParams, RESULT_PERMISSION, RiskLevelSchema, ScopeSchema, TaskPagingQuery,
+  ComponentMarkSchema, PackageFields, PathStepSchema, ProjectIdParams, ProjectParams, RESULT_PERMISSION, ScopeSchema,
+  TaskPagingQuery,
 } from './common.ts';
 
 const L = Type.Literal;
@@ -34,10 +36,7 @@ export const DependencyNodeSchema = Type.Object({
   pathId: Type.String(),
   /** The component row id (detail drawer, marks). */
   id: Type.Integer(),
-  purl: Type.String(),
-  ecosystem: Type.String(),
-  name: Type.String(),
-  version: Type.String(),
+  ...PackageFields,
   direct: Type.Boolean(),
   scope: ScopeSchema,
   riskLevel: RiskLevelSchema,
@@ -54,8 +53,7 @@ export type DependencyNode = Static<typeof DependencyNodeSchema>;
 export const TreeLevelSchema = <T extends TSchema>(node: T) => Type.Object({
   /** The run the tree belongs to; null when the project has no succeeded run. */
   taskId: Nullable(Type.Integer()),
-  content: Type.Array(node),
-  total: Type.Integer({ minimum: 0 }),
+  ...PageSchema(node).properties,
 });
 
 export const TreeSearchHitSchema = Type.Object({
@@ -140,9 +138,8 @@ export const treeSearch = defineCall({
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   }),
   response: Type.Object({
-    content: Type.Array(TreeSearchHitSchema),
-    /** All hits, which may exceed `content`. */
-    total: Type.Integer({ minimum: 0 }),
+    /** `total` counts all hits, which may exceed `content`. */
+    ...PageSchema(TreeSearchHitSchema).properties,
     capped: Type.Boolean(),
   }),
   permission: RESULT_PERMISSION,

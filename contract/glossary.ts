@@ -1,0 +1,181 @@
+// The product's nouns: one concept, one word in the interface, one in the code, one table (design
+// §9). Each entry gives the UI word (zh-CN, the preferred one first), the spec's word (documents 1
+// and 2 in spec/), the names the code uses, the tables that hold it and what it means. When a
+// screen needs a new noun, add it here first. README.md "Glossary" shows the main rows.
+//
+// Watch the spec's own words: it calls a subject's list "projectList" (/project/projectList,
+// 项目列表) and a project "task" (/project/taskList, 任务列表), while its `taskId` is one analysis
+// of a project, a run. The code keeps the spec's paths and field names and uses subject, project
+// and run everywhere else.
+
+export interface GlossaryEntry {
+  /** Words the interface shows (zh-CN), the preferred one first. */
+  ui: readonly string[];
+  /** The spec's word(s) for it, with the field names it uses. */
+  spec: string;
+  /** Names in the code: the noun, its ids and fields, its types and tables of codes. */
+  code: readonly string[];
+  /** Database tables (or `table.column`) holding it; empty when it is not stored. */
+  tables: readonly string[];
+  /** What it is, in one line. */
+  meaning: string;
+}
+
+export const GLOSSARY = {
+  subject: {
+    ui: ['应用'],
+    spec: 'subject (application); its list is the spec\'s projectList (项目列表)',
+    code: ['subject', 'subjectId', 'SubjectRow', 'contract/api/subject.ts'],
+    tables: ['subjects'],
+    meaning: 'What users create and govern: a product or system, with its members, versions, settings and projects.',
+  },
+  project: {
+    ui: ['项目'],
+    spec: 'project, also "task" (an analysis project; taskList, 任务列表, lists them); projectId, projectName',
+    code: ['project', 'projectId', 'ProjectForm', 'TaskRow'],
+    tables: ['projects'],
+    meaning: 'One analysed source of a subject (an upload, a repository, an image, …) with its analysis settings; analysed once per run.',
+  },
+  run: {
+    ui: ['分析', '任务', '检测记录', '检测批次'],
+    spec: 'task / batch: one analysis of a project; its id is the spec\'s taskId (checkId in the task queue), its number in the project seq',
+    code: ['run', 'taskId', 'RunRow', 'seq', 'TASK_STATUS'],
+    tables: ['runs'],
+    meaning: 'One analysis of a project: queued, analysed, then succeeded or failed; every result row belongs to exactly one run.',
+  },
+  component: {
+    ui: ['组件'],
+    spec: 'component, also module (moduleId); componentType',
+    code: ['component', 'purl', 'componentId', 'ComponentRow'],
+    tables: ['run_components'],
+    meaning: 'A third-party package found by a run, named by its purl (type, name, version), with its risk level.',
+  },
+  vulnerability: {
+    ui: ['漏洞'],
+    spec: 'vulnerability, also bug (/bug screens); identify, cve, cnnvd',
+    code: ['vulnerability', 'advisory', 'finding', 'FindingRow', 'VulnerabilityRow'],
+    tables: ['kb_advisories', 'run_vulnerabilities'],
+    meaning: 'A known flaw from the knowledge base (an advisory); in a run, a finding is one vulnerability of one component.',
+  },
+  license: {
+    ui: ['许可证'],
+    spec: 'licence (license in paths), protocol in the knowledge-base settings',
+    code: ['license', 'spdxId', 'LicenseRow', 'LicenseUsageRow'],
+    tables: ['licenses', 'run_licenses'],
+    meaning: 'An SPDX licence with its risk level from the licence knowledge base; in a run, the licences recognised in it.',
+  },
+  outboundLicense: {
+    ui: ['出站许可证'],
+    spec: 'none: the reference of the spec\'s licence conflicts (ours)',
+    code: ['outboundLicense'],
+    tables: ['projects.outbound_license', 'runs.outbound_license'],
+    meaning: 'The SPDX expression the project itself is distributed under; the licence-conflict tab checks component licences against it.',
+  },
+  domainAdministrator: {
+    ui: ['域管理员'],
+    spec: 'domain administrator, role 2',
+    code: ['ROLE.DOMAIN_ADMIN', 'roleCodes'],
+    tables: ['roles', 'user_roles'],
+    meaning: 'The role that holds every permission code and sees every subject.',
+  },
+  ordinaryUser: {
+    ui: ['普通用户'],
+    spec: 'ordinary user, role 3',
+    code: ['ROLE.ORDINARY_USER', 'roleCodes'],
+    tables: ['roles', 'user_roles'],
+    meaning: 'The role of everyone else: works on the subjects they own or are a member of; no administration by default.',
+  },
+  systemAdministrator: {
+    ui: ['系统管理员'],
+    spec: 'none (the spec has two roles only)',
+    code: ['ADMIN_USERNAME (admin)'],
+    tables: ['users'],
+    meaning: 'The display name of the initial user `admin` created at first start; a domain administrator, not a role of its own.',
+  },
+  group: {
+    ui: ['分组', '用户组', '组织'],
+    spec: 'group (/system/group); id, groupPath, child groups, subjects, users',
+    code: ['group', 'groupId', 'pid', 'GroupRow'],
+    tables: ['subject_groups'],
+    meaning: 'A folder of subjects, nested by its parent (pid); the subject list\'s group view and the request scope groupIds.',
+  },
+  version: {
+    ui: ['版本'],
+    spec: 'version of a subject; versionId, versionName, versionIds',
+    code: ['version', 'versionId', 'VersionRow'],
+    tables: ['subject_versions'],
+    meaning: 'A named release of a subject that its projects are labelled with; not a component\'s version string.',
+  },
+  member: {
+    ui: ['成员', '负责人'],
+    spec: 'member (memberManagement); userIds',
+    code: ['member', 'MemberRow', 'MEMBER_ROLE'],
+    tables: ['subject_members'],
+    meaning: 'A user who may work on a subject: role 1 is its owner (负责人), role 2 a member.',
+  },
+  mark: {
+    ui: ['标记'],
+    spec: 'mark: component marks N/F/L/W/Y, vulnerability marks 0–7',
+    code: ['mark', 'markRemark', 'COMPONENT_MARK_LABEL', 'VULNERABILITY_MARK_LABEL'],
+    tables: ['run_components.mark', 'run_vulnerabilities.mark', 'mark_logs'],
+    meaning: 'An auditor\'s verdict on a component or a finding, with a remark; logged, and carried to later runs under retention audit.',
+  },
+  vex: {
+    ui: ['VEX', 'VEX 状态'],
+    spec: 'VEX, vulnerability exploitability statement: 0 pending … 4 investigating',
+    code: ['vex', 'vexRemark', 'VEX_LABEL'],
+    tables: ['run_vulnerabilities.vex', 'mark_logs', 'reports'],
+    meaning: 'Whether a finding affects the product (待定, 不受影响, 受影响, 已修复, 调查中); exported as CycloneDX VEX or OpenVEX.',
+  },
+  report: {
+    ui: ['报告'],
+    spec: 'report; export status 0 waiting … 4 failed; reportType',
+    code: ['report', 'reportId', 'ReportRow', 'kind'],
+    tables: ['reports'],
+    meaning: 'A file the platform generates as a job (document, SBOM, VEX or component export), downloaded later from 报告管理.',
+  },
+  knowledgeBase: {
+    ui: ['知识库', '漏洞知识库', '许可证知识库'],
+    spec: 'knowledge base (/knowledge, /system/knowledgeBase)',
+    code: ['kb', 'knowledge'],
+    tables: ['kb_advisories', 'kb_aliases', 'kb_affected', 'kb_id_map', 'kb_import_records', 'licenses'],
+    meaning: 'The platform\'s own vulnerability and licence data that runs are matched against: imported, synced and extended by administrators.',
+  },
+  getCodeType: {
+    ui: ['代码来源'],
+    spec: 'code source type, getCodeType (0 local source upload … 40 Mercurial)',
+    code: ['getCodeType', 'CODE_TYPE_LABEL'],
+    tables: ['projects.get_code_type'],
+    meaning: 'Where and how a project\'s input is fetched; decides the form\'s fields. Not a subject\'s codeSource (平台, OpenAPI, IDE/CI插件).',
+  },
+  analysisModes: {
+    ui: ['分析方式'],
+    spec: 'analysis modes, analysisModes (a comma list: 1 dependency analysis … 9 sensitive info)',
+    code: ['analysisModes', 'ANALYSIS_MODE_LABEL'],
+    tables: ['projects.analysis_modes', 'runs.analysis_modes'],
+    meaning: 'The analyses a project\'s runs perform; a run keeps the modes it ran with.',
+  },
+  subjectType: {
+    ui: ['项目类型', '应用类型'],
+    spec: 'projectType (/system/projectType; calls /api/subjectType/*, subjectTypeName, remark)',
+    code: ['subjectType'],
+    tables: ['subjects.subject_type'],
+    meaning: 'An administrator-defined type of a subject (应用). Not PROJECT_TYPE_LABEL, the type of a project by its source (源码, 容器镜像, …).',
+  },
+  personalToken: {
+    ui: ['令牌', '个人令牌'],
+    spec: 'personal token (/tokenManagement, /api/personalToken/*); key of POST /api/token/login',
+    code: ['personal-tokens', 'tokenLogin', 'key'],
+    tables: ['personal_tokens'],
+    meaning: 'A secret an open-API user signs in with instead of a password; only its hash is stored.',
+  },
+  taskQueue: {
+    ui: ['任务队列', '队列'],
+    spec: 'task queue (/system/queueManagement/taskQueue, /api/task-queue/*); checkId, option 1 suspend, 2 recover',
+    code: ['queue', 'queueList', 'checkId', 'run-queue'],
+    tables: ['runs'],
+    meaning: 'The runs queued, analysing or paused; workers claim queued runs oldest first, administrators pause, resume, move up or remove them.',
+  },
+} as const satisfies Readonly<Record<string, GlossaryEntry>>;
+
+export type GlossaryNoun = keyof typeof GLOSSARY;
