@@ -6,7 +6,7 @@
 import { Type, type Static } from 'typebox';
 import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH } from '../validation.ts';
 import { defineCall } from './define.ts';
-import { Id, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
+import { Id, IdParams, Keyword, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
 
 const L = Type.Literal;
 
@@ -35,7 +35,7 @@ export type SubjectTypeRow = Static<typeof SubjectTypeRowSchema>;
 
 export const SubjectTypeFilterSchema = Type.Object({
   /** Part of the name or the remark, case-insensitive. */
-  keyword: Type.Optional(Type.String({ maxLength: 200 })),
+  keyword: Keyword,
   status: Type.Optional(SubjectTypeStatusSchema),
 });
 export type SubjectTypeFilter = Static<typeof SubjectTypeFilterSchema>;
@@ -45,8 +45,6 @@ export const SubjectTypeFormSchema = Type.Object({
   remark: Type.Optional(RemarkText),
 });
 export type SubjectTypeForm = Static<typeof SubjectTypeFormSchema>;
-
-const IdParams = Type.Object({ id: Id() });
 
 export const list = defineCall({
   name: 'projectType.list',
