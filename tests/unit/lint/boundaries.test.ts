@@ -64,6 +64,7 @@ const cases: Case[] = [
     says: desktopRule,
     good: "// Goes through window.desktop (main's own files).\nimport { desktop } from '../../platform/desktop.ts';\nexport const a = () => desktop().api; export const b = { desktop: 1 }.desktop;",
   },
+  { rule: 'no source file over 800 lines', file: 'server/x.ts', bad: Array.from({ length: 801 }, (_, i) => `export const v${i} = ${i};`).join('\n'), says: 'File has too many lines', good: 'export const v = 1;' },
 ];
 
 describe('lint boundaries', () => {
