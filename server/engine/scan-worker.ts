@@ -2,6 +2,7 @@
 // progress and the result back. Extraction is CPU work (parsing large lockfiles), so the
 // platform runs scans here rather than in its request-serving thread.
 import { parentPort, workerData } from 'node:worker_threads';
+import { toThreadError } from '../errors.ts';
 import { allExtractors } from './extractors/index.ts';
 import { scanTree } from './scan.ts';
 
@@ -17,5 +18,5 @@ try {
   });
   parentPort!.postMessage({ type: 'result', result });
 } catch (error) {
-  parentPort!.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error), aborted: controller.signal.aborted });
+  parentPort!.postMessage({ type: 'error', error: toThreadError(error), aborted: controller.signal.aborted });
 }

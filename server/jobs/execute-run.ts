@@ -8,6 +8,7 @@ import type { RunStage } from '../../contract/api/task.ts';
 import { parseAnalysisModes } from '../../contract/enums.ts';
 import { inputKindOf, unsupportedSource } from '../../contract/sources.ts';
 import type { Database } from '../db/schema.ts';
+import { UserError } from '../errors.ts';
 import { levelsOf } from '../db/repositories/licenses.ts';
 import { reportProgress, type RunRow } from '../db/repositories/runs.ts';
 import { makeWorkDir, removeWorkDir, type AnalyseProgress } from '../engine/analyse.ts';
@@ -20,8 +21,8 @@ import { getAdvisoryIndex } from '../kb/index-cache.ts';
 import { findCompleteUpload } from '../uploads/store.ts';
 import { saveRunResults, type MatchedComponent } from './save-results.ts';
 
-/** A failure the user can act on: its message is shown as the run's message. */
-export class RunError extends Error {}
+/** A run ended by the platform for a reason the user can act on (its message is the run's message). */
+export class RunError extends UserError {}
 
 /** Overall percentage of each stage's start and end. */
 const SPAN: Record<'preparing' | 'scanning' | 'licenses' | 'matching' | 'saving', [number, number]> = {
@@ -42,12 +43,12 @@ export interface ExecuteContext {
 
 export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: AbortSignal): Promise<void> {
   const project = await ctx.db.selectFrom('projects').selectAll().where('id', '=', run.project_id).executeTakeFirst();
-  if (!project) throw new RunError('项目已被删除');
+  if (!project) throw new RunError('项目已被删除', 'not-found');
   const kind = inputKindOf(project.get_code_type);
-  if (!kind) throw new RunError(unsupportedSource(project.get_code_type)!);
+  if (!kind) throw new RunError(unsupportedSource(project.get_code_type)!, 'unavailable');
   if (!project.upload_id) throw new RunError('项目没有上传文件，请编辑项目并重新上传');
   const upload = await findCompleteUpload(ctx.db, ctx.dataDir, project.upload_id);
-  if (!upload) throw new RunError('项目的上传文件不存在或未上传完成，请编辑项目并重新上传');
+  if (!upload) throw new RunError('项目的上传文件不存在或未上传完成，请编辑项目并重新上传', 'not-found');
 
   // Progress writes are throttled: the poller reads once a second at most anyway.
   let lastWrite = 0;
@@ -61,7 +62,7 @@ export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: Abort
     lastWrite = now;
     const [from, to] = SPAN[stage];
     const stillOurs = await reportProgress(ctx.db, run.id, ctx.worker, stage, from + (to - from) * fraction);
-    if (!stillOurs && !lost) { lost = true; controller.abort(new RunError('任务已被暂停或停止')); }
+    if (!stillOurs && !lost) { lost = true; controller.abort(new RunError('任务已被暂停或停止', 'conflict')); }
   };
 
   const workDir = await makeWorkDir(path.join(ctx.dataDir, 'work'));
@@ -77,7 +78,7 @@ export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: Abort
     await progress('saving', 0, true);
     const outbound = project.outbound_license?.trim() || analysis.projectLicense;
     const saved = await saveRunResults(ctx.db, run, ctx.worker, { analysis, components, outboundLicense: outbound }, Boolean(project.retention_audit));
-    if (!saved) throw new RunError('任务已被暂停或停止');
+    if (!saved) throw new RunError('任务已被暂停或停止', 'conflict');
   } finally {
     signal.removeEventListener('abort', abort);
     await removeWorkDir(workDir);
