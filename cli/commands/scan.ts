@@ -3,13 +3,10 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { allExtractors } from '../../server/engine/extractors/index.ts';
-import type { ScanResult, Target } from '../../server/engine/model.ts';
-import { ExtractError } from '../../server/engine/model.ts';
-import type { InventoryEntry } from '../../server/engine/output/inventory.ts';
-import { OUTPUT_FORMATS, toCycloneDx, toJson, toSpdx, type OutputFormat } from '../../server/engine/output/formats.ts';
-import { scanTree } from '../../server/engine/scan.ts';
-import { openInput, UnpackError } from '../../server/engine/sources/unpack.ts';
+import {
+  buildAdvisoryIndex, ExtractError, loadComponentLists, loadExtractors, loadSbom, matchComponents, openInput, OUTPUT_FORMATS, scanTree,
+  toCycloneDx, toJson, toSpdx, UnpackError, type InventoryEntry, type OutputFormat, type ScanResult, type Target,
+} from '../../server/engine/index.ts';
 import { productVersion } from '../../server/version.ts';
 
 export const scanUsage = `用法：cairn scan <目录、压缩包（zip/jar/war、7z、tar、tar.gz、tar.bz2、tar.xz）、SBOM 或 Excel/CSV 组件清单> [--format json|cyclonedx|spdx] [--output 文件] [--kb 知识库文件]
@@ -30,12 +27,12 @@ async function importFile(file: string): Promise<ScanResult> {
   let target: Target;
   try {
     if (/\.(xlsx|xlsm|xls|csv)$/i.test(file)) {
-      const { importComponentList } = await import('../../server/engine/extractors/excel/index.ts');
+      const { importComponentList } = await loadComponentLists();
       const imported = await importComponentList({ path: name, read: () => readFile(file) });
       for (const r of imported.rejected) console.error(r.reason);
       target = imported.target;
     } else {
-      const { importSbom } = await import('../../server/engine/extractors/sbom/index.ts');
+      const { importSbom } = await loadSbom();
       target = await importSbom(await readFile(file, 'utf8'), name);
     }
   } catch (error) {
@@ -51,6 +48,7 @@ async function scanInput(given: string): Promise<ScanResult> {
     throw error instanceof UnpackError ? new UsageError(error.message) : error;
   });
   try {
+    const { allExtractors } = await loadExtractors();
     return await scanTree(input.root, { extractors: allExtractors });
   } finally {
     await input.cleanup();
@@ -94,7 +92,6 @@ type JsonDocument = { components: InventoryEntry[]; vulnerabilitySummary?: objec
 async function addVulnerabilities(doc: JsonDocument, kbFile: string): Promise<string> {
   const { openKnowledgeBase } = await import('../../server/kb/open.ts');
   const { loadAdvisories } = await import('../../server/kb/load.ts');
-  const { buildAdvisoryIndex, matchComponents } = await import('../../server/engine/matchers/vulnerabilities.ts');
   const kb = await openKnowledgeBase(kbFile);
   let advisories;
   try {

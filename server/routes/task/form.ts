@@ -10,7 +10,7 @@ import {
 import { validateProjectName } from '../../../contract/validation.ts';
 import type { Database } from '../../db/schema.ts';
 import { canAccessSubject, isDomainAdmin } from '../../db/repositories/subject-access.ts';
-import { normalizeDeclared } from '../../engine/matchers/licenses/expression.ts';
+import { normalizeDeclared } from '../../engine/index.ts';
 import { findCompleteUpload } from '../../uploads/store.ts';
 
 export const TASK_MSG = {

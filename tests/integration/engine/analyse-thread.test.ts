@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyseInWorker } from '../../../server/engine/analyse-thread.ts';
+import { analyseInWorker } from '../../../server/engine/index.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'cairn-analyse-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
