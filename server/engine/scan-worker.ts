@@ -1,6 +1,7 @@
 // Worker-thread side of scanInWorker: runs one scan off the caller's event loop and posts
-// progress and the result back. Extraction is CPU work (parsing large lockfiles), so the
-// platform runs scans here rather than in its request-serving thread.
+// progress and the result back. Extraction is CPU work (parsing large lockfiles), so a caller that
+// must stay responsive scans here (the platform's analyses run in their own thread:
+// analyse-thread.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { toThreadError } from '../errors.ts';
 import { allExtractors } from './extractors/index.ts';
