@@ -1,12 +1,9 @@
 // The response envelope every platform call answers with (spec §7 of both documents).
 // code 1 is success, 3 an invalid session; any other code carries a message to show.
 import { Type, type Static, type TSchema } from 'typebox';
+import { ResultCode } from './result-code.ts';
 
-export const ResultCode = {
-  SUCCESS: 1,
-  FAILURE: 0,
-  INVALID_SESSION: 3,
-} as const;
+export { ResultCode };
 
 export interface Envelope<T = unknown> {
   code: number;

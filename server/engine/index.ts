@@ -2,13 +2,13 @@
 // import (the platform's jobs, knowledge base, licences and routes, the CLI, benchmarks and tests
 // other than the engine's own unit tests; eslint.config.js refuses the rest).
 //
-// Loading stays proportional to use. What is exported directly is cheap to load and used
-// synchronously across the platform (the knowledge helpers: advisories, severity, version schemes,
-// vulnerability matching, licence expressions and knowledge, output formats). Everything whose
-// code is heavy is loaded on first use: async entries (analyseProject, unpackArchive, …) import
-// their module when called, and the synchronous APIs of heavy modules (the extractors, the SBOM
-// and Excel importers, licence recognition, copyright detection) come from `load…()` functions.
-// So `cairn compare-versions` does not load extractors, nor `cairn scan` exceljs.
+// Loading stays proportional to use. Exported directly are only the error classes and the
+// knowledge helpers the platform calls synchronously (advisories, severity, version schemes,
+// vulnerability matching, licence expressions, knowledge and compatibility). Everything else is
+// loaded on first use: async entries (analyseProject, scanTree, walkTree, unpackArchive, …) import
+// their module when called, and the synchronous APIs of the other modules (extractors, SBOM and
+// Excel importers, output formats, licence recognition, copyright detection) come from `load…()`
+// functions. So `cairn compare-versions` loads no extractor and `cairn scan` no exceljs.
 
 // ---- Analysing a project (the platform's analysis job) ----------------------------------------
 
@@ -42,10 +42,18 @@ export type {
 } from './model.ts';
 export { ExtractError } from './model.ts';
 export type { ScanOptions } from './scan.ts';
-export { scanTree } from './scan.ts';
 export type { WalkedFile } from './sources/tree.ts';
-export { walkTree } from './sources/tree.ts';
 export type { WorkerScanOptions } from './worker.ts';
+
+/** Offers every file under `root` to the given extractors; collects targets and problems. */
+export async function scanTree(...args: Parameters<typeof import('./scan.ts').scanTree>) {
+  return (await import('./scan.ts')).scanTree(...args);
+}
+
+/** Every regular file under `root` (root-relative, `/`-separated), without following links. */
+export async function* walkTree(...args: Parameters<typeof import('./sources/tree.ts').walkTree>) {
+  yield* (await import('./sources/tree.ts')).walkTree(...args);
+}
 
 /** scanTree in a worker thread: same result, without blocking the caller. */
 export async function scanInWorker(...args: Parameters<typeof import('./worker.ts').scanInWorker>) {
@@ -84,7 +92,10 @@ export const loadComponentLists = () => import('./extractors/excel/index.ts');
 // ---- Output formats ---------------------------------------------------------------------------
 
 export type { InventoryEntry } from './output/inventory.ts';
-export { OUTPUT_FORMATS, toCycloneDx, toJson, toSpdx, type OutputFormat, type ToolInfo } from './output/formats.ts';
+export type { OutputFormat, ToolInfo } from './output/formats.ts';
+
+/** The CLI's output formats: OUTPUT_FORMATS and toJson, toCycloneDx, toSpdx of a scan result. */
+export const loadOutputFormats = () => import('./output/formats.ts');
 
 // ---- Vulnerabilities: advisories, severity, version schemes, matching -------------------------
 
