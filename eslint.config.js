@@ -1,6 +1,7 @@
-// Lint rules, including the import boundaries of design.md §2:
+// Lint rules, including the import boundaries of design.md §2 and §9:
 // contract <- everyone; main never imports renderer/server code; renderer never node:* or electron;
-// server never electron; server/engine never fastify, the db or routes. Also: ipcMain only in
+// server never electron; server/engine never fastify, the db or routes; outside server/engine,
+// only server/engine/index.ts (the engine's public face) is imported. Also: ipcMain only in
 // main/ipc/, window.desktop only in renderer/platform/.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -31,6 +32,20 @@ const desktopUses = [
   `VariableDeclarator${isGlobal('init')} > ObjectPattern > Property:matches([key.name='desktop'], [key.value='desktop'])`,
   `BinaryExpression[operator='in'][left.value='desktop']${isGlobal('right')}`,
 ];
+
+// The engine's public face: any server/engine/ module but index.ts, as written from the importing
+// file. Server code reaches the engine as ./engine/, ../engine/, ../../engine/…; the CLI, benchmarks,
+// scripts and tests as …/server/engine/ (tests/unit/engine/ is the engine's own, not the engine).
+const ENGINE_FACE = 'server/engine/ 只能通过 server/engine/index.ts 引用（引擎的公开接口）。';
+const ENGINE_FROM_SERVER = String.raw`^(\./|(\.\./)+)(server/)?engine/(?!index\.ts$)`;
+const ENGINE_FROM_OUTSIDE = String.raw`(^|/)server/engine/(?!index\.ts$)`;
+/** Static imports and re-exports by no-restricted-imports; `import('…')` by a selector (no '/' in esquery regexes). */
+const engineFace = (regex) => ({
+  pattern: { regex, message: ENGINE_FACE },
+  dynamic: { 'no-restricted-syntax': ['error', { selector: `ImportExpression > Literal[value=/${regex.replaceAll('/', String.raw`\x2F`)}/]`, message: ENGINE_FACE }] },
+});
+const engineFromServer = engineFace(ENGINE_FROM_SERVER);
+const engineFromOutside = engineFace(ENGINE_FROM_OUTSIDE);
 
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
@@ -82,12 +97,24 @@ export default tseslint.config(
   },
   {
     files: ['server/**'],
-    rules: restrict([group(['electron', 'electron/*', '**/main/**', '**/renderer/**', '**/preload/**'], 'server/ 不得引用 Electron 或客户端代码。')]),
+    ignores: ['server/engine/**'],
+    rules: {
+      ...restrict([
+        group(['electron', 'electron/*', '**/main/**', '**/renderer/**', '**/preload/**'], 'server/ 不得引用 Electron 或客户端代码。'),
+        engineFromServer.pattern,
+      ]),
+      ...engineFromServer.dynamic,
+    },
   },
   {
     files: ['server/engine/**'],
     rules: restrict([
       group(['electron', 'electron/*', 'fastify', '@fastify/*', 'kysely', 'better-sqlite3', 'pg', '**/db/**', '**/routes/**'], 'server/engine/ 是纯分析引擎：不得引用 Fastify、数据库或路由。'),
     ]),
+  },
+  {
+    files: ['cli/**', 'bench/**', 'scripts/**', 'tests/**'],
+    ignores: ['tests/unit/engine/**'],
+    rules: { ...restrict([engineFromOutside.pattern]), ...engineFromOutside.dynamic },
   },
 );

@@ -4,8 +4,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Advisory } from '../server/engine/matchers/advisory.ts';
-import { buildAdvisoryIndex, matchComponents, type AdvisoryIndex, type PackageRef } from '../server/engine/matchers/vulnerabilities.ts';
+import { buildAdvisoryIndex, matchComponents, type Advisory, type AdvisoryIndex, type PackageRef } from '../server/engine/index.ts';
 import { importKnowledge } from '../server/kb/import.ts';
 import { loadAdvisories } from '../server/kb/load.ts';
 import { openKnowledgeBase } from '../server/kb/open.ts';

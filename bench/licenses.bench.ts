@@ -4,16 +4,14 @@
 // was found — the pre-filters' job is to make that share small.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { detectCopyrights } from '../server/engine/detectors/copyright/index.ts';
-import { licenseText } from '../server/engine/matchers/licenses/knowledge.ts';
-import { createLicenseRecognizer } from '../server/engine/matchers/licenses/recognize.ts';
-import { walkTree } from '../server/engine/sources/tree.ts';
+import { licenseText, loadCopyrightDetection, loadLicenseRecognition, walkTree } from '../server/engine/index.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../node_modules');
 const LIMIT = 20_000;
 const TEXT = /\.(js|cjs|mjs|ts|d\.ts|json|md|txt|c|h|cc|py|rb|go|rs|java|css|html|yml|yaml)$|(^|\/)(LICEN[CS]E|COPYING|NOTICE|AUTHORS)[^/]*$/i;
 
 export async function run(): Promise<void> {
+  const [{ createLicenseRecognizer }, { detectCopyrights }] = await Promise.all([loadLicenseRecognition(), loadCopyrightDetection()]);
   const files: { path: string; text: string }[] = [];
   let bytes = 0;
   for await (const file of walkTree(ROOT)) {

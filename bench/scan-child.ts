@@ -1,8 +1,8 @@
 // Runs one scan in a fresh process and prints its wall time, peak memory and component count,
 // so the scan.bench figures are not polluted by the benchmark runner's own heap.
-import { allExtractors } from '../server/engine/extractors/index.ts';
-import { scanTree } from '../server/engine/scan.ts';
+import { loadExtractors, scanTree } from '../server/engine/index.ts';
 
+const { allExtractors } = await loadExtractors();
 const started = performance.now();
 const result = await scanTree(process.argv[2]!, { extractors: allExtractors });
 const ms = performance.now() - started;

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { unpackArchive } from '../server/engine/sources/unpack.ts';
+import { unpackArchive } from '../server/engine/index.ts';
 import { tarball, zip } from '../tests/unit/engine/sources/archives.ts';
 import { measure } from './measure.ts';
 

@@ -2,12 +2,9 @@
 // code 1 is success, 3 an invalid session; any other code carries a message to show.
 // Lists put a page in `data`: its shapes (Page, PageSchema, PagingQuerySchema) are in contract/api/kit.ts.
 import { Type, type TSchema } from 'typebox';
+import { ResultCode } from './result-code.ts';
 
-export const ResultCode = {
-  SUCCESS: 1,
-  FAILURE: 0,
-  INVALID_SESSION: 3,
-} as const;
+export { ResultCode };
 
 export interface Envelope<T = unknown> {
   code: number;

@@ -1,6 +1,6 @@
 // The error catalogue (spec doc 1 §8, doc 2 §8): what the user is told when a call fails, and
 // the success messages the spec quotes. Messages are verbatim; keep them so.
-import { ResultCode } from './envelope.ts';
+import { ResultCode } from './result-code.ts';
 import { snippetMatchedLabel } from './enums.ts';
 
 /** HTTP status -> message. 404 appends the URL (see messageForHttpError). */

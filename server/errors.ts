@@ -37,3 +37,22 @@ export const isUserError = (error: unknown): error is UserError => error instanc
 
 /** What a user may be told of any failure: a UserError's own message, otherwise the fallback. */
 export const userMessageOf = (error: unknown, fallback: string): string => (isUserError(error) ? error.message : fallback);
+
+/**
+ * An error as it crosses a worker thread (posted as plain data): its message, and whether it was a
+ * UserError (with its kind), so the receiving side still knows what a user may read.
+ */
+export interface ThreadError {
+  message: string;
+  /** The UserError's kind; absent for any other error. */
+  userKind?: FailureKind;
+}
+
+export const toThreadError = (error: unknown): ThreadError => ({
+  message: error instanceof Error ? error.message : String(error),
+  ...(isUserError(error) && { userKind: error.kind }),
+});
+
+/** The error again on the receiving side: a UserError when it was one, a plain Error otherwise. */
+export const fromThreadError = (data: ThreadError): Error =>
+  (data.userKind ? new UserError(data.message, data.userKind) : new Error(data.message));

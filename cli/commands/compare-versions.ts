@@ -3,7 +3,7 @@
 // tool and to answer "is this version newer" from scripts.
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { schemeForEcosystem, SCHEME_IDS } from '../../server/engine/matchers/versions/index.ts';
+import { schemeForEcosystem, SCHEME_IDS } from '../../server/engine/index.ts';
 
 export const compareVersionsUsage = `用法：cairn compare-versions --ecosystem <生态> < 版本对.txt
 

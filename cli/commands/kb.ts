@@ -1,9 +1,6 @@
 // `cairn kb`: fills a knowledge-base SQLite file from OSV dumps, a trivy database, NVD feeds and
 // CNNVD/CNVD mapping files, or mirrors OSV's per-ecosystem all.zip from a mirror.
 import path from 'node:path';
-import { openKnowledgeBase } from '../../server/kb/open.ts';
-import { importKnowledge, summaryLine } from '../../server/kb/import.ts';
-import { syncFromMirror } from '../../server/kb/sync.ts';
 
 export const kbUsage = `用法：
   cairn kb import [--db <文件>] <zip|目录|文件>...
@@ -63,6 +60,10 @@ export async function kbCommand(args: string[]): Promise<{ output: string; code:
   if (sub === 'sync' && !parsed.mirror) return { output: `请用 --mirror 指定镜像地址\n\n${kbUsage}`, code: 2 };
   if (sub === 'sync' && parsed.positional.length > 0) return { output: `多余的参数：${parsed.positional.join(' ')}\n\n${kbUsage}`, code: 2 };
 
+  // The knowledge base (and the engine's matchers under it) is loaded for a command, not for its usage.
+  const [{ openKnowledgeBase }, { importKnowledge, summaryLine }, { syncFromMirror }] = await Promise.all([
+    import('../../server/kb/open.ts'), import('../../server/kb/import.ts'), import('../../server/kb/sync.ts'),
+  ]);
   let kb: Awaited<ReturnType<typeof openKnowledgeBase>>;
   try {
     kb = await openKnowledgeBase(parsed.db);

@@ -5,9 +5,7 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { detectCopyrights } from '../../server/engine/detectors/copyright/index.ts';
-import { createLicenseRecognizer, type LicenseMatch } from '../../server/engine/matchers/licenses/recognize.ts';
-import { walkTree } from '../../server/engine/sources/tree.ts';
+import type { LicenseMatch } from '../../server/engine/index.ts';
 import { productVersion } from '../../server/version.ts';
 
 export const licensesUsage = `用法：cairn licenses <文件或目录> [--format json] [--output 文件]
@@ -47,6 +45,9 @@ export async function licensesCommand(args: string[]): Promise<{ output: string;
   const info = await stat(given).catch(() => null);
   if (!info) throw new LicensesUsageError(`找不到要识别的路径：${target}`);
 
+  // The engine is loaded when recognition runs, not for `cairn licenses --help`.
+  const { loadCopyrightDetection, loadLicenseRecognition, walkTree } = await import('../../server/engine/index.ts');
+  const [{ createLicenseRecognizer }, { detectCopyrights }] = await Promise.all([loadLicenseRecognition(), loadCopyrightDetection()]);
   const started = performance.now();
   const recognizer = createLicenseRecognizer();
   const files: FileFindings[] = [];

@@ -1,16 +1,13 @@
 // `cairn scan <path> [--format json|cyclonedx|spdx] [--output file]`: scans a directory or an
-// archive offline and prints (or writes) the components found.
+// archive offline and prints (or writes) the components found. The engine is loaded when a scan
+// runs, not for `cairn scan --help`.
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { allExtractors } from '../../server/engine/extractors/index.ts';
-import type { ScanResult, Target } from '../../server/engine/model.ts';
-import { ExtractError } from '../../server/engine/model.ts';
-import type { InventoryEntry } from '../../server/engine/output/inventory.ts';
-import { OUTPUT_FORMATS, toCycloneDx, toJson, toSpdx, type OutputFormat } from '../../server/engine/output/formats.ts';
-import { scanTree } from '../../server/engine/scan.ts';
-import { openInput, UnpackError } from '../../server/engine/sources/unpack.ts';
+import type { InventoryEntry, OutputFormat, ScanResult, Target } from '../../server/engine/index.ts';
 import { productVersion } from '../../server/version.ts';
+
+const engine = () => import('../../server/engine/index.ts');
 
 export const scanUsage = `用法：cairn scan <目录、压缩包（zip/jar/war、7z、tar、tar.gz、tar.bz2、tar.xz）、SBOM 或 Excel/CSV 组件清单> [--format json|cyclonedx|spdx] [--output 文件] [--kb 知识库文件]
 
@@ -25,17 +22,18 @@ export class UsageError extends Error {}
 const SINGLE_FILE = /\.(xlsx|xlsm|xls|csv|json|xml|spdx|ya?ml|rdf|tv|jsonl)$/i;
 
 async function importFile(file: string): Promise<ScanResult> {
+  const { ExtractError, loadComponentLists, loadSbom } = await engine();
   const started = performance.now();
   const name = path.basename(file);
   let target: Target;
   try {
     if (/\.(xlsx|xlsm|xls|csv)$/i.test(file)) {
-      const { importComponentList } = await import('../../server/engine/extractors/excel/index.ts');
+      const { importComponentList } = await loadComponentLists();
       const imported = await importComponentList({ path: name, read: () => readFile(file) });
       for (const r of imported.rejected) console.error(r.reason);
       target = imported.target;
     } else {
-      const { importSbom } = await import('../../server/engine/extractors/sbom/index.ts');
+      const { importSbom } = await loadSbom();
       target = await importSbom(await readFile(file, 'utf8'), name);
     }
   } catch (error) {
@@ -47,10 +45,12 @@ async function importFile(file: string): Promise<ScanResult> {
 
 /** A directory is scanned in place; an archive is unpacked (with limits) into a temp folder. */
 async function scanInput(given: string): Promise<ScanResult> {
+  const { loadExtractors, openInput, scanTree, UnpackError } = await engine();
   const input = await openInput(given).catch((error: unknown) => {
     throw error instanceof UnpackError ? new UsageError(error.message) : error;
   });
   try {
+    const { allExtractors } = await loadExtractors();
     return await scanTree(input.root, { extractors: allExtractors });
   } finally {
     await input.cleanup();
@@ -66,6 +66,7 @@ export async function scanCommand(args: string[]): Promise<{ output: string; fil
   const target = positionals[0];
   if (!target || positionals.length > 1) throw new UsageError(scanUsage);
   const format = values.format as OutputFormat;
+  const { OUTPUT_FORMATS, toCycloneDx, toJson, toSpdx } = await (await engine()).loadOutputFormats();
   if (!OUTPUT_FORMATS.includes(format)) throw new UsageError(`不支持的输出格式：${values.format}（可选 ${OUTPUT_FORMATS.join('、')}）\n\n${scanUsage}`);
 
   if (values.kb && format !== 'json') throw new UsageError('--kb 目前只能与 --format json 一起使用（CycloneDX 漏洞导出随报告功能提供）');
@@ -94,7 +95,7 @@ type JsonDocument = { components: InventoryEntry[]; vulnerabilitySummary?: objec
 async function addVulnerabilities(doc: JsonDocument, kbFile: string): Promise<string> {
   const { openKnowledgeBase } = await import('../../server/kb/open.ts');
   const { loadAdvisories } = await import('../../server/kb/load.ts');
-  const { buildAdvisoryIndex, matchComponents } = await import('../../server/engine/matchers/vulnerabilities.ts');
+  const { buildAdvisoryIndex, matchComponents } = await engine();
   const kb = await openKnowledgeBase(kbFile);
   let advisories;
   try {

@@ -1,6 +1,7 @@
 // Runs `analyse` in a worker thread with a heap cap, so one huge or hostile input can exhaust only
 // its own thread: the platform reports the run as failed and keeps serving.
 import { Worker } from 'node:worker_threads';
+import { fromThreadError, UserError, type ThreadError } from '../errors.ts';
 import { workerUrl } from '../worker-url.ts';
 import type { AnalyseProgress, AnalyseRequest, AnalyseResult } from './analyse.ts';
 
@@ -14,7 +15,7 @@ export interface AnalyseThreadOptions {
 type Message =
   | { type: 'progress'; progress: AnalyseProgress }
   | { type: 'result'; result: AnalyseResult }
-  | { type: 'error'; message: string; aborted: boolean };
+  | { type: 'error'; error: ThreadError; aborted: boolean };
 
 export function analyseInWorker(request: AnalyseRequest, options: AnalyseThreadOptions = {}): Promise<AnalyseResult> {
   options.signal?.throwIfAborted();
@@ -36,12 +37,12 @@ export function analyseInWorker(request: AnalyseRequest, options: AnalyseThreadO
     worker.on('message', (msg: Message) => {
       if (msg.type === 'progress') options.onProgress?.(msg.progress);
       else if (msg.type === 'result') settle(() => resolve(msg.result));
-      else settle(() => reject(new Error(msg.message)));
+      else settle(() => reject(fromThreadError(msg.error)));
     });
     worker.on('error', (error) => {
       const outOfMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-      settle(() => reject(outOfMemory ? new Error('分析所需内存超出上限，输入过大或结构异常，分析已终止') : error));
+      settle(() => reject(outOfMemory ? new UserError('分析所需内存超出上限，输入过大或结构异常，分析已终止', 'unavailable') : error));
     });
-    worker.on('exit', (code) => settle(() => reject(new Error(`分析线程异常退出（${code}）`))));
+    worker.on('exit', (code) => settle(() => reject(new UserError(`分析线程异常退出（${code}）`, 'unavailable'))));
   });
 }

@@ -1,20 +1,25 @@
 // One analysis of one input, as a platform run does it (engine side: no database): prepare the
-// input (unpack an archive with limits, or read an SBOM / Excel list), find components, read
-// licence texts and copyright notices (analysis modes 4 and 7), and list the file tree. Vulnerability
-// matching needs the knowledge-base index and happens in the platform afterwards.
-import { copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+// input (unpack an archive with limits, or read an SBOM / Excel list), find components, run the
+// file analyzers the analysis modes select over every text file (licence texts, mode 4; copyright
+// notices, mode 7: analyzers/), and list the file tree. It runs in the analysis thread
+// (analyse-thread.ts); the component analyzers (vulnerabilities, licence levels) need the caller's
+// knowledge and run afterwards in analyse-project.ts.
+import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { detectCopyrights } from './detectors/copyright/index.ts';
+import type { InputKind } from '../../contract/sources.ts';
+import { fileAnalyzersFor } from './analyzers/index.ts';
+import { hasFindings, noFindings, type FileFindings, type TextFile } from './analyzers/model.ts';
 import { allExtractors } from './extractors/index.ts';
-import { createLicenseRecognizer, type LicenseMatch } from './matchers/licenses/recognize.ts';
 import { ExtractError, type ScanProblem, type ScanResult, type Target } from './model.ts';
 import { inventory, type InventoryEntry } from './output/inventory.ts';
 import { scanTree } from './scan.ts';
 import { detectFormat, unpackArchive, UnpackError, type UnpackLimits } from './sources/unpack.ts';
 import { walkTree } from './sources/tree.ts';
 
-/** What kind of input a project's source type gives (getCodeType, spec doc 1 §3). */
-export type InputKind = 'source' | 'feature' | 'binary' | 'sbom' | 'excel';
+export type { FileFindings };
+
+/** What kind of input a project's source type gives (getCodeType: contract/sources.ts). */
+export type { InputKind };
 
 export interface AnalyseRequest {
   /** The uploaded file. */
@@ -24,7 +29,7 @@ export interface AnalyseRequest {
   kind: InputKind;
   /** Analysis modes (1 dependency, 4 licence text, 7 copyright, ...). */
   modes: number[];
-  /** Work folder for this run; removed by the caller. */
+  /** Work folder of this analysis (archives unpack under it); removed by the caller. */
   workDir: string;
   limits?: Partial<UnpackLimits>;
 }
@@ -40,13 +45,6 @@ export interface AnalyseProgress {
 export interface FileEntry {
   path: string;
   size: number;
-}
-
-export interface FileFindings {
-  path: string;
-  licenses: LicenseMatch[];
-  copyrights: Array<{ statement: string; holder: string | null; line: number }>;
-  authors: Array<{ value: string; line: number }>;
 }
 
 export interface AnalyseResult {
@@ -87,23 +85,21 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
   });
   onProgress({ stage: 'scanning', fraction: 1 });
 
-  const wantLicences = request.modes.includes(4);
-  const wantCopyrights = request.modes.includes(7);
+  const examiners = await Promise.all(fileAnalyzersFor(request.modes).map((analyzer) => analyzer.start()));
   const files: FileEntry[] = [];
   const findings: FileFindings[] = [];
-  const recognizer = wantLicences ? createLicenseRecognizer() : null;
   let done = 0;
   for await (const file of walkTree(root, signal)) {
     files.push({ path: file.path, size: file.size });
     done++;
     if (done % 200 === 0) onProgress({ stage: 'licenses', fraction: Math.min(1, done / Math.max(1, scanned)) });
-    if ((!recognizer && !wantCopyrights) || file.size > MAX_TEXT_BYTES || file.size === 0) continue;
+    if (!examiners.length || file.size > MAX_TEXT_BYTES || file.size === 0) continue;
     const bytes = await readFile(file.absolute);
     if (isBinary(bytes)) continue;
-    const text = bytes.toString('utf8');
-    const licenses = recognizer ? recognizer.recognize(text, path.basename(file.path)) : [];
-    const notices = wantCopyrights ? copyrightsOf(text) : { copyrights: [], authors: [] };
-    if (licenses.length || notices.copyrights.length || notices.authors.length) findings.push({ path: file.path, licenses, ...notices });
+    const text: TextFile = { path: file.path, name: path.basename(file.path), text: bytes.toString('utf8') };
+    const record = noFindings(file.path);
+    for (const examine of examiners) Object.assign(record, examine(text));
+    if (hasFindings(record)) findings.push(record);
   }
   onProgress({ stage: 'licenses', fraction: 1 });
   return finish(scan, files, findings, started);
@@ -132,16 +128,6 @@ async function prepareTree(request: AnalyseRequest, onProgress: (p: AnalyseProgr
   await mkdir(root, { recursive: true });
   await copyFile(request.file, path.join(root, path.basename(request.fileName)));
   return { root, files: 1 };
-}
-
-/** Statements with their holders (same line), and authors not already named by a statement. */
-function copyrightsOf(text: string): Pick<FileFindings, 'copyrights' | 'authors'> {
-  const found = detectCopyrights(text);
-  const holderAt = new Map(found.holders.map((h) => [h.startLine, h.value]));
-  const copyrights = found.copyrights.map((c) => ({ statement: c.value, holder: holderAt.get(c.startLine) ?? null, line: c.startLine }));
-  const lines = new Set(copyrights.map((c) => c.line));
-  const authors = found.authors.filter((a) => !lines.has(a.startLine)).map((a) => ({ value: a.value, line: a.startLine }));
-  return { copyrights, authors };
 }
 
 async function importList(request: AnalyseRequest, started: number): Promise<AnalyseResult> {
@@ -191,7 +177,3 @@ function ownLicense(findings: FileFindings[]): string | null {
   }
   return ids.size ? [...ids].sort().join(' AND ') : null;
 }
-
-/** Removes a run's work folder, whatever state it is in. */
-export const removeWorkDir = (dir: string) => rm(dir, { recursive: true, force: true, maxRetries: 3 });
-export const makeWorkDir = (parent: string) => mkdir(parent, { recursive: true }).then(() => mkdtemp(path.join(parent, 'run-')));

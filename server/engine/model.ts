@@ -1,6 +1,7 @@
 // What the engine finds: components identified by purl, with scope, locations, declared
 // licences and dependency edges (design.md §5). Plain data: it crosses worker threads and the
 // CLI's JSON output unchanged.
+import { UserError } from '../errors.ts';
 
 /** purl types we produce (https://github.com/package-url/purl-spec). */
 export type Ecosystem =
@@ -91,7 +92,14 @@ export interface Extractor {
   extract(file: InputFile, ctx: ExtractContext): Promise<Target[]>;
 }
 
-/** A malformed or unreadable input: the scan reports it and carries on with the rest. */
-export class ExtractError extends Error {
+/**
+ * A malformed or unreadable input, in a Chinese message for the user: a scan reports it and
+ * carries on with the rest; an SBOM or Excel list that is the whole input fails its analysis.
+ */
+export class ExtractError extends UserError {
   override name = 'ExtractError';
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, 'invalid', options);
+  }
 }

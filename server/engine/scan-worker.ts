@@ -1,7 +1,9 @@
 // Worker-thread side of scanInWorker: runs one scan off the caller's event loop and posts
-// progress and the result back. Extraction is CPU work (parsing large lockfiles), so the
-// platform runs scans here rather than in its request-serving thread.
+// progress and the result back. Extraction is CPU work (parsing large lockfiles), so a caller that
+// must stay responsive scans here (the platform's analyses run in their own thread:
+// analyse-thread.ts).
 import { parentPort, workerData } from 'node:worker_threads';
+import { toThreadError } from '../errors.ts';
 import { allExtractors } from './extractors/index.ts';
 import { scanTree } from './scan.ts';
 
@@ -17,5 +19,5 @@ try {
   });
   parentPort!.postMessage({ type: 'result', result });
 } catch (error) {
-  parentPort!.postMessage({ type: 'error', message: error instanceof Error ? error.message : String(error), aborted: controller.signal.aborted });
+  parentPort!.postMessage({ type: 'error', error: toThreadError(error), aborted: controller.signal.aborted });
 }

@@ -1,6 +1,7 @@
 // Runs a scan in a worker thread: same result as scanTree, without blocking the caller.
 // Aborting terminates the worker, so a runaway parser cannot outlive its job.
 import { Worker } from 'node:worker_threads';
+import { fromThreadError, UserError, type ThreadError } from '../errors.ts';
 import { workerUrl } from '../worker-url.ts';
 import type { ScanResult } from './model.ts';
 
@@ -12,7 +13,7 @@ export interface WorkerScanOptions {
 type Message =
   | { type: 'progress'; event: { file: string; extractor: string } }
   | { type: 'result'; result: ScanResult }
-  | { type: 'error'; message: string; aborted: boolean };
+  | { type: 'error'; error: ThreadError; aborted: boolean };
 
 export function scanInWorker(root: string, options: WorkerScanOptions = {}): Promise<ScanResult> {
   options.signal?.throwIfAborted();
@@ -27,9 +28,9 @@ export function scanInWorker(root: string, options: WorkerScanOptions = {}): Pro
     worker.on('message', (msg: Message) => {
       if (msg.type === 'progress') options.onProgress?.(msg.event);
       else if (msg.type === 'result') { done(); resolve(msg.result); void worker.terminate(); }
-      else { done(); reject(new Error(msg.message)); void worker.terminate(); }
+      else { done(); reject(fromThreadError(msg.error)); void worker.terminate(); }
     });
     worker.on('error', (error) => { done(); reject(error); });
-    worker.on('exit', (code) => { if (code !== 0 && !options.signal?.aborted) { done(); reject(new Error(`扫描线程异常退出（${code}）`)); } });
+    worker.on('exit', (code) => { if (code !== 0 && !options.signal?.aborted) { done(); reject(new UserError(`扫描线程异常退出（${code}）`, 'unavailable')); } });
   });
 }

@@ -1,37 +1,25 @@
-// One claimed run from start to finish: the engine analyses the project's input in a worker
-// thread, then the platform matches the components against the knowledge base, rates their
-// licences and saves everything in one transaction. Progress is written to the run as it goes; a
-// run paused or stopped from elsewhere is noticed at the next progress write and abandoned.
+// One claimed run from start to finish. The engine analyses the project's input (analyseProject:
+// extraction and file analyzers in a worker thread, then vulnerability matching and licence
+// levels); this job supplies what only the platform has — the project and its upload from the
+// database, the knowledge base's advisory index and the administrators' licence levels — writes
+// progress to the run as it goes, and saves everything in one transaction. A run paused or stopped
+// from elsewhere is noticed at the next progress write and abandoned.
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { RunStage } from '../../contract/api/task.ts';
-import { CODE_TYPE_LABEL, labelOf, parseAnalysisModes } from '../../contract/enums.ts';
+import { parseAnalysisModes } from '../../contract/enums.ts';
+import { inputKindOf, unsupportedSource } from '../../contract/sources.ts';
 import type { Database } from '../db/schema.ts';
 import { levelsOf } from '../db/repositories/licenses.ts';
 import { reportProgress, type RunRow } from '../db/repositories/runs.ts';
-import { makeWorkDir, removeWorkDir, type AnalyseProgress, type InputKind } from '../engine/analyse.ts';
-import { analyseInWorker } from '../engine/analyse-thread.ts';
-import type { Level } from '../engine/matchers/advisory.ts';
-import { expressionIds, expressionLevel } from '../engine/matchers/licenses/expression.ts';
-import { LEVEL_UNKNOWN } from '../engine/matchers/licenses/knowledge.ts';
-import { matchComponents, recommendVersion, withDistribution } from '../engine/matchers/vulnerabilities.ts';
+import { analyseProject, type KnowledgeSource } from '../engine/index.ts';
+import { UserError } from '../errors.ts';
 import { getAdvisoryIndex } from '../kb/index-cache.ts';
 import { findCompleteUpload } from '../uploads/store.ts';
-import { saveRunResults, type MatchedComponent } from './save-results.ts';
+import { saveRunResults } from './save-results.ts';
 
-/** A failure the user can act on: its message is shown as the run's message. */
-export class RunError extends Error {}
-
-/** The local-upload source types this platform analyses, and what their upload is. */
-const INPUT_KIND: Partial<Record<number, InputKind>> = { 0: 'source', 9: 'feature', 16: 'binary', 30: 'sbom', 34: 'excel' };
-
-/** Why a source type cannot be analysed yet; null when it can. */
-export function unsupportedSource(getCodeType: number): string | null {
-  if (INPUT_KIND[getCodeType]) return null;
-  const label = labelOf(CODE_TYPE_LABEL, getCodeType);
-  if (getCodeType === 12 || getCodeType === 32) return `代码来源“${label}”的文件已保存，容器镜像分析将在后续版本提供，暂时无法发起分析`;
-  return `代码来源“${label}”暂不支持自动获取代码，将在后续版本提供，暂时无法发起分析；请改用本地上传`;
-}
+/** A run ended by the platform for a reason the user can act on (its message is the run's message). */
+export class RunError extends UserError {}
 
 /** Overall percentage of each stage's start and end. */
 const SPAN: Record<'preparing' | 'scanning' | 'licenses' | 'matching' | 'saving', [number, number]> = {
@@ -52,14 +40,15 @@ export interface ExecuteContext {
 
 export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: AbortSignal): Promise<void> {
   const project = await ctx.db.selectFrom('projects').selectAll().where('id', '=', run.project_id).executeTakeFirst();
-  if (!project) throw new RunError('项目已被删除');
-  const kind = INPUT_KIND[project.get_code_type];
-  if (!kind) throw new RunError(unsupportedSource(project.get_code_type)!);
+  if (!project) throw new RunError('项目已被删除', 'not-found');
+  const kind = inputKindOf(project.get_code_type);
+  if (!kind) throw new RunError(unsupportedSource(project.get_code_type)!, 'unavailable');
   if (!project.upload_id) throw new RunError('项目没有上传文件，请编辑项目并重新上传');
   const upload = await findCompleteUpload(ctx.db, ctx.dataDir, project.upload_id);
-  if (!upload) throw new RunError('项目的上传文件不存在或未上传完成，请编辑项目并重新上传');
+  if (!upload) throw new RunError('项目的上传文件不存在或未上传完成，请编辑项目并重新上传', 'not-found');
 
-  // Progress writes are throttled: the poller reads once a second at most anyway.
+  // Progress writes are throttled (the poller reads once a second at most anyway); stage
+  // boundaries are written at once.
   let lastWrite = 0;
   let lost = false;
   const controller = new AbortController();
@@ -71,47 +60,25 @@ export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: Abort
     lastWrite = now;
     const [from, to] = SPAN[stage];
     const stillOurs = await reportProgress(ctx.db, run.id, ctx.worker, stage, from + (to - from) * fraction);
-    if (!stillOurs && !lost) { lost = true; controller.abort(new RunError('任务已被暂停或停止')); }
+    if (!stillOurs && !lost) { lost = true; controller.abort(new RunError('任务已被暂停或停止', 'conflict')); }
   };
+  // Asked for once the inventory is known, so matching uses the knowledge base as it is then.
+  const knowledge: KnowledgeSource = async ({ licenseIds }) => ({
+    advisories: await getAdvisoryIndex(ctx.db, { fresh: true }),
+    licenseLevels: await levelsOf(ctx.db, licenseIds),
+  });
 
-  const workDir = await makeWorkDir(path.join(ctx.dataDir, 'work'));
   try {
-    await progress('preparing', 0, true);
-    const analysis = await analyseInWorker(
-      { file: upload.path, fileName: upload.fileName, kind, modes: parseAnalysisModes(run.analysis_modes), workDir },
-      { signal: controller.signal, maxHeapMb: ctx.maxHeapMb, onProgress: (p: AnalyseProgress) => void progress(p.stage, p.fraction) },
+    const { analysis, components } = await analyseProject(
+      { file: upload.path, fileName: upload.fileName, kind, modes: parseAnalysisModes(run.analysis_modes), workParent: path.join(ctx.dataDir, 'work') },
+      knowledge,
+      { signal: controller.signal, maxHeapMb: ctx.maxHeapMb, onProgress: (p) => progress(p.stage, p.fraction, p.milestone) },
     );
-    await progress('matching', 0, true);
-    const components = await matchAndRate(ctx.db, analysis.components);
-    controller.signal.throwIfAborted();
     await progress('saving', 0, true);
     const outbound = project.outbound_license?.trim() || analysis.projectLicense;
     const saved = await saveRunResults(ctx.db, run, ctx.worker, { analysis, components, outboundLicense: outbound }, Boolean(project.retention_audit));
-    if (!saved) throw new RunError('任务已被暂停或停止');
+    if (!saved) throw new RunError('任务已被暂停或停止', 'conflict');
   } finally {
     signal.removeEventListener('abort', abort);
-    await removeWorkDir(workDir);
   }
-}
-
-async function matchAndRate(db: Kysely<Database>, components: import('../engine/output/inventory.ts').InventoryEntry[]): Promise<MatchedComponent[]> {
-  const index = await getAdvisoryIndex(db, { fresh: true });
-  const refs = components.map(withDistribution);
-  const matched = matchComponents(index, refs);
-  const licenceIds = new Set<string>();
-  for (const c of components) if (c.licenseExpression) for (const id of expressionIds(c.licenseExpression)) licenceIds.add(id);
-  const levels = await levelsOf(db, [...licenceIds]);
-  return matched.map(({ component, findings, risk }) => {
-    const { distribution: _distribution, ...entry } = component;
-    // AND takes the strictest licence, OR the freest the user may choose, each at the
-    // administrators' level; unknown licences alone leave it 未知 (16).
-    const licenseLevel: Level = entry.licenseExpression ? expressionLevel(entry.licenseExpression, (id) => levels.get(id) ?? LEVEL_UNKNOWN) : LEVEL_UNKNOWN;
-    return {
-      ...entry,
-      risk,
-      findings,
-      recommendVersion: findings.length ? recommendVersion(index, component).version : null,
-      licenseLevel,
-    };
-  });
 }

@@ -13,6 +13,7 @@ import {
   claimNextReport, failReport, finishReport, heartbeatReports, reportProgress, requeueStaleReports, type ReportRecord,
 } from '../db/repositories/reports.ts';
 import { parseJson } from '../db/repositories/results.ts';
+import { isUserError, UserError } from '../errors.ts';
 import { buildReportModel, type ModelKind } from '../reports/build-model.ts';
 import { closeWriterThreads, generateReportFile } from '../reports/generate.ts';
 import type { ReportModel } from '../reports/model.ts';
@@ -29,6 +30,10 @@ export interface ReportQueueOptions {
   version: string;
   pollMs?: number;
 }
+
+/** The message a failed report shows: a UserError's own, anything else under 报告生成失败. */
+export const reportFailureMessage = (error: unknown): string =>
+  (isUserError(error) ? error.message : `报告生成失败：${error instanceof Error ? error.message : String(error)}`);
 
 /** Which model a report kind is written from (VEX and component exports take the full task model). */
 const MODEL_KIND: Record<string, ModelKind> = { task: 'task', license: 'license', subject: 'subject', statistic: 'statistic', vex: 'task', component: 'task' };
@@ -54,10 +59,7 @@ export class ReportQueue {
       idOf: (report) => Number(report.id),
       describe: (report) => ({ reportId: Number(report.id), kind: report.kind, reportType: report.report_type }),
       run: (report, signal) => this.generate(report, signal),
-      fail: (report, error, worker) => {
-        const reason = error instanceof Error ? error.message : String(error);
-        return failReport(db, Number(report.id), worker, /[\u4e00-\u9fff]/.test(reason) ? reason : `报告生成失败：${reason}`);
-      },
+      fail: (report, error, worker) => failReport(db, Number(report.id), worker, reportFailureMessage(error)),
       beat: async (ids, worker) => {
         await heartbeatReports(db, ids, worker);
         // Deleted (status 3) or handed to another worker meanwhile.
@@ -65,9 +67,9 @@ export class ReportQueue {
           .where((eb) => eb.or([eb('status', '<>', EXPORT_STATUS.GENERATING), eb('worker', 'is', null), eb('worker', '<>', worker)])).execute();
         return gone.map((r) => Number(r.id));
       },
-      goneReason: () => new Error('报告已删除'),
+      goneReason: () => new UserError('报告已删除', 'not-found'),
       requeueStale: (before, worker) => requeueStaleReports(db, before, worker),
-      stopReason: () => new Error('平台正在停止'),
+      stopReason: () => new UserError('平台正在停止', 'unavailable'),
     }, { concurrency: options.concurrency ?? 1, log: options.log, tag: 'report', ...(options.pollMs !== undefined && { pollMs: options.pollMs }) });
   }
 

@@ -9,6 +9,7 @@ import type { DatabaseKind } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { claimNextRun, failRun, requeueStale, type RunRow } from '../db/repositories/runs.ts';
 import { nowIso } from '../db/time.ts';
+import { isUserError } from '../errors.ts';
 import { executeRun, RunError } from './execute-run.ts';
 import { JobLoop } from './job-loop.ts';
 import { launchDueProjects } from './schedule.ts';
@@ -23,6 +24,13 @@ export interface RunQueueOptions {
   pollMs?: number;
   maxHeapMb?: number;
 }
+
+/**
+ * The message a failed run shows: a UserError's own (a bad archive, a deleted project, a thread out
+ * of memory), anything else as an internal failure under 分析失败.
+ */
+export const runFailureMessage = (error: unknown): string =>
+  (isUserError(error) ? error.message : `分析失败：${error instanceof Error ? error.message : String(error)}`);
 
 /** How often scheduled (timing) analyses are looked for. */
 const SCHEDULE_MS = 30_000;
@@ -42,9 +50,7 @@ export class RunQueue {
       idOf: (run) => run.id,
       describe: (run) => ({ runId: run.id, projectId: run.project_id }),
       run: (run, signal) => executeRun({ db, dataDir, worker: this.worker, maxHeapMb: options.maxHeapMb }, run, signal),
-      fail: (run, error, worker) => failRun(db, run, worker, error instanceof RunError || (error instanceof Error && /[\u4e00-\u9fff]/.test(error.message))
-        ? error.message
-        : `分析失败：${error instanceof Error ? error.message : String(error)}`),
+      fail: (run, error, worker) => failRun(db, run, worker, runFailureMessage(error)),
       expected: (error) => error instanceof RunError,
       beat: async (ids, worker) => {
         await db.updateTable('runs').set({ heartbeat_at: nowIso() })
@@ -54,9 +60,9 @@ export class RunQueue {
           .where((eb) => eb.or([eb('status', '<>', TASK_STATUS.ANALYSING), eb('worker', '<>', worker)])).execute();
         return gone.map((r) => r.id);
       },
-      goneReason: () => new RunError('任务已被暂停或停止'),
+      goneReason: () => new RunError('任务已被暂停或停止', 'conflict'),
       requeueStale: (before, worker) => requeueStale(db, before, worker),
-      stopReason: () => new RunError('平台正在停止'),
+      stopReason: () => new RunError('平台正在停止', 'unavailable'),
     }, { concurrency: options.concurrency, log: options.log, ...(options.pollMs !== undefined && { pollMs: options.pollMs }) });
   }
 
@@ -82,7 +88,7 @@ export class RunQueue {
 
   /** Aborts a run this process is running (pause or stop); false when it is not running here. */
   abort(runId: number): boolean {
-    return this.loop.abort(runId, new RunError('任务已被暂停或停止'));
+    return this.loop.abort(runId, new RunError('任务已被暂停或停止', 'conflict'));
   }
 
   get active(): number {

@@ -6,23 +6,12 @@ import { TASK_STATUS } from '../../contract/enums.ts';
 import type { RunSummary } from '../../contract/api/task.ts';
 import type { Database } from '../db/schema.ts';
 import { nowIso } from '../db/time.ts';
-import type { AnalyseResult } from '../engine/analyse.ts';
-import type { Level } from '../engine/matchers/advisory.ts';
-import { expressionIds } from '../engine/matchers/licenses/expression.ts';
-import type { Finding, RiskLevel } from '../engine/matchers/vulnerabilities.ts';
-import type { InventoryEntry } from '../engine/output/inventory.ts';
+import { expressionIds, type AnalysedComponent, type AnalyseResult } from '../engine/index.ts';
 import { carryMarks } from './retention.ts';
-
-export interface MatchedComponent extends InventoryEntry {
-  risk: RiskLevel;
-  findings: Finding[];
-  recommendVersion: string | null;
-  licenseLevel: Level;
-}
 
 export interface RunResults {
   analysis: AnalyseResult;
-  components: MatchedComponent[];
+  components: AnalysedComponent[];
   outboundLicense: string | null;
 }
 
@@ -66,7 +55,7 @@ export async function saveRunResults(db: Kysely<Database>, run: { id: number; pr
   });
 }
 
-async function saveComponents(trx: Trx, runId: number, components: MatchedComponent[]): Promise<Map<string, number>> {
+async function saveComponents(trx: Trx, runId: number, components: AnalysedComponent[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   await insertBatches(components, 300, async (batch) => {
     const rows = await trx.insertInto('run_components').values(batch.map((c) => {
@@ -113,7 +102,7 @@ async function saveEdges(trx: Trx, runId: number, results: RunResults, ids: Map<
   await insertBatches(edges, 2000, async (batch) => { await trx.insertInto('run_edges').values(batch).execute(); });
 }
 
-async function saveFindings(trx: Trx, runId: number, components: MatchedComponent[], ids: Map<string, number>): Promise<number> {
+async function saveFindings(trx: Trx, runId: number, components: AnalysedComponent[], ids: Map<string, number>): Promise<number> {
   const rows = components.flatMap((c) => c.findings.map((f) => {
     const all = [f.id, ...f.aliases];
     return {

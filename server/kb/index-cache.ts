@@ -4,7 +4,7 @@
 // process sharing the database — a worker, the CLI, another platform node — are all picked up.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { buildAdvisoryIndex, type AdvisoryIndex } from '../engine/matchers/vulnerabilities.ts';
+import { buildAdvisoryIndex, type AdvisoryIndex } from '../engine/index.ts';
 import { advisoriesVersion } from './changes.ts';
 import { loadAdvisories } from './load.ts';
 

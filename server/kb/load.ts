@@ -3,7 +3,7 @@
 // in memory: a handful of queries per page instead of one per advisory.
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { Advisory, AffectedPackage, ExploitDifficulty, Level } from '../engine/matchers/advisory.ts';
+import type { Advisory, AffectedPackage, ExploitDifficulty, Level } from '../engine/index.ts';
 
 const PAGE = 5000;
 

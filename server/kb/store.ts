@@ -3,7 +3,7 @@
 // idempotent the same way whatever the source.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { Advisory } from '../engine/matchers/advisory.ts';
+import type { Advisory } from '../engine/index.ts';
 import { nowIso } from '../db/time.ts';
 import { advisoriesChanged } from './changes.ts';
 

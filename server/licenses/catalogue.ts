@@ -10,7 +10,7 @@ import levelsData from '../../resources/licenses/levels.json' with { type: 'json
 import type { Database } from '../db/schema.ts';
 import { getSetting, putSetting } from '../db/repositories/settings.ts';
 import { nowIso } from '../db/time.ts';
-import { exceptionIdList, licenseAttributes, licenseIds, licenseInfo, licenseLevel } from '../engine/matchers/licenses/knowledge.ts';
+import { exceptionIdList, licenseAttributes, licenseIds, licenseInfo, licenseLevel } from '../engine/index.ts';
 
 const STAMP_KEY = 'license_catalogue_stamp';
 const BATCH = 200;

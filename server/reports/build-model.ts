@@ -5,6 +5,7 @@
 import type { Kysely } from 'kysely';
 import { CODE_TYPE_LABEL, labelOf } from '../../contract/enums.ts';
 import type { Database } from '../db/schema.ts';
+import { UserError } from '../errors.ts';
 import { chunks, locationsOf, parseJson } from '../db/repositories/results.ts';
 import { markValueLabel } from '../db/repositories/results-marks.ts';
 import { conflictOf } from '../routes/result/licences.ts';
@@ -269,7 +270,7 @@ async function readMarkLogs(db: Kysely<Database>, runs: RunInfo[]): Promise<Repo
 /** The report model of the request's runs (read from the database, then plain data). */
 export async function buildReportModel(db: Kysely<Database>, request: ModelRequest): Promise<ReportModel> {
   const runs = await runsOf(db, request.runIds);
-  if (!runs.length && (request.kind === 'task' || request.kind === 'license')) throw new Error('报告对应的检测任务已被删除');
+  if (!runs.length && (request.kind === 'task' || request.kind === 'license')) throw new UserError('报告对应的检测任务已被删除', 'not-found');
   const merge = await readComponents(db, runs);
   const edges = await readEdges(db, runs, merge.refOf);
   const full = request.kind !== 'license';

@@ -3,13 +3,14 @@
 // a fresh desktop often has no CJK font at all), so every writer loads exactly these files.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { UserError } from '../errors.ts';
 
 const require = createRequire(import.meta.url);
 const PACKAGE = '@expo-google-fonts/noto-sans-sc';
 
 function resolveFont(file: string): string {
   const path = require.resolve(`${PACKAGE}/${file}`);
-  if (!existsSync(path)) throw new Error(`报告字体文件不存在：${path}`);
+  if (!existsSync(path)) throw new UserError(`报告字体文件不存在：${path}`, 'unavailable');
   return path;
 }
 

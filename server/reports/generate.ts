@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { fromThreadError, UserError, type ThreadError } from '../errors.ts';
 import { workerUrl } from '../worker-url.ts';
 import { COMPONENT_EXPORT_REPORT_TYPE, VEX_REPORT_TYPE } from '../../contract/api/report.ts';
 import { REPORT_TYPE } from '../../contract/enums.ts';
@@ -32,7 +33,7 @@ export async function writerFor(kind: string, reportType: number): Promise<Write
       case REPORT_TYPE.swid: return (await import('./swid.ts')).writeSwidZip;
     }
   }
-  throw new Error(`不支持的报告格式（${kind} / ${reportType}）`);
+  throw new UserError(`不支持的报告格式（${kind} / ${reportType}）`);
 }
 
 /** Characters no file system accepts in a name; the stored file keeps the rest of the report's name. */
@@ -50,7 +51,7 @@ export interface GeneratedFile {
 }
 
 export interface Job { kind: string; reportType: number; model: ReportModel; file: string }
-export type Answer = { ok: true } | { ok: false; message: string };
+export type Answer = { ok: true } | { ok: false; error: ThreadError };
 
 export interface GenerateOptions {
   signal?: AbortSignal;
@@ -109,13 +110,13 @@ function writeInWorker(job: Job, options: GenerateOptions): Promise<void> {
       if (reusable) keepWorker(worker); else void worker.terminate();
       fn();
     };
-    const onAbort = () => settle(() => reject(options.signal!.reason ?? new Error('报告生成已取消')), false);
-    const onMessage = (answer: Answer) => settle(() => (answer.ok ? resolve() : reject(new Error(answer.message))), true);
+    const onAbort = () => settle(() => reject(options.signal!.reason ?? new UserError('报告生成已取消', 'conflict')), false);
+    const onMessage = (answer: Answer) => settle(() => (answer.ok ? resolve() : reject(fromThreadError(answer.error))), true);
     const onError = (error: Error) => {
       const outOfMemory = (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY';
-      settle(() => reject(outOfMemory ? new Error('报告生成所需内存超出上限') : error), false);
+      settle(() => reject(outOfMemory ? new UserError('报告生成所需内存超出上限', 'unavailable') : error), false);
     };
-    const onExit = (code: number) => settle(() => reject(new Error(`报告生成线程异常退出（${code}）`)), false);
+    const onExit = (code: number) => settle(() => reject(new UserError(`报告生成线程异常退出（${code}）`, 'unavailable')), false);
     options.signal?.addEventListener('abort', onAbort, { once: true });
     worker.on('message', onMessage).on('error', onError).on('exit', onExit);
     worker.postMessage(job);

@@ -1,6 +1,7 @@
 // The report writer thread's entry (server/reports/generate.ts starts it): one report at a time,
 // as many as the thread is given while it is kept.
 import { parentPort } from 'node:worker_threads';
+import { toThreadError } from '../errors.ts';
 import { writerFor, type Answer, type Job } from './generate.ts';
 
 if (parentPort) {
@@ -12,7 +13,7 @@ if (parentPort) {
         await write(job.model, job.file);
         port.postMessage({ ok: true } satisfies Answer);
       } catch (error) {
-        port.postMessage({ ok: false, message: error instanceof Error ? error.message : String(error) } satisfies Answer);
+        port.postMessage({ ok: false, error: toThreadError(error) } satisfies Answer);
       }
     })();
   });

@@ -3,9 +3,8 @@
 // figures so a run shows how close each fixture is.
 import path from 'node:path';
 import { expect } from 'vitest';
-import type { Extractor, Target } from '../../server/engine/model.ts';
-import { scanTree } from '../../server/engine/scan.ts';
 import { ourSets, readGolden, score, TRIVY } from './golden.ts';
+import { scanTree, type Extractor, type Target } from '../../server/engine/index.ts';
 
 export const PACKAGE_F1 = 0.98;
 export const EDGE_F1 = 0.95;

@@ -2,7 +2,7 @@
 // them: package-set F1 by purl and dependency-edge F1, per target file.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Target } from '../../server/engine/model.ts';
+import type { Target } from '../../server/engine/index.ts';
 
 export const CORPORA = path.resolve(import.meta.dirname, '../../../shared/corpora');
 export const TRIVY = path.join(CORPORA, 'trivy');

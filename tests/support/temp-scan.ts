@@ -4,8 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import type { Extractor, ScanResult } from '../../server/engine/model.ts';
-import { scanTree } from '../../server/engine/scan.ts';
+import { scanTree, type Extractor, type ScanResult } from '../../server/engine/index.ts';
 
 /** Files by root-relative path; objects are written as pretty JSON. */
 export type TreeFiles = Record<string, string | object>;

@@ -3,7 +3,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { LicenseFilter, LicenseRow } from '../../../contract/api/license.ts';
 import type { Page } from '../../../contract/api/kit.ts';
-import type { Level } from '../../engine/matchers/advisory.ts';
+import type { Level } from '../../engine/index.ts';
 import type { Database, LicensesTable } from '../schema.ts';
 import type { Paging } from './vulnerabilities.ts';
 import { nowIso } from '../time.ts';

@@ -7,8 +7,7 @@ import type {
 } from '../../../contract/api/vulnerability.ts';
 import { IMPORT_RECORD_STATUS_LABEL, labelOf } from '../../../contract/enums.ts';
 import type { Page } from '../../../contract/api/kit.ts';
-import type { Level, ExploitDifficulty } from '../../engine/matchers/advisory.ts';
-import type { OsvRange } from '../../engine/matchers/versions/ranges.ts';
+import type { ExploitDifficulty, Level, OsvRange } from '../../engine/index.ts';
 import type { Database } from '../schema.ts';
 import { likePattern } from '../like.ts';
 

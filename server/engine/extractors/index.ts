@@ -21,7 +21,10 @@ import { extractors as sbom } from './sbom/index.ts';
 import { extractors as swift } from './swift/index.ts';
 import { extractors as yarn } from './yarn/index.ts';
 
-export const allExtractors: readonly Extractor[] = [
-  ...bun, ...cargo, ...cocoapods, ...composer, ...conan, ...conda, ...excel, ...golang, ...gradle, ...hex, ...maven,
-  ...npm, ...nuget, ...pnpm, ...pub, ...python, ...ruby, ...sbom, ...swift, ...yarn,
-];
+/** Each ecosystem's or format's own extractors, by folder name. */
+export const extractorFamilies = {
+  bun, cargo, cocoapods, composer, conan, conda, excel, golang, gradle, hex, maven,
+  npm, nuget, pnpm, pub, python, ruby, sbom, swift, yarn,
+} as const satisfies Record<string, readonly Extractor[]>;
+
+export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();

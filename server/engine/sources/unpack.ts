@@ -100,8 +100,9 @@ export interface OpenInputOptions extends UnpackOptions {
 }
 
 /**
- * What the CLI and the platform call before `scanTree`: a folder is used as it is; an archive is
- * unpacked into a temporary folder that `cleanup()` removes. Anything else is refused.
+ * What the CLI calls before `scanTree` (a platform analysis unpacks its upload with unpackArchive,
+ * analyse.ts): a folder is used as it is; an archive is unpacked into a temporary folder that
+ * `cleanup()` removes. Anything else is refused.
  */
 export async function openInput(input: string, options: OpenInputOptions = {}): Promise<Input> {
   // The path itself comes from the user or the platform (trusted): a link to a folder is fine.

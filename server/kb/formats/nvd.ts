@@ -1,7 +1,7 @@
 // NVD CVE JSON 2.0 feeds (nvdcve-2.0-<year>.json[.gz]): one record per CVE, with no affected
 // packages — they carry NVD's description, CVSS and CWEs for the CVE ids other advisories name.
 import zlib from 'node:zlib';
-import { assessSeverity, type CvssInput } from '../../engine/matchers/severity.ts';
+import { assessSeverity, type CvssInput } from '../../engine/index.ts';
 import type { AdvisoryRecord } from '../store.ts';
 import { summaryOf } from './osv.ts';
 

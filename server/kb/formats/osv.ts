@@ -3,9 +3,7 @@
 // normalised the way the matcher compares them, and the level is computed once here.
 import YAML from 'yaml';
 import { OSV_LANGUAGE_PURL_TYPE, OSV_OS_ECOSYSTEMS } from '../../../contract/ecosystems.ts';
-import { normalizePackageName, type AffectedPackage } from '../../engine/matchers/advisory.ts';
-import { assessSeverity, type CvssInput } from '../../engine/matchers/severity.ts';
-import type { OsvRange } from '../../engine/matchers/versions/ranges.ts';
+import { assessSeverity, normalizePackageName, type AffectedPackage, type CvssInput, type OsvRange } from '../../engine/index.ts';
 import type { AdvisoryRecord } from '../store.ts';
 
 /** The release part of an OS ecosystem string (`Debian:11`, `Alpine:v3.16`, `Ubuntu:Pro:18.04:LTS`, `Red Hat:enterprise_linux:8::appstream`). */

@@ -7,8 +7,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
-import { normalizePackageName, type AffectedPackage } from '../../engine/matchers/advisory.ts';
-import { assessSeverity, type CvssInput } from '../../engine/matchers/severity.ts';
+import { assessSeverity, normalizePackageName, type AffectedPackage, type CvssInput } from '../../engine/index.ts';
 import type { AdvisoryRecord } from '../store.ts';
 import { summaryOf } from './osv.ts';
 

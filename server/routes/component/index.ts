@@ -3,7 +3,7 @@
 import { componentCalls } from '../../../contract/api/component.ts';
 import { fail, ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
-import { matchPackage, recommendVersion, type AdvisoryIndex } from '../../engine/matchers/vulnerabilities.ts';
+import { matchPackage, recommendVersion, type AdvisoryIndex } from '../../engine/index.ts';
 import { getAdvisoryIndex } from '../../kb/index-cache.ts';
 import { indexHandlers, type AreaHandlers, type HandlerIndex } from '../register.ts';
 import { KB_MSG } from '../vulnerability/messages.ts';

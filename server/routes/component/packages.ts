@@ -1,7 +1,7 @@
 // Reading the packages callers name — purls, or ecosystem + name — into what the knowledge base
 // stores: the purl type as ecosystem and the name as that ecosystem writes it, normalised.
 import { PackageURL } from 'packageurl-js';
-import { normalizePackageName } from '../../engine/matchers/advisory.ts';
+import { normalizePackageName } from '../../engine/index.ts';
 import { mapOsvEcosystem } from '../../kb/formats/osv.ts';
 
 export interface PackageQuery {

@@ -4,7 +4,7 @@ import { knowledgeCalls } from '../../../contract/api/knowledge.ts';
 import { fail, ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { knownPackages, lookupIds } from '../../db/repositories/vulnerabilities.ts';
-import { matchComponents } from '../../engine/matchers/vulnerabilities.ts';
+import { matchComponents } from '../../engine/index.ts';
 import { getAdvisoryIndex } from '../../kb/index-cache.ts';
 import { packageOf, parsePackageUrl, type PackageQuery } from '../component/packages.ts';
 import { indexHandlers, type AreaHandlers, type HandlerIndex } from '../register.ts';

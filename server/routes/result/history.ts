@@ -5,7 +5,7 @@ import { TASK_STATUS } from '../../../contract/enums.ts';
 import { fail, ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { nowIso } from '../../db/time.ts';
-import { matchComponents, withDistribution } from '../../engine/matchers/vulnerabilities.ts';
+import { matchComponents, withDistribution } from '../../engine/index.ts';
 import { getAdvisoryIndex } from '../../kb/index-cache.ts';
 import { visibleSubjectIds } from '../../db/repositories/subject-access.ts';
 import {

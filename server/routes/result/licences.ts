@@ -5,8 +5,7 @@ import type { ConflictRow, CopyrightRow, LicenseUsageRow } from '../../../contra
 import { fail, ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { resultScope } from '../../db/repositories/results.ts';
-import { checkCompatibility } from '../../engine/matchers/licenses/conflicts.ts';
-import { expressionIds } from '../../engine/matchers/licenses/expression.ts';
+import { checkCompatibility, expressionIds } from '../../engine/index.ts';
 import { pagingOf } from '../vulnerability/paging.ts';
 import { signedIn } from '../register.ts';
 import { pageOf, type HandlersOf } from './common.ts';

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyseInWorker } from '../../../server/engine/analyse-thread.ts';
+import { analyseInWorker } from '../../../server/engine/index.ts';
+import { isUserError } from '../../../server/errors.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'cairn-analyse-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -28,6 +29,12 @@ describe('analyseInWorker', () => {
   it('refuses a file that is not an archive for a source project', async () => {
     await expect(analyseInWorker({ file: path.resolve('package.json'), fileName: 'package.json', kind: 'source', modes: [1], workDir: mkdtempSync(path.join(work, 'run-')) }))
       .rejects.toThrow(/不是可识别的压缩包/);
+  });
+
+  it('keeps a refusal a UserError across the thread, so a run shows its message as it is', async () => {
+    const error: unknown = await analyseInWorker({ file: path.resolve('package.json'), fileName: 'package.json', kind: 'source', modes: [1], workDir: mkdtempSync(path.join(work, 'run-')) })
+      .catch((e: unknown) => e);
+    expect(isUserError(error)).toBe(true);
   });
 
   it('ends a thread that exceeds its heap cap without harming this process', async () => {

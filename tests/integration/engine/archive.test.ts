@@ -6,10 +6,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Extractor } from '../../../server/engine/model.ts';
-import { scanTree } from '../../../server/engine/scan.ts';
-import { walkTree } from '../../../server/engine/sources/tree.ts';
-import { UnpackError, openInput, unpackArchive } from '../../../server/engine/sources/unpack.ts';
+import { openInput, scanTree, unpackArchive, UnpackError, walkTree, type Extractor } from '../../../server/engine/index.ts';
 import { gzip, tarball, workspace, zip } from '../../unit/engine/sources/archives.ts';
 import type { Workspace } from '../../unit/engine/sources/archives.ts';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { licensesCommand, LicensesUsageError, type FileFindings } from '../../../cli/commands/licenses.ts';
-import { licenseText } from '../../../server/engine/matchers/licenses/knowledge.ts';
+import { licenseText } from '../../../server/engine/index.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'cairn-licenses-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scanCommand, UsageError } from '../../../cli/commands/scan.ts';
+import { loadSbom } from '../../../server/engine/index.ts';
 import { TRIVY } from '../../support/golden.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'cairn-cli-'));
@@ -55,7 +56,7 @@ describe('cairn scan', () => {
 
 describe('CycloneDX 1.6 output', () => {
   it('passes the official schema for a scan across many ecosystems, and imports back', async () => {
-    const { validateCycloneDx, importSbom } = await import('../../../server/engine/extractors/sbom/index.ts');
+    const { validateCycloneDx, importSbom } = await loadSbom();
     // The whole trivy fixture tree: npm, yarn, pnpm, Maven, Go, Cargo, PyPI, NuGet, ... at once.
     const { output } = await scanCommand([path.join(TRIVY, 'repo'), '--format', 'cyclonedx']);
     const verdict = await validateCycloneDx(output, 'json');

@@ -9,7 +9,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { detectCopyrights } from '../../../server/engine/detectors/copyright/index.ts';
+import { loadCopyrightDetection } from '../../../server/engine/index.ts';
+
+const { detectCopyrights } = await loadCopyrightDetection();
 
 const CORPUS = path.resolve('../shared/corpora/copyrights/scancode');
 const HOLDER_FLOOR = 0.75;

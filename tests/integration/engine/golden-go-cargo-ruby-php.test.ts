@@ -4,11 +4,10 @@
 // each vulnerable package in tests/unit/engine/extractors/golang.test.ts. trivy has no Ruby
 // fixture project; Ruby is covered by unit tests.
 import { describe, it } from 'vitest';
+import { loadExtractors } from '../../../server/engine/index.ts';
 import { expectGolden } from '../../support/golden-check.ts';
-import { extractors as golang } from '../../../server/engine/extractors/golang/index.ts';
-import { extractors as cargo } from '../../../server/engine/extractors/cargo/index.ts';
-import { extractors as composer } from '../../../server/engine/extractors/composer/index.ts';
-import { extractors as ruby } from '../../../server/engine/extractors/ruby/index.ts';
+
+const { golang, cargo, composer, ruby } = (await loadExtractors()).families;
 
 const all = [...golang, ...cargo, ...composer, ...ruby];
 

@@ -1,11 +1,10 @@
 // The JavaScript lockfile extractors against trivy's goldens for its npm, yarn, pnpm and bun
 // fixture projects (package F1 >= 0.98, dependency-edge F1 >= 0.95).
 import { describe, it } from 'vitest';
+import { loadExtractors } from '../../../server/engine/index.ts';
 import { expectGolden } from '../../support/golden-check.ts';
-import { extractors as npm } from '../../../server/engine/extractors/npm/index.ts';
-import { extractors as yarn } from '../../../server/engine/extractors/yarn/index.ts';
-import { extractors as pnpm } from '../../../server/engine/extractors/pnpm/index.ts';
-import { extractors as bun } from '../../../server/engine/extractors/bun/index.ts';
+
+const { npm, yarn, pnpm, bun } = (await loadExtractors()).families;
 
 describe('JavaScript 锁文件与 trivy 金标准一致', () => {
   it('npm（不含开发依赖）', () => expectGolden({ golden: 'npm.json.golden', repo: 'npm' }, npm));

@@ -4,12 +4,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractors as gradle } from '../../../server/engine/extractors/gradle/index.ts';
-import { extractors as maven } from '../../../server/engine/extractors/maven/index.ts';
-import { extractors as nuget } from '../../../server/engine/extractors/nuget/index.ts';
-import { scanTree } from '../../../server/engine/scan.ts';
+import { loadExtractors, scanTree } from '../../../server/engine/index.ts';
 import { expectGolden } from '../../support/golden-check.ts';
 import { TRIVY } from '../../support/golden.ts';
+
+const { gradle, maven, nuget } = (await loadExtractors()).families;
 
 const all = [...maven, ...gradle, ...nuget];
 

@@ -5,15 +5,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractors as cocoapods } from '../../../server/engine/extractors/cocoapods/index.ts';
-import { extractors as conan } from '../../../server/engine/extractors/conan/index.ts';
-import { extractors as conda } from '../../../server/engine/extractors/conda/index.ts';
-import { extractors as hex } from '../../../server/engine/extractors/hex/index.ts';
-import { extractors as pub } from '../../../server/engine/extractors/pub/index.ts';
-import { extractors as swift } from '../../../server/engine/extractors/swift/index.ts';
-import { scanTree } from '../../../server/engine/scan.ts';
+import { loadExtractors, scanTree } from '../../../server/engine/index.ts';
 import { expectGolden, PACKAGE_F1 } from '../../support/golden-check.ts';
 import { ourSets, readGolden, score, TRIVY } from '../../support/golden.ts';
+
+const { cocoapods, conan, conda, hex, pub, swift } = (await loadExtractors()).families;
 
 const all = [...cocoapods, ...swift, ...pub, ...hex, ...conan, ...conda];
 

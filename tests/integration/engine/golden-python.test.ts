@@ -3,10 +3,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { extractors } from '../../../server/engine/extractors/python/index.ts';
-import { scanTree } from '../../../server/engine/scan.ts';
+import { loadExtractors, scanTree } from '../../../server/engine/index.ts';
 import { ourSets, score, TRIVY } from '../../support/golden.ts';
 import { EDGE_F1, expectGolden, PACKAGE_F1 } from '../../support/golden-check.ts';
+
+const { python: extractors } = (await loadExtractors()).families;
 
 /**
  * pip.json.golden lists its packages without `ID`, which readGolden keys by, so all seven collapse

@@ -9,7 +9,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLicenseRecognizer } from '../../../server/engine/matchers/licenses/recognize.ts';
+import { loadLicenseRecognition } from '../../../server/engine/index.ts';
+
+const { createLicenseRecognizer } = await loadLicenseRecognition();
 
 const BASE = path.resolve('../shared/corpora/licenses/scancode');
 const TARGET_EXACT = 0.8;

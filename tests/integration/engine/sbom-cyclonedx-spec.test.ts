@@ -3,8 +3,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ExtractError } from '../../../server/engine/model.ts';
-import { importSbom, validateCycloneDx } from '../../../server/engine/extractors/sbom/index.ts';
+import { ExtractError, loadSbom } from '../../../server/engine/index.ts';
+
+const { importSbom, validateCycloneDx } = await loadSbom();
 
 const root = resolve(import.meta.dirname, '../../../../shared/corpora/sbom/cyclonedx-spec');
 const VERSIONS = ['1.2', '1.3', '1.4', '1.5', '1.6'];

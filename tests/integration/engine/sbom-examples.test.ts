@@ -4,8 +4,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { PackageURL } from 'packageurl-js';
 import { describe, expect, it } from 'vitest';
-import type { Target } from '../../../server/engine/model.ts';
-import { decodeText, importSbom } from '../../../server/engine/extractors/sbom/index.ts';
+import { loadSbom, type Target } from '../../../server/engine/index.ts';
+
+const { decodeText, importSbom } = await loadSbom();
 
 const corpora = resolve(import.meta.dirname, '../../../../shared/corpora');
 const examples = resolve(corpora, 'sbom/examples');

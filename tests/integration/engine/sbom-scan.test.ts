@@ -4,8 +4,9 @@ import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanTree } from '../../../server/engine/scan.ts';
-import { extractors } from '../../../server/engine/extractors/sbom/index.ts';
+import { loadSbom, scanTree } from '../../../server/engine/index.ts';
+
+const { extractors } = await loadSbom();
 
 const corpora = resolve(import.meta.dirname, '../../../../shared/corpora');
 let root = '';

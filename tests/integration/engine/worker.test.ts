@@ -2,10 +2,10 @@
 // when aborted.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allExtractors } from '../../../server/engine/extractors/index.ts';
-import { scanTree } from '../../../server/engine/scan.ts';
-import { scanInWorker } from '../../../server/engine/worker.ts';
+import { loadExtractors, scanInWorker, scanTree } from '../../../server/engine/index.ts';
 import { TRIVY } from '../../support/golden.ts';
+
+const { allExtractors } = await loadExtractors();
 
 describe('scanInWorker', () => {
   it('matches an in-process scan and reports progress', async () => {

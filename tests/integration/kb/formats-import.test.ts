@@ -10,7 +10,7 @@ import { importKnowledge } from '../../../server/kb/import.ts';
 import { loadAdvisories } from '../../../server/kb/load.ts';
 import { deleteAdvisories } from '../../../server/kb/store.ts';
 import { parseOsv } from '../../../server/kb/formats/osv.ts';
-import type { Advisory } from '../../../server/engine/matchers/advisory.ts';
+import type { Advisory } from '../../../server/engine/index.ts';
 import { contentHash, openKb, tableCounts, type KbDatabase } from './helpers.ts';
 
 const TRIVY_DB = '../shared/corpora/trivy/db';

@@ -6,14 +6,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allExtractors } from '../../../server/engine/extractors/index.ts';
-import { normalizePackageName } from '../../../server/engine/matchers/advisory.ts';
-import { buildAdvisoryIndex, matchPackage, type AdvisoryIndex } from '../../../server/engine/matchers/vulnerabilities.ts';
-import { scanTree } from '../../../server/engine/scan.ts';
+import { buildAdvisoryIndex, loadExtractors, matchPackage, normalizePackageName, scanTree, type AdvisoryIndex } from '../../../server/engine/index.ts';
 import { importKnowledge } from '../../../server/kb/import.ts';
 import { loadAdvisories } from '../../../server/kb/load.ts';
 import { openKnowledgeBase } from '../../../server/kb/open.ts';
 import { score, TRIVY } from '../../support/golden.ts';
+
+const { allExtractors } = await loadExtractors();
 
 interface Case { golden: string; repo: string; includeDev?: boolean }
 

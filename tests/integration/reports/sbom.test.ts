@@ -20,15 +20,15 @@ import parseSpdx from 'spdx-expression-parse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
 import yauzl from 'yauzl';
-import { normalizePurl } from '../../../server/engine/extractors/sbom/common.ts';
-import { sbomExtractor } from '../../../server/engine/extractors/sbom/index.ts';
-import type { ExtractContext, InputFile, Target } from '../../../server/engine/model.ts';
+import { loadSbom, type ExtractContext, type InputFile, type Target } from '../../../server/engine/index.ts';
 import { writeCycloneDx } from '../../../server/reports/cyclonedx.ts';
 import type { ReportModel } from '../../../server/reports/model.ts';
 import { LICENSE_LIST_VERSION, spdxLicence, writeSpdx } from '../../../server/reports/spdx.ts';
 import { CAIRN_SWID_NAMESPACE, SWID_NAMESPACE, writeSwidZip } from '../../../server/reports/swid.ts';
 import { writeCycloneDxVex, writeOpenVex } from '../../../server/reports/vex.ts';
 import { sampleReportModel } from '../../support/report-model.ts';
+
+const { normalizePurl, sbomExtractor } = await loadSbom();
 
 /** The official schemas, where they are provided (../shared/schemas/ beside the checkout). */
 const provided = (variable: string, file: string): string | null => {

@@ -1,8 +1,7 @@
 // Knowledge-base checks and recommended versions over HTTP: which ids the knowledge base knows,
 // what it says about components (by ecosystem/name/version or purl), and the upgrade it suggests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Advisory } from '../../../server/engine/matchers/advisory.ts';
-import { assessSeverity } from '../../../server/engine/matchers/severity.ts';
+import { assessSeverity, type Advisory } from '../../../server/engine/index.ts';
 import { saveAdvisories, type AdvisoryRecord } from '../../../server/kb/store.ts';
 import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
 

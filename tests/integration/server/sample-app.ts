@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
-import { licenseText } from '../../../server/engine/matchers/licenses/knowledge.ts';
+import { licenseText } from '../../../server/engine/index.ts';
 import { importKnowledge } from '../../../server/kb/import.ts';
 import { adminClient, startServer, type TestClient, type TestDatabase, type TestServer } from './harness.ts';
 

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadComponentLists } from '../../../server/engine/index.ts';
 import { databases, type TestClient, type TestServer } from './harness.ts';
 import { CORPORA, sampleAppZip, startSampleServer, uploadFile, waitForRun } from './sample-app.ts';
 
@@ -107,7 +108,7 @@ describe.each(databases)('tasks on %s', (database) => {
     const s = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'fluentd-sbom', getCodeType: 30, uploadId: sbom } });
     expect(s.body.message).toBe('SUCCESS');
     const csv = path.join(work, 'components.csv');
-    const { TEMPLATE_HEADERS } = await import('../../../server/engine/extractors/excel/index.ts');
+    const { TEMPLATE_HEADERS } = await loadComponentLists();
     // 组件名称, 版本, 语言/生态, purl, 许可证, 备注
     writeFileSync(csv, [TEMPLATE_HEADERS.join(','), 'Werkzeug,0.11,Python,,BSD-3-Clause,', 'lodash,4.17.20,JavaScript,,MIT,'].join('\n'));
     const list = await uploadFile(admin, csv);

@@ -4,8 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Advisory } from '../../../server/engine/matchers/advisory.ts';
-import { assessSeverity } from '../../../server/engine/matchers/severity.ts';
+import { assessSeverity, type Advisory } from '../../../server/engine/index.ts';
 import { saveAdvisories, type AdvisoryRecord } from '../../../server/kb/store.ts';
 import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
 

@@ -65,6 +65,12 @@ const cases: Case[] = [
     good: "// Goes through window.desktop (main's own files).\nimport { desktop } from '../../platform/desktop.ts';\nexport const a = () => desktop().api; export const b = { desktop: 1 }.desktop;",
   },
   { rule: 'no source file over 800 lines', file: 'server/x.ts', bad: Array.from({ length: 801 }, (_, i) => `export const v${i} = ${i};`).join('\n'), says: 'File has too many lines', good: 'export const v = 1;' },
+  { rule: 'the platform reaches the engine through its face', file: 'server/jobs/x.ts', bad: "import { analyse } from '../engine/analyse.ts'; export const a = analyse;", says: 'server/engine/ 只能通过 server/engine/index.ts 引用', good: "import { analyseProject } from '../engine/index.ts'; export const a = analyseProject;" },
+  { rule: 'the platform reaches the engine through its face', file: 'server/routes/task/x.ts', bad: "import type { Level } from '../../engine/matchers/advisory.ts'; export type A = Level;", says: 'server/engine/ 只能通过 server/engine/index.ts 引用', good: "import type { Level } from '../../engine/index.ts'; export type A = Level;" },
+  { rule: 'the CLI reaches the engine through its face', file: 'cli/commands/x.ts', bad: "import { scanTree } from '../../server/engine/scan.ts'; export const a = scanTree;", says: 'server/engine/ 只能通过 server/engine/index.ts 引用', good: "import { scanTree } from '../../server/engine/index.ts'; export const a = scanTree;" },
+  { rule: 'the CLI reaches the engine through its face', file: 'cli/commands/x.ts', bad: "export const load = () => import('../../server/engine/extractors/excel/index.ts');", says: 'server/engine/ 只能通过 server/engine/index.ts 引用', good: "export const load = () => import('../../server/engine/index.ts');" },
+  { rule: 'benchmarks reach the engine through its face', file: 'bench/x.ts', bad: "import { unpackArchive } from '../server/engine/sources/unpack.ts'; export const a = unpackArchive;", says: 'server/engine/ 只能通过 server/engine/index.ts 引用', good: "import { unpackArchive } from '../server/engine/index.ts'; export const a = unpackArchive;" },
+  { rule: 'tests other than the engine\'s own reach it through its face', file: 'tests/integration/engine/x.test.ts', bad: "import { scanTree } from '../../../server/engine/scan.ts'; export const a = scanTree;", says: 'server/engine/ 只能通过 server/engine/index.ts 引用', good: "import { zip } from '../../unit/engine/sources/archives.ts'; export const a = zip;" },
 ];
 
 describe('lint boundaries', () => {
@@ -79,4 +85,14 @@ describe('lint boundaries', () => {
       }
     });
   }
+
+  it('the engine itself and its own unit tests import its modules directly', async () => {
+    for (const [file, line] of [
+      ['server/engine/x.ts', "import { scanTree } from './scan.ts'; export const a = scanTree;"],
+      ['tests/unit/engine/x.test.ts', "import { scanTree } from '../../../server/engine/scan.ts'; export const a = scanTree;"],
+    ]) {
+      const messages = await messagesOf(file!, line!);
+      expect(messages.filter((m) => m.includes('server/engine/ 只能通过')), file).toEqual([]);
+    }
+  });
 });

@@ -10,7 +10,7 @@ import { cycloneDxXmlVersion } from './validate.ts';
 
 export { validateCycloneDx, type CycloneDxValidation } from './validate.ts';
 export { parseSpdx, sniffSpdx, spdxToTarget, type SpdxDocument, type SpdxFormat } from './spdx.ts';
-export { decodeText } from './common.ts';
+export { decodeText, normalizePurl } from './common.ts';
 
 export type SbomFormat = 'cyclonedx-json' | 'cyclonedx-xml' | `spdx-${'json' | 'yaml' | 'xml' | 'tag' | 'rdf'}` | 'in-toto';
 

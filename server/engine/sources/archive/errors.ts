@@ -1,4 +1,5 @@
 // A rejected archive: the unpack stopped, nothing was left behind, the message is for the user.
+import { UserError } from '../../../errors.ts';
 
 export type UnpackErrorCode =
   | 'not-archive' // not a format we recognise
@@ -10,12 +11,12 @@ export type UnpackErrorCode =
   | 'traversal' // an entry that would be written outside the destination
   | 'destination'; // the destination is unusable (exists, not empty)
 
-export class UnpackError extends Error {
+export class UnpackError extends UserError {
   override name = 'UnpackError';
   readonly code: UnpackErrorCode;
 
   constructor(code: UnpackErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(message, 'invalid', options);
     this.code = code;
   }
 

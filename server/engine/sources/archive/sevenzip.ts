@@ -13,8 +13,8 @@
 //
 // 7z-wasm's callMain is synchronous: a huge 7z blocks its thread while 7-Zip runs, and an
 // AbortSignal is only honoured between the steps (before LIST, between LIST and EXTRACT, and per
-// entry of the walk). The platform should unpack uploads off the main thread (scanInWorker in
-// server/engine/worker.ts). A new WebAssembly instance is created for every 7-Zip command: the
+// entry of the walk). The platform unpacks uploads off its main thread, in the analysis thread
+// (server/engine/analyse-thread.ts). A new WebAssembly instance is created for every 7-Zip command: the
 // instances are not reentrant and a C++ exception or an abort leaves one unusable. Emscripten's
 // exit handling never ends the process (noExitRuntime) but sets process.exitCode on a non-zero
 // exit: it is restored after every call.

@@ -1,0 +1,133 @@
+// The engine's public face: the only module of server/engine/ that code outside the engine may
+// import (the platform's jobs, knowledge base, licences and routes, the CLI, benchmarks and tests
+// other than the engine's own unit tests; eslint.config.js refuses the rest).
+//
+// Loading stays proportional to use. Exported directly are only the error classes and the
+// knowledge helpers the platform calls synchronously (advisories, severity, version schemes,
+// vulnerability matching, licence expressions, knowledge and compatibility). Everything else is
+// loaded on first use: async entries (analyseProject, scanTree, walkTree, unpackArchive, …) import
+// their module when called, and the synchronous APIs of the other modules (extractors, SBOM and
+// Excel importers, output formats, licence recognition, copyright detection) come from `load…()`
+// functions. So `cairn compare-versions` loads no extractor and `cairn scan` no exceljs.
+
+// ---- Analysing a project (the platform's analysis job) ----------------------------------------
+
+export type {
+  KnowledgeSource, ProjectAnalysis, ProjectAnalysisOptions, ProjectAnalysisRequest, ProjectProgress, ProjectStage,
+} from './analyse-project.ts';
+export type { AnalyseProgress, AnalyseRequest, AnalyseResult, AnalyseStage, FileEntry, InputKind } from './analyse.ts';
+export type { AnalyseThreadOptions } from './analyse-thread.ts';
+export type {
+  AnalysedComponent, AnalysisKnowledge, Analyzer, ComponentAnalyzer, ComponentVerdict, FileAnalyzer, FileFindings, KnowledgeRequest, TextFile,
+} from './analyzers/model.ts';
+
+/**
+ * Analyses a project's input: extraction and the file analyzers its modes select in a worker
+ * thread, then the component analyzers (vulnerabilities, licence levels) against the knowledge
+ * `knowledge` supplies once the inventory is known.
+ */
+export async function analyseProject(...args: Parameters<typeof import('./analyse-project.ts').analyseProject>) {
+  return (await import('./analyse-project.ts')).analyseProject(...args);
+}
+
+/** Extraction and the file analyzers of one input in a worker thread with a heap cap (no knowledge needed). */
+export async function analyseInWorker(...args: Parameters<typeof import('./analyse-thread.ts').analyseInWorker>) {
+  return (await import('./analyse-thread.ts')).analyseInWorker(...args);
+}
+
+// ---- Scanning a tree (the CLI, benchmarks) ----------------------------------------------------
+
+export type {
+  Component, Ecosystem, ExtractContext, Extractor, InputFile, Location, ScanProblem, ScanResult, Scope, Target,
+} from './model.ts';
+export { ExtractError } from './model.ts';
+export type { ScanOptions } from './scan.ts';
+export type { WalkedFile } from './sources/tree.ts';
+export type { WorkerScanOptions } from './worker.ts';
+
+/** Offers every file under `root` to the given extractors; collects targets and problems. */
+export async function scanTree(...args: Parameters<typeof import('./scan.ts').scanTree>) {
+  return (await import('./scan.ts')).scanTree(...args);
+}
+
+/** Every regular file under `root` (root-relative, `/`-separated), without following links. */
+export async function* walkTree(...args: Parameters<typeof import('./sources/tree.ts').walkTree>) {
+  yield* (await import('./sources/tree.ts')).walkTree(...args);
+}
+
+/** scanTree in a worker thread: same result, without blocking the caller. */
+export async function scanInWorker(...args: Parameters<typeof import('./worker.ts').scanInWorker>) {
+  return (await import('./worker.ts')).scanInWorker(...args);
+}
+
+/** Every extractor (`allExtractors`, what a scan offers files to) and each ecosystem's own list (`families`). */
+export async function loadExtractors() {
+  const { allExtractors, extractorFamilies } = await import('./extractors/index.ts');
+  return { allExtractors, families: extractorFamilies };
+}
+
+// ---- Unpacking inputs -------------------------------------------------------------------------
+
+export { UnpackError, type UnpackErrorCode } from './sources/archive/errors.ts';
+export type { Input, OpenInputOptions, UnpackLimits, UnpackOptions, UnpackResult } from './sources/unpack.ts';
+
+/** Unpacks an archive into `dest` with size, count, ratio and path limits (UnpackError when refused). */
+export async function unpackArchive(...args: Parameters<typeof import('./sources/unpack.ts').unpackArchive>) {
+  return (await import('./sources/unpack.ts')).unpackArchive(...args);
+}
+
+/** A folder as it is, or an archive unpacked into a temporary folder that `cleanup()` removes. */
+export async function openInput(...args: Parameters<typeof import('./sources/unpack.ts').openInput>) {
+  return (await import('./sources/unpack.ts')).openInput(...args);
+}
+
+// ---- SBOM and Excel component lists -----------------------------------------------------------
+
+/** The SBOM importer (CycloneDX, SPDX, in-toto): importSbom, validateCycloneDx, decodeText, normalizePurl, sbomExtractor, … */
+export const loadSbom = () => import('./extractors/sbom/index.ts');
+
+/** Excel / CSV component lists (exceljs): importComponentList, buildTemplate, TEMPLATE_FILE_NAME, TEMPLATE_HEADERS, … */
+export const loadComponentLists = () => import('./extractors/excel/index.ts');
+
+// ---- Output formats ---------------------------------------------------------------------------
+
+export type { InventoryEntry } from './output/inventory.ts';
+export type { OutputFormat, ToolInfo } from './output/formats.ts';
+
+/** The CLI's output formats: OUTPUT_FORMATS and toJson, toCycloneDx, toSpdx of a scan result. */
+export const loadOutputFormats = () => import('./output/formats.ts');
+
+// ---- Vulnerabilities: advisories, severity, version schemes, matching -------------------------
+
+export { normalizePackageName, type Advisory, type AffectedPackage, type ExploitDifficulty, type Level } from './matchers/advisory.ts';
+export { assessSeverity, type CvssInput, type SeverityAssessment } from './matchers/severity.ts';
+export { schemeForEcosystem, SCHEME_IDS } from './matchers/versions/index.ts';
+export type { OsvRange } from './matchers/versions/ranges.ts';
+export type { VersionScheme } from './matchers/versions/scheme.ts';
+export {
+  buildAdvisoryIndex, matchComponents, matchPackage, recommendVersion, withDistribution,
+  type AdvisoryIndex, type ComponentFindings, type Finding, type PackageRef, type RiskLevel,
+} from './matchers/vulnerabilities.ts';
+
+// ---- Licences: expressions, knowledge, compatibility, recognition -----------------------------
+
+export { expressionIds, expressionLevel, normalizeDeclared } from './matchers/licenses/expression.ts';
+export {
+  exceptionIdList, LEVEL_UNKNOWN, licenseAttributes, licenseIds, licenseInfo, licenseLevel, licenseText,
+  type LicenseAttributes, type LicenseInfo, type LicenseLevel,
+} from './matchers/licenses/knowledge.ts';
+export { checkCompatibility, type CompatibilityResult } from './matchers/licenses/conflicts.ts';
+export type { LicenseMatch, LicenseRecognizer } from './matchers/licenses/recognize.ts';
+export type { CopyrightDetection, Found } from './detectors/copyright/index.ts';
+
+/** Licence text recognition (analysis mode 4): createLicenseRecognizer builds its index on first use. */
+export async function loadLicenseRecognition() {
+  const { createLicenseRecognizer } = await import('./matchers/licenses/recognize.ts');
+  return { createLicenseRecognizer };
+}
+
+/** Copyright, holder and author detection (analysis mode 7). */
+export async function loadCopyrightDetection() {
+  const { detectCopyrights } = await import('./detectors/copyright/index.ts');
+  return { detectCopyrights };
+}
