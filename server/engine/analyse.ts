@@ -4,6 +4,7 @@
 // matching needs the knowledge-base index and happens in the platform afterwards.
 import { copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { InputKind } from '../../contract/sources.ts';
 import { detectCopyrights } from './detectors/copyright/index.ts';
 import { allExtractors } from './extractors/index.ts';
 import { createLicenseRecognizer, type LicenseMatch } from './matchers/licenses/recognize.ts';
@@ -13,8 +14,8 @@ import { scanTree } from './scan.ts';
 import { detectFormat, unpackArchive, UnpackError, type UnpackLimits } from './sources/unpack.ts';
 import { walkTree } from './sources/tree.ts';
 
-/** What kind of input a project's source type gives (getCodeType, spec doc 1 §3). */
-export type InputKind = 'source' | 'feature' | 'binary' | 'sbom' | 'excel';
+/** What kind of input a project's source type gives (getCodeType: contract/sources.ts). */
+export type { InputKind };
 
 export interface AnalyseRequest {
   /** The uploaded file. */

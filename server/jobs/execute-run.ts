@@ -5,11 +5,12 @@
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { RunStage } from '../../contract/api/task.ts';
-import { CODE_TYPE_LABEL, labelOf, parseAnalysisModes } from '../../contract/enums.ts';
+import { parseAnalysisModes } from '../../contract/enums.ts';
+import { inputKindOf, unsupportedSource } from '../../contract/sources.ts';
 import type { Database } from '../db/schema.ts';
 import { levelsOf } from '../db/repositories/licenses.ts';
 import { reportProgress, type RunRow } from '../db/repositories/runs.ts';
-import { makeWorkDir, removeWorkDir, type AnalyseProgress, type InputKind } from '../engine/analyse.ts';
+import { makeWorkDir, removeWorkDir, type AnalyseProgress } from '../engine/analyse.ts';
 import { analyseInWorker } from '../engine/analyse-thread.ts';
 import type { Level } from '../engine/matchers/advisory.ts';
 import { expressionIds, expressionLevel } from '../engine/matchers/licenses/expression.ts';
@@ -21,17 +22,6 @@ import { saveRunResults, type MatchedComponent } from './save-results.ts';
 
 /** A failure the user can act on: its message is shown as the run's message. */
 export class RunError extends Error {}
-
-/** The local-upload source types this platform analyses, and what their upload is. */
-const INPUT_KIND: Partial<Record<number, InputKind>> = { 0: 'source', 9: 'feature', 16: 'binary', 30: 'sbom', 34: 'excel' };
-
-/** Why a source type cannot be analysed yet; null when it can. */
-export function unsupportedSource(getCodeType: number): string | null {
-  if (INPUT_KIND[getCodeType]) return null;
-  const label = labelOf(CODE_TYPE_LABEL, getCodeType);
-  if (getCodeType === 12 || getCodeType === 32) return `代码来源“${label}”的文件已保存，容器镜像分析将在后续版本提供，暂时无法发起分析`;
-  return `代码来源“${label}”暂不支持自动获取代码，将在后续版本提供，暂时无法发起分析；请改用本地上传`;
-}
 
 /** Overall percentage of each stage's start and end. */
 const SPAN: Record<'preparing' | 'scanning' | 'licenses' | 'matching' | 'saving', [number, number]> = {
@@ -53,7 +43,7 @@ export interface ExecuteContext {
 export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: AbortSignal): Promise<void> {
   const project = await ctx.db.selectFrom('projects').selectAll().where('id', '=', run.project_id).executeTakeFirst();
   if (!project) throw new RunError('项目已被删除');
-  const kind = INPUT_KIND[project.get_code_type];
+  const kind = inputKindOf(project.get_code_type);
   if (!kind) throw new RunError(unsupportedSource(project.get_code_type)!);
   if (!project.upload_id) throw new RunError('项目没有上传文件，请编辑项目并重新上传');
   const upload = await findCompleteUpload(ctx.db, ctx.dataDir, project.upload_id);

@@ -5,7 +5,7 @@ import { PERMISSION_DENIED_SERVER_MESSAGE } from '../../../contract/errors.ts';
 import type { ProjectForm } from '../../../contract/api/task.ts';
 import {
   CODE_TYPE_LABEL, FTP_FIELDS, IMAGE_FIELDS, isCodeType, isFtpType, isImageRepositoryType, isLocalUploadType, isRemoteVcsType,
-  joinAnalysisModes, labelOf, parseAnalysisModes,
+  joinAnalysisModes, labelOf, parseAnalysisModes, VCS_SERVER_CODE_TYPE, CONFIG_MANAGEMENT_CODE_TYPE,
 } from '../../../contract/enums.ts';
 import { validateProjectName } from '../../../contract/validation.ts';
 import type { Database } from '../../db/schema.ts';
@@ -51,8 +51,8 @@ function missingSourceField(form: Partial<ProjectForm>, getCodeType: number, sto
   if (isRemoteVcsType(getCodeType)) return has('svnGitUri') ? null : '仓库地址（svnGitUri）';
   if (isImageRepositoryType(getCodeType)) return has(IMAGE_FIELDS[0]) ? null : '镜像名称（imageNameTag）';
   if (isFtpType(getCodeType)) return has(FTP_FIELDS[0]) ? null : 'FTP 地址（ftpIp）';
-  if (getCodeType === 11) return has('fireFlyIp') ? null : '服务器地址（fireFlyIp）';
-  if (getCodeType === 33) return has('stream') ? null : '流（stream）';
+  if (getCodeType === VCS_SERVER_CODE_TYPE) return has('fireFlyIp') ? null : '服务器地址（fireFlyIp）';
+  if (getCodeType === CONFIG_MANAGEMENT_CODE_TYPE) return has('stream') ? null : '流（stream）';
   return null;
 }
 

@@ -5,13 +5,13 @@ import { LAUNCH_SUCCESS, RUN_STAGE_LABEL, taskCalls, type BatchResult, type Proj
 import { fail, ok, ResultCode, type Envelope } from '../../../contract/envelope.ts';
 import { displayServerMessage } from '../../../contract/errors.ts';
 import { isGitType, isLocalUploadType, TASK_STATUS } from '../../../contract/enums.ts';
+import { unsupportedSource } from '../../../contract/sources.ts';
 import type { ServerContext } from '../../context.ts';
 import { audit } from '../../db/repositories/audit-log.ts';
 import { findProject, findProjects, insertProject, listTasks, publicSource, sourceOf, timingOf, type ProjectRow } from '../../db/repositories/projects.ts';
 import { ACTIVE, CLAIMABLE, findRun, queuePositions, queueRun, setRunStatus } from '../../db/repositories/runs.ts';
 import { canAccessSubject, canManageSubject, visibleSubjectIds } from '../../db/repositories/subject-access.ts';
 import { nowIso } from '../../db/time.ts';
-import { unsupportedSource } from '../../jobs/execute-run.ts';
 import { nextRunAt } from '../../jobs/timing.ts';
 import { removeFiles } from '../../uploads/receive.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
