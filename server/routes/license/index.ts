@@ -12,7 +12,7 @@ import { LEVEL_UNKNOWN, licenseText } from '../../engine/matchers/licenses/knowl
 import { projectsUsingLicense } from '../../db/repositories/involved.ts';
 import { visibleSubjectIds } from '../../db/repositories/subject-access.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
-import { pagingOf } from '../vulnerability/paging.ts';
+import { pagingOf } from '../shared.ts';
 
 export const LICENSE_MSG = {
   notFound: '许可证不存在',

@@ -20,7 +20,7 @@ import { RESULT_MSG, accessibleProject, chunks } from '../../db/repositories/res
 import type { Database } from '../../db/schema.ts';
 import { canAccessSubject, visibleSubjectIds } from '../../db/repositories/subject-access.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
-import { pagingOf } from '../vulnerability/paging.ts';
+import { pagingOf } from '../shared.ts';
 
 export const REPORT_MSG = {
   noRun: '该项目还没有分析成功的任务, 报告无法生成',

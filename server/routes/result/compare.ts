@@ -12,9 +12,9 @@ import {
   accessibleRun, accessibleSubject, latestRunsOf, resultScope, runViews, type Db,
 } from '../../db/repositories/results.ts';
 import { TASK_STATUS } from '../../../contract/enums.ts';
-import { pagingOf } from '../vulnerability/paging.ts';
+import { pageOf, pagingOf } from '../shared.ts';
 import { signedIn } from '../register.ts';
-import { pageOf, type HandlersOf } from './common.ts';
+import type { HandlersOf } from './common.ts';
 
 type ComponentSide = NonNullable<ComponentCompareRow['base']>;
 type FindingSide = NonNullable<VulnerabilityCompareRow['base']>;

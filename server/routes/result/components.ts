@@ -14,7 +14,7 @@ import {
   locationsOf, lowerLike, lowerLikeJson, parseJson, projectHeader, resultScope, runViews, type ComponentRecord, type Db, type ProjectRecord, type RunRecord,
 } from '../../db/repositories/results.ts';
 import { loadAncestry, pathSteps, pathsTo } from '../../db/repositories/results-trees.ts';
-import { pagingOf } from '../vulnerability/paging.ts';
+import { pagingOf } from '../shared.ts';
 import { signedIn } from '../register.ts';
 import type { HandlersOf } from './common.ts';
 import { conflictOf } from './licences.ts';

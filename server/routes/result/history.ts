@@ -12,9 +12,9 @@ import {
   RESULT_MSG, accessibleComponent, accessibleSubject, chunks, latestRunsOf, resultScope, type Db,
 } from '../../db/repositories/results.ts';
 import { aggregateComponents, statisticOf } from '../../db/repositories/results-aggregate.ts';
-import { pagingOf } from '../vulnerability/paging.ts';
+import { pageOf, pagingOf } from '../shared.ts';
 import { signedIn } from '../register.ts';
-import { pageOf, type HandlersOf } from './common.ts';
+import type { HandlersOf } from './common.ts';
 
 interface Seen { id: number; run_id: number; purl: string; ecosystem: string; name: string; version: string; risk_level: number; vul_count: number; mark: string }
 

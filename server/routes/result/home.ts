@@ -6,7 +6,7 @@ import { visibleSubjectIds } from '../../db/repositories/subject-access.ts';
 import { chunks, latestRunsOf, type LatestRun } from '../../db/repositories/results.ts';
 import { aggregateComponents, statisticOf } from '../../db/repositories/results-aggregate.ts';
 import { listVulnerabilities } from '../../db/repositories/vulnerabilities.ts';
-import { pagingOf } from '../vulnerability/paging.ts';
+import { pagingOf } from '../shared.ts';
 import { signedIn } from '../register.ts';
 import type { HandlersOf } from './common.ts';
 

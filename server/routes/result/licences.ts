@@ -7,9 +7,9 @@ import type { ServerContext } from '../../context.ts';
 import { resultScope } from '../../db/repositories/results.ts';
 import { checkCompatibility } from '../../engine/matchers/licenses/conflicts.ts';
 import { expressionIds } from '../../engine/matchers/licenses/expression.ts';
-import { pagingOf } from '../vulnerability/paging.ts';
+import { pageOf, pagingOf } from '../shared.ts';
 import { signedIn } from '../register.ts';
-import { pageOf, type HandlersOf } from './common.ts';
+import type { HandlersOf } from './common.ts';
 
 export const NO_OUTBOUND = '项目未设置许可证，无法判断兼容性；请在项目设置中填写项目的出站许可证后重新检测';
 const NO_DECLARED = '组件未声明许可证，无法判断兼容性';

@@ -5,7 +5,7 @@ import { fail, ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { RESULT_MSG, resultScope } from '../../db/repositories/results.ts';
 import { findingTarget, markComponents, markFindings, markLog } from '../../db/repositories/results-marks.ts';
-import { pagingOf } from '../vulnerability/paging.ts';
+import { pagingOf } from '../shared.ts';
 import { signedIn } from '../register.ts';
 import type { HandlersOf } from './common.ts';
 

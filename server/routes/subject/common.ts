@@ -36,8 +36,6 @@ export const SUBJECT_MSG = {
   permissionDenied: MSG.permissionDenied,
 } as const;
 
-export { parseIds, productOf } from '../params.ts';
-
 export type Need = 'access' | 'manage';
 
 /**

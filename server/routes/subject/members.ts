@@ -8,8 +8,8 @@ import { addMembers, existingUserIds, listMembers, memberIds, removeMembers, use
 import { createVersion, deleteVersion, findVersion, listVersions, updateVersion, versionNameTaken } from '../../db/repositories/subject-versions.ts';
 import { subjectHead } from '../../db/repositories/subjects.ts';
 import { signedIn, type AreaHandlers } from '../register.ts';
-import { pagingOf } from '../vulnerability/paging.ts';
-import { SUBJECT_MSG, checkSubject, parseIds } from './common.ts';
+import { pagingOf, parseIds } from '../shared.ts';
+import { SUBJECT_MSG, checkSubject } from './common.ts';
 
 type Handlers = AreaHandlers<typeof subjectCalls>;
 

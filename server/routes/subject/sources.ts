@@ -11,7 +11,8 @@ import { countBy, projectSources, text } from '../../db/repositories/subject-pro
 import { deleteOwnSources, findOwnSource, listSources, ownSourceIds, saveSource, sourceNameTaken } from '../../db/repositories/subject-sources.ts';
 import { encryptSecret } from '../../secrets.ts';
 import { signedIn, type AreaHandlers } from '../register.ts';
-import { SUBJECT_MSG, checkSubject, parseIds } from './common.ts';
+import { parseIds } from '../shared.ts';
+import { SUBJECT_MSG, checkSubject } from './common.ts';
 
 type Handlers = AreaHandlers<typeof subjectCalls>;
 

@@ -13,8 +13,8 @@ import {
   writeSubjectJson, type Viewer,
 } from '../../db/repositories/subjects.ts';
 import { signedIn, type AreaHandlers } from '../register.ts';
-import { pagingOf } from '../vulnerability/paging.ts';
-import { SUBJECT_MSG, checkSubject, parseIds, productOf } from './common.ts';
+import { pagingOf, parseIds, productOf } from '../shared.ts';
+import { SUBJECT_MSG, checkSubject } from './common.ts';
 import { bugOf, noticeOf, privateServiceOf } from './settings-shape.ts';
 
 type Handlers = AreaHandlers<typeof subjectCalls>;

@@ -15,8 +15,7 @@ import { nowIso } from '../../db/time.ts';
 import { nextRunAt } from '../../jobs/timing.ts';
 import { removeFiles } from '../../uploads/receive.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
-import { pagingOf } from '../vulnerability/paging.ts';
-import { parseIds, productOf } from '../params.ts';
+import { pagingOf, parseIds, productOf } from '../shared.ts';
 import { checkForm, TASK_MSG } from './form.ts';
 import { queueHandlers } from './queue.ts';
 

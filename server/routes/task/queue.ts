@@ -7,7 +7,7 @@ import { TASK_QUEUE_OPTION, TASK_STATUS } from '../../../contract/enums.ts';
 import type { ServerContext } from '../../context.ts';
 import { ACTIVE, CLAIMABLE, findRun, setRunStatus } from '../../db/repositories/runs.ts';
 import type { CallHandler } from '../register.ts';
-import { pagingOf } from '../vulnerability/paging.ts';
+import { pagingOf } from '../shared.ts';
 import { TASK_MSG } from './form.ts';
 
 export function queueHandlers(ctx: ServerContext): {
