@@ -7,7 +7,7 @@ import { CODE_TYPE_LABEL, labelOf } from '../../contract/enums.ts';
 import type { Database } from '../db/schema.ts';
 import { chunks, locationsOf, parseJson } from '../db/repositories/results.ts';
 import { markValueLabel } from '../db/repositories/results-marks.ts';
-import { conflictOf } from '../routes/result/licences.ts';
+import { conflictOf } from '../licenses/conflicts.ts';
 import type {
   Level, LevelCounts, ReportComponent, ReportConflict, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability,
 } from './model.ts';

@@ -175,3 +175,11 @@ export async function listTasks(db: Db, q: TaskQuery): Promise<Page<TaskRow>> {
     })),
   };
 }
+
+/** The ids of the projects of some subjects ('all': every subject), by subject then project. */
+export async function projectIdsOf(db: Db, subjects: number[] | 'all'): Promise<number[]> {
+  if (subjects !== 'all' && !subjects.length) return [];
+  let query = db.selectFrom('projects').select('id').orderBy('subject_id').orderBy('id');
+  if (subjects !== 'all') query = query.where('subject_id', 'in', subjects);
+  return (await query.execute()).map((p) => Number(p.id));
+}

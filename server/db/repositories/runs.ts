@@ -127,3 +127,18 @@ export async function queuePositions(db: Db): Promise<Map<number, number>> {
 export async function findRun(db: Db, id: number): Promise<RunRow | undefined> {
   return db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+export interface SucceededRun { id: number; seq: number; projectId: number }
+
+/** The latest succeeded run of each project (those without one are absent). */
+export async function latestSucceededRuns(db: Db, projectIds: number[]): Promise<Map<number, SucceededRun>> {
+  const out = new Map<number, SucceededRun>();
+  for (let i = 0; i < projectIds.length; i += 500) {
+    const part = projectIds.slice(i, i + 500);
+    const latest = db.selectFrom('runs').select((eb) => eb.fn.max('id').as('id'))
+      .where('status', '=', TASK_STATUS.SUCCEEDED).where('project_id', 'in', part).groupBy('project_id');
+    const rows = await db.selectFrom('runs').select(['id', 'seq', 'project_id']).where('id', 'in', latest).execute();
+    for (const r of rows) out.set(Number(r.project_id), { id: Number(r.id), seq: Number(r.seq), projectId: Number(r.project_id) });
+  }
+  return out;
+}
