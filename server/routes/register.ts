@@ -93,8 +93,11 @@ export function registerCalls(app: FastifyInstance, calls: Record<string, CallSp
           try {
             envelope = await handler({ request, reply, query: request.query, body: request.body, params: request.params } as CallContext<CallSpec>);
           } catch (error) {
-            // A domain failure is an answer, not a defect: its message goes to the user as is.
+            // A domain failure is an answer, not a defect: its message goes to the user as is. A
+            // refusal (a data scope the caller lacks) answers like the guard's refused permission:
+            // HTTP 403, 'Permission denied' shown as 用户无权查看当前项目.
             if (!isUserError(error)) throw error;
+            if (error.kind === 'denied') reply.code(403);
             envelope = fail(error.message, undefined, error.field);
           }
           if (!isEnvelope(envelope)) return reply;
