@@ -1,18 +1,19 @@
 // Repository sources (per user) and the repository facts of a subject's projects. The address
 // check is syntax only: no network call from here (an SSRF foothold otherwise); connectivity and
 // credentials are tried when a task is launched.
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { subjectCalls } from '../../../contract/api/subject.ts';
-import { fail, ok } from '../../../contract/envelope.ts';
+import { ok } from '../../../contract/envelope.ts';
 import { CODE_TYPE_LABEL, isFtpType, isGitType, isMercurialType, isRemoteVcsType, isSvnType } from '../../../contract/enums.ts';
 import { validateName } from '../../../contract/validation.ts';
 import type { ServerContext } from '../../context.ts';
 import { countBy, projectSources, text } from '../../db/repositories/subject-projects.ts';
 import { deleteOwnSources, findOwnSource, listSources, ownSourceIds, saveSource, sourceNameTaken } from '../../db/repositories/subject-sources.ts';
+import { UserError } from '../../errors.ts';
 import { encryptSecret } from '../../secrets.ts';
+import { SUBJECT_MSG, requireSubject } from '../../services/subjects.ts';
 import { signedIn, type AreaHandlers } from '../register.ts';
 import { parseIds } from '../shared.ts';
-import { SUBJECT_MSG, checkSubject } from './common.ts';
 
 type Handlers = AreaHandlers<typeof subjectCalls>;
 
@@ -49,9 +50,10 @@ const isSourceType = (t: number) => isGitType(t) || isSvnType(t) || isMercurialT
 
 export function sourceHandlers({ db, dataDir }: ServerContext): Pick<Handlers,
   'repositorySourceList' | 'repositorySourceCheck' | 'repositorySourceSave' | 'repositorySourceDelete' | 'gitInfoList' | 'ftpInfoList' | 'groupList' | 'branchList'> {
-  async function sourcesOf(request: { request: FastifyRequest; reply: FastifyReply; params: { id: number } }) {
-    const refused = await checkSubject(db, request.reply, signedIn(request.request).userId, request.params.id, 'access');
-    return refused ? { refused } : { sources: await projectSources(db, request.params.id) };
+  /** The repository facts of the subject's projects, when the caller may see the subject. */
+  async function sourcesOf({ request, params }: { request: FastifyRequest; params: { id: number } }) {
+    await requireSubject(db, signedIn(request).userId, params.id, 'access');
+    return projectSources(db, params.id);
   }
 
   return {
@@ -60,21 +62,21 @@ export function sourceHandlers({ db, dataDir }: ServerContext): Pick<Handlers,
     },
 
     async repositorySourceCheck({ body }) {
-      if (!isSourceType(body.getCodeType)) return fail(SUBJECT_MSG.sourceTypeInvalid);
+      if (!isSourceType(body.getCodeType)) throw new UserError(SUBJECT_MSG.sourceTypeInvalid, 'invalid', { field: 'getCodeType' });
       const checked = checkRepositoryUrl(body.getCodeType, body.url)!;
-      if ('problem' in checked) return fail(checked.problem);
+      if ('problem' in checked) throw new UserError(checked.problem, 'invalid', { field: 'url' });
       return ok({ valid: true, normalizedUrl: checked.normalized }, SUBJECT_MSG.sourceChecked);
     },
 
     async repositorySourceSave({ request, body }) {
       const { userId } = signedIn(request);
-      if (body.id !== undefined && !(await findOwnSource(db, userId, body.id))) return fail(SUBJECT_MSG.sourceNotFound);
+      if (body.id !== undefined && !(await findOwnSource(db, userId, body.id))) throw new UserError(SUBJECT_MSG.sourceNotFound, 'not-found');
       const nameProblem = validateName(body.name);
-      if (nameProblem) return fail(nameProblem);
-      if (!isSourceType(body.getCodeType)) return fail(SUBJECT_MSG.sourceTypeInvalid);
+      if (nameProblem) throw new UserError(nameProblem, 'invalid', { field: 'name' });
+      if (!isSourceType(body.getCodeType)) throw new UserError(SUBJECT_MSG.sourceTypeInvalid, 'invalid', { field: 'getCodeType' });
       const checked = checkRepositoryUrl(body.getCodeType, body.url)!;
-      if ('problem' in checked) return fail(checked.problem);
-      if (await sourceNameTaken(db, userId, body.name, body.id)) return fail(SUBJECT_MSG.sourceNameTaken);
+      if ('problem' in checked) throw new UserError(checked.problem, 'invalid', { field: 'url' });
+      if (await sourceNameTaken(db, userId, body.name, body.id)) throw new UserError(SUBJECT_MSG.sourceNameTaken, 'conflict', { field: 'name' });
       const secret = body.password === undefined ? undefined : body.password === '' ? null : encryptSecret(dataDir, body.password);
       const id = await saveSource(db, userId, body.id, {
         name: body.name, getCodeType: body.getCodeType, url: checked.normalized, username: body.username?.trim() || null, secret,
@@ -86,32 +88,26 @@ export function sourceHandlers({ db, dataDir }: ServerContext): Pick<Handlers,
       const { userId } = signedIn(request);
       const ids = parseIds(query.ids);
       // Someone else's source is "not found" to this user: the ids of others are not revealed.
-      if ((await ownSourceIds(db, userId, ids)).length !== ids.length) return fail(SUBJECT_MSG.sourceNotFound);
-      return ok({ deleted: await db.transaction().execute((trx) => deleteOwnSources(trx, userId, ids)) }, SUBJECT_MSG.deleted);
+      if ((await ownSourceIds(db, userId, ids)).length !== ids.length) throw new UserError(SUBJECT_MSG.sourceNotFound, 'not-found');
+      return ok({ deleted: await deleteOwnSources(db, userId, ids) }, SUBJECT_MSG.deleted);
     },
 
     async gitInfoList(call) {
-      const got = await sourcesOf(call);
-      if ('refused' in got) return got.refused!;
-      const rows = got.sources.filter((s) => isRemoteVcsType(s.getCodeType) && text(s.source.svnGitUri)).map((s) => ({
+      const rows = (await sourcesOf(call)).filter((s) => isRemoteVcsType(s.getCodeType) && text(s.source.svnGitUri)).map((s) => ({
         getCodeType: s.getCodeType, svnGitUri: text(s.source.svnGitUri)!, gitBranchName: text(s.source.gitBranchName), svnGitUserName: text(s.source.svnGitUserName),
       }));
       return ok(countBy(rows, (r) => `${r.svnGitUri}\n${r.gitBranchName ?? ''}\n${r.svnGitUserName ?? ''}`));
     },
 
     async ftpInfoList(call) {
-      const got = await sourcesOf(call);
-      if ('refused' in got) return got.refused!;
-      const rows = got.sources.filter((s) => isFtpType(s.getCodeType) && text(s.source.ftpIp)).map((s) => ({
+      const rows = (await sourcesOf(call)).filter((s) => isFtpType(s.getCodeType) && text(s.source.ftpIp)).map((s) => ({
         getCodeType: s.getCodeType, ftpIp: text(s.source.ftpIp)!, ftpFilePath: text(s.source.ftpFilePath), ftpUserName: text(s.source.ftpUserName),
       }));
       return ok(countBy(rows, (r) => `${r.ftpIp}\n${r.ftpFilePath ?? ''}\n${r.ftpUserName ?? ''}`));
     },
 
     async groupList(call) {
-      const got = await sourcesOf(call);
-      if ('refused' in got) return got.refused!;
-      const rows = got.sources.filter((s) => isRemoteVcsType(s.getCodeType)).flatMap((s) => {
+      const rows = (await sourcesOf(call)).filter((s) => isRemoteVcsType(s.getCodeType)).flatMap((s) => {
         const where = repositoryGroup(text(s.source.svnGitUri));
         return where ? [where] : [];
       });
@@ -119,9 +115,7 @@ export function sourceHandlers({ db, dataDir }: ServerContext): Pick<Handlers,
     },
 
     async branchList(call) {
-      const got = await sourcesOf(call);
-      if ('refused' in got) return got.refused!;
-      const rows = got.sources.filter((s) => isGitType(s.getCodeType) && text(s.source.svnGitUri)).map((s) => ({
+      const rows = (await sourcesOf(call)).filter((s) => isGitType(s.getCodeType) && text(s.source.svnGitUri)).map((s) => ({
         svnGitUri: text(s.source.svnGitUri)!, gitBranchName: text(s.source.gitBranchName) ?? 'master',
       }));
       return ok(countBy(rows, (r) => `${r.svnGitUri}\n${r.gitBranchName}`));
