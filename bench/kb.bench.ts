@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Advisory } from '../server/engine/matchers/advisory.ts';
 import { buildAdvisoryIndex, matchComponents, type AdvisoryIndex, type PackageRef } from '../server/engine/matchers/vulnerabilities.ts';
 import { importKnowledge } from '../server/kb/import.ts';
-import { loadAdvisories } from '../server/kb/load.ts';
+import { loadAdvisories } from '../server/db/repositories/knowledge-base.ts';
 import { openKnowledgeBase } from '../server/kb/open.ts';
 
 const CORPORA = path.resolve(import.meta.dirname, '../../shared/corpora');

@@ -1,6 +1,7 @@
 // `cairn kb`: fills a knowledge-base SQLite file from OSV dumps, a trivy database, NVD feeds and
 // CNNVD/CNVD mapping files, or mirrors OSV's per-ecosystem all.zip from a mirror.
 import path from 'node:path';
+import { importOutcome } from '../../server/db/repositories/knowledge-base-imports.ts';
 import { openKnowledgeBase } from '../../server/kb/open.ts';
 import { importKnowledge, summaryLine } from '../../server/kb/import.ts';
 import { syncFromMirror } from '../../server/kb/sync.ts';
@@ -75,7 +76,7 @@ export async function kbCommand(args: string[]): Promise<{ output: string; code:
     if (sub === 'import') {
       for (const input of parsed.positional) {
         const s = await importKnowledge(kb.db, input, { name: path.basename(path.resolve(input)) });
-        const record = await kb.db.selectFrom('kb_import_records').select(['status', 'message']).where('id', '=', s.recordId).executeTakeFirst();
+        const record = await importOutcome(kb.db, s.recordId);
         const failed = record?.status === 3;
         if (failed) code = 1;
         lines.push(`${input}：${failed ? record?.message ?? '导入失败' : `导入完成，${summaryLine(s)}`}（文件 ${s.files} 个）`);

@@ -1,7 +1,7 @@
 // Reads of the vulnerability knowledge base for the platform's screens: the filtered, paged list,
 // one advisory with everything about it, id look-ups, and the import records. Writes go through
-// server/kb/store.ts (saveAdvisories / deleteAdvisories), which alone knows the row layout.
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+// knowledge-base.ts (saveAdvisories / deleteAdvisories), which alone knows the row layout.
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type {
   AffectedPackageView, ImportRecord, VulnerabilityDetail, VulnerabilityFilter, VulnerabilityRow,
 } from '../../../contract/api/vulnerability.ts';
@@ -11,8 +11,8 @@ import type { Level, ExploitDifficulty } from '../../engine/matchers/advisory.ts
 import type { OsvRange } from '../../engine/matchers/versions/ranges.ts';
 import type { Database } from '../schema.ts';
 import { likePattern } from '../like.ts';
+import type { Db } from '../transaction.ts';
 
-type Db = Kysely<Database>;
 type Eb = ExpressionBuilder<Database, 'kb_advisories'>;
 
 export interface Paging {
@@ -371,6 +371,21 @@ export async function advisoryRefs(db: Db, pks: number[]): Promise<AdvisoryRef[]
     out.push(...rows.map((r) => ({ id: r.id, advisoryId: r.advisory_id, source: r.source })));
   }
   return out;
+}
+
+/** The stored facts of one advisory an edit starts from. */
+export async function advisoryForEdit(db: Db, pk: number) {
+  return db.selectFrom('kb_advisories').select(['id', 'advisory_id', 'source', 'published', 'modified']).where('id', '=', pk).executeTakeFirst();
+}
+
+/** The row id of the advisory filed under this id (exactly as stored). */
+export async function advisoryPk(db: Db, advisoryId: string): Promise<number | undefined> {
+  return (await db.selectFrom('kb_advisories').select('id').where('advisory_id', '=', advisoryId).executeTakeFirst())?.id;
+}
+
+/** The other ids an advisory is known by. */
+export async function aliasesOf(db: Db, pk: number): Promise<string[]> {
+  return (await db.selectFrom('kb_aliases').select('alias').where('advisory_pk', '=', pk).execute()).map((a) => a.alias);
 }
 
 /** The next free generated id of the year: CAIRN-2026-0001, CAIRN-2026-0002, … */

@@ -6,7 +6,7 @@ import { OSV_LANGUAGE_PURL_TYPE, OSV_OS_ECOSYSTEMS } from '../../../contract/eco
 import { normalizePackageName, type AffectedPackage } from '../../engine/matchers/advisory.ts';
 import { assessSeverity, type CvssInput } from '../../engine/matchers/severity.ts';
 import type { OsvRange } from '../../engine/matchers/versions/ranges.ts';
-import type { AdvisoryRecord } from '../store.ts';
+import type { AdvisoryRecord } from '../../db/repositories/knowledge-base.ts';
 
 /** The release part of an OS ecosystem string (`Debian:11`, `Alpine:v3.16`, `Ubuntu:Pro:18.04:LTS`, `Red Hat:enterprise_linux:8::appstream`). */
 function releaseOf(parts: string[]): string | null {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { normalizePackageName, type AffectedPackage } from '../../engine/matchers/advisory.ts';
 import { assessSeverity, type CvssInput } from '../../engine/matchers/severity.ts';
-import type { AdvisoryRecord } from '../store.ts';
+import type { AdvisoryRecord } from '../../db/repositories/knowledge-base.ts';
 import { summaryOf } from './osv.ts';
 
 export interface TrivyParseResult {

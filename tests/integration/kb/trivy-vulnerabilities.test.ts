@@ -11,7 +11,7 @@ import { normalizePackageName } from '../../../server/engine/matchers/advisory.t
 import { buildAdvisoryIndex, matchPackage, type AdvisoryIndex } from '../../../server/engine/matchers/vulnerabilities.ts';
 import { scanTree } from '../../../server/engine/scan.ts';
 import { importKnowledge } from '../../../server/kb/import.ts';
-import { loadAdvisories } from '../../../server/kb/load.ts';
+import { loadAdvisories } from '../../../server/db/repositories/knowledge-base.ts';
 import { openKnowledgeBase } from '../../../server/kb/open.ts';
 import { score, TRIVY } from '../../support/golden.ts';
 

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Advisory } from '../../../server/engine/matchers/advisory.ts';
 import { assessSeverity } from '../../../server/engine/matchers/severity.ts';
-import { saveAdvisories, type AdvisoryRecord } from '../../../server/kb/store.ts';
+import { saveAdvisories, type AdvisoryRecord } from '../../../server/db/repositories/knowledge-base.ts';
 import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
 
 const GO_CORPUS = path.resolve(import.meta.dirname, '../../../../shared/corpora/advisories/go');
