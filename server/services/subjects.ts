@@ -12,7 +12,6 @@ import { addMembers, existingUserIds, memberIds, removeMembers } from '../db/rep
 import { createSubject, deleteSubjects, nameTaken, patchSettings, subjectHead, transferSubject, updateSubject } from '../db/repositories/subjects.ts';
 import { inTransaction, type Db } from '../db/transaction.ts';
 import { UserError } from '../errors.ts';
-import { MSG } from '../messages.ts';
 import { encryptSecret } from '../secrets.ts';
 import { bugOf, storedBug } from './subject-settings.ts';
 import { isHttpUrl } from './urls.ts';
@@ -41,7 +40,6 @@ export const SUBJECT_MSG = {
   sourceTypeInvalid: '仓库类型应为 Git、SVN、Mercurial 或 FTP',
   sourceUrlInvalid: (type: string, example: string) => `${type} 仓库地址格式不正确，例如 ${example}`,
   sourceChecked: '地址格式正确；连通性与凭据将在发起任务时检查',
-  permissionDenied: MSG.permissionDenied,
 } as const;
 
 export type Need = 'access' | 'manage';

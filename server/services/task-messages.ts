@@ -1,11 +1,7 @@
 // What the task area (projects, launches, the administrators' queue) tells the user when it
-// refuses something.
-import { PERMISSION_DENIED_SERVER_MESSAGE } from '../../contract/errors.ts';
-
+// refuses something. A refused data scope is UserError.denied() (HTTP 403, 用户无权查看当前项目).
 export const TASK_MSG = {
   subjectMissing: '应用不存在',
-  /** HTTP 403 through the registrar; shown as 用户无权查看当前项目. */
-  denied: PERMISSION_DENIED_SERVER_MESSAGE,
   projectMissing: '项目不存在',
   versionMissing: '所选版本不属于该应用',
   nameTaken: '该应用下已有同名项目',
