@@ -1,5 +1,5 @@
 // Component area: the recommended upgrade of a component, from the knowledge base's advisories.
-// `{id}` is a purl for now; components with row ids arrive with the task results (issue 6).
+// `{id}` is a purl; a numeric id (a component row of a task result) is not read here.
 import { componentCalls } from '../../../contract/api/component.ts';
 import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
@@ -19,7 +19,7 @@ function recommendation(index: AdvisoryIndex, pkg: PackageQuery) {
 export function componentAreaHandlers({ db }: ServerContext): AreaHandlers<typeof componentCalls> {
   return {
     async recommendVersion({ params }) {
-      // A numeric id names a component of a task result; there are none until issue 6 stores them.
+      // A numeric id names a component row of a task result, which this call does not read.
       if (/^\d+$/.test(params.id.trim())) throw new UserError(KB_MSG.componentNotFound, 'not-found');
       const pkg = parsePackageUrl(params.id);
       return ok(recommendation(await getAdvisoryIndex(db), pkg));

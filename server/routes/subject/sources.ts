@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { subjectCalls } from '../../../contract/api/subject.ts';
 import { ok } from '../../../contract/envelope.ts';
-import { CODE_TYPE_LABEL, isFtpType, isGitType, isMercurialType, isRemoteVcsType, isSvnType } from '../../../contract/enums.ts';
+import { isFtpType, isGitType, isMercurialType, isRemoteVcsType, isSvnType } from '../../../contract/enums.ts';
 import { validateName } from '../../../contract/validation.ts';
 import type { ServerContext } from '../../context.ts';
 import { countBy, projectSources, text } from '../../db/repositories/subject-projects.ts';
@@ -19,34 +19,36 @@ type Handlers = AreaHandlers<typeof subjectCalls>;
 
 const SCP_LIKE = /^[\w.-]+@[\w.-]+:[\w./~-]+$/;
 
-/** The address in a canonical form, or null when it does not fit the repository type. */
-export function checkRepositoryUrl(getCodeType: number, raw: string): { normalized: string } | { problem: string } | null {
+/**
+ * The address of a repository source in a canonical form. A type that is no repository source, or
+ * an address that does not fit the type, is a UserError.
+ */
+export function repositoryUrl(getCodeType: number, raw: string): string {
   const url = raw.trim();
   const parsed = (() => { try { return new URL(url); } catch { return null; } })();
   const hostOk = !!parsed && parsed.hostname !== '' && !/\s/.test(url);
   const fits = (schemes: string[]) => hostOk && schemes.includes(parsed!.protocol);
+  const refuse = (type: string, example: string) => new UserError(SUBJECT_MSG.sourceUrlInvalid(type, example), 'invalid', { field: 'url' });
   if (isGitType(getCodeType)) {
-    if (fits(['http:', 'https:', 'ssh:', 'git:']) || SCP_LIKE.test(url)) return { normalized: url };
-    return { problem: SUBJECT_MSG.sourceUrlInvalid('Git', 'https://git.example.com/team/app.git 或 git@git.example.com:team/app.git') };
+    if (fits(['http:', 'https:', 'ssh:', 'git:']) || SCP_LIKE.test(url)) return url;
+    throw refuse('Git', 'https://git.example.com/team/app.git 或 git@git.example.com:team/app.git');
   }
   if (isSvnType(getCodeType)) {
-    if (fits(['http:', 'https:', 'svn:', 'svn+ssh:'])) return { normalized: url };
-    return { problem: SUBJECT_MSG.sourceUrlInvalid('SVN', 'svn://svn.example.com/repo/trunk') };
+    if (fits(['http:', 'https:', 'svn:', 'svn+ssh:'])) return url;
+    throw refuse('SVN', 'svn://svn.example.com/repo/trunk');
   }
   if (isMercurialType(getCodeType)) {
-    if (fits(['http:', 'https:', 'ssh:'])) return { normalized: url };
-    return { problem: SUBJECT_MSG.sourceUrlInvalid('Mercurial', 'https://hg.example.com/repo') };
+    if (fits(['http:', 'https:', 'ssh:'])) return url;
+    throw refuse('Mercurial', 'https://hg.example.com/repo');
   }
   if (isFtpType(getCodeType)) {
-    if (fits(['ftp:', 'ftps:'])) return { normalized: url };
+    if (fits(['ftp:', 'ftps:'])) return url;
     // A bare host or IP (with an optional port), as the FTP form's ftpIp field takes it.
-    if (/^[\w.-]+(:\d{1,5})?$/.test(url)) return { normalized: `ftp://${url}` };
-    return { problem: SUBJECT_MSG.sourceUrlInvalid('FTP', 'ftp://ftp.example.com/pub 或 192.168.1.10') };
+    if (/^[\w.-]+(:\d{1,5})?$/.test(url)) return `ftp://${url}`;
+    throw refuse('FTP', 'ftp://ftp.example.com/pub 或 192.168.1.10');
   }
-  return null;
+  throw new UserError(SUBJECT_MSG.sourceTypeInvalid, 'invalid', { field: 'getCodeType' });
 }
-
-const isSourceType = (t: number) => isGitType(t) || isSvnType(t) || isMercurialType(t) || isFtpType(t);
 
 export function sourceHandlers({ db, dataDir }: ServerContext): Pick<Handlers,
   'repositorySourceList' | 'repositorySourceCheck' | 'repositorySourceSave' | 'repositorySourceDelete' | 'gitInfoList' | 'ftpInfoList' | 'groupList' | 'branchList'> {
@@ -62,10 +64,7 @@ export function sourceHandlers({ db, dataDir }: ServerContext): Pick<Handlers,
     },
 
     async repositorySourceCheck({ body }) {
-      if (!isSourceType(body.getCodeType)) throw new UserError(SUBJECT_MSG.sourceTypeInvalid, 'invalid', { field: 'getCodeType' });
-      const checked = checkRepositoryUrl(body.getCodeType, body.url)!;
-      if ('problem' in checked) throw new UserError(checked.problem, 'invalid', { field: 'url' });
-      return ok({ valid: true, normalizedUrl: checked.normalized }, SUBJECT_MSG.sourceChecked);
+      return ok({ valid: true, normalizedUrl: repositoryUrl(body.getCodeType, body.url) }, SUBJECT_MSG.sourceChecked);
     },
 
     async repositorySourceSave({ request, body }) {
@@ -73,13 +72,11 @@ export function sourceHandlers({ db, dataDir }: ServerContext): Pick<Handlers,
       if (body.id !== undefined && !(await findOwnSource(db, userId, body.id))) throw new UserError(SUBJECT_MSG.sourceNotFound, 'not-found');
       const nameProblem = validateName(body.name);
       if (nameProblem) throw new UserError(nameProblem, 'invalid', { field: 'name' });
-      if (!isSourceType(body.getCodeType)) throw new UserError(SUBJECT_MSG.sourceTypeInvalid, 'invalid', { field: 'getCodeType' });
-      const checked = checkRepositoryUrl(body.getCodeType, body.url)!;
-      if ('problem' in checked) throw new UserError(checked.problem, 'invalid', { field: 'url' });
+      const url = repositoryUrl(body.getCodeType, body.url);
       if (await sourceNameTaken(db, userId, body.name, body.id)) throw new UserError(SUBJECT_MSG.sourceNameTaken, 'conflict', { field: 'name' });
       const secret = body.password === undefined ? undefined : body.password === '' ? null : encryptSecret(dataDir, body.password);
       const id = await saveSource(db, userId, body.id, {
-        name: body.name, getCodeType: body.getCodeType, url: checked.normalized, username: body.username?.trim() || null, secret,
+        name: body.name, getCodeType: body.getCodeType, url, username: body.username?.trim() || null, secret,
       });
       return ok((await findOwnSource(db, userId, id))!, body.id === undefined ? SUBJECT_MSG.added : SUBJECT_MSG.saved);
     },
@@ -144,5 +141,3 @@ export function repositoryGroup(url: string | null): { host: string; namespace: 
   const parts = path.split('/').filter(Boolean);
   return { host, namespace: parts.slice(0, -1).join('/') };
 }
-
-export const codeTypeLabel = (t: number): string => CODE_TYPE_LABEL[t as keyof typeof CODE_TYPE_LABEL] ?? String(t);
