@@ -146,6 +146,13 @@ type EachProject = (project: ProjectRow) => Promise<unknown>;
 
 const emptyBatch = (): BatchResult => ({ successNum: 0, failNum: 0, failures: [] });
 
+/** Counts a refused item of a batch; failures are listed as text, not envelopes: the refusal as the user reads it. */
+function refused(result: BatchResult, projectId: number | null, projectName: string, error: unknown): void {
+  if (!isUserError(error)) throw error;
+  result.failNum++;
+  result.failures.push({ projectId, projectName, message: displayServerMessage(error.message) });
+}
+
 /** Runs `each` over the projects of a batch the user may access, collecting successes and reasons. */
 export async function forEachProject(deps: ProjectDeps, userId: number, projectIds: number[], each: EachProject): Promise<BatchResult> {
   const result = emptyBatch();
@@ -158,10 +165,7 @@ export async function forEachProject(deps: ProjectDeps, userId: number, projectI
       await each(project);
       result.successNum++;
     } catch (error) {
-      if (!isUserError(error)) throw error;
-      result.failNum++;
-      // Failures are listed as text, not envelopes: say the refusal as the user reads it.
-      result.failures.push({ projectId: id, projectName: project?.name ?? `#${id}`, message: displayServerMessage(error.message) });
+      refused(result, id, project?.name ?? `#${id}`, error);
     }
   }
   return result;
@@ -218,9 +222,7 @@ export async function importProjects(
         }
         result.successNum++;
       } catch (error) {
-        if (!isUserError(error)) throw error;
-        result.failNum++;
-        result.failures.push({ projectId: project?.id ?? null, projectName: form.projectName, message: displayServerMessage(error.message) });
+        refused(result, project?.id ?? null, form.projectName, error);
       }
     }
     if (result.successNum) await audit(trx, { userId, action: 'project.imported', detail: { subjectId, created: result.successNum } });

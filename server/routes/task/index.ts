@@ -40,6 +40,13 @@ export function taskAreaHandlers(ctx: ServerContext): AreaHandlers<typeof taskCa
     }
   }
 
+  /** Launches each project of a batch (batch check and batch re-analysis alike). */
+  const launchBatch: AreaHandlers<typeof taskCalls>['batchCheck'] = async ({ request, body }) => {
+    const { userId } = signedIn(request);
+    const result = await forEachProject(ctx, userId, body.projectIds, launchEach(ctx, userId));
+    return ok(result, batchMessage(result));
+  };
+
   return {
     async launch({ request, body }) {
       const { userId } = signedIn(request);
@@ -152,17 +159,8 @@ export function taskAreaHandlers(ctx: ServerContext): AreaHandlers<typeof taskCa
       return ok({ canCheck: true, running: count([TASK_STATUS.ANALYSING]), queued: count([TASK_STATUS.RESEND, TASK_STATUS.QUEUED]), concurrency: ctx.runs.concurrency, reason: null });
     },
 
-    async batchCheck({ request, body }) {
-      const { userId } = signedIn(request);
-      const result = await forEachProject(ctx, userId, body.projectIds, launchEach(ctx, userId));
-      return ok(result, batchMessage(result));
-    },
-
-    async batchRecheck({ request, body }) {
-      const { userId } = signedIn(request);
-      const result = await forEachProject(ctx, userId, body.projectIds, launchEach(ctx, userId));
-      return ok(result, batchMessage(result));
-    },
+    batchCheck: launchBatch,
+    batchRecheck: launchBatch,
 
     async batchRecheckSetup({ request, body }) {
       const { userId } = signedIn(request);
