@@ -2,7 +2,10 @@
 // contract <- everyone; main never imports renderer/server code; renderer never node:* or electron;
 // server never electron; server/engine never fastify, the db or routes; outside server/engine,
 // only server/engine/index.ts (the engine's public face) is imported. Also: ipcMain only in
-// main/ipc/, window.desktop only in renderer/platform/.
+// main/ipc/, window.desktop only in renderer/platform/. And design.md §9's server rules: no query
+// builder in server/routes/ (SQL lives in server/db/repositories/), a route area never imports
+// another (what two share is a top-level server/routes/*.ts module or lives lower down), and only
+// server/app.ts, which registers the areas, imports server/routes/ from outside it.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -11,6 +14,26 @@ const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'crypto', '
 const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 const group = (group, message) => ({ group, message });
 const restrictSyntax = (selectors, message) => ({ 'no-restricted-syntax': ['error', ...selectors.map((selector) => ({ selector, message }))] });
+/** One no-restricted-syntax from several: a later config object's setting would replace an earlier one's. */
+const syntax = (...settings) => ({ 'no-restricted-syntax': ['error', ...settings.flatMap((r) => r['no-restricted-syntax'].slice(1))] });
+const pattern = (regex, message) => ({ regex, message });
+
+// server/: no Electron or client code anywhere in it. Every server/ block below that sets its own
+// no-restricted-imports repeats this group (a later block's options replace an earlier one's).
+const serverNoClient = group(['electron', 'electron/*', '**/main/**', '**/renderer/**', '**/preload/**'], 'server/ 不得引用 Electron 或客户端代码。');
+// Route handlers validate, call a service or repository and shape the answer: no query builder.
+const noQueries = 'server/routes/ 不写查询：请在 server/db/repositories/ 中实现，再由处理函数调用';
+const routesNoKysely = group(['kysely', 'kysely/*'], noQueries);
+const queryCalls = [
+  "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(selectFrom|selectNoFrom|updateTable|insertInto|replaceInto|mergeInto|deleteFrom|transaction|with|withRecursive|execute|executeTakeFirst|executeTakeFirstOrThrow)$/]",
+  "TaggedTemplateExpression[tag.name='sql']",
+  "TaggedTemplateExpression[tag.object.name='sql']",
+];
+// A route area imports no other area: what two share is a top-level server/routes/*.ts module
+// (shared.ts, register.ts) or lives lower down (a service, a repository, server/kb, contract/).
+const otherArea = 'server/routes/ 的各区域互不引用：两个区域共用的代码放在 server/routes/ 顶层的共享模块（如 shared.ts），或下移到 server/services/、server/db/repositories/、server/kb/ 或 contract/';
+// Nothing below the routes imports them: they are the top layer, registered by server/app.ts only.
+const noRoutes = pattern('^(\\.\\.?/)+routes(/|$)', 'server/routes/ 只由 server/app.ts 注册：其他代码不得引用路由，共用的代码请下移到 server/services/、server/db/repositories/、server/kb/ 或 contract/');
 
 // ipcMain in main/ outside main/ipc/: imported or re-exported from electron (or electron/main), read
 // as a member (electron.ipcMain, require('electron').ipcMain, electron['ipcMain']) or destructured.
@@ -97,13 +120,25 @@ export default tseslint.config(
   },
   {
     files: ['server/**'],
-    ignores: ['server/engine/**'],
+    ignores: ['server/app.ts', 'server/routes/**', 'server/engine/**'],
+    rules: { ...restrict([serverNoClient, noRoutes, engineFromServer.pattern]), ...engineFromServer.dynamic },
+  },
+  {
+    files: ['server/app.ts'],
+    rules: { ...restrict([serverNoClient, engineFromServer.pattern]), ...engineFromServer.dynamic },
+  },
+  {
+    files: ['server/routes/*.ts'],
     rules: {
-      ...restrict([
-        group(['electron', 'electron/*', '**/main/**', '**/renderer/**', '**/preload/**'], 'server/ 不得引用 Electron 或客户端代码。'),
-        engineFromServer.pattern,
-      ]),
-      ...engineFromServer.dynamic,
+      ...restrict([serverNoClient, routesNoKysely, pattern('^\\./[^/]+/', otherArea), engineFromServer.pattern]),
+      ...syntax(restrictSyntax(queryCalls, noQueries), engineFromServer.dynamic),
+    },
+  },
+  {
+    files: ['server/routes/*/**'],
+    rules: {
+      ...restrict([serverNoClient, routesNoKysely, pattern('^\\.\\./(?!\\.\\./)[^/]+/', otherArea), engineFromServer.pattern]),
+      ...syntax(restrictSyntax(queryCalls, noQueries), engineFromServer.dynamic),
     },
   },
   {

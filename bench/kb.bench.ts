@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildAdvisoryIndex, matchComponents, type Advisory, type AdvisoryIndex, type PackageRef } from '../server/engine/index.ts';
 import { importKnowledge } from '../server/kb/import.ts';
-import { loadAdvisories } from '../server/kb/load.ts';
+import { loadAdvisories } from '../server/db/repositories/knowledge-base.ts';
 import { openKnowledgeBase } from '../server/kb/open.ts';
 
 const CORPORA = path.resolve(import.meta.dirname, '../../shared/corpora');

@@ -61,8 +61,9 @@ export async function kbCommand(args: string[]): Promise<{ output: string; code:
   if (sub === 'sync' && parsed.positional.length > 0) return { output: `多余的参数：${parsed.positional.join(' ')}\n\n${kbUsage}`, code: 2 };
 
   // The knowledge base (and the engine's matchers under it) is loaded for a command, not for its usage.
-  const [{ openKnowledgeBase }, { importKnowledge, summaryLine }, { syncFromMirror }] = await Promise.all([
+  const [{ openKnowledgeBase }, { importKnowledge, summaryLine }, { syncFromMirror }, { importOutcome }] = await Promise.all([
     import('../../server/kb/open.ts'), import('../../server/kb/import.ts'), import('../../server/kb/sync.ts'),
+    import('../../server/db/repositories/knowledge-base-imports.ts'),
   ]);
   let kb: Awaited<ReturnType<typeof openKnowledgeBase>>;
   try {
@@ -76,7 +77,7 @@ export async function kbCommand(args: string[]): Promise<{ output: string; code:
     if (sub === 'import') {
       for (const input of parsed.positional) {
         const s = await importKnowledge(kb.db, input, { name: path.basename(path.resolve(input)) });
-        const record = await kb.db.selectFrom('kb_import_records').select(['status', 'message']).where('id', '=', s.recordId).executeTakeFirst();
+        const record = await importOutcome(kb.db, s.recordId);
         const failed = record?.status === 3;
         if (failed) code = 1;
         lines.push(`${input}：${failed ? record?.message ?? '导入失败' : `导入完成，${summaryLine(s)}`}（文件 ${s.files} 个）`);

@@ -94,7 +94,7 @@ type JsonDocument = { components: InventoryEntry[]; vulnerabilitySummary?: objec
 /** Matches the inventory against a knowledge-base file and adds the findings to each component. */
 async function addVulnerabilities(doc: JsonDocument, kbFile: string): Promise<string> {
   const { openKnowledgeBase } = await import('../../server/kb/open.ts');
-  const { loadAdvisories } = await import('../../server/kb/load.ts');
+  const { loadAdvisories } = await import('../../server/db/repositories/knowledge-base.ts');
   const { buildAdvisoryIndex, matchComponents } = await engine();
   const kb = await openKnowledgeBase(kbFile);
   let advisories;

@@ -40,7 +40,7 @@ export const DEFAULT_PAGE_SIZE = 15;
 /**
  * Paging of every list call, in the query as the spec writes `?page&size`: page counts from 1,
  * size is 1..500. Absent values are 1 and DEFAULT_PAGE_SIZE (the server fills them in
- * server/routes/vulnerability/paging.ts `pagingOf`). An area that sorts adds its own `sort`
+ * server/routes/shared.ts `pagingOf`). An area that sorts adds its own `sort`
  * field with the columns it allows (`...PagingQuerySchema.properties, sort: …`).
  */
 export const PagingQuerySchema = Type.Object({

@@ -9,8 +9,10 @@ import path from 'node:path';
 import yauzl from 'yauzl';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { nowIso } from '../db/time.ts';
-import { saveAdvisories, saveIdMappings, type AdvisoryRecord } from './store.ts';
+import { saveAdvisories, saveIdMappings, type AdvisoryRecord } from '../db/repositories/knowledge-base.ts';
+import {
+  IMPORT_STATUS, createImportRecord, failRunningImports, finishImportRecord, reportImportProgress,
+} from '../db/repositories/knowledge-base-imports.ts';
 import { parseOsv } from './formats/osv.ts';
 import { parseTrivyDb, TRIVY_MARKERS } from './formats/trivy.ts';
 import { decodeFeed, looksLikeNvd, parseNvdFeed } from './formats/nvd.ts';
@@ -36,9 +38,6 @@ export interface ImportOptions {
   /** Record kind to file the import under instead of the detected one (mirror sync uses `sync`). */
   kind?: string;
 }
-
-/** 导入中 / 导入成功 / 导入失败 (IMPORT_RECORD_STATUS_LABEL). */
-export const IMPORT_STATUS = { RUNNING: 1, SUCCEEDED: 2, FAILED: 3 } as const;
 
 /** Advisories per saveAdvisories call: one transaction each, so a crash loses at most one batch. */
 const BATCH = 500;
@@ -156,14 +155,14 @@ class Progress {
     const percent = this.total > 0 ? Math.min(99, Math.floor((this.done / this.total) * 100)) : 0;
     if (percent === this.lastPercent) return;
     this.lastPercent = percent;
-    await this.db.updateTable('kb_import_records').set({
+    await reportImportProgress(this.db, this.summary.recordId, {
       progress: percent,
       total: this.total,
       imported: this.summary.imported,
       updated: this.summary.updated,
       unchanged: this.summary.unchanged,
       failed: this.summary.failed,
-    }).where('id', '=', this.summary.recordId).execute();
+    });
   }
 }
 
@@ -411,20 +410,6 @@ async function importIdMap(db: Kysely<Database>, file: string, progress: Progres
   progress.add({ inserted: written, updated: 0, unchanged: Math.max(0, distinct - written) });
 }
 
-async function createRecord(db: Kysely<Database>, kind: string, name: string, userId: number | undefined): Promise<number> {
-  const row = await db.insertInto('kb_import_records').values({
-    kind,
-    name: name.slice(0, 400),
-    status: IMPORT_STATUS.RUNNING,
-    progress: 0,
-    errors: '[]',
-    message: '',
-    user_id: userId ?? null,
-    created_at: nowIso(),
-  }).returning('id').executeTakeFirstOrThrow();
-  return row.id;
-}
-
 /** The one-line Chinese summary used in records and by the CLI. */
 export function summaryLine(s: Pick<ImportSummary, 'imported' | 'updated' | 'unchanged' | 'failed'>): string {
   return `新增 ${s.imported}，更新 ${s.updated}，未变 ${s.unchanged}，失败 ${s.failed}`;
@@ -461,7 +446,7 @@ async function run(db: Kysely<Database>, input: string, format: Format | Error, 
     if (summary.failed === 0) summary.errors.push({ file: path.basename(input), message: '未找到可导入的漏洞数据' });
   }
   try {
-    await db.updateTable('kb_import_records').set({
+    await finishImportRecord(db, summary.recordId, {
       status,
       progress: status === IMPORT_STATUS.SUCCEEDED ? 100 : Math.min(99, progress.total ? Math.floor((progress.done / progress.total) * 100) : 0),
       total: progress.total,
@@ -469,10 +454,9 @@ async function run(db: Kysely<Database>, input: string, format: Format | Error, 
       updated: summary.updated,
       unchanged: summary.unchanged,
       failed: summary.failed,
-      errors: JSON.stringify(summary.errors),
+      errors: summary.errors,
       message,
-      finished_at: nowIso(),
-    }).where('id', '=', summary.recordId).execute();
+    });
   } finally {
     if (changed > 0) knowledgeChanged.emit();
   }
@@ -484,7 +468,7 @@ async function prepare(db: Kysely<Database>, input: string, options: ImportOptio
   const format: Format | Error = await detectFormat(input).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
   const kind = options.kind ?? (format instanceof Error ? guessKind(input) : format.kind);
   const name = options.name ?? path.basename(path.resolve(input));
-  const recordId = await createRecord(db, kind, name, options.userId);
+  const recordId = await createImportRecord(db, { kind, name, userId: options.userId ?? null });
   const progress = new Progress(db, recordId, kind, options);
   return { recordId, work: () => run(db, input, format, progress) };
 }
@@ -520,10 +504,5 @@ export async function startImport(db: Kysely<Database>, input: string, options: 
  * tells the truth and the administrator knows to import again (it is idempotent).
  */
 export async function failInterruptedImports(db: Kysely<Database>): Promise<number> {
-  const result = await db
-    .updateTable('kb_import_records')
-    .set({ status: IMPORT_STATUS.FAILED, message: '平台在导入过程中停止，导入未完成，请重新导入', finished_at: nowIso() })
-    .where('status', '=', IMPORT_STATUS.RUNNING)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return failRunningImports(db, '平台在导入过程中停止，导入未完成，请重新导入');
 }

@@ -2,11 +2,11 @@
 // knowledge base changed. A change is detected from a cheap stamp (row count and latest update of
 // kb_advisories plus the id-map count), so imports, custom entries and deletes made by any
 // process sharing the database — a worker, the CLI, another platform node — are all picked up.
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { advisoryStamp, loadAdvisories } from '../db/repositories/knowledge-base.ts';
 import type { Database } from '../db/schema.ts';
 import { buildAdvisoryIndex, type AdvisoryIndex } from '../engine/index.ts';
 import { advisoriesVersion } from './changes.ts';
-import { loadAdvisories } from './load.ts';
 
 interface Cached {
   stamp: string;
@@ -17,15 +17,6 @@ const cache = new WeakMap<Kysely<Database>, Cached>();
 /** The last stamp read and when: requests within STAMP_TTL_MS of it do not count the table again. */
 const stamps = new WeakMap<Kysely<Database>, { at: number; version: number; stamp: Promise<string> }>();
 const STAMP_TTL_MS = 5000;
-
-async function stampOf(db: Kysely<Database>): Promise<string> {
-  const row = await db
-    .selectFrom('kb_advisories')
-    .select([sql<number>`count(*)`.as('n'), sql<string | null>`max(updated_at)`.as('latest')])
-    .executeTakeFirst();
-  const map = await db.selectFrom('kb_id_map').select(sql<number>`count(*)`.as('n')).executeTakeFirst();
-  return `${row?.n ?? 0}|${row?.latest ?? ''}|${map?.n ?? 0}`;
-}
 
 /**
  * The index for the knowledge base as it is now. Counting a large advisory table costs tens of
@@ -38,7 +29,7 @@ export async function getAdvisoryIndex(db: Kysely<Database>, options: { fresh?: 
   const version = advisoriesVersion(db);
   let recent = stamps.get(db);
   if (options.fresh || !recent || recent.version !== version || now - recent.at > STAMP_TTL_MS) {
-    recent = { at: now, version, stamp: stampOf(db) };
+    recent = { at: now, version, stamp: advisoryStamp(db) };
     stamps.set(db, recent);
     const pending = recent;
     pending.stamp.catch(() => { if (stamps.get(db) === pending) stamps.delete(db); });

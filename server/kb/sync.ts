@@ -9,9 +9,10 @@ import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Kysely } from 'kysely';
+import { IMPORT_STATUS, importOutcome, recordFailedImport, saveSyncState, syncStateOf } from '../db/repositories/knowledge-base-imports.ts';
 import type { Database } from '../db/schema.ts';
 import { nowIso } from '../db/time.ts';
-import { importKnowledge, IMPORT_STATUS, type ImportSummary } from './import.ts';
+import { importKnowledge, type ImportSummary } from './import.ts';
 
 export interface SyncOptions {
   mirror: string;
@@ -175,18 +176,7 @@ async function download(
 }
 
 async function recordFailure(db: Kysely<Database>, ecosystem: string, message: string): Promise<void> {
-  const now = nowIso();
-  await db.insertInto('kb_import_records').values({
-    kind: 'sync',
-    name: `${ecosystem}（镜像同步）`,
-    status: IMPORT_STATUS.FAILED,
-    progress: 0,
-    errors: JSON.stringify([{ file: `${ecosystem}/all.zip`, message }]),
-    message: `导入失败：${message}`,
-    user_id: null,
-    created_at: now,
-    finished_at: now,
-  }).execute();
+  await recordFailedImport(db, { kind: 'sync', name: `${ecosystem}（镜像同步）`, errors: [{ file: `${ecosystem}/all.zip`, message }], message: `导入失败：${message}` });
 }
 
 export async function syncFromMirror(db: Kysely<Database>, options: SyncOptions): Promise<SyncResult[]> {
@@ -202,7 +192,7 @@ export async function syncFromMirror(db: Kysely<Database>, options: SyncOptions)
     const final = `${stem}.zip`;
     const result: SyncResult = { ecosystem, url, status: 'failed', message: '', bytes: 0, resumed: false, summary: null };
     results.push(result);
-    const state = await db.selectFrom('kb_sync_state').select(['etag', 'last_modified']).where('ecosystem', '=', ecosystem).executeTakeFirst();
+    const state = await syncStateOf(db, ecosystem);
     const haveFinal = (await sizeOf(final)) > 0;
     let outcome: Awaited<ReturnType<typeof download>> | null = null;
     let lastError = '';
@@ -238,7 +228,7 @@ export async function syncFromMirror(db: Kysely<Database>, options: SyncOptions)
       onProgress: (done, total) => options.onProgress?.(ecosystem, 'import', done, total),
     });
     result.summary = summary;
-    const record = await db.selectFrom('kb_import_records').select(['status', 'message']).where('id', '=', summary.recordId).executeTakeFirst();
+    const record = await importOutcome(db, summary.recordId);
     if (record?.status !== IMPORT_STATUS.SUCCEEDED) {
       result.message = record?.message ?? '导入失败';
       continue;
@@ -247,8 +237,7 @@ export async function syncFromMirror(db: Kysely<Database>, options: SyncOptions)
     result.message = record.message;
     // Remember the validators only after a successful import, so a failed one is retried in full.
     const row = { url, etag: outcome.meta.etag, last_modified: outcome.meta.lastModified, bytes: result.bytes, completed_at: nowIso() };
-    const updated = await db.updateTable('kb_sync_state').set(row).where('ecosystem', '=', ecosystem).executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) await db.insertInto('kb_sync_state').values({ ecosystem, ...row }).execute();
+    await saveSyncState(db, ecosystem, row);
   }
   return results;
 }

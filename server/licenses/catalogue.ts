@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import attributesData from '../../resources/licenses/attributes.json' with { type: 'json' };
 import levelsData from '../../resources/licenses/levels.json' with { type: 'json' };
 import type { Database } from '../db/schema.ts';
+import { editedLevels, writeCatalogue, type CatalogueRow } from '../db/repositories/licenses.ts';
 import { getSetting, putSetting } from '../db/repositories/settings.ts';
 import { nowIso } from '../db/time.ts';
 import { exceptionIdList, licenseAttributes, licenseIds, licenseInfo, licenseLevel } from '../engine/index.ts';
@@ -29,9 +30,9 @@ export async function syncLicenseCatalogue(db: Kysely<Database>): Promise<{ inse
   const stamp = shippedStamp();
   if ((await getSetting<string>(db, STAMP_KEY)) === stamp) return null;
 
-  const existing = new Map((await db.selectFrom('licenses').select(['spdx_id', 'level_edited']).execute()).map((r) => [r.spdx_id, Boolean(r.level_edited)]));
+  const existing = await editedLevels(db);
   const now = nowIso();
-  const rows = [...licenseIds(), ...exceptionIdList()].flatMap((id) => {
+  const rows: CatalogueRow[] = [...licenseIds(), ...exceptionIdList()].flatMap((id) => {
     const info = licenseInfo(id);
     if (!info) return [];
     const attributes = info.isException ? undefined : licenseAttributes(id);
@@ -49,20 +50,10 @@ export async function syncLicenseCatalogue(db: Kysely<Database>): Promise<{ inse
       updated_at: now,
     }];
   });
-  let inserted = 0;
-  let updated = 0;
-  await db.transaction().execute(async (trx) => {
-    const fresh = rows.filter((r) => !existing.has(r.spdx_id)).map((r) => ({ ...r, level_edited: 0 }));
-    for (let i = 0; i < fresh.length; i += BATCH) await trx.insertInto('licenses').values(fresh.slice(i, i + BATCH)).execute();
-    inserted = fresh.length;
-    for (const row of rows.filter((r) => existing.has(r.spdx_id))) {
-      const { spdx_id, level, ...rest } = row;
-      // An administrator's level survives an update of the shipped defaults.
-      const set = existing.get(spdx_id) ? rest : { ...rest, level };
-      await trx.updateTable('licenses').set(set).where('spdx_id', '=', spdx_id).execute();
-      updated++;
-    }
-  });
+  const fresh = rows.filter((r) => !existing.has(r.spdx_id));
+  // An administrator's level survives an update of the shipped defaults.
+  const known = rows.filter((r) => existing.has(r.spdx_id)).map((row) => ({ row, keepLevel: existing.get(row.spdx_id)! }));
+  await writeCatalogue(db, fresh, known, BATCH);
   await putSetting(db, STAMP_KEY, stamp);
-  return { inserted, updated };
+  return { inserted: fresh.length, updated: known.length };
 }

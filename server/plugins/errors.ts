@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { fail } from '../../contract/envelope.ts';
 import { MSG } from '../messages.ts';
-import { isSpecCall } from '../routes/catalogue.ts';
+import { isSpecCall } from '../call-catalogue.ts';
 import { validationMessage } from './validation-message.ts';
 
 const BY_CODE: Record<string, [number, string]> = {

@@ -1,14 +1,18 @@
-// Reads a ReportModel from the database: one task (a run), or several runs merged (a subject
-// report: the latest succeeded run of each of its projects; a statistics report: those of every
-// project the user may see). Rows are read in keyset pages so a run with tens of thousands of
-// components never needs one huge result; the writers then take the plain model.
+// Builds a ReportModel from the database (db/repositories/report-model.ts reads it): one task (a
+// run), or several runs merged (a subject report: the latest succeeded run of each of its
+// projects; a statistics report: those of every project the user may see). Rows are read in keyset
+// pages so a run with tens of thousands of components never needs one huge result; the writers
+// then take the plain model.
 import type { Kysely } from 'kysely';
 import { CODE_TYPE_LABEL, labelOf } from '../../contract/enums.ts';
 import type { Database } from '../db/schema.ts';
 import { UserError } from '../errors.ts';
-import { chunks, locationsOf, parseJson } from '../db/repositories/results.ts';
+import {
+  advisoryDetails, componentPage, coverNames, edgesOf, findingPage, licenceFacts, licenceUses, markLogRows, runsOf, type RunInfo,
+} from '../db/repositories/report-model.ts';
+import { locationsOf, parseJson } from '../db/repositories/results.ts';
 import { markValueLabel } from '../db/repositories/results-marks.ts';
-import { conflictOf } from '../routes/result/licences.ts';
+import { conflictOf } from '../licenses/conflicts.ts';
 import type {
   Level, LevelCounts, ReportComponent, ReportConflict, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability,
 } from './model.ts';
@@ -33,39 +37,6 @@ export interface ModelRequest {
 
 const emptyLevels = (): LevelCounts => ({ 1: 0, 2: 0, 4: 0, 8: 0, 16: 0 });
 const asLevel = (n: number | null | undefined): Level => (LEVELS.includes(Number(n) as Level) ? (Number(n) as Level) : 16);
-
-/** A run with what the model says about its project. */
-interface RunInfo {
-  id: number;
-  seq: number;
-  projectId: number;
-  projectName: string;
-  subjectId: number;
-  codeType: number;
-  analysisModes: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  outbound: string | null;
-  versionId: number | null;
-}
-
-async function runsOf(db: Kysely<Database>, runIds: number[]): Promise<RunInfo[]> {
-  const out: RunInfo[] = [];
-  for (const ids of chunks(runIds, 500)) {
-    const rows = await db.selectFrom('runs as r').innerJoin('projects as p', 'p.id', 'r.project_id')
-      .select(['r.id', 'r.seq', 'r.project_id', 'p.name', 'p.subject_id', 'p.get_code_type', 'r.analysis_modes', 'r.started_at', 'r.finished_at', 'r.outbound_license', 'p.version_id'])
-      .where('r.id', 'in', ids).execute();
-    for (const r of rows) {
-      out.push({
-        id: Number(r.id), seq: Number(r.seq), projectId: Number(r.project_id), projectName: r.name, subjectId: Number(r.subject_id), codeType: Number(r.get_code_type),
-        analysisModes: r.analysis_modes, startedAt: r.started_at, finishedAt: r.finished_at, outbound: r.outbound_license, versionId: r.version_id,
-      });
-    }
-  }
-  // Keep the caller's order (the subject's projects in order).
-  const order = new Map(runIds.map((id, i) => [id, i]));
-  return out.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-}
 
 /** Keyset-paged read of one run's table ordered by id. */
 async function* paged<T extends { id: number }>(read: (afterId: number) => Promise<T[]>): AsyncGenerator<T> {
@@ -93,7 +64,7 @@ async function readComponents(db: Kysely<Database>, runs: RunInfo[]): Promise<Me
   const byKey = new Map<string, string>();
   const merged = runs.length > 1;
   for (const run of runs) {
-    const rows = paged((after) => db.selectFrom('run_components').selectAll().where('run_id', '=', run.id).where('id', '>', after).orderBy('id').limit(PAGE).execute());
+    const rows = paged((after) => componentPage(db, run.id, after, PAGE));
     for await (const c of rows) {
       const id = Number(c.id);
       const key = c.purl || `${c.ecosystem}:${c.name}@${c.version}`;
@@ -127,8 +98,7 @@ async function readEdges(db: Kysely<Database>, runs: RunInfo[], refOf: Map<numbe
   const seen = new Set<string>();
   const edges: ReportModel['edges'] = [];
   for (const run of runs) {
-    // Two integers a row: even a 20,000-edge run is a small result, read in one query.
-    const rows = await db.selectFrom('run_edges').select(['parent_id', 'child_id']).where('run_id', '=', run.id).execute();
+    const rows = await edgesOf(db, run.id);
     for (const e of rows) {
       const to = refOf.get(Number(e.child_id));
       if (!to) continue;
@@ -143,33 +113,11 @@ async function readEdges(db: Kysely<Database>, runs: RunInfo[], refOf: Map<numbe
   return edges;
 }
 
-interface KbDetail { description: string; summary: string; vector: string | null; cwes: string[]; references: string[] }
-
-/** Description, CWE, vector and references of the findings' advisories, when the knowledge base has them. */
-async function advisoryDetails(db: Kysely<Database>, ids: string[]): Promise<Map<string, KbDetail>> {
-  const out = new Map<string, KbDetail>();
-  for (const part of chunks(ids, 500)) {
-    const rows = await db.selectFrom('kb_advisories').select(['advisory_id', 'summary', 'details', 'vector', 'cwes', 'reference_links'])
-      .where('advisory_id', 'in', part).execute();
-    for (const r of rows) {
-      const links = parseJson<Array<{ url?: string } | string>>(r.reference_links, []);
-      out.set(r.advisory_id, {
-        description: r.details || r.summary,
-        summary: r.summary,
-        vector: r.vector,
-        cwes: parseJson<unknown[]>(r.cwes, []).map(String),
-        references: links.map((l) => (typeof l === 'string' ? l : String(l.url ?? ''))).filter(Boolean),
-      });
-    }
-  }
-  return out;
-}
-
 async function readVulnerabilities(db: Kysely<Database>, runs: RunInfo[], merge: Merge): Promise<ReportVulnerability[]> {
-  const rows: Array<{ ref: string; v: Awaited<ReturnType<typeof readFindingPage>>[number] }> = [];
+  const rows: Array<{ ref: string; v: Awaited<ReturnType<typeof findingPage>>[number] }> = [];
   const seen = new Set<string>();
   for (const run of runs) {
-    for await (const v of paged((after) => readFindingPage(db, run.id, after))) {
+    for await (const v of paged((after) => findingPage(db, run.id, after, PAGE))) {
       const ref = merge.refOf.get(Number(v.component_id));
       if (!ref) continue;
       const key = `${ref}\u0000${v.vul_id}`;
@@ -202,14 +150,10 @@ async function readVulnerabilities(db: Kysely<Database>, runs: RunInfo[], merge:
   }).sort((a, b) => a.level - b.level || (b.score ?? -1) - (a.score ?? -1) || a.id.localeCompare(b.id));
 }
 
-const readFindingPage = (db: Kysely<Database>, runId: number, after: number) =>
-  db.selectFrom('run_vulnerabilities').selectAll().where('run_id', '=', runId).where('id', '>', after).orderBy('id').limit(PAGE).execute();
-
 async function readLicenses(db: Kysely<Database>, runs: RunInfo[], refOf: Map<number, string>): Promise<ReportLicense[]> {
   const componentsOf = new Map<string, Set<string>>();
   for (const run of runs) {
-    const rows = await db.selectFrom('run_licenses').select(['spdx_id', 'component_id']).distinct().where('run_id', '=', run.id).execute();
-    for (const r of rows) {
+    for (const r of await licenceUses(db, run.id)) {
       const set = componentsOf.get(r.spdx_id) ?? new Set<string>();
       const ref = r.component_id === null ? undefined : refOf.get(Number(r.component_id));
       if (ref) set.add(ref);
@@ -217,14 +161,7 @@ async function readLicenses(db: Kysely<Database>, runs: RunInfo[], refOf: Map<nu
     }
   }
   const ids = [...componentsOf.keys()];
-  const known = new Map<string, { name: string; level: number; copyleft: string; osi: boolean; fsf: boolean }>();
-  for (const part of chunks(ids, 500)) {
-    const rows = await db.selectFrom('licenses').select(['spdx_id', 'name', 'level', 'copyleft', 'osi_approved', 'attributes']).where('spdx_id', 'in', part).execute();
-    for (const r of rows) {
-      const attributes = parseJson<{ fsfLibre?: boolean | null }>(r.attributes, {});
-      known.set(r.spdx_id, { name: r.name, level: r.level, copyleft: r.copyleft, osi: Boolean(Number(r.osi_approved)), fsf: attributes.fsfLibre === true });
-    }
-  }
+  const known = await licenceFacts(db, ids);
   return ids.map((spdxId) => {
     const k = known.get(spdxId);
     return {
@@ -257,13 +194,9 @@ function conflictsOf(merge: Merge): { rows: ReportConflict[]; incompatible: numb
 async function readMarkLogs(db: Kysely<Database>, runs: RunInfo[]): Promise<ReportMarkLog[]> {
   // Marks carry from run to run within a project, so a report shows the project's whole record.
   const projectIds = [...new Set(runs.map((r) => r.projectId))];
-  const out: ReportMarkLog[] = [];
-  for (const part of chunks(projectIds, 500)) {
-    const rows = await db.selectFrom('mark_logs as m').leftJoin('users as u', 'u.id', 'm.user_id')
-      .select(['m.kind', 'm.target', 'm.old_value', 'm.new_value', 'm.remark', 'm.created_at', 'm.id', 'u.name as user'])
-      .where('m.project_id', 'in', part).orderBy('m.created_at').orderBy('m.id').execute();
-    for (const r of rows) out.push({ kind: r.kind, target: r.target, oldValue: markValueLabel(r.kind, r.old_value), newValue: markValueLabel(r.kind, r.new_value), remark: r.remark, user: r.user ?? '--', at: r.created_at });
-  }
+  const out: ReportMarkLog[] = (await markLogRows(db, projectIds)).map((r) => ({
+    kind: r.kind, target: r.target, oldValue: markValueLabel(r.kind, r.old_value), newValue: markValueLabel(r.kind, r.new_value), remark: r.remark, user: r.user ?? '--', at: r.created_at,
+  }));
   return out.sort((a, b) => a.at.localeCompare(b.at));
 }
 
@@ -340,9 +273,6 @@ async function subjectOf(db: Kysely<Database>, request: ModelRequest, single: Ru
   if (request.kind === 'statistic') return { id: 0, name: '全部应用', version: null };
   const subjectId = single?.subjectId ?? request.subjectId ?? null;
   if (subjectId === null) return { id: 0, name: '--', version: null };
-  const subject = await db.selectFrom('subjects').select(['id', 'name']).where('id', '=', subjectId).executeTakeFirst();
-  const version = single?.versionId
-    ? (await db.selectFrom('subject_versions').select('name').where('id', '=', single.versionId).executeTakeFirst())?.name ?? null
-    : null;
-  return { id: subjectId, name: subject?.name ?? '--', version };
+  const names = await coverNames(db, subjectId, single?.versionId ?? null);
+  return { id: subjectId, name: names.subject ?? '--', version: names.version };
 }

@@ -4,7 +4,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { binaryPath, routerPath, type CallBody, type CallData, type CallParams, type CallQuery, type CallSpec } from '../../contract/api/define.ts';
 import { EnvelopeSchema, fail, type Envelope } from '../../contract/envelope.ts';
-import { PERMISSION_DENIED_SERVER_MESSAGE } from '../../contract/errors.ts';
 import type { AuthContext } from '../auth/guard.ts';
 import { isUserError } from '../errors.ts';
 import { health } from '../../contract/api/session.ts';
@@ -93,15 +92,14 @@ export function registerCalls(app: FastifyInstance, calls: Record<string, CallSp
           try {
             envelope = await handler({ request, reply, query: request.query, body: request.body, params: request.params } as CallContext<CallSpec>);
           } catch (error) {
-            // A domain failure is an answer, not a defect: its message goes to the user as is.
+            // A domain failure is an answer, not a defect: its message goes to the user as is. A
+            // refusal (a data scope the caller lacks) answers like the guard's refused permission:
+            // HTTP 403, 'Permission denied' shown as 用户无权查看当前项目.
             if (!isUserError(error)) throw error;
+            if (error.kind === 'denied') reply.code(403);
             envelope = fail(error.message, undefined, error.field);
           }
-          if (!isEnvelope(envelope)) return reply;
-          // A refused data scope answers like the guard's refused permission: HTTP 403 with the
-          // server message the client shows as 用户无权查看当前项目.
-          if (envelope.message === PERMISSION_DENIED_SERVER_MESSAGE && envelope.code !== 1) reply.code(403);
-          return envelope;
+          return isEnvelope(envelope) ? envelope : reply;
         },
       });
     }

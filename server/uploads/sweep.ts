@@ -4,8 +4,8 @@
 // goes. Completed uploads stay: projects re-analyse from them.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
+import { cancelIdleUploads } from '../db/repositories/uploads.ts';
 import type { Database } from '../db/schema.ts';
-import { nowIso } from '../db/time.ts';
 import { removeFiles } from './receive.ts';
 
 /** An upload with no chunk for this long is abandoned. */
@@ -14,12 +14,9 @@ const SWEEP_EVERY_MS = 6 * 3600 * 1000;
 
 /** Cancels uploads idle since before `cutoff` and removes their files; the ids swept. */
 export async function sweepAbandonedUploads(db: Kysely<Database>, dataDir: string, cutoff = new Date(Date.now() - ABANDONED_AFTER_MS)): Promise<string[]> {
-  // One conditional update: a chunk arriving meanwhile moves updated_at and keeps its upload.
-  const swept = await db.updateTable('uploads').set({ status: 'cancelled', updated_at: nowIso() })
-    .where('status', '=', 'receiving').where('updated_at', '<', cutoff.toISOString())
-    .returning('id').execute();
-  for (const { id } of swept) await removeFiles(dataDir, id);
-  return swept.map((r) => r.id);
+  const swept = await cancelIdleUploads(db, cutoff.toISOString());
+  for (const id of swept) await removeFiles(dataDir, id);
+  return swept;
 }
 
 /** Sweeps now (awaited, so a platform that closes at once leaves no query behind) and every few hours until stopped. */

@@ -1,4 +1,5 @@
-// The audit trail: one row per security-relevant event or change.
+// The audit trail: one row per security-relevant event or change, written with the transaction
+// handle of the command it records (db/transaction.ts inTransaction), so the two commit together.
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.ts';
 import { nowIso } from '../time.ts';

@@ -1,6 +1,6 @@
 // Reads and level edits of the licence knowledge base (the licences table, kept in step with the
 // shipped licence data by server/licenses/catalogue.ts).
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import type { LicenseFilter, LicenseRow } from '../../../contract/api/license.ts';
 import type { Page } from '../../../contract/api/kit.ts';
 import type { Level } from '../../engine/index.ts';
@@ -8,6 +8,7 @@ import type { Database, LicensesTable } from '../schema.ts';
 import type { Paging } from './vulnerabilities.ts';
 import { nowIso } from '../time.ts';
 import { likePattern } from '../like.ts';
+import { inTransaction } from '../transaction.ts';
 
 type Db = Kysely<Database>;
 type Row = Selectable<LicensesTable>;
@@ -80,4 +81,25 @@ export async function levelsOf(db: Db, ids: string[]): Promise<Map<string, Level
   if (!ids.length) return new Map();
   const rows = await db.selectFrom('licenses').select(['spdx_id', 'level']).where('spdx_id', 'in', ids).execute();
   return new Map(rows.map((r) => [r.spdx_id, r.level as Level]));
+}
+
+// ---- the shipped catalogue (server/licenses/catalogue.ts keeps the table in step with it)
+
+/** Every stored licence's SPDX id, and whether an administrator edited its level. */
+export async function editedLevels(db: Db): Promise<Map<string, boolean>> {
+  return new Map((await db.selectFrom('licenses').select(['spdx_id', 'level_edited']).execute()).map((r) => [r.spdx_id, Boolean(r.level_edited)]));
+}
+
+export type CatalogueRow = Omit<Insertable<LicensesTable>, 'id' | 'level_edited' | 'updated_by'>;
+
+/** Writes the shipped rows in one transaction: new ones inserted, known ones updated (`keepLevel`: an edited level stays). */
+export async function writeCatalogue(db: Db, fresh: CatalogueRow[], known: Array<{ row: CatalogueRow; keepLevel: boolean }>, batch: number): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const rows = fresh.map((r) => ({ ...r, level_edited: 0 }));
+    for (let i = 0; i < rows.length; i += batch) await trx.insertInto('licenses').values(rows.slice(i, i + batch)).execute();
+    for (const { row, keepLevel } of known) {
+      const { spdx_id, level, ...rest } = row;
+      await trx.updateTable('licenses').set(keepLevel ? rest : { ...rest, level }).where('spdx_id', '=', spdx_id).execute();
+    }
+  });
 }

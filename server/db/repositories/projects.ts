@@ -1,9 +1,9 @@
 // Projects: the new-project form stored (type-specific fields in `source`, secrets encrypted),
 // and the task list (projects with their latest run). Launching lives in runs.ts.
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { ProjectForm, RunSummary, TaskRow, Timing } from '../../../contract/api/task.ts';
 import type { Page } from '../../../contract/api/kit.ts';
-import { isTimingDisabled } from '../../../contract/enums.ts';
+import { isTimingDisabled, TASK_STATUS } from '../../../contract/enums.ts';
 import { encryptSecret } from '../../secrets.ts';
 import type { Database, ProjectsTable } from '../schema.ts';
 import { nowIso } from '../time.ts';
@@ -174,4 +174,47 @@ export async function listTasks(db: Db, q: TaskQuery): Promise<Page<TaskRow>> {
       createdAt: r.created_at,
     })),
   };
+}
+
+/** The ids of the projects of some subjects ('all': every subject), by subject then project. */
+export async function projectIdsOf(db: Db, subjects: number[] | 'all'): Promise<number[]> {
+  if (subjects !== 'all' && !subjects.length) return [];
+  let query = db.selectFrom('projects').select('id').orderBy('subject_id').orderBy('id');
+  if (subjects !== 'all') query = query.where('subject_id', 'in', subjects);
+  return (await query.execute()).map((p) => Number(p.id));
+}
+
+/** Whether the subject already has a project of that name (other than `exceptId`). */
+export async function projectNameTaken(db: Db, subjectId: number, name: string, exceptId?: number): Promise<boolean> {
+  let same = db.selectFrom('projects').select('id').where('subject_id', '=', subjectId).where('name', '=', name);
+  if (exceptId) same = same.where('id', '<>', exceptId);
+  return (await same.executeTakeFirst()) !== undefined;
+}
+
+/** Changes a stored project; answers the row as written. */
+export async function updateProject(db: Db, id: number, changes: Updateable<ProjectsTable>): Promise<ProjectRow> {
+  return db.updateTable('projects').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+/** Deletes projects; their runs and results go with them (ON DELETE CASCADE). */
+export async function deleteProjectRows(db: Db, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  await db.deleteFrom('projects').where('id', 'in', ids).execute();
+}
+
+/** The projects of a subject by name, with the latest run each has that succeeded. */
+export async function subjectProjects(db: Db, subjectId: number) {
+  const rows = await db.selectFrom('projects as p').select(['p.id', 'p.name', 'p.get_code_type', 'p.status'])
+    .select((eb) => eb.selectFrom('runs as r').select((e) => e.fn.max('r.id').as('m')).whereRef('r.project_id', '=', 'p.id').where('r.status', '=', TASK_STATUS.SUCCEEDED).as('result_run_id'))
+    .where('p.subject_id', '=', subjectId).orderBy('p.name').execute();
+  return rows.map((r) => ({
+    id: r.id, name: r.name, getCodeType: r.get_code_type, status: r.status,
+    resultRunId: r.result_run_id === null || r.result_run_id === undefined ? null : Number(r.result_run_id),
+  }));
+}
+
+/** How many projects the platform holds. */
+export async function countProjects(db: Db): Promise<number> {
+  const used = await db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  return Number(used?.n ?? 0);
 }

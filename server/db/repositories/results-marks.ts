@@ -111,3 +111,15 @@ export async function markLog(db: Db, projectId: number, kinds: MarkKind[], targ
     })),
   };
 }
+
+/** The log target of a component or finding row (its purl, or `purl|vulId`) and the project of its run. */
+export async function markTargetOf(db: Db, id: number, finding: boolean): Promise<{ target: string; projectId: number } | undefined> {
+  if (finding) {
+    const row = await db.selectFrom('run_vulnerabilities as v').innerJoin('run_components as c', 'c.id', 'v.component_id').innerJoin('runs as r', 'r.id', 'v.run_id')
+      .select(['c.purl', 'v.vul_id', 'r.project_id']).where('v.id', '=', id).executeTakeFirst();
+    return row && { target: findingTarget(row.purl, String(row.vul_id)), projectId: row.project_id };
+  }
+  const row = await db.selectFrom('run_components as c').innerJoin('runs as r', 'r.id', 'c.run_id')
+    .select(['c.purl', 'r.project_id']).where('c.id', '=', id).executeTakeFirst();
+  return row && { target: row.purl, projectId: row.project_id };
+}

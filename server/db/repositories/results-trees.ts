@@ -3,7 +3,7 @@
 // 10,000+ components. Paths to a node (detail drawer, search) walk the edges upward in memory.
 import { sql } from 'kysely';
 import type { DependencyNode, FileNode, PathStep } from '../../../contract/api/result/index.ts';
-import { chunks, componentView, type Db } from './results.ts';
+import { chunks, componentView, lowerLike, type Db } from './results.ts';
 
 export interface Paged { page: number; size: number }
 
@@ -59,6 +59,25 @@ export const fileSteps = (path: string): PathStep[] => {
   const parts = path.split('/');
   return parts.map((name, i) => ({ pathId: parts.slice(0, i + 1).join('/'), name, version: null }));
 };
+
+/** Whether `componentId` is a component of the run (a tree node to expand). */
+export async function isRunComponent(db: Db, runId: number, componentId: number): Promise<boolean> {
+  return (await db.selectFrom('run_components').select('id').where('id', '=', componentId).where('run_id', '=', runId).executeTakeFirst()) !== undefined;
+}
+
+/** Files and folders of the run whose name matches the LIKE pattern: how many, and the first `limit` by path. */
+export async function searchFiles(db: Db, runId: number, pattern: string, limit: number) {
+  const base = db.selectFrom('run_files').where('run_id', '=', runId).where(lowerLike('name', pattern));
+  const total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
+  const rows = await base.select(['path', 'name', 'is_dir']).orderBy('path').limit(limit).execute();
+  return { total, rows };
+}
+
+/** Components of the run whose name or purl matches the LIKE pattern, worst risk first (at most `limit`). */
+export async function searchComponents(db: Db, runId: number, pattern: string, limit: number) {
+  return db.selectFrom('run_components').selectAll().where('run_id', '=', runId)
+    .where((eb) => eb.or([lowerLike('name', pattern), lowerLike('purl', pattern)])).orderBy('risk_level').orderBy('name').limit(limit).execute();
+}
 
 // ---- paths through the dependency graph -----------------------------------------------------------
 

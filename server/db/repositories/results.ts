@@ -6,9 +6,8 @@ import type { ComponentRow, FindingRow, LevelCounts, Location, ProjectHeader, Ri
 import { TASK_STATUS, parseAnalysisModes } from '../../../contract/enums.ts';
 import { RUN_STAGE_LABEL, type RunStage } from '../../../contract/api/task.ts';
 import type { Database, RunComponentsTable, RunVulnerabilitiesTable, RunsTable } from '../schema.ts';
+import { UserError } from '../../errors.ts';
 import { canAccessSubject, visibleSubjectIds } from './subject-access.ts';
-
-import { PERMISSION_DENIED_SERVER_MESSAGE } from '../../../contract/errors.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type RunRecord = Selectable<RunsTable>;
@@ -17,13 +16,10 @@ export type FindingRecord = Selectable<RunVulnerabilitiesTable>;
 
 export const RESULT_MSG = {
   projectNotFound: '项目不存在',
-  /** Answered with HTTP 403 by the registrar; the client shows it as 用户无权查看当前项目. */
-  forbidden: PERMISSION_DENIED_SERVER_MESSAGE,
   taskNotFound: '任务不存在或不属于该项目',
   componentNotFound: '组件不存在',
   findingNotFound: '漏洞记录不存在',
   subjectNotFound: '项目（应用）不存在',
-  subjectForbidden: PERMISSION_DENIED_SERVER_MESSAGE,
   nodeNotFound: '依赖树节点不存在',
 } as const;
 
@@ -68,21 +64,26 @@ export interface ProjectRecord {
   outbound_license: string | null;
 }
 
-export type Scoped<T> = { ok: true; value: T } | { ok: false; message: string };
-const denied = <T>(message: string): Scoped<T> => ({ ok: false, message });
-
-/** The project when it exists and the user may see its subject. */
-export async function accessibleProject(db: Db, userId: number, projectId: number): Promise<Scoped<ProjectRecord>> {
+/**
+ * The project when it exists and the user may see its subject; else a UserError (项目不存在, or the
+ * data-scope refusal answered with HTTP 403 and shown as 用户无权查看当前项目).
+ */
+export async function accessibleProject(db: Db, userId: number, projectId: number): Promise<ProjectRecord> {
   const project = await db.selectFrom('projects').select(['id', 'subject_id', 'name', 'outbound_license'])
     .where('id', '=', projectId).executeTakeFirst();
-  if (!project) return denied(RESULT_MSG.projectNotFound);
-  if (!(await canAccessSubject(db as Kysely<Database>, userId, project.subject_id))) return denied(RESULT_MSG.forbidden);
-  return { ok: true, value: project };
+  if (!project) throw new UserError(RESULT_MSG.projectNotFound, 'not-found');
+  if (!(await canAccessSubject(db, userId, project.subject_id))) throw UserError.denied();
+  return project;
 }
 
 export async function latestSucceededRun(db: Db, projectId: number): Promise<RunRecord | undefined> {
   return db.selectFrom('runs').selectAll().where('project_id', '=', projectId).where('status', '=', TASK_STATUS.SUCCEEDED)
     .orderBy('id', 'desc').limit(1).executeTakeFirst();
+}
+
+/** The project's newest run, whatever its status. */
+export async function latestRun(db: Db, projectId: number): Promise<RunRecord | undefined> {
+  return db.selectFrom('runs').selectAll().where('project_id', '=', projectId).orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
 
 export interface ResultScope {
@@ -95,44 +96,39 @@ export interface ResultScope {
  * The project (visible to the user) and the run a project-scoped read answers from: the asked
  * `taskId` when it is a run of the project, else the project's latest succeeded run.
  */
-export async function resultScope(db: Db, userId: number, projectId: number, taskId?: number): Promise<Scoped<ResultScope>> {
+export async function resultScope(db: Db, userId: number, projectId: number, taskId?: number): Promise<ResultScope> {
   const project = await accessibleProject(db, userId, projectId);
-  if (!project.ok) return project;
   if (taskId !== undefined) {
     const run = await db.selectFrom('runs').selectAll().where('id', '=', taskId).executeTakeFirst();
-    if (!run || run.project_id !== projectId) return denied(RESULT_MSG.taskNotFound);
-    return { ok: true, value: { project: project.value, run } };
+    if (!run || run.project_id !== projectId) throw new UserError(RESULT_MSG.taskNotFound, 'not-found');
+    return { project, run };
   }
-  return { ok: true, value: { project: project.value, run: (await latestSucceededRun(db, projectId)) ?? null } };
+  return { project, run: (await latestSucceededRun(db, projectId)) ?? null };
 }
 
 /** A run the user may see (any project), with its project. */
-export async function accessibleRun(db: Db, userId: number, runId: number): Promise<Scoped<{ run: RunRecord; project: ProjectRecord }>> {
+export async function accessibleRun(db: Db, userId: number, runId: number): Promise<{ run: RunRecord; project: ProjectRecord }> {
   const run = await db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
-  if (!run) return denied(RESULT_MSG.taskNotFound);
-  const project = await accessibleProject(db, userId, run.project_id);
-  if (!project.ok) return project;
-  return { ok: true, value: { run, project: project.value } };
+  if (!run) throw new UserError(RESULT_MSG.taskNotFound, 'not-found');
+  return { run, project: await accessibleProject(db, userId, run.project_id) };
 }
 
 /** A component row the user may see, with its run and project. */
-export async function accessibleComponent(db: Db, userId: number, componentId: number): Promise<Scoped<{ component: ComponentRecord; run: RunRecord; project: ProjectRecord }>> {
+export async function accessibleComponent(db: Db, userId: number, componentId: number): Promise<{ component: ComponentRecord; run: RunRecord; project: ProjectRecord }> {
   const component = await db.selectFrom('run_components').selectAll().where('id', '=', componentId).executeTakeFirst();
-  if (!component) return denied(RESULT_MSG.componentNotFound);
-  const run = await accessibleRun(db, userId, component.run_id);
-  if (!run.ok) return run;
-  return { ok: true, value: { component, ...run.value } };
+  if (!component) throw new UserError(RESULT_MSG.componentNotFound, 'not-found');
+  return { component, ...(await accessibleRun(db, userId, component.run_id)) };
 }
 
 export interface SubjectRecord { id: number; uuid: string; name: string }
 
-export async function accessibleSubject(db: Db, userId: number, subject: { id?: number; uuid?: string }): Promise<Scoped<SubjectRecord>> {
+export async function accessibleSubject(db: Db, userId: number, subject: { id?: number; uuid?: string }): Promise<SubjectRecord> {
   let query = db.selectFrom('subjects').select(['id', 'uuid', 'name']);
   query = subject.id !== undefined ? query.where('id', '=', subject.id) : query.where('uuid', '=', subject.uuid ?? '');
   const row = await query.executeTakeFirst();
-  if (!row) return denied(RESULT_MSG.subjectNotFound);
-  if (!(await canAccessSubject(db as Kysely<Database>, userId, row.id))) return denied(RESULT_MSG.subjectForbidden);
-  return { ok: true, value: row };
+  if (!row) throw new UserError(RESULT_MSG.subjectNotFound, 'not-found');
+  if (!(await canAccessSubject(db, userId, row.id))) throw UserError.denied();
+  return row;
 }
 
 export interface LatestRun { runId: number; projectId: number }
@@ -154,7 +150,7 @@ export async function latestRunsOf(db: Db, scope: { subjectIds: number[] | 'all'
 }
 
 export async function visibleLatestRuns(db: Db, userId: number): Promise<LatestRun[]> {
-  return latestRunsOf(db, { subjectIds: await visibleSubjectIds(db as Kysely<Database>, userId) });
+  return latestRunsOf(db, { subjectIds: await visibleSubjectIds(db, userId) });
 }
 
 // ---- views ---------------------------------------------------------------------------------------

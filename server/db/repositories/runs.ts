@@ -6,6 +6,7 @@ import { TASK_STATUS } from '../../../contract/enums.ts';
 import type { RunStage } from '../../../contract/api/task.ts';
 import type { Database, RunsTable } from '../schema.ts';
 import { nowIso } from '../time.ts';
+import { inTransaction } from '../transaction.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 export type RunRow = Selectable<RunsTable>;
@@ -23,9 +24,12 @@ async function mirrorOnProject(db: Db, run: { id: number; project_id: number; st
     .execute();
 }
 
-/** Queues a new run of a project; refuses (null) when one is already queued, running or paused. */
-export async function queueRun(db: Kysely<Database>, input: { projectId: number; analysisModes: string; trigger: string; userId: number | null; outboundLicense: string | null }): Promise<RunRow | null> {
-  return db.transaction().execute(async (trx) => {
+/**
+ * Queues a new run of a project; refuses (null) when one is already queued, running or paused. In
+ * its own transaction, or in the caller's when handed one.
+ */
+export async function queueRun(db: Db, input: { projectId: number; analysisModes: string; trigger: string; userId: number | null; outboundLicense: string | null }): Promise<RunRow | null> {
+  return inTransaction(db, async (trx) => {
     // Locks the project row on PostgreSQL so two launches cannot both pass the check below.
     await trx.updateTable('projects').set({ updated_at: nowIso() }).where('id', '=', input.projectId).execute();
     const busy = await trx.selectFrom('runs').select('id').where('project_id', '=', input.projectId)
@@ -126,4 +130,52 @@ export async function queuePositions(db: Db): Promise<Map<number, number>> {
 
 export async function findRun(db: Db, id: number): Promise<RunRow | undefined> {
   return db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export interface SucceededRun { id: number; seq: number; projectId: number }
+
+/** The latest succeeded run of each project (those without one are absent). */
+export async function latestSucceededRuns(db: Db, projectIds: number[]): Promise<Map<number, SucceededRun>> {
+  const out = new Map<number, SucceededRun>();
+  for (let i = 0; i < projectIds.length; i += 500) {
+    const part = projectIds.slice(i, i + 500);
+    const latest = db.selectFrom('runs').select((eb) => eb.fn.max('id').as('id'))
+      .where('status', '=', TASK_STATUS.SUCCEEDED).where('project_id', 'in', part).groupBy('project_id');
+    const rows = await db.selectFrom('runs').select(['id', 'seq', 'project_id']).where('id', 'in', latest).execute();
+    for (const r of rows) out.set(Number(r.project_id), { id: Number(r.id), seq: Number(r.seq), projectId: Number(r.project_id) });
+  }
+  return out;
+}
+
+export async function findRuns(db: Db, ids: number[]): Promise<RunRow[]> {
+  if (!ids.length) return [];
+  return db.selectFrom('runs').selectAll().where('id', 'in', ids).execute();
+}
+
+/** How many runs are in each of the given statuses. */
+export async function countRunsByStatus(db: Db, statuses: number[]): Promise<Map<number, number>> {
+  const rows = await db.selectFrom('runs').select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('status', 'in', statuses).groupBy('status').execute();
+  return new Map(rows.map((r) => [r.status, Number(r.n)]));
+}
+
+/** A page of the queue: running first, then waiting in the order it will be served, then paused. */
+export async function listQueue(db: Db, paging: { page: number; size: number }) {
+  const base = db.selectFrom('runs as r').where('r.status', 'in', [...ACTIVE]);
+  const total = await base.select(sql<number>`count(*)`.as('n')).executeTakeFirst();
+  const rows = await base
+    .innerJoin('projects as p', 'p.id', 'r.project_id')
+    .innerJoin('subjects as s', 's.id', 'p.subject_id')
+    .leftJoin('users as u', 'u.id', 'r.created_by')
+    .select(['r.id', 'r.project_id', 'p.name as project_name', 's.name as subject_name', 'r.seq', 'r.status', 'r.stage', 'r.progress', 'r.trigger', 'r.worker', 'r.queued_at', 'r.started_at', 'u.name as creator'])
+    .orderBy(sql`case r.status when 1 then 0 when 4 then 2 else 1 end`).orderBy('r.queued_at').orderBy('r.id')
+    .limit(paging.size).offset((paging.page - 1) * paging.size).execute();
+  return { total: Number(total?.n ?? 0), rows };
+}
+
+/** Moves a run to the head of the queue: one millisecond before the run served next. */
+export async function moveToQueueHead(db: Db, run: { id: number; queued_at: string }): Promise<void> {
+  const first = await db.selectFrom('runs').select(sql<string>`min(queued_at)`.as('t')).where('status', 'in', [...CLAIMABLE]).executeTakeFirst();
+  const head = first?.t ? new Date(new Date(first.t).getTime() - 1).toISOString() : run.queued_at;
+  await db.updateTable('runs').set({ queued_at: head }).where('id', '=', run.id).execute();
 }

@@ -2,14 +2,13 @@
 // administrators see every subject; everyone else sees the subjects they own or are members of.
 // Every area that answers per subject (projects, tasks, results, statistics) asks here, so the
 // rule lives in one place.
-import type { Kysely } from 'kysely';
 import { ROLE } from '../../../contract/permissions.ts';
-import type { Database } from '../schema.ts';
+import type { Db } from '../transaction.ts';
 
 /** subject_members.role: the owner manages the subject, members work in it. */
 export const MEMBER_ROLE = { OWNER: 1, MEMBER: 2 } as const;
 
-export async function isDomainAdmin(db: Kysely<Database>, userId: number): Promise<boolean> {
+export async function isDomainAdmin(db: Db, userId: number): Promise<boolean> {
   const row = await db.selectFrom('user_roles')
     .innerJoin('roles', 'roles.id', 'user_roles.role_id')
     .select('roles.code')
@@ -20,7 +19,7 @@ export async function isDomainAdmin(db: Kysely<Database>, userId: number): Promi
 }
 
 /** The member role of the user in the subject (owner_id counts as owner), or null. */
-async function memberRole(db: Kysely<Database>, userId: number, subjectId: number): Promise<number | null> {
+async function memberRole(db: Db, userId: number, subjectId: number): Promise<number | null> {
   const subject = await db.selectFrom('subjects').select('owner_id').where('id', '=', subjectId).executeTakeFirst();
   if (!subject) return null;
   if (subject.owner_id === userId) return MEMBER_ROLE.OWNER;
@@ -30,19 +29,19 @@ async function memberRole(db: Kysely<Database>, userId: number, subjectId: numbe
 }
 
 /** True for domain administrators, the subject's owner and its members; false when it does not exist. */
-export async function canAccessSubject(db: Kysely<Database>, userId: number, subjectId: number): Promise<boolean> {
+export async function canAccessSubject(db: Db, userId: number, subjectId: number): Promise<boolean> {
   if (await isDomainAdmin(db, userId)) return true;
   return (await memberRole(db, userId, subjectId)) !== null;
 }
 
 /** True for domain administrators and the subject's owner (members with role 1). */
-export async function canManageSubject(db: Kysely<Database>, userId: number, subjectId: number): Promise<boolean> {
+export async function canManageSubject(db: Db, userId: number, subjectId: number): Promise<boolean> {
   if (await isDomainAdmin(db, userId)) return true;
   return (await memberRole(db, userId, subjectId)) === MEMBER_ROLE.OWNER;
 }
 
 /** 'all' for domain administrators, else the ids of the subjects the user owns or belongs to. */
-export async function visibleSubjectIds(db: Kysely<Database>, userId: number): Promise<number[] | 'all'> {
+export async function visibleSubjectIds(db: Db, userId: number): Promise<number[] | 'all'> {
   if (await isDomainAdmin(db, userId)) return 'all';
   const [owned, joined] = await Promise.all([
     db.selectFrom('subjects').select('id').where('owner_id', '=', userId).execute(),

@@ -1,13 +1,12 @@
 // Members of a subject (subject_members): the owner (role 1) and members (role 2).
-import { sql, type Kysely, type SqlBool } from 'kysely';
+import { sql, type SqlBool } from 'kysely';
 import type { Page } from '../../../contract/api/kit.ts';
 import type { MemberRow, UserRef } from '../../../contract/api/subject.ts';
-import type { Database } from '../schema.ts';
 import { nowIso } from '../time.ts';
+import { inTransaction, type Db } from '../transaction.ts';
 import { MEMBER_ROLE } from './subject-access.ts';
 import { likePattern } from '../like.ts';
 
-type Db = Kysely<Database>;
 
 const nameLike = (text: string) => sql<SqlBool>`(lower(users.name) like ${likePattern(text)} escape '\\' or lower(users.username) like ${likePattern(text)} escape '\\')`;
 
@@ -46,7 +45,7 @@ export async function existingUserIds(db: Db, ids: number[]): Promise<number[]> 
 }
 
 export async function addMembers(db: Db, subjectId: number, userIds: number[]): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const present = new Set((await trx.selectFrom('subject_members').select('user_id').where('subject_id', '=', subjectId).execute()).map((r) => Number(r.user_id)));
     const fresh = [...new Set(userIds)].filter((id) => !present.has(id));
     if (fresh.length) {

@@ -1,12 +1,11 @@
 // Repository sources (repository_sources): addresses and credentials a user saves to pick from
 // in the new-project form. Each belongs to its creator; the secret is stored encrypted.
-import type { Kysely } from 'kysely';
 import type { RepositorySource } from '../../../contract/api/subject.ts';
-import type { Database, RepositorySourcesTable } from '../schema.ts';
+import type { RepositorySourcesTable } from '../schema.ts';
 import type { Selectable } from 'kysely';
 import { nowIso } from '../time.ts';
+import type { Db } from '../transaction.ts';
 
-type Db = Kysely<Database>;
 
 const toSource = (r: Selectable<RepositorySourcesTable>): RepositorySource => ({
   id: Number(r.id), name: r.name, getCodeType: Number(r.get_code_type), url: r.url, username: r.username,

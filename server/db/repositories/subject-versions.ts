@@ -1,10 +1,8 @@
 // Versions of a subject (subject_versions): labels projects carry (projects.version_id).
-import type { Kysely } from 'kysely';
 import type { VersionRow } from '../../../contract/api/subject.ts';
-import type { Database } from '../schema.ts';
 import { nowIso } from '../time.ts';
+import { inTransaction, type Db } from '../transaction.ts';
 
-type Db = Kysely<Database>;
 
 function versionQuery(db: Db) {
   return db.selectFrom('subject_versions').select((eb) => [
@@ -46,7 +44,7 @@ export async function updateVersion(db: Db, id: number, name: string, remark: st
  * the label (projects.version_id is set null, explicitly here and by the foreign key).
  */
 export async function deleteVersion(db: Db, id: number): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const detached = await trx.updateTable('projects').set({ version_id: null }).where('version_id', '=', id).executeTakeFirst();
     await trx.deleteFrom('subject_versions').where('id', '=', id).execute();
     return Number(detached.numUpdatedRows);

@@ -1,16 +1,16 @@
 // Subjects (applications): the paged list with its per-row figures, details, create, setup,
 // delete and transfer. Data scope comes from subject-access.ts; the handlers decide who may call.
 import { randomUUID } from 'node:crypto';
-import { sql, type RawBuilder, type Expression, type Kysely, type SqlBool, type ExpressionBuilder } from 'kysely';
+import { sql, type RawBuilder, type Expression, type SqlBool, type ExpressionBuilder } from 'kysely';
 import type { Page } from '../../../contract/api/kit.ts';
 import type { SubjectFilter, SubjectRow } from '../../../contract/api/subject.ts';
 import type { Database } from '../schema.ts';
 import { nowIso } from '../time.ts';
+import { inTransaction, type Db } from '../transaction.ts';
 import { MEMBER_ROLE } from './subject-access.ts';
 import { descendantGroupIds } from './subject-groups.ts';
 import { likePattern } from '../like.ts';
 
-type Db = Kysely<Database>;
 
 export interface Paging {
   page: number;
@@ -225,7 +225,7 @@ export interface NewSubject {
 
 /** Creates the subject with its owner (role 1) and members (role 2) in one transaction. */
 export async function createSubject(db: Db, s: NewSubject): Promise<{ id: number; uuid: string }> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const now = nowIso();
     const uuid = randomUUID();
     const { id } = await trx.insertInto('subjects').values({
@@ -263,7 +263,7 @@ export async function deleteSubjects(db: Db, ids: number[]): Promise<number> {
 
 /** The new owner takes role 1 (added as a member if needed); the old owner stays as a member. */
 export async function transferSubject(db: Db, id: number, newOwnerId: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const now = nowIso();
     await trx.updateTable('subject_members').set({ role: MEMBER_ROLE.MEMBER })
       .where('subject_id', '=', id).where('role', '=', MEMBER_ROLE.OWNER).execute();
@@ -282,7 +282,7 @@ export async function allSubjects(db: Db, visible: Visible): Promise<Array<{ id:
 
 /** Reads and rewrites subjects.settings in one transaction; returns what was written. */
 export async function patchSettings(db: Db, id: number, change: (settings: Record<string, unknown>) => Record<string, unknown>): Promise<Record<string, unknown>> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const row = await trx.selectFrom('subjects').select('settings').where('id', '=', id).executeTakeFirstOrThrow();
     const next = change(parseJson<Record<string, unknown>>(row.settings, {}));
     await trx.updateTable('subjects').set({ settings: JSON.stringify(next), updated_at: nowIso() }).where('id', '=', id).execute();

@@ -1,17 +1,17 @@
 // Reads of the vulnerability knowledge base for the platform's screens: the filtered, paged list,
-// one advisory with everything about it, id look-ups, and the import records. Writes go through
-// server/kb/store.ts (saveAdvisories / deleteAdvisories), which alone knows the row layout.
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+// one advisory with everything about it, id look-ups (the import records are
+// knowledge-base-imports.ts's). Writes go through
+// knowledge-base.ts (saveAdvisories / deleteAdvisories), which alone knows the row layout.
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type {
-  AffectedPackageView, ImportRecord, VulnerabilityDetail, VulnerabilityFilter, VulnerabilityRow,
+  AffectedPackageView, VulnerabilityDetail, VulnerabilityFilter, VulnerabilityRow,
 } from '../../../contract/api/vulnerability.ts';
-import { IMPORT_RECORD_STATUS_LABEL, labelOf } from '../../../contract/enums.ts';
 import type { Page } from '../../../contract/api/kit.ts';
 import type { ExploitDifficulty, Level, OsvRange } from '../../engine/index.ts';
 import type { Database } from '../schema.ts';
 import { likePattern } from '../like.ts';
+import type { Db } from '../transaction.ts';
 
-type Db = Kysely<Database>;
 type Eb = ExpressionBuilder<Database, 'kb_advisories'>;
 
 export interface Paging {
@@ -372,6 +372,21 @@ export async function advisoryRefs(db: Db, pks: number[]): Promise<AdvisoryRef[]
   return out;
 }
 
+/** The stored facts of one advisory an edit starts from. */
+export async function advisoryForEdit(db: Db, pk: number) {
+  return db.selectFrom('kb_advisories').select(['id', 'advisory_id', 'source', 'published', 'modified']).where('id', '=', pk).executeTakeFirst();
+}
+
+/** The row id of the advisory filed under this id (exactly as stored). */
+export async function advisoryPk(db: Db, advisoryId: string): Promise<number | undefined> {
+  return (await db.selectFrom('kb_advisories').select('id').where('advisory_id', '=', advisoryId).executeTakeFirst())?.id;
+}
+
+/** The other ids an advisory is known by. */
+export async function aliasesOf(db: Db, pk: number): Promise<string[]> {
+  return (await db.selectFrom('kb_aliases').select('alias').where('advisory_pk', '=', pk).execute()).map((a) => a.alias);
+}
+
 /** The next free generated id of the year: CAIRN-2026-0001, CAIRN-2026-0002, … */
 export async function nextCustomId(db: Db, year: number): Promise<string> {
   const prefix = `CAIRN-${year}-`;
@@ -397,78 +412,4 @@ export async function knownPackages(db: Db, packages: { ecosystem: string; name:
     }
   }
   return known;
-}
-
-// ---- import records ---------------------------------------------------------------------------
-
-interface ImportRow {
-  id: number;
-  kind: string;
-  name: string;
-  status: number;
-  progress: number;
-  total: number;
-  imported: number;
-  updated: number;
-  unchanged: number;
-  failed: number;
-  errors: string;
-  message: string;
-  user_id: number | null;
-  user_name: string | null;
-  created_at: string;
-  finished_at: string | null;
-}
-
-const importView = (row: ImportRow): ImportRecord => ({
-  id: row.id,
-  kind: row.kind,
-  name: row.name,
-  status: row.status as 1 | 2 | 3,
-  statusLabel: labelOf(IMPORT_RECORD_STATUS_LABEL, row.status),
-  progress: row.progress,
-  total: row.total,
-  imported: row.imported,
-  updated: row.updated,
-  unchanged: row.unchanged,
-  failed: row.failed,
-  errorCount: parseJson<unknown[]>(row.errors, []).length,
-  message: row.message,
-  userId: row.user_id,
-  userName: row.user_name,
-  createdAt: row.created_at,
-  finishedAt: row.finished_at,
-});
-
-const importQuery = (db: Db) => db.selectFrom('kb_import_records')
-  .leftJoin('users', 'users.id', 'kb_import_records.user_id')
-  .select([
-    'kb_import_records.id', 'kb_import_records.kind', 'kb_import_records.name', 'kb_import_records.status',
-    'kb_import_records.progress', 'kb_import_records.total', 'kb_import_records.imported', 'kb_import_records.updated',
-    'kb_import_records.unchanged', 'kb_import_records.failed', 'kb_import_records.errors', 'kb_import_records.message',
-    'kb_import_records.user_id', 'users.name as user_name', 'kb_import_records.created_at', 'kb_import_records.finished_at',
-  ]);
-
-export async function listImportRecords(db: Db, paging: Paging): Promise<Page<ImportRecord>> {
-  const counted = await db.selectFrom('kb_import_records').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-  const rows = await importQuery(db).orderBy('kb_import_records.created_at', 'desc').orderBy('kb_import_records.id', 'desc')
-    .limit(paging.size).offset((paging.page - 1) * paging.size).execute();
-  return { total: Number(counted?.n ?? 0), content: rows.map(importView) };
-}
-
-export async function findImportRecord(db: Db, id: number): Promise<ImportRecord | undefined> {
-  const row = await importQuery(db).where('kb_import_records.id', '=', id).executeTakeFirst();
-  return row && importView(row);
-}
-
-/** A page of the per-file errors of a record, in the order they were reported; undefined when no such record. */
-export async function importErrors(db: Db, id: number, paging: Paging): Promise<Page<{ file: string; message: string }> | undefined> {
-  const row = await db.selectFrom('kb_import_records').select('errors').where('id', '=', id).executeTakeFirst();
-  if (!row) return undefined;
-  const errors = parseJson<unknown[]>(row.errors, []).map((e) => {
-    const item = (e ?? {}) as { file?: unknown; message?: unknown };
-    return { file: typeof item.file === 'string' ? item.file : '', message: typeof item.message === 'string' ? item.message : String(item.message ?? '') };
-  });
-  const start = (paging.page - 1) * paging.size;
-  return { total: errors.length, content: errors.slice(start, start + paging.size) };
 }

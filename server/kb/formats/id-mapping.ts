@@ -2,7 +2,7 @@
 // cnvd columns (English or Chinese headers, any order, optional BOM) or a JSON array of
 // { cve, cnnvd, cnvd }. Invalid rows are reported by line (CSV) or position (JSON) and skipped.
 import { parse as parseCsv } from 'csv-parse/sync';
-import type { IdMappingRow } from '../store.ts';
+import type { IdMappingRow } from '../../db/repositories/knowledge-base.ts';
 
 export interface IdMappingParse {
   rows: IdMappingRow[];

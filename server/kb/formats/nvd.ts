@@ -2,7 +2,7 @@
 // packages — they carry NVD's description, CVSS and CWEs for the CVE ids other advisories name.
 import zlib from 'node:zlib';
 import { assessSeverity, type CvssInput } from '../../engine/index.ts';
-import type { AdvisoryRecord } from '../store.ts';
+import type { AdvisoryRecord } from '../../db/repositories/knowledge-base.ts';
 import { summaryOf } from './osv.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

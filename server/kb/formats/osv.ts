@@ -4,7 +4,7 @@
 import YAML from 'yaml';
 import { OSV_LANGUAGE_PURL_TYPE, OSV_OS_ECOSYSTEMS } from '../../../contract/ecosystems.ts';
 import { assessSeverity, normalizePackageName, type AffectedPackage, type CvssInput, type OsvRange } from '../../engine/index.ts';
-import type { AdvisoryRecord } from '../store.ts';
+import type { AdvisoryRecord } from '../../db/repositories/knowledge-base.ts';
 
 /** The release part of an OS ecosystem string (`Debian:11`, `Alpine:v3.16`, `Ubuntu:Pro:18.04:LTS`, `Red Hat:enterprise_linux:8::appstream`). */
 function releaseOf(parts: string[]): string | null {

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import YAML from 'yaml';
 import { assessSeverity, normalizePackageName, type AffectedPackage, type CvssInput } from '../../engine/index.ts';
-import type { AdvisoryRecord } from '../store.ts';
+import type { AdvisoryRecord } from '../../db/repositories/knowledge-base.ts';
 import { summaryOf } from './osv.ts';
 
 export interface TrivyParseResult {

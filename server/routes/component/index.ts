@@ -1,13 +1,14 @@
 // Component area: the recommended upgrade of a component, from the knowledge base's advisories.
-// `{id}` is a purl for now; components with row ids arrive with the task results (issue 6).
+// `{id}` is a purl; a numeric id (a component row of a task result) is not read here.
 import { componentCalls } from '../../../contract/api/component.ts';
-import { fail, ok } from '../../../contract/envelope.ts';
+import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { matchPackage, recommendVersion, type AdvisoryIndex } from '../../engine/index.ts';
+import { UserError } from '../../errors.ts';
 import { getAdvisoryIndex } from '../../kb/index-cache.ts';
+import { KB_MSG } from '../../kb/messages.ts';
+import { parsePackageUrl, parsePackageUrls, type PackageQuery } from '../../kb/packages.ts';
 import { indexHandlers, type AreaHandlers, type HandlerIndex } from '../register.ts';
-import { KB_MSG } from '../vulnerability/messages.ts';
-import { parsePackageUrl, type PackageQuery } from './packages.ts';
 
 function recommendation(index: AdvisoryIndex, pkg: PackageQuery) {
   const findings = pkg.version ? matchPackage(index, pkg).length : 0;
@@ -18,26 +19,14 @@ function recommendation(index: AdvisoryIndex, pkg: PackageQuery) {
 export function componentAreaHandlers({ db }: ServerContext): AreaHandlers<typeof componentCalls> {
   return {
     async recommendVersion({ params }) {
-      // A numeric id names a component of a task result; there are none until issue 6 stores them.
-      if (/^\d+$/.test(params.id.trim())) return fail(KB_MSG.componentNotFound);
-      let pkg: PackageQuery;
-      try {
-        pkg = parsePackageUrl(params.id);
-      } catch (error) {
-        return fail((error as Error).message);
-      }
+      // A numeric id names a component row of a task result, which this call does not read.
+      if (/^\d+$/.test(params.id.trim())) throw new UserError(KB_MSG.componentNotFound, 'not-found');
+      const pkg = parsePackageUrl(params.id);
       return ok(recommendation(await getAdvisoryIndex(db), pkg));
     },
 
     async bulkGetRecommendVersion({ body }) {
-      const packages: PackageQuery[] = [];
-      for (const [index, purl] of body.purls.entries()) {
-        try {
-          packages.push(parsePackageUrl(purl));
-        } catch (error) {
-          return fail(KB_MSG.purlInvalid(index + 1, (error as Error).message));
-        }
-      }
+      const packages = parsePackageUrls(body.purls);
       const index = await getAdvisoryIndex(db);
       return ok(packages.map((pkg) => recommendation(index, pkg)));
     },

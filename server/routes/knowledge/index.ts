@@ -1,14 +1,15 @@
 // Knowledge-base checks (spec doc 2 §7 "Knowledge base"): which vulnerability ids the knowledge
 // base knows, and what it knows about components. Every handler of contract/api/knowledge.ts.
 import { knowledgeCalls } from '../../../contract/api/knowledge.ts';
-import { fail, ok } from '../../../contract/envelope.ts';
+import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { knownPackages, lookupIds } from '../../db/repositories/vulnerabilities.ts';
 import { matchComponents } from '../../engine/index.ts';
+import { UserError } from '../../errors.ts';
 import { getAdvisoryIndex } from '../../kb/index-cache.ts';
-import { packageOf, parsePackageUrl, type PackageQuery } from '../component/packages.ts';
+import { KB_MSG } from '../../kb/messages.ts';
+import { packageOf, parsePackageUrls, type PackageQuery } from '../../kb/packages.ts';
 import { indexHandlers, type AreaHandlers, type HandlerIndex } from '../register.ts';
-import { KB_MSG } from '../vulnerability/messages.ts';
 
 const MAX_COMPONENTS = 1000;
 
@@ -32,16 +33,12 @@ export function knowledgeAreaHandlers({ db }: ServerContext): AreaHandlers<typeo
     async componentCheck({ body }) {
       const components = body.components ?? [];
       const purls = body.purls ?? [];
-      if (components.length + purls.length === 0) return fail(KB_MSG.componentsMissing);
-      if (components.length + purls.length > MAX_COMPONENTS) return fail(KB_MSG.tooManyComponents);
-      const packages: PackageQuery[] = components.map((c) => packageOf(c.ecosystem, c.name, c.version));
-      for (const [index, purl] of purls.entries()) {
-        try {
-          packages.push(parsePackageUrl(purl));
-        } catch (error) {
-          return fail(KB_MSG.purlInvalid(components.length + index + 1, (error as Error).message));
-        }
-      }
+      if (components.length + purls.length === 0) throw new UserError(KB_MSG.componentsMissing);
+      if (components.length + purls.length > MAX_COMPONENTS) throw new UserError(KB_MSG.tooManyComponents);
+      const packages: PackageQuery[] = [
+        ...components.map((c) => packageOf(c.ecosystem, c.name, c.version)),
+        ...parsePackageUrls(purls, components.length + 1),
+      ];
       const [index, known] = await Promise.all([getAdvisoryIndex(db), knownPackages(db, packages)]);
       return ok(matchComponents(index, packages).map(({ component, findings, risk }) => ({
         purl: component.purl,

@@ -2,20 +2,15 @@
 // administrators' level settings, and the knowledge-base licence check. Every handler of
 // contract/api/license.ts.
 import { licenseCalls } from '../../../contract/api/license.ts';
-import { fail, ok } from '../../../contract/envelope.ts';
+import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
-import { audit } from '../../db/repositories/audit-log.ts';
-import { findLicense, levelsOf, listLicenses, setLicenseLevel, toLicenseRow } from '../../db/repositories/licenses.ts';
-import { expressionIds, expressionLevel, LEVEL_UNKNOWN, licenseText, normalizeDeclared, type Level } from '../../engine/index.ts';
 import { projectsUsingLicense } from '../../db/repositories/involved.ts';
+import { levelsOf, listLicenses, toLicenseRow } from '../../db/repositories/licenses.ts';
 import { visibleSubjectIds } from '../../db/repositories/subject-access.ts';
+import { expressionIds, expressionLevel, LEVEL_UNKNOWN, licenseText, normalizeDeclared, type Level } from '../../engine/index.ts';
+import { LICENSE_MSG, changeLicenseLevel, licenseOf } from '../../services/licenses.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
-import { pagingOf } from '../vulnerability/paging.ts';
-
-export const LICENSE_MSG = {
-  notFound: '许可证不存在',
-  edited: '许可证等级已修改',
-};
+import { pagingOf } from '../shared.ts';
 
 export function licenseAreaHandlers({ db }: ServerContext): AreaHandlers<typeof licenseCalls> {
   return {
@@ -24,8 +19,7 @@ export function licenseAreaHandlers({ db }: ServerContext): AreaHandlers<typeof 
     },
 
     async detail({ params }) {
-      const row = await findLicense(db, params.id);
-      if (!row) return fail(LICENSE_MSG.notFound);
+      const row = await licenseOf(db, params.id);
       return ok({
         ...toLicenseRow(row),
         url: row.url,
@@ -36,8 +30,7 @@ export function licenseAreaHandlers({ db }: ServerContext): AreaHandlers<typeof 
     },
 
     async involvedSubjects({ request, params, query }) {
-      const row = await findLicense(db, params.id);
-      if (!row) return fail(LICENSE_MSG.notFound);
+      const row = await licenseOf(db, params.id);
       const { userId } = signedIn(request);
       return ok(await projectsUsingLicense(db, await visibleSubjectIds(db, userId), row.spdx_id, pagingOf(query)));
     },
@@ -48,12 +41,7 @@ export function licenseAreaHandlers({ db }: ServerContext): AreaHandlers<typeof 
     },
 
     async systemEdit({ request, body }) {
-      const row = await findLicense(db, body.id);
-      if (!row) return fail(LICENSE_MSG.notFound);
-      const { userId } = signedIn(request);
-      const updated = await setLicenseLevel(db, row, body.level, userId);
-      await audit(db, { userId, action: 'license.level.modified', detail: { spdxId: row.spdx_id, from: row.level, to: body.level } });
-      return ok(toLicenseRow(updated), LICENSE_MSG.edited);
+      return ok(await changeLicenseLevel(db, signedIn(request).userId, body.id, body.level), LICENSE_MSG.edited);
     },
 
     async check({ body }) {

@@ -7,7 +7,7 @@ import type { ServerContext } from '../../context.ts';
 import { listSubjectTypes, onlineSubjectTypeNames } from '../../db/repositories/subject-types.ts';
 import { addSubjectType, editSubjectType, removeSubjectType, switchSubjectType } from '../../services/subject-types.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
-import { pagingOf } from '../vulnerability/paging.ts';
+import { pagingOf } from '../shared.ts';
 
 export function projectTypeAreaHandlers({ db }: ServerContext): AreaHandlers<typeof projectTypeCalls> {
   return {

@@ -6,69 +6,17 @@
 // component ecosystem + name + advisory id, so an upgrade that keeps an advisory reads `changed`
 // (version differs) rather than fixed + new; `changed` also covers level, mark and VEX changes.
 import type { ComponentCompareRow, VulnerabilityCompareRow } from '../../../contract/api/result/index.ts';
-import { fail, ok } from '../../../contract/envelope.ts';
-import type { ServerContext } from '../../context.ts';
-import {
-  accessibleRun, accessibleSubject, latestRunsOf, resultScope, runViews, type Db,
-} from '../../db/repositories/results.ts';
+import { ok } from '../../../contract/envelope.ts';
 import { TASK_STATUS } from '../../../contract/enums.ts';
-import { pagingOf } from '../vulnerability/paging.ts';
+import type { ServerContext } from '../../context.ts';
+import { accessibleRun, accessibleSubject, latestRun, latestRunsOf, resultScope, runViews } from '../../db/repositories/results.ts';
+import { componentSide, findingSide, listRuns, type CSide, type FSide } from '../../db/repositories/results-compare.ts';
+import { UserError } from '../../errors.ts';
+import { pageOf, pagingOf } from '../shared.ts';
 import { signedIn } from '../register.ts';
-import { pageOf, type HandlersOf } from './common.ts';
-
-type ComponentSide = NonNullable<ComponentCompareRow['base']>;
-type FindingSide = NonNullable<VulnerabilityCompareRow['base']>;
-interface CSide extends ComponentSide { ecosystem: string; name: string }
-interface FSide extends FindingSide { key: string; identify: string; cve: string | null; cnnvd: string | null; summary: string; ecosystem: string; componentName: string }
+import type { HandlersOf } from './common.ts';
 
 const CHANGE_ORDER = { added: 0, removed: 1, changed: 2, same: 3 };
-
-/** Components of some runs, one side entry per purl (several runs: worst risk, projects counted). */
-async function componentSide(db: Db, runIds: number[], perRow: boolean): Promise<CSide[]> {
-  if (!runIds.length) return [];
-  const rows = await db.selectFrom('run_components')
-    .select(['id', 'run_id', 'purl', 'ecosystem', 'name', 'version', 'risk_level', 'vul_count', 'license_expression'])
-    .where('run_id', 'in', runIds).execute();
-  const byPurl = new Map<string, CSide & { runs: Set<number> }>();
-  for (const r of rows) {
-    const seen = byPurl.get(r.purl);
-    if (seen) {
-      seen.runs.add(r.run_id);
-      seen.projectCount = seen.runs.size;
-      seen.riskLevel = Math.min(seen.riskLevel, r.risk_level) as CSide['riskLevel'];
-      seen.vulCount = Math.max(seen.vulCount, Number(r.vul_count));
-      continue;
-    }
-    byPurl.set(r.purl, {
-      ecosystem: r.ecosystem, name: r.name, componentId: perRow ? r.id : null, version: r.version, riskLevel: r.risk_level as CSide['riskLevel'],
-      vulCount: Number(r.vul_count), licenseExpression: r.license_expression, projectCount: 1, runs: new Set([r.run_id]),
-    });
-  }
-  return [...byPurl.values()].map(({ runs: _runs, ...side }) => side);
-}
-
-async function findingSide(db: Db, runIds: number[], perRow: boolean): Promise<FSide[]> {
-  if (!runIds.length) return [];
-  const rows = await db.selectFrom('run_vulnerabilities as v').innerJoin('run_components as c', 'c.id', 'v.component_id')
-    .select(['v.id', 'v.run_id', 'v.vul_id', 'v.cve', 'v.cnnvd', 'v.summary', 'v.level', 'v.mark', 'v.vex', 'c.ecosystem', 'c.name', 'c.version'])
-    .where('v.run_id', 'in', runIds).orderBy('v.level').orderBy('v.id').execute();
-  const byKey = new Map<string, FSide & { runs: Set<number> }>();
-  for (const r of rows) {
-    const key = `${r.ecosystem}\u0000${r.name}\u0000${r.vul_id}`;
-    const seen = byKey.get(key);
-    if (seen) {
-      seen.runs.add(r.run_id);
-      seen.projectCount = seen.runs.size;
-      continue;
-    }
-    byKey.set(key, {
-      key, identify: r.vul_id, cve: r.cve, cnnvd: r.cnnvd, summary: r.summary, ecosystem: r.ecosystem, componentName: r.name,
-      findingId: perRow ? r.id : null, componentVersion: r.version, level: r.level as FSide['level'], mark: r.mark as FSide['mark'],
-      vex: r.vex as FSide['vex'], projectCount: 1, runs: new Set([r.run_id]),
-    });
-  }
-  return [...byKey.values()].map(({ runs: _runs, ...side }) => side);
-}
 
 export function compareComponents(base: CSide[], compare: CSide[]): ComponentCompareRow[] {
   const groups = new Map<string, { b: CSide[]; c: CSide[] }>();
@@ -141,70 +89,55 @@ export function compareHandlers({ db }: ServerContext): HandlersOf<
   const taskSides = async (userId: number, baseId: number, compareId: number) => {
     const sides = [];
     for (const id of [baseId, compareId]) {
-      const found = await accessibleRun(db, userId, id);
-      if (!found.ok) return found;
-      if (found.value.run.status !== TASK_STATUS.SUCCEEDED) return { ok: false as const, message: NOT_SUCCEEDED };
-      sides.push({ id, label: `${found.value.project.name} #${found.value.run.seq}`, finishedAt: found.value.run.finished_at });
+      const { run, project } = await accessibleRun(db, userId, id);
+      if (run.status !== TASK_STATUS.SUCCEEDED) throw new UserError(NOT_SUCCEEDED);
+      sides.push({ id, label: `${project.name} #${run.seq}`, finishedAt: run.finished_at });
     }
-    return { ok: true as const, value: sides as [typeof sides[0], typeof sides[0]] };
+    return sides as [typeof sides[0], typeof sides[0]];
   };
 
   const subjectSides = async (userId: number, body: { baseSubjectId: number; compareSubjectId: number; baseVersionId?: number; compareVersionId?: number }) => {
     const out = [];
     for (const [id, versionId] of [[body.baseSubjectId, body.baseVersionId], [body.compareSubjectId, body.compareVersionId]] as const) {
       const subject = await accessibleSubject(db, userId, { id });
-      if (!subject.ok) return subject;
       const runs = await latestRunsOf(db, { subjectIds: [id], ...(versionId !== undefined && { versionId }) });
-      out.push({ ref: { id, label: subject.value.name, finishedAt: null }, runIds: runs.map((r) => r.runId) });
+      out.push({ ref: { id, label: subject.name, finishedAt: null }, runIds: runs.map((r) => r.runId) });
     }
-    return { ok: true as const, value: out as [typeof out[0], typeof out[0]] };
+    return out as [typeof out[0], typeof out[0]];
   };
 
   return {
     async batchList({ request, query }) {
-      const scope = await resultScope(db, signedIn(request).userId, query.projectId);
-      if (!scope.ok) return fail(scope.message);
-      const { page, size } = pagingOf(query);
-      let base = db.selectFrom('runs').where('project_id', '=', query.projectId);
-      if (query.status !== undefined) base = base.where('status', '=', query.status);
-      const counted = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-      const rows = await base.selectAll().orderBy('id', 'desc').limit(size).offset((page - 1) * size).execute();
-      return ok({ content: await runViews(db, rows), total: Number(counted?.n ?? 0) });
+      await resultScope(db, signedIn(request).userId, query.projectId);
+      return ok(await listRuns(db, query.projectId, query.status, pagingOf(query)));
     },
 
     async batchLatest({ request, query }) {
-      const scope = await resultScope(db, signedIn(request).userId, query.projectId);
-      if (!scope.ok) return fail(scope.message);
-      const latest = await db.selectFrom('runs').selectAll().where('project_id', '=', query.projectId).orderBy('id', 'desc').limit(1).executeTakeFirst();
+      await resultScope(db, signedIn(request).userId, query.projectId);
+      const latest = await latestRun(db, query.projectId);
       return ok(latest ? (await runViews(db, [latest]))[0]! : null);
     },
 
     async compareTaskComponent({ request, body }) {
-      const sides = await taskSides(signedIn(request).userId, body.baseTaskId, body.compareTaskId);
-      if (!sides.ok) return fail(sides.message);
+      const [base, compare] = await taskSides(signedIn(request).userId, body.baseTaskId, body.compareTaskId);
       const rows = compareComponents(await componentSide(db, [body.baseTaskId], true), await componentSide(db, [body.compareTaskId], true));
-      return ok({ base: sides.value[0], compare: sides.value[1], ...finish(rows, body, componentText) });
+      return ok({ base, compare, ...finish(rows, body, componentText) });
     },
 
     async compareTaskVulnerability({ request, body }) {
-      const sides = await taskSides(signedIn(request).userId, body.baseTaskId, body.compareTaskId);
-      if (!sides.ok) return fail(sides.message);
+      const [base, compare] = await taskSides(signedIn(request).userId, body.baseTaskId, body.compareTaskId);
       const rows = compareFindings(await findingSide(db, [body.baseTaskId], true), await findingSide(db, [body.compareTaskId], true));
-      return ok({ base: sides.value[0], compare: sides.value[1], ...finish(rows, body, findingText) });
+      return ok({ base, compare, ...finish(rows, body, findingText) });
     },
 
     async compareSubjectComponent({ request, body }) {
-      const sides = await subjectSides(signedIn(request).userId, body);
-      if (!sides.ok) return fail(sides.message);
-      const [b, c] = sides.value;
+      const [b, c] = await subjectSides(signedIn(request).userId, body);
       const rows = compareComponents(await componentSide(db, b.runIds, false), await componentSide(db, c.runIds, false));
       return ok({ base: b.ref, compare: c.ref, ...finish(rows, body, componentText) });
     },
 
     async compareSubjectVulnerability({ request, body }) {
-      const sides = await subjectSides(signedIn(request).userId, body);
-      if (!sides.ok) return fail(sides.message);
-      const [b, c] = sides.value;
+      const [b, c] = await subjectSides(signedIn(request).userId, body);
       const rows = compareFindings(await findingSide(db, b.runIds, false), await findingSide(db, c.runIds, false));
       return ok({ base: b.ref, compare: c.ref, ...finish(rows, body, findingText) });
     },

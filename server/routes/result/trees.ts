@@ -1,10 +1,13 @@
 // Dependency and file trees of a task: root levels, lazily loaded children (pathId), and search.
 import type { TreeSearchHit } from '../../../contract/api/result/index.ts';
-import { fail, ok } from '../../../contract/envelope.ts';
+import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { likePattern } from '../../db/like.ts';
-import { RESULT_MSG, componentView, lowerLike, resultScope } from '../../db/repositories/results.ts';
-import { dependencyLevel, fileLevel, fileSteps, loadAncestry, pathSteps, pathsTo } from '../../db/repositories/results-trees.ts';
+import { RESULT_MSG, componentView, resultScope } from '../../db/repositories/results.ts';
+import {
+  dependencyLevel, fileLevel, fileSteps, isRunComponent, loadAncestry, pathSteps, pathsTo, searchComponents, searchFiles,
+} from '../../db/repositories/results-trees.ts';
+import { UserError } from '../../errors.ts';
 import { signedIn } from '../register.ts';
 import { TREE_PAGE_SIZE, type HandlersOf } from './common.ts';
 
@@ -13,9 +16,7 @@ const empty = { taskId: null, content: [], total: 0 };
 
 export function treeHandlers({ db }: ServerContext): HandlersOf<'fileTree' | 'binaryTree' | 'fileChildren' | 'dependenceTree' | 'dependenceChildren' | 'treeSearch'> {
   const files = async (userId: number, projectId: number, parent: string, query: { taskId?: number; page?: number; size?: number } | undefined) => {
-    const scope = await resultScope(db, userId, projectId, query?.taskId);
-    if (!scope.ok) return fail(scope.message);
-    const { run } = scope.value;
+    const { run } = await resultScope(db, userId, projectId, query?.taskId);
     if (!run) return ok(empty);
     return ok({ taskId: run.id, ...(await fileLevel(db, run.id, parent, treePaging(query))) });
   };
@@ -27,28 +28,22 @@ export function treeHandlers({ db }: ServerContext): HandlersOf<'fileTree' | 'bi
     fileChildren: ({ request, params, query }) => files(signedIn(request).userId, params.projectId, query.pathId.replace(/\/+$/, ''), query),
 
     async dependenceTree({ request, params, query }) {
-      const scope = await resultScope(db, signedIn(request).userId, params.id, query?.taskId);
-      if (!scope.ok) return fail(scope.message);
-      const { run } = scope.value;
+      const { run } = await resultScope(db, signedIn(request).userId, params.id, query?.taskId);
       if (!run) return ok(empty);
       return ok({ taskId: run.id, ...(await dependencyLevel(db, run.id, null, [], treePaging(query))) });
     },
 
     async dependenceChildren({ request, params, query }) {
-      const scope = await resultScope(db, signedIn(request).userId, params.projectId, query.taskId);
-      if (!scope.ok) return fail(scope.message);
-      const { run } = scope.value;
+      const { run } = await resultScope(db, signedIn(request).userId, params.projectId, query.taskId);
       if (!run) return ok(empty);
       const path = query.pathId.split('.').map(Number);
-      const node = await db.selectFrom('run_components').select('id').where('id', '=', path.at(-1)!).where('run_id', '=', run.id).executeTakeFirst();
-      if (!node) return fail(RESULT_MSG.nodeNotFound);
-      return ok({ taskId: run.id, ...(await dependencyLevel(db, run.id, node.id, path, treePaging(query))) });
+      const node = path.at(-1)!;
+      if (!(await isRunComponent(db, run.id, node))) throw new UserError(RESULT_MSG.nodeNotFound, 'not-found');
+      return ok({ taskId: run.id, ...(await dependencyLevel(db, run.id, node, path, treePaging(query))) });
     },
 
     async treeSearch({ request, params, body }) {
-      const scope = await resultScope(db, signedIn(request).userId, params.projectId, body.taskId);
-      if (!scope.ok) return fail(scope.message);
-      const { run } = scope.value;
+      const { run } = await resultScope(db, signedIn(request).userId, params.projectId, body.taskId);
       if (!run) return ok({ content: [], total: 0, capped: false });
       const limit = body.limit ?? 200;
       const p = likePattern(body.keyword.trim());
@@ -56,16 +51,14 @@ export function treeHandlers({ db }: ServerContext): HandlersOf<'fileTree' | 'bi
       let total = 0;
       let capped = false;
       if (body.kind === 'file') {
-        const base = db.selectFrom('run_files').where('run_id', '=', run.id).where(lowerLike('name', p));
-        total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
-        const rows = await base.select(['path', 'name', 'is_dir']).orderBy('path').limit(limit).execute();
-        for (const r of rows) {
+        const found = await searchFiles(db, run.id, p, limit);
+        total = found.total;
+        for (const r of found.rows) {
           hits.push({ pathId: r.path, name: r.name, version: null, componentId: null, riskLevel: null, isDir: Boolean(Number(r.is_dir)), ancestors: fileSteps(r.path).slice(0, -1) });
         }
         return ok({ content: hits, total, capped: total > hits.length });
       }
-      const comps = await db.selectFrom('run_components').selectAll().where('run_id', '=', run.id)
-        .where((eb) => eb.or([lowerLike('name', p), lowerLike('purl', p)])).orderBy('risk_level').orderBy('name').limit(1000).execute();
+      const comps = await searchComponents(db, run.id, p, 1000);
       if (comps.length === 1000) capped = true;
       const graph = await loadAncestry(db, run.id, comps.map((c) => c.id));
       for (const c of comps) {

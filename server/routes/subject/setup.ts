@@ -2,98 +2,73 @@
 // encrypted at rest), private service addresses. Delivery of notices and pushes to trackers are
 // other areas' work; here the configuration is kept and shown.
 import type { subjectCalls } from '../../../contract/api/subject.ts';
-import { fail, ok } from '../../../contract/envelope.ts';
+import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
-import { audit } from '../../db/repositories/audit-log.ts';
 import { memberIds, membersWithEmail } from '../../db/repositories/subject-members.ts';
-import { patchSettings, subjectHead } from '../../db/repositories/subjects.ts';
-import { encryptSecret } from '../../secrets.ts';
+import { patchSettings } from '../../db/repositories/subjects.ts';
+import { UserError } from '../../errors.ts';
+import { bugOf, noticeOf, privateServiceOf, storedBug } from '../../services/subject-settings.ts';
+import { SUBJECT_MSG, requireSubject, saveTracker } from '../../services/subjects.ts';
+import { isHttpUrl } from '../../services/urls.ts';
 import { signedIn, type AreaHandlers } from '../register.ts';
-import { SUBJECT_MSG, checkSubject, isHttpUrl } from './common.ts';
-import { bugOf, noticeOf, privateServiceOf, storedBug } from './settings-shape.ts';
 
 type Handlers = AreaHandlers<typeof subjectCalls>;
 
 export function setupHandlers({ db, dataDir }: ServerContext): Pick<Handlers,
   'noticeUserList' | 'noticeCandidates' | 'noticeSave' | 'noticeConfig' | 'enableBug' | 'bugConfigCreate' | 'bugConfigUpdate'
   | 'privateServiceConfig' | 'privateServiceSave'> {
-  const settingsOf = async (id: number) => (await subjectHead(db, id))!.settings;
+  /** The subject's settings when the caller may see (`access`) or change (`manage`) them. */
+  const settingsOf = async (userId: number, id: number, need: 'access' | 'manage') => (await requireSubject(db, userId, id, need)).settings;
 
-  async function saveBug(request: Parameters<Handlers['bugConfigCreate']>[0]) {
-    const { request: req, reply, params, body } = request;
-    const { userId } = signedIn(req);
-    const refused = await checkSubject(db, reply, userId, params.subjectId, 'manage');
-    if (refused) return refused;
-    if (!isHttpUrl(body.url.trim())) return fail(SUBJECT_MSG.trackerUrlInvalid);
-    const fresh = body.password ? encryptSecret(dataDir, body.password) : null;
-    const next = await patchSettings(db, params.subjectId, (settings) => {
-      const stored = storedBug(settings);
-      const secret = body.password === undefined ? stored.secret ?? null : fresh;
-      return { ...settings, bug: { enabled: stored.enabled ?? true, type: body.type, url: body.url.trim(), projectKey: body.projectKey.trim(), username: body.username.trim(), secret } };
-    });
-    await audit(db, { userId, action: 'subject.bug.configured', detail: { subjectId: params.subjectId, type: body.type, url: body.url.trim() } });
-    return ok(bugOf(next), SUBJECT_MSG.saved);
-  }
+  const saveBug: Handlers['bugConfigCreate'] = async ({ request, params, body }) =>
+    ok(await saveTracker(db, dataDir, signedIn(request).userId, params.subjectId, body), SUBJECT_MSG.saved);
 
   return {
-    async noticeUserList({ request, reply, query }) {
-      const refused = await checkSubject(db, reply, signedIn(request).userId, query.subjectId, 'access');
-      if (refused) return refused;
-      const chosen = new Set(noticeOf(await settingsOf(query.subjectId)).userIds);
+    async noticeUserList({ request, query }) {
+      const chosen = new Set(noticeOf(await settingsOf(signedIn(request).userId, query.subjectId, 'access')).userIds);
       return ok((await membersWithEmail(db, query.subjectId)).filter((m) => chosen.has(m.userId)));
     },
 
-    async noticeCandidates({ request, reply, query }) {
-      const refused = await checkSubject(db, reply, signedIn(request).userId, query.subjectId, 'access');
-      if (refused) return refused;
-      const chosen = new Set(noticeOf(await settingsOf(query.subjectId)).userIds);
+    async noticeCandidates({ request, query }) {
+      const chosen = new Set(noticeOf(await settingsOf(signedIn(request).userId, query.subjectId, 'access')).userIds);
       return ok((await membersWithEmail(db, query.subjectId)).filter((m) => !chosen.has(m.userId)));
     },
 
-    async noticeSave({ request, reply, body }) {
-      const { userId } = signedIn(request);
-      const refused = await checkSubject(db, reply, userId, body.subjectId, 'manage');
-      if (refused) return refused;
+    async noticeSave({ request, body }) {
+      await requireSubject(db, signedIn(request).userId, body.subjectId, 'manage');
       const members = new Set(await memberIds(db, body.subjectId));
       const userIds = [...new Set(body.userIds)];
       // Only members are told: a notice must not leak a subject's findings to outsiders.
-      if (userIds.some((id) => !members.has(id))) return fail(SUBJECT_MSG.notMember);
+      if (userIds.some((id) => !members.has(id))) throw new UserError(SUBJECT_MSG.notMember, 'invalid', { field: 'userIds' });
       const { subjectId, ...config } = body;
       const notice = { ...config, levels: [...new Set(config.levels)], userIds };
       await patchSettings(db, subjectId, (settings) => ({ ...settings, notice }));
       return ok(notice, SUBJECT_MSG.saved);
     },
 
-    async noticeConfig({ request, reply, params }) {
-      const refused = await checkSubject(db, reply, signedIn(request).userId, params.id, 'access');
-      if (refused) return refused;
-      return ok(noticeOf(await settingsOf(params.id)));
+    async noticeConfig({ request, params }) {
+      return ok(noticeOf(await settingsOf(signedIn(request).userId, params.id, 'access')));
     },
 
-    async enableBug({ request, reply, params, body }) {
-      const { userId } = signedIn(request);
-      const refused = await checkSubject(db, reply, userId, params.subjectId, 'manage');
-      if (refused) return refused;
-      if (body.enabled && !storedBug(await settingsOf(params.subjectId)).type) return fail(SUBJECT_MSG.bugNotConfigured);
-      const next = await patchSettings(db, params.subjectId, (settings) => ({ ...settings, bug: { ...storedBug(settings), enabled: body.enabled } }));
+    async enableBug({ request, params, body }) {
+      const settings = await settingsOf(signedIn(request).userId, params.subjectId, 'manage');
+      if (body.enabled && !storedBug(settings).type) throw new UserError(SUBJECT_MSG.bugNotConfigured);
+      const next = await patchSettings(db, params.subjectId, (stored) => ({ ...stored, bug: { ...storedBug(stored), enabled: body.enabled } }));
       return ok(bugOf(next), SUBJECT_MSG.done);
     },
 
     bugConfigCreate: saveBug,
     bugConfigUpdate: saveBug,
 
-    async privateServiceConfig({ request, reply, params }) {
-      const refused = await checkSubject(db, reply, signedIn(request).userId, params.subjectId, 'access');
-      if (refused) return refused;
-      return ok(privateServiceOf(await settingsOf(params.subjectId)));
+    async privateServiceConfig({ request, params }) {
+      return ok(privateServiceOf(await settingsOf(signedIn(request).userId, params.subjectId, 'access')));
     },
 
-    async privateServiceSave({ request, reply, params, body }) {
-      const refused = await checkSubject(db, reply, signedIn(request).userId, params.subjectId, 'manage');
-      if (refused) return refused;
+    async privateServiceSave({ request, params, body }) {
+      await requireSubject(db, signedIn(request).userId, params.subjectId, 'manage');
       const repositories = body.repositories.map((r) => ({ ...r, url: r.url.trim(), ...(r.repository !== undefined && { repository: r.repository.trim() }) }));
       const bad = repositories.find((r) => !isHttpUrl(r.url));
-      if (bad) return fail(SUBJECT_MSG.privateUrlInvalid(bad.url));
+      if (bad) throw new UserError(SUBJECT_MSG.privateUrlInvalid(bad.url));
       const privateService = { repositories };
       await patchSettings(db, params.subjectId, (settings) => ({ ...settings, privateService }));
       return ok(privateService, SUBJECT_MSG.saved);

@@ -1,14 +1,15 @@
 // Upload area handlers (issue 6): chunked, resumable uploads (contract/api/upload.ts). Only the
 // user who created an upload may see, fill or cancel it.
-import type { FastifyReply } from 'fastify';
 import { Readable } from 'node:stream';
 import { UPLOAD_CHUNK_MAX_BYTES, uploadCalls } from '../../../contract/api/upload.ts';
-import { fail, ok, ResultCode } from '../../../contract/envelope.ts';
+import { ok, ResultCode } from '../../../contract/envelope.ts';
 import { formatFileSize } from '../../../contract/format.ts';
 import type { ServerContext } from '../../context.ts';
+import { advanceUpload, findUpload, insertUpload, setUploadStatus, toUploadState, uploadInUse, type UploadRow } from '../../db/repositories/uploads.ts';
+import { UserError } from '../../errors.ts';
 import { maxUploadBytes } from '../../uploads/limits.ts';
 import { ChunkTooLarge, appendChunk, partSize, finishFile, removeFiles, sha256OfFile, truncatePart } from '../../uploads/receive.ts';
-import { advanceUpload, findUpload, insertUpload, partPath, setUploadStatus, toUploadState, type UploadRow } from '../../uploads/store.ts';
+import { partPath } from '../../uploads/store.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
 
 export const UPLOAD_MSG = {
@@ -39,17 +40,13 @@ const busy = new Set<string>();
 const isBareName = (name: string): boolean => !/[/\\]/.test(name) && !/[\p{Cc}]/u.test(name) && name.trim() !== '' && name !== '.' && name !== '..';
 
 export function uploadAreaHandlers({ db, dataDir }: ServerContext): AreaHandlers<typeof uploadCalls> {
-  /** The caller's upload, or the failure to answer (not found / someone else's). */
-  async function owned(id: string, userId: number, reply: FastifyReply): Promise<UploadRow | ReturnType<typeof fail>> {
+  /** The caller's upload; not found, or someone else's (HTTP 403), is a UserError. */
+  async function owned(id: string, userId: number): Promise<UploadRow> {
     const row = await findUpload(db, id);
-    if (!row) return fail(UPLOAD_MSG.notFound);
-    if (row.userId !== userId) {
-      reply.code(403);
-      return fail(UPLOAD_MSG.forbidden);
-    }
+    if (!row) throw new UserError(UPLOAD_MSG.notFound, 'not-found');
+    if (row.userId !== userId) throw new UserError(UPLOAD_MSG.forbidden, 'denied');
     return row;
   }
-  const isRow = (value: UploadRow | ReturnType<typeof fail>): value is UploadRow => 'id' in value;
 
   /** A failure that still tells the client where the upload stands. */
   const failWith = (message: string, row: UploadRow) => ({ code: ResultCode.FAILURE, message, data: toUploadState(row) });
@@ -57,18 +54,16 @@ export function uploadAreaHandlers({ db, dataDir }: ServerContext): AreaHandlers
   return {
     async create({ request, body }) {
       const { userId } = signedIn(request);
-      if (!isBareName(body.fileName)) return fail(UPLOAD_MSG.badName);
+      if (!isBareName(body.fileName)) throw new UserError(UPLOAD_MSG.badName, 'invalid', { field: 'fileName' });
       const limit = maxUploadBytes();
-      if (body.size > limit) return fail(UPLOAD_MSG.tooLarge(limit));
+      if (body.size > limit) throw new UserError(UPLOAD_MSG.tooLarge(limit), 'invalid', { field: 'size' });
       const row = await insertUpload(db, { userId, fileName: body.fileName.trim(), size: body.size, sha256: body.sha256 });
       return ok(toUploadState(row), UPLOAD_MSG.created);
     },
 
-    async chunk({ request, reply, params, query }) {
+    async chunk({ request, params, query }) {
       const { userId } = signedIn(request);
-      const found = await owned(params.uploadId, userId, reply);
-      if (!isRow(found)) return found;
-      let row = found;
+      let row = await owned(params.uploadId, userId);
       if (row.status === 'complete') return failWith(UPLOAD_MSG.complete, row);
       if (row.status === 'cancelled') return failWith(UPLOAD_MSG.cancelled, row);
       if (query.offset !== row.received) return failWith(UPLOAD_MSG.wrongOffset(row.received), row);
@@ -118,21 +113,17 @@ export function uploadAreaHandlers({ db, dataDir }: ServerContext): AreaHandlers
       }
     },
 
-    async status({ request, reply, params }) {
+    async status({ request, params }) {
       const { userId } = signedIn(request);
-      const found = await owned(params.uploadId, userId, reply);
-      return isRow(found) ? ok(toUploadState(found)) : found;
+      return ok(toUploadState(await owned(params.uploadId, userId)));
     },
 
-    async cancel({ request, reply, params }) {
+    async cancel({ request, params }) {
       const { userId } = signedIn(request);
-      const found = await owned(params.uploadId, userId, reply);
-      if (!isRow(found)) return found;
+      const found = await owned(params.uploadId, userId);
       // A completed upload may be withdrawn too (the analyst removed the file before creating the
       // project), but not once a project reads from it.
-      if (found.status === 'complete' && (await db.selectFrom('projects').select('id').where('upload_id', '=', found.id).executeTakeFirst())) {
-        return failWith(UPLOAD_MSG.inUse, found);
-      }
+      if (found.status === 'complete' && (await uploadInUse(db, found.id))) return failWith(UPLOAD_MSG.inUse, found);
       await setUploadStatus(db, found.id, 'cancelled');
       await removeFiles(dataDir, found.id);
       return ok(toUploadState({ ...found, status: 'cancelled' }), UPLOAD_MSG.cancelledOk);

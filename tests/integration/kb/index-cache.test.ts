@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { osvRecord } from '../../../server/kb/formats/osv.ts';
 import { getAdvisoryIndex } from '../../../server/kb/index-cache.ts';
-import { deleteAdvisories, saveAdvisories } from '../../../server/kb/store.ts';
+import { deleteAdvisories, saveAdvisories } from '../../../server/db/repositories/knowledge-base.ts';
 import { databases } from '../server/harness.ts';
 import { openKb } from './helpers.ts';
 

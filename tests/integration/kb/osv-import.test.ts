@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databases } from '../server/harness.ts';
 import { importKnowledge, knowledgeChanged, startImport } from '../../../server/kb/import.ts';
-import { loadAdvisories } from '../../../server/kb/load.ts';
+import { loadAdvisories } from '../../../server/db/repositories/knowledge-base.ts';
 import { contentHash, hasZip, makeZip, openKb, tableCounts, type KbDatabase } from './helpers.ts';
 
 const CORPUS = '../shared/corpora/advisories';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAdvisoryIndex, loadExtractors, matchPackage, normalizePackageName, scanTree, type AdvisoryIndex } from '../../../server/engine/index.ts';
 import { importKnowledge } from '../../../server/kb/import.ts';
-import { loadAdvisories } from '../../../server/kb/load.ts';
+import { loadAdvisories } from '../../../server/db/repositories/knowledge-base.ts';
 import { openKnowledgeBase } from '../../../server/kb/open.ts';
 import { score, TRIVY } from '../../support/golden.ts';
 

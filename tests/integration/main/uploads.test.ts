@@ -18,7 +18,8 @@ import type { UploadProgress } from '../../../contract/ipc/desktop-contract.ts';
 import { createApiClient, type ApiClient } from '../../../main/services/api-client.ts';
 import { createUploads, type UploadsOptions, type UploadsService } from '../../../main/services/uploads.ts';
 import { registerUploadBodyParser } from '../../../server/uploads/body-parser.ts';
-import { findCompleteUpload, findUpload } from '../../../server/uploads/store.ts';
+import { findUpload } from '../../../server/db/repositories/uploads.ts';
+import { findCompleteUpload } from '../../../server/uploads/store.ts';
 import { databases, startServer, type TestServer } from '../server/harness.ts';
 import { tempDir } from './helpers.ts';
 

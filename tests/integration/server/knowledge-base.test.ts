@@ -2,7 +2,7 @@
 // what it says about components (by ecosystem/name/version or purl), and the upgrade it suggests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assessSeverity, type Advisory } from '../../../server/engine/index.ts';
-import { saveAdvisories, type AdvisoryRecord } from '../../../server/kb/store.ts';
+import { saveAdvisories, type AdvisoryRecord } from '../../../server/db/repositories/knowledge-base.ts';
 import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
 
 type Affected = Advisory['affected'][number];

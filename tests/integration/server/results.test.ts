@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
 import { seedNextRun, seedRun, type SeededRun } from './fixtures/seed-run.ts';
 import { osvRecord } from '../../../server/kb/formats/osv.ts';
-import { deleteAdvisories, saveAdvisories } from '../../../server/kb/store.ts';
+import { deleteAdvisories, saveAdvisories } from '../../../server/db/repositories/knowledge-base.ts';
 
 /** A role that may read components but neither findings nor audit them. */
 const READER_ROLE = 90;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assessSeverity, type Advisory } from '../../../server/engine/index.ts';
-import { saveAdvisories, type AdvisoryRecord } from '../../../server/kb/store.ts';
+import { saveAdvisories, type AdvisoryRecord } from '../../../server/db/repositories/knowledge-base.ts';
 import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
 
 const GO_CORPUS = path.resolve(import.meta.dirname, '../../../../shared/corpora/advisories/go');

@@ -1,6 +1,7 @@
 // The boundary rules of eslint.config.js (design.md §2 and §9): the import boundaries, ipcMain only
-// in main/ipc/ and window.desktop only in renderer/platform/, each shown refusing a file that breaks
-// it and accepting one that keeps it. Files are linted as text under a path inside the tree, so the
+// in main/ipc/, window.desktop only in renderer/platform/, no query builder in server/routes/, no
+// route area importing another and nothing but server/app.ts importing the routes, each shown
+// refusing a file that breaks it and accepting one that keeps it. Files are linted as text under a path inside the tree, so the
 // real configuration decides; nothing is written.
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -32,6 +33,10 @@ interface Case {
 const ipcMainRule = 'ipcMain 只能在 main/ipc/ 中使用';
 const desktopRule = 'window.desktop 只能由 renderer/platform/ 读取';
 const feature = 'renderer/features/x/Y.tsx';
+const noQueries = 'server/routes/ 不写查询';
+const otherArea = 'server/routes/ 的各区域互不引用';
+const noRoutes = 'server/routes/ 只由 server/app.ts 注册';
+const repositoryCall = "import { findProject } from '../../db/repositories/projects.ts';\nexport const f = (db: any) => findProject(db, 1);";
 
 const cases: Case[] = [
   { rule: 'contract is pure TypeScript', file: 'contract/x.ts', bad: "import fs from 'node:fs'; export const a = fs;", says: 'contract/ 是纯 TypeScript', good: "import { Type } from 'typebox'; export const a = Type;" },
@@ -71,6 +76,38 @@ const cases: Case[] = [
   { rule: 'the CLI reaches the engine through its face', file: 'cli/commands/x.ts', bad: "export const load = () => import('../../server/engine/extractors/excel/index.ts');", says: 'server/engine/ 只能通过 server/engine/index.ts 引用', good: "export const load = () => import('../../server/engine/index.ts');" },
   { rule: 'benchmarks reach the engine through its face', file: 'bench/x.ts', bad: "import { unpackArchive } from '../server/engine/sources/unpack.ts'; export const a = unpackArchive;", says: 'server/engine/ 只能通过 server/engine/index.ts 引用', good: "import { unpackArchive } from '../server/engine/index.ts'; export const a = unpackArchive;" },
   { rule: 'tests other than the engine\'s own reach it through its face', file: 'tests/integration/engine/x.test.ts', bad: "import { scanTree } from '../../../server/engine/scan.ts'; export const a = scanTree;", says: 'server/engine/ 只能通过 server/engine/index.ts 引用', good: "import { zip } from '../../unit/engine/sources/archives.ts'; export const a = zip;" },
+  // server/routes/: handlers call repositories and services; SQL lives in server/db/repositories/.
+  { rule: 'route handlers write no queries', file: 'server/routes/task/x.ts', bad: "export const f = (db: any) => db.selectFrom('projects').selectAll().execute();", says: noQueries, good: repositoryCall },
+  { rule: 'route handlers update no tables', file: 'server/routes/task/x.ts', bad: "export const f = (db: any) => db.updateTable('projects').set({ name: 'x' });", says: noQueries },
+  { rule: 'route handlers insert and delete nothing themselves', file: 'server/routes/upload/x.ts', bad: "export const f = (db: any) => [db.insertInto('uploads'), db.deleteFrom('uploads')];", says: noQueries },
+  { rule: 'route handlers open no transactions', file: 'server/routes/subject/x.ts', bad: 'export const f = (db: any) => db.transaction().execute(async () => 1);', says: noQueries },
+  { rule: 'route handlers build no CTEs or FROM-less selects', file: 'server/routes/result/x.ts', bad: "export const f = (db: any) => db.with('t', (q: any) => q).selectNoFrom((eb: any) => eb.val(1).as('one'));", says: noQueries },
+  { rule: 'route handlers run no query a repository handed back', file: 'server/routes/result/x.ts', bad: 'export const f = (query: any) => query.executeTakeFirst();', says: noQueries },
+  { rule: 'route handlers write no raw SQL', file: 'server/routes/report/x.ts', bad: 'export const f = (sql: any) => sql`select 1`;', says: noQueries },
+  {
+    rule: 'route handlers import nothing from kysely', file: 'server/routes/task/x.ts', bad: "import { sql } from 'kysely';\nexport const a = sql;", says: noQueries,
+    good: "import { sql } from 'kysely';\nexport const a = sql;", goodFile: 'server/db/repositories/x.ts',
+  },
+  { rule: 'route handlers import no kysely types either', file: 'server/routes/session/x.ts', bad: "import type { Kysely } from 'kysely';\nexport type A = Kysely<never>;", says: noQueries },
+  { rule: 'the shared route modules write no queries', file: 'server/routes/shared.ts', bad: "export const f = (db: any) => db.selectFrom('runs').selectAll();", says: noQueries, good: 'export const f = (rows: number[]) => rows.slice(0, 1);' },
+  { rule: 'route handlers still never use Electron', file: 'server/routes/task/x.ts', bad: "import { app } from 'electron';\nexport const a = app;", says: 'server/ 不得引用 Electron' },
+  // Route areas: no area imports another; the top-level shared modules serve them all.
+  {
+    rule: 'a route area imports no other area', file: 'server/routes/result/x.ts', bad: "import { submit } from '../report/index.ts';\nexport const a = submit;", says: otherArea,
+    good: "import { pagingOf } from '../shared.ts';\nimport { signedIn } from '../register.ts';\nimport type { HandlersOf } from './common.ts';\nexport const a = [pagingOf, signedIn];\nexport type H = HandlersOf<never>;",
+  },
+  { rule: 'a shared route module imports no area', file: 'server/routes/shared.ts', bad: "import { taskHandlers } from './task/index.ts';\nexport const a = taskHandlers;", says: otherArea, good: "import { signedIn } from './register.ts';\nexport const a = signedIn;" },
+  // Only server/app.ts imports the routes.
+  {
+    rule: 'reports import no route', file: 'server/reports/x.ts', bad: "import { conflictOf } from '../routes/result/licences.ts';\nexport const a = conflictOf;", says: noRoutes,
+    good: "import { taskHandlers } from './routes/task/index.ts';\nexport const a = taskHandlers;", goodFile: 'server/app.ts',
+  },
+  { rule: 'plugins import no route', file: 'server/plugins/x.ts', bad: "import { isSpecCall } from '../routes/catalogue.ts';\nexport const a = isSpecCall;", says: noRoutes, good: "import { isSpecCall } from '../call-catalogue.ts';\nexport const a = isSpecCall;" },
+  { rule: 'services import no route', file: 'server/services/x.ts', bad: "import { signedIn } from '../routes/register.ts';\nexport const a = signedIn;", says: noRoutes },
+  { rule: 'repositories import no route', file: 'server/db/repositories/x.ts', bad: "import { pagingOf } from '../../routes/shared.ts';\nexport const a = pagingOf;", says: noRoutes },
+  { rule: 'jobs, kb, auth and uploads import no route', file: 'server/jobs/x.ts', bad: "import { reportHandlers } from '../routes/report/index.ts';\nexport const a = reportHandlers;", says: noRoutes },
+  { rule: 'the knowledge base imports no route', file: 'server/kb/x.ts', bad: "import { KB_MSG } from '../routes/vulnerability/messages.ts';\nexport const a = KB_MSG;", says: noRoutes },
+  { rule: 'server modules import no route', file: 'server/x.ts', bad: "import { registerCalls } from './routes/register.ts';\nexport const a = registerCalls;", says: noRoutes },
 ];
 
 describe('lint boundaries', () => {

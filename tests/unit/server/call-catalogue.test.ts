@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { callsCommand } from '../../../cli/commands/calls.ts';
 import { specCalls } from '../../../contract/spec/calls.ts';
-import { isSpecCall, listServerRoutes } from '../../../server/routes/catalogue.ts';
+import { isSpecCall, listServerRoutes } from '../../../server/call-catalogue.ts';
 
 describe('listServerRoutes', () => {
   const routes = listServerRoutes();

@@ -1,8 +1,8 @@
 // The spec's call catalogue against what the server implements: feeds `npm run calls` and decides
 // between 501 (a spec call not built yet) and 404 (no such call) for unmatched requests.
-import { implementedCalls } from '../../contract/api/index.ts';
-import { binaryPath, type CallSpec } from '../../contract/api/define.ts';
-import { specCalls } from '../../contract/spec/calls.ts';
+import { implementedCalls } from '../contract/api/index.ts';
+import { binaryPath, type CallSpec } from '../contract/api/define.ts';
+import { specCalls } from '../contract/spec/calls.ts';
 
 export interface ServerRoute {
   /** null where the spec states no method: any method. */

@@ -1,8 +1,8 @@
 // The setup screens' settings as stored in subjects.settings ({ notice, bug, privateService }),
 // read back with defaults. The tracker password stays encrypted in `bug.secret` and leaves the
 // server only as `hasPassword`.
-import type { BugConfig, NoticeConfig, PrivateServiceConfig } from '../../../contract/api/subject.ts';
-import { TRACKER_TYPES } from '../../../contract/api/subject.ts';
+import type { BugConfig, NoticeConfig, PrivateServiceConfig } from '../../contract/api/subject.ts';
+import { TRACKER_TYPES } from '../../contract/api/subject.ts';
 
 export const DEFAULT_NOTICE: NoticeConfig = { levels: [1, 2], userIds: [], onTaskFinish: false, onTaskFail: false, onNewVulnerability: false };
 

@@ -1,5 +1,5 @@
 // What the vulnerability and knowledge-base calls tell the user when they refuse something.
-import { IMPORT_MAX_BYTES } from '../../../contract/api/vulnerability.ts';
+import { IMPORT_MAX_BYTES } from '../../contract/api/vulnerability.ts';
 
 export const KB_MSG = {
   vulnerabilityNotFound: '漏洞不存在',

@@ -1,11 +1,16 @@
-// Writes advisories into the knowledge-base tables. Every importer (OSV, trivy, NVD, custom
-// entries) hands over AdvisoryRecords; this module alone knows the row layout, so re-imports are
-// idempotent the same way whatever the source.
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/schema.ts';
-import type { Advisory } from '../engine/index.ts';
-import { nowIso } from '../db/time.ts';
-import { advisoriesChanged } from './changes.ts';
+// The knowledge-base tables (kb_advisories with their aliases and affected packages, kb_id_map).
+// Every importer (OSV, trivy, NVD, custom entries) hands over AdvisoryRecords; this module alone
+// knows the row layout, so re-imports are idempotent the same way whatever the source. It also
+// reads the whole knowledge base back as the matcher's Advisory objects, and the cheap stamp the
+// matcher's index cache (kb/index-cache.ts) watches.
+//
+// A write tells this process's index cache (kb/changes.ts) once it has committed: when the caller
+// hands a transaction, the caller signals advisoriesChanged on its database after its commit.
+import { sql } from 'kysely';
+import type { Advisory, AffectedPackage, ExploitDifficulty, Level } from '../../engine/index.ts';
+import { advisoriesChanged } from '../../kb/changes.ts';
+import { nowIso } from '../time.ts';
+import { inTransaction, type Db } from '../transaction.ts';
 
 export interface AdvisoryRecord {
   advisory: Advisory;
@@ -26,14 +31,15 @@ export interface SaveResult {
   unchanged: number;
 }
 
-type Db = Kysely<Database> | Transaction<Database>;
-
 // SQLite allows 32766 bound variables per statement; these keep every statement far below it
 // (advisory rows have 24 columns, affected rows 10) while still sending hundreds of rows at once.
 const ADVISORY_ROWS_PER_STATEMENT = 200;
 const AFFECTED_ROWS_PER_STATEMENT = 300;
 const ALIAS_ROWS_PER_STATEMENT = 1000;
 const IDS_PER_LOOKUP = 500;
+
+/** Tells the index cache of a write that has committed (a caller's transaction signals after its own commit). */
+const changed = (db: Db): void => { if (!db.isTransaction) advisoriesChanged(db); };
 
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
@@ -173,7 +179,7 @@ async function insertChildren(trx: Db, items: { pk: number; record: AdvisoryReco
  * re-import of a dump). NVD records only describe a flaw, so they never replace a row that
  * another source (with affected packages) wrote under the same CVE id.
  */
-export async function saveAdvisories(db: Kysely<Database>, records: AdvisoryRecord[]): Promise<SaveResult> {
+export async function saveAdvisories(db: Db, records: AdvisoryRecord[]): Promise<SaveResult> {
   const result: SaveResult = { inserted: 0, updated: 0, unchanged: 0 };
   if (records.length === 0) return result;
   // The last record of an id wins within one call, as it would across calls.
@@ -182,7 +188,7 @@ export async function saveAdvisories(db: Kysely<Database>, records: AdvisoryReco
     if (byId.has(record.advisory.id)) result.unchanged++;
     byId.set(record.advisory.id, record);
   }
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const existing = await loadExisting(trx, [...byId.keys()]);
     const cves = [...byId.values()].flatMap((r) => [r.advisory.id, ...r.advisory.aliases].filter((id) => /^CVE-/i.test(id)));
     const idMap = await loadIdMap(trx, cves);
@@ -222,14 +228,14 @@ export async function saveAdvisories(db: Kysely<Database>, records: AdvisoryReco
       result.updated += part.length;
     }
   });
-  advisoriesChanged(db);
+  changed(db);
   return result;
 }
 
 /** Removes advisories (their aliases and affected rows go with them by cascade). */
-export async function deleteAdvisories(db: Kysely<Database>, advisoryIds: string[]): Promise<number> {
+export async function deleteAdvisories(db: Db, advisoryIds: string[]): Promise<number> {
   if (advisoryIds.length === 0) return 0;
-  const changed = await db.transaction().execute(async (trx) => {
+  const removed = await inTransaction(db, async (trx) => {
     let removed = 0;
     for (const part of chunks([...new Set(advisoryIds)], IDS_PER_LOOKUP)) {
       const pks = (await trx.selectFrom('kb_advisories').select('id').where('advisory_id', 'in', part).execute()).map((r) => r.id);
@@ -242,8 +248,8 @@ export async function deleteAdvisories(db: Kysely<Database>, advisoryIds: string
     }
     return removed;
   });
-  advisoriesChanged(db);
-  return changed;
+  changed(db);
+  return removed;
 }
 
 export interface IdMappingRow {
@@ -285,7 +291,7 @@ async function refreshDisplayIds(trx: Db, cves: string[], byCve: Map<string, Map
  * gives for it; the same rows again change nothing. Returns how many rows were written. The
  * display columns of advisories with that CVE follow.
  */
-export async function saveIdMappings(db: Kysely<Database>, rows: IdMappingRow[]): Promise<number> {
+export async function saveIdMappings(db: Db, rows: IdMappingRow[]): Promise<number> {
   const byCve = new Map<string, Map<string, IdMappingRow>>();
   for (const raw of rows) {
     const row = { cve: raw.cve.trim().toUpperCase(), cnnvd: raw.cnnvd?.trim().toUpperCase() || null, cnvd: raw.cnvd?.trim().toUpperCase() || null };
@@ -295,7 +301,7 @@ export async function saveIdMappings(db: Kysely<Database>, rows: IdMappingRow[])
     byCve.set(row.cve, set);
   }
   if (byCve.size === 0) return 0;
-  const changed = await db.transaction().execute(async (trx) => {
+  const written = await inTransaction(db, async (trx) => {
     const stored = new Map<string, Set<string>>();
     for (const part of chunks([...byCve.keys()], IDS_PER_LOOKUP)) {
       for (const row of await trx.selectFrom('kb_id_map').select(['cve', 'cnnvd', 'cnvd']).where('cve', 'in', part).execute()) {
@@ -320,6 +326,106 @@ export async function saveIdMappings(db: Kysely<Database>, rows: IdMappingRow[])
     }
     return written;
   });
-  advisoriesChanged(db);
-  return changed;
+  changed(db);
+  return written;
+}
+
+// ---- reading back -------------------------------------------------------------------------------
+// Tables are fetched in pages of advisories (by primary key) with their aliases and affected rows
+// in bulk, then joined in memory: a handful of queries per page instead of one per advisory.
+
+const LOAD_PAGE = 5000;
+
+const parseOr = <T>(text: string | null, fallback: T): T => {
+  if (!text) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+};
+
+/** The whole knowledge base as the matcher's Advisory objects. */
+export async function loadAdvisories(db: Db): Promise<Advisory[]> {
+  // CNNVD / CNVD numbers by CVE, folded into the aliases of every advisory that names the CVE.
+  const idMap = new Map<string, string[]>();
+  for (const row of await db.selectFrom('kb_id_map').select(['cve', 'cnnvd', 'cnvd']).orderBy('id').execute()) {
+    const ids = idMap.get(row.cve) ?? [];
+    for (const id of [row.cnnvd, row.cnvd]) if (id && !ids.includes(id)) ids.push(id);
+    idMap.set(row.cve, ids);
+  }
+
+  const out: Advisory[] = [];
+  let after = 0;
+  for (;;) {
+    const rows = await db.selectFrom('kb_advisories')
+      .select(['id', 'advisory_id', 'summary', 'level', 'score', 'vector', 'exploit', 'cwes', 'published', 'modified', 'withdrawn'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(LOAD_PAGE)
+      .execute();
+    if (rows.length === 0) break;
+    const first = rows[0]!.id;
+    const last = rows[rows.length - 1]!.id;
+    after = last;
+
+    const aliases = new Map<number, string[]>();
+    for (const row of await db.selectFrom('kb_aliases').select(['advisory_pk', 'alias'])
+      .where('advisory_pk', '>=', first).where('advisory_pk', '<=', last).execute()) {
+      const list = aliases.get(row.advisory_pk) ?? [];
+      list.push(row.alias);
+      aliases.set(row.advisory_pk, list);
+    }
+    const affected = new Map<number, AffectedPackage[]>();
+    for (const row of await db.selectFrom('kb_affected')
+      .select(['advisory_pk', 'ecosystem', 'distribution', 'name', 'ranges', 'versions', 'vulnerable', 'patched', 'fixed'])
+      .where('advisory_pk', '>=', first).where('advisory_pk', '<=', last).orderBy('id').execute()) {
+      const list = affected.get(row.advisory_pk) ?? [];
+      list.push({
+        ecosystem: row.ecosystem,
+        distribution: row.distribution,
+        name: row.name,
+        ranges: parseOr(row.ranges, []),
+        versions: parseOr(row.versions, []),
+        vulnerable: parseOr(row.vulnerable, []),
+        patched: parseOr(row.patched, []),
+        fixed: parseOr(row.fixed, []),
+      });
+      affected.set(row.advisory_pk, list);
+    }
+
+    for (const row of rows) {
+      const own = aliases.get(row.id) ?? [];
+      const all = [...own];
+      for (const id of [row.advisory_id, ...own]) {
+        for (const mapped of idMap.get(id) ?? []) if (!all.includes(mapped) && mapped !== row.advisory_id) all.push(mapped);
+      }
+      out.push({
+        id: row.advisory_id,
+        aliases: all,
+        summary: row.summary,
+        level: row.level as Level,
+        score: row.score === null ? null : Number(row.score),
+        vector: row.vector,
+        exploit: row.exploit as ExploitDifficulty,
+        cwes: parseOr(row.cwes, []),
+        published: row.published,
+        modified: row.modified,
+        withdrawn: row.withdrawn !== null,
+        affected: affected.get(row.id) ?? [],
+      });
+    }
+    if (rows.length < LOAD_PAGE) break;
+  }
+  return out;
+}
+
+/** A cheap stamp of the knowledge base's content: advisory count and latest update, and the id-map count. */
+export async function advisoryStamp(db: Db): Promise<string> {
+  const row = await db
+    .selectFrom('kb_advisories')
+    .select([sql<number>`count(*)`.as('n'), sql<string | null>`max(updated_at)`.as('latest')])
+    .executeTakeFirst();
+  const map = await db.selectFrom('kb_id_map').select(sql<number>`count(*)`.as('n')).executeTakeFirst();
+  return `${row?.n ?? 0}|${row?.latest ?? ''}|${map?.n ?? 0}`;
 }

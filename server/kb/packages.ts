@@ -1,8 +1,10 @@
 // Reading the packages callers name — purls, or ecosystem + name — into what the knowledge base
 // stores: the purl type as ecosystem and the name as that ecosystem writes it, normalised.
 import { PackageURL } from 'packageurl-js';
-import { normalizePackageName } from '../../engine/index.ts';
-import { mapOsvEcosystem } from '../../kb/formats/osv.ts';
+import { normalizePackageName } from '../engine/index.ts';
+import { UserError } from '../errors.ts';
+import { mapOsvEcosystem } from './formats/osv.ts';
+import { KB_MSG } from './messages.ts';
 
 export interface PackageQuery {
   purl: string;
@@ -37,13 +39,13 @@ export function purlFor(ecosystem: string, name: string, version: string): strin
   }
 }
 
-/** A purl as the knowledge base looks packages up; throws a Chinese message when it cannot be read. */
+/** A purl as the knowledge base looks packages up; a UserError when it cannot be read. */
 export function parsePackageUrl(text: string): PackageQuery {
   let purl: PackageURL;
   try {
     purl = PackageURL.fromString(text.trim());
   } catch (error) {
-    throw new Error(`组件标识无效（应为 purl，如 pkg:npm/lodash@4.17.20）：${(error as Error).message}`, { cause: error });
+    throw new UserError(`组件标识无效（应为 purl，如 pkg:npm/lodash@4.17.20）：${(error as Error).message}`, 'invalid', { cause: error });
   }
   const ecosystem = ecosystemOf(purl.type);
   const distro = purl.qualifiers?.distro;
@@ -62,4 +64,15 @@ export function packageOf(ecosystem: string, name: string, version: string | und
   const normalized = normalizePackageName(eco, name);
   const v = version?.trim() ?? '';
   return { purl: purlFor(eco, normalized, v), ecosystem: eco, name: normalized, version: v, distribution: null };
+}
+
+/** Purls of a list call, read in order; a refused one is named by its place (`first` is the first's). */
+export function parsePackageUrls(purls: string[], first = 1): PackageQuery[] {
+  return purls.map((purl, index) => {
+    try {
+      return parsePackageUrl(purl);
+    } catch (error) {
+      throw new UserError(KB_MSG.purlInvalid(first + index, (error as Error).message), 'invalid', { cause: error });
+    }
+  });
 }

@@ -1,0 +1,160 @@
+// The component and finding reads of a task's detail: the lists (single-table, index-ordered
+// queries over the run: run_components by (run_id, risk_level, id), run_vulnerabilities by
+// (run_id, level, id); totals without filters come from runs.summary instead of a COUNT), the
+// overview's grouped figures, and a component's detail.
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { ComponentDetail, ComponentFilter, ComponentRow, FindingRow, LevelCounts } from '../../../contract/api/result/index.ts';
+import { likePattern } from '../like.ts';
+import type { Database } from '../schema.ts';
+import { levelsOf } from './licenses.ts';
+import {
+  componentView, emptyLevels, findingView, findingsQuery, locationsOf, lowerLike, lowerLikeJson, parseJson,
+  type ComponentRecord, type Db, type ProjectRecord, type RunRecord,
+} from './results.ts';
+import { loadAncestry, pathSteps, pathsTo } from './results-trees.ts';
+
+interface Paging { page: number; size: number }
+
+const COMPONENT_SORT: Record<string, string> = {
+  name: 'name', version: 'version', ecosystem: 'ecosystem', riskLevel: 'risk_level', vulCount: 'vul_count',
+  licenseLevel: 'license_level', scope: 'scope', mark: 'mark',
+};
+
+function componentConditions(runId: number, filter: ComponentFilter) {
+  return (eb: ExpressionBuilder<Database, 'run_components'>) => {
+    const where: Expression<SqlBool>[] = [eb('run_id', '=', runId)];
+    const keyword = filter.keyword?.trim();
+    if (keyword) {
+      const p = likePattern(keyword);
+      where.push(eb.or([lowerLike('name', p), lowerLike('purl', p), lowerLike('version', p)]));
+    }
+    if (filter.riskLevels?.length) where.push(eb('risk_level', 'in', filter.riskLevels));
+    if (filter.ecosystems?.length) where.push(eb('ecosystem', 'in', filter.ecosystems));
+    if (filter.scope) where.push(eb('scope', '=', filter.scope));
+    if (filter.direct !== undefined) where.push(eb('direct', '=', filter.direct ? 1 : 0));
+    if (filter.marks?.length) where.push(eb('mark', 'in', filter.marks));
+    if (filter.componentTypes?.length) where.push(eb('component_type', 'in', filter.componentTypes));
+    if (filter.licenseLevels?.length) where.push(eb('license_level', 'in', filter.licenseLevels));
+    return eb.and(where);
+  };
+}
+
+const hasFilter = (f: ComponentFilter) => Boolean(f.keyword?.trim() || f.riskLevels?.length || f.ecosystems?.length || f.scope
+  || f.direct !== undefined || f.marks?.length || f.componentTypes?.length || f.licenseLevels?.length);
+
+/** A page of the run's components under the filter, sorted by `sort` (`riskLevel,asc` by default). */
+export async function listComponents(db: Db, run: RunRecord, filter: ComponentFilter, paging: Paging, sort: string | undefined): Promise<{ content: ComponentRow[]; total: number }> {
+  const base = db.selectFrom('run_components').where(componentConditions(run.id, filter));
+  let total: number;
+  const summary = parseJson<{ components?: number }>(run.summary, {});
+  if (!hasFilter(filter) && summary.components !== undefined) total = summary.components;
+  else total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
+  const [field, dir] = sort ? (sort.split(',') as [string, 'asc' | 'desc']) : ['riskLevel', 'asc'];
+  let q = base.selectAll().orderBy(sql.ref(COMPONENT_SORT[field]!), (ob) => (dir === 'desc' ? ob.desc() : ob.asc()));
+  if (field !== 'name') q = q.orderBy('name');
+  const rows = await q.orderBy('id').limit(paging.size).offset((paging.page - 1) * paging.size).execute();
+  return { content: rows.map(componentView), total };
+}
+
+export interface FindingFilter { level?: number; keyword?: string; marks?: string; vex?: string; componentId?: number }
+const csvNumbers = (csv: string | undefined) => (csv ? csv.split(',').map(Number) : []);
+
+function findingConditions(runId: number, f: FindingFilter, withLevel: boolean) {
+  return (eb: any): Expression<SqlBool> => {
+    const where: Expression<SqlBool>[] = [eb('v.run_id', '=', runId)];
+    if (withLevel && f.level !== undefined) where.push(eb('v.level', '=', f.level));
+    if (f.componentId !== undefined) where.push(eb('v.component_id', '=', f.componentId));
+    const marks = csvNumbers(f.marks);
+    if (marks.length) where.push(eb('v.mark', 'in', marks));
+    const vex = csvNumbers(f.vex);
+    if (vex.length) where.push(eb('v.vex', 'in', vex));
+    const keyword = f.keyword?.trim();
+    if (keyword) {
+      const p = likePattern(keyword);
+      where.push(eb.or([...['v.vul_id', 'v.cve', 'v.cnnvd', 'v.cnvd', 'v.summary', 'c.name'].map((col) => lowerLike(col, p)), lowerLikeJson('v.aliases', p)]));
+    }
+    return eb.and(where);
+  };
+}
+
+const FINDING_SORT: Record<string, string> = {
+  level: 'v.level', score: 'v.score', published: 'v.published', identify: 'v.vul_id', component: 'c.name', mark: 'v.mark', vex: 'v.vex',
+};
+
+/**
+ * The findings tab: per-level badges under every filter but the level, and a page of findings
+ * (by level first when neither a level nor a sort is asked for, else by `sort`, `score,desc` by default).
+ */
+export async function findingStatistic(db: Db, runId: number, f: FindingFilter, paging: Paging, sort: string | undefined): Promise<{ counts: LevelCounts; content: FindingRow[]; total: number }> {
+  const counts = emptyLevels();
+  const joined = () => db.selectFrom('run_vulnerabilities as v').innerJoin('run_components as c', 'c.id', 'v.component_id');
+  // Badges: per level under every filter but the level; the join is only needed for a keyword.
+  const grouped = await (f.keyword?.trim() ? joined() : db.selectFrom('run_vulnerabilities as v'))
+    .select(['v.level', sql<number>`count(*)`.as('n')]).where(findingConditions(runId, f, false) as never).groupBy('v.level').execute();
+  for (const g of grouped) counts[Number(g.level) as 1] = Number(g.n);
+  const total = f.level !== undefined ? counts[f.level as 1] : Object.values(counts).reduce((a, b) => a + b, 0);
+  const [field, dir] = f.level === undefined && !sort ? ['level', 'asc'] : (sort?.split(',') as [string, 'asc' | 'desc'] | undefined) ?? ['score', 'desc'];
+  let q = findingsQuery(db).where(findingConditions(runId, f, true) as never)
+    .orderBy(sql.ref(FINDING_SORT[field]!), (ob) => (dir === 'desc' ? ob.desc() : ob.asc()).nullsLast());
+  if (field !== 'score') q = q.orderBy('v.score', (ob) => ob.desc().nullsLast());
+  const rows = await q.orderBy('v.id').limit(paging.size).offset((paging.page - 1) * paging.size).execute();
+  return { counts, content: rows.map(findingView) as FindingRow[], total };
+}
+
+/** Licences of a component (declared and recognised in its files), with knowledge-base levels. */
+async function componentLicences(db: Db, componentId: number) {
+  const rows = await db.selectFrom('run_licenses').select(['spdx_id', 'source']).distinct().where('component_id', '=', componentId).execute();
+  const levels = await levelsOf(db, [...new Set(rows.map((r) => r.spdx_id))]);
+  return rows.map((r) => ({
+    spdxId: r.spdx_id, level: levels.get(r.spdx_id) ?? 16, source: r.source as ComponentDetail['licenses'][number]['source'], known: levels.has(r.spdx_id),
+  }));
+}
+
+/** A component's detail: licences, findings, the shortest paths to it and its edge counts. */
+export async function componentDetail(db: Db, component: ComponentRecord, run: RunRecord, project: ProjectRecord): Promise<ComponentDetail> {
+  const [licenses, findings, graph, dependencies, dependents] = await Promise.all([
+    componentLicences(db, component.id),
+    findingsQuery(db).where('v.component_id', '=', component.id).orderBy('v.level').orderBy('v.score', 'desc').orderBy('v.id').execute(),
+    loadAncestry(db, run.id, [component.id]),
+    db.selectFrom('run_edges').select(sql<number>`count(distinct child_id)`.as('n')).where('run_id', '=', run.id).where('parent_id', '=', component.id).executeTakeFirst(),
+    db.selectFrom('run_edges').select(sql<number>`count(distinct parent_id)`.as('n')).where('run_id', '=', run.id).where('child_id', '=', component.id).executeTakeFirst(),
+  ]);
+  const found = pathsTo(graph, component.id, 1000);
+  const shortest = [...found.paths].sort((a, b) => a.length - b.length).slice(0, 20);
+  return {
+    ...componentView(component),
+    projectId: project.id,
+    locations: locationsOf(component.locations),
+    licenses,
+    vulnerabilities: findings.map(findingView),
+    paths: shortest.map((p) => pathSteps(graph, p)),
+    pathTotal: found.paths.length,
+    dependencies: Number(dependencies?.n ?? 0),
+    dependents: Number(dependents?.n ?? 0),
+  };
+}
+
+/** The overview's raw figures of a run: its components and findings grouped, and the distinct counts. */
+export async function overviewGroups(db: Db, runId: number, vexMark: number) {
+  // One grouped pass over the run's components gives every component figure.
+  const components = await db.selectFrom('run_components')
+    .select(['risk_level', 'direct', 'scope', 'component_type', 'ecosystem', 'license_level', 'license_expression',
+      sql<number>`case when mark <> 'N' then 1 else 0 end`.as('marked'), sql<number>`count(*)`.as('n')])
+    .where('run_id', '=', runId)
+    .groupBy(['risk_level', 'direct', 'scope', 'component_type', 'ecosystem', 'license_level', 'license_expression', sql`case when mark <> 'N' then 1 else 0 end`])
+    .execute();
+  const findings = await db.selectFrom('run_vulnerabilities')
+    .select(['level', 'mark', 'vex', sql<number>`count(*)`.as('n')])
+    .where('run_id', '=', runId).groupBy(['level', 'mark', 'vex']).execute();
+  let distinct = db.selectFrom('run_vulnerabilities').select(sql<number>`count(distinct vul_id)`.as('n')).where('run_id', '=', runId);
+  if (vexMark === 1) distinct = distinct.where('vex', '<>', 1);
+  const distinctFindings = Number((await distinct.executeTakeFirst())?.n ?? 0);
+  const licenceIds = await db.selectFrom('run_licenses').select(sql<number>`count(distinct spdx_id)`.as('n')).where('run_id', '=', runId).executeTakeFirst();
+  return { components, findings, distinctFindings, distinctLicences: Number(licenceIds?.n ?? 0) };
+}
+
+/** A component row's purl and locations, with the project of its run (for the source drawer). */
+export async function componentSourceOf(db: Db, componentId: number) {
+  return db.selectFrom('run_components as c').innerJoin('runs as r', 'r.id', 'c.run_id')
+    .select(['c.id', 'c.run_id', 'c.purl', 'c.locations', 'r.project_id']).where('c.id', '=', componentId).executeTakeFirst();
+}

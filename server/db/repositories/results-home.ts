@@ -1,0 +1,51 @@
+// The home dashboard's reads over the projects a user may see: how many subjects, projects and
+// runs there are, the newest findings of the latest runs, and how many projects an advisory touches.
+import { chunks, type Db, type LatestRun } from './results.ts';
+
+/** Subjects, projects and runs in scope ('all' for domain administrators). */
+export async function homeCounts(db: Db, subjectIds: number[] | 'all'): Promise<{ subjects: number; projects: number; runs: number }> {
+  // [0] matches nothing for a user without subjects.
+  const ids = subjectIds === 'all' ? null : subjectIds.length ? subjectIds : [0];
+  let subjects = db.selectFrom('subjects').select((eb) => eb.fn.countAll<number>().as('n'));
+  let projects = db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n'));
+  let runCount = db.selectFrom('runs').innerJoin('projects', 'projects.id', 'runs.project_id').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (ids) {
+    subjects = subjects.where('id', 'in', ids);
+    projects = projects.where('subject_id', 'in', ids);
+    runCount = runCount.where('projects.subject_id', 'in', ids);
+  }
+  const [subjectRow, projectRow, runRow] = await Promise.all([subjects.executeTakeFirst(), projects.executeTakeFirst(), runCount.executeTakeFirst()]);
+  return { subjects: Number(subjectRow?.n ?? 0), projects: Number(projectRow?.n ?? 0), runs: Number(runRow?.n ?? 0) };
+}
+
+/** The ten newest published findings of some runs, with their component, project and subject. */
+export async function latestFindings(db: Db, runIds: number[]) {
+  const rows = [];
+  for (const part of chunks(runIds, 500)) {
+    rows.push(...await db.selectFrom('run_vulnerabilities as v').innerJoin('run_components as c', 'c.id', 'v.component_id')
+      .innerJoin('runs as r', 'r.id', 'v.run_id').innerJoin('projects as p', 'p.id', 'r.project_id').innerJoin('subjects as s', 's.id', 'p.subject_id')
+      .select(['v.id', 'v.run_id', 'p.id as project_id', 'p.name as project_name', 's.id as subject_id', 's.name as subject_name', 'c.id as component_id',
+        'c.name as component_name', 'c.version as component_version', 'v.vul_id', 'v.cve', 'v.cnnvd', 'v.summary', 'v.level', 'v.published'])
+      .where('v.run_id', 'in', part).where('v.published', 'is not', null)
+      .orderBy('v.published', 'desc').orderBy('v.id', 'desc').limit(10).execute());
+  }
+  rows.sort((a, b) => (b.published ?? '').localeCompare(a.published ?? '') || b.id - a.id);
+  return rows.slice(0, 10);
+}
+
+/** Visible projects whose latest run has a finding of each advisory. */
+export async function involvedProjects(db: Db, runs: LatestRun[], ids: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, Set<number>>();
+  if (!runs.length || !ids.length) return new Map();
+  const projectOf = new Map(runs.map((r) => [r.runId, r.projectId]));
+  for (const part of chunks(runs.map((r) => r.runId), 500)) {
+    const rows = await db.selectFrom('run_vulnerabilities').select(['vul_id', 'run_id']).distinct()
+      .where('run_id', 'in', part).where('vul_id', 'in', ids).execute();
+    for (const r of rows) {
+      const set = out.get(r.vul_id) ?? new Set<number>();
+      set.add(projectOf.get(r.run_id)!);
+      out.set(r.vul_id, set);
+    }
+  }
+  return new Map([...out].map(([k, v]) => [k, v.size]));
+}
