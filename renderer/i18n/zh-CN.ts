@@ -255,6 +255,34 @@ export const zh = {
     wait: '请勿重复提交',
   },
 
+  // The generic list screen (common/list/): filter bar, paged table, selection, delete.
+  list: {
+    search: '查询',
+    reset: '重置',
+    total: (n: number) => `共 ${n} 条`,
+    pageOf: (page: number, pages: number) => `第 ${page} / ${pages} 页`,
+    pageSize: (n: number) => `${n} 条/页`,
+    prevPage: '上一页',
+    nextPage: '下一页',
+    firstPage: '回到第一页',
+    sortBy: (column: string) => `按${column}排序`,
+    selectAll: '全选本页',
+    selectRow: '选择',
+    actions: '操作',
+    all: '全部',
+    edit: '编辑',
+    remove: '删除',
+    batchRemove: (n: number) => `批量删除（${n}）`,
+    removeConfirm: '删除',
+    cancel: '取消',
+  },
+
+  // The form dialog (common/form/).
+  form: {
+    save: '保存',
+    cancel: '取消',
+  },
+
   // Vulnerability knowledge base (/bug) and the system vulnerability admin (/system/knowledgeBase/vul).
   vul: {
     listSubtitle: '知识库收录的开源组件漏洞，可按编号、等级、生态与发布日期检索',

@@ -12,7 +12,7 @@ import { useAppSelector } from '../../app/hooks.ts';
 import { Page } from '../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
 import { ChartCard } from '../../common/ChartCard.tsx';
-import { LEVEL_COLORS, LevelTag, formatScore, levelLabel } from './levels.tsx';
+import { LEVEL_COLORS, LevelTag, formatScore, levelLabel } from '../../common/levels.tsx';
 import { writeListState, DEFAULT_LIST_STATE } from './listQuery.ts';
 import { zh } from '../../i18n/zh-CN.ts';
 import './styles.ts';

@@ -11,9 +11,9 @@ import { routeTitle } from '../../../contract/routes.ts';
 import { useImportHistoryQuery, useImportRecordsQuery } from '../../api/vulnerabilityApi.ts';
 import { Page } from '../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
-import { Pager } from '../bug/Pager.tsx';
+import { Pager } from '../../common/list/Pager.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
-import '../bug/styles.ts';
+import './styles.ts';
 
 const t = zh.vul;
 const POLL_MS = 3000;

@@ -3,7 +3,7 @@
 // in Node. The platform validates everything again and its messages are shown as given.
 import type { SystemAdd, SystemEdit, VulnerabilityDetail } from '../../../contract/api/vulnerability.ts';
 import { purlTypeOfOsvEcosystem } from '../../../contract/ecosystems.ts';
-import { ECOSYSTEMS } from '../bug/listQuery.ts';
+import { ECOSYSTEMS } from '../../common/vulnerability/fields.ts';
 
 export type Ecosystem = SystemAdd['packages'][number]['ecosystem'];
 
@@ -144,6 +144,9 @@ export function formOf(v: VulnerabilityDetail): SystemVulForm {
 }
 
 export type FieldKey = 'identify' | 'name' | 'vector' | 'level' | 'cve' | 'cnnvd' | 'cnvd' | 'aliases' | 'cwes' | 'packages' | 'references' | 'published';
+
+/** The fields the dialog shows a refusal beside (a refusal about the packages shows at the top). */
+export const FIELD_KEYS: readonly FieldKey[] = ['identify', 'name', 'vector', 'level', 'cve', 'cnnvd', 'cnvd', 'aliases', 'cwes', 'references', 'published'];
 
 /**
  * The field a refusal of the platform is about, to mark it next to the message (the message

@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react';
 import { HTMLTable, Icon, Tag } from '@blueprintjs/core';
 import type { LicenseRow } from '../../../contract/api/license.ts';
-import { LevelTag } from '../bug/levels.tsx';
+import { LevelTag } from '../../common/levels.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
 
 const t = zh.license;

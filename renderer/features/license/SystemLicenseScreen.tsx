@@ -1,9 +1,8 @@
 // /system/knowledgeBase/protocol 许可证知识库 (setup:knowledge:license): every licence with a level
 // selector that saves at once (system/edit), an 已修改 tag where an administrator changed the
 // shipped level, a keyword / level filter and 仅显示已修改. Filters and page live in the URL query.
-import { useEffect, useState } from 'react';
 import { Card, FormGroup, HTMLSelect, Switch, Tag } from '@blueprintjs/core';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import type { LicenseRow } from '../../../contract/api/license.ts';
 import { LEVEL_CODES, type VulnerabilityLevel } from '../../../contract/enums.ts';
 import { routeTitle } from '../../../contract/routes.ts';
@@ -11,12 +10,13 @@ import { apiErrorMessage } from '../../api/baseQuery.ts';
 import { useEditLicenseLevelMutation, useSystemLicenseListQuery } from '../../api/licenseApi.ts';
 import { usePermissions } from '../../app/hooks.ts';
 import { toastNotifier as notify } from '../../app/toaster.ts';
-import { KeywordSearch, ResetButton } from '../../common/filters.tsx';
+import { FilterBar } from '../../common/list/FilterBar.tsx';
+import { useListState } from '../../common/list/useListState.ts';
+import { changed, clearFilters, code, flag, hasFilters, readUrlState, text, writeUrlState, type UrlState } from '../../common/list/urlState.ts';
 import { Page } from '../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
-import { PAGE_SIZES } from '../bug/listQuery.ts';
-import { LevelTag, levelColor, levelLabel } from '../bug/levels.tsx';
-import { Pager } from '../bug/Pager.tsx';
+import { LevelTag, levelColor, levelLabel } from '../../common/levels.tsx';
+import { Pager } from '../../common/list/Pager.tsx';
 import { LicenseTable } from './LicenseTable.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
 import './styles.ts';
@@ -24,37 +24,14 @@ import './styles.ts';
 const t = zh.license;
 const ADMIN = 'setup:knowledge:license';
 
-export interface SystemLicenseState {
-  keyword: string;
-  level: VulnerabilityLevel | null;
-  edited: boolean;
-  page: number;
-  size: number;
-}
+/** q=keyword  level=1|2|4|8|16  edited=1  page  size */
+const SYSTEM_LICENSE_FIELDS = { keyword: text('q'), level: code('level', LEVEL_CODES), edited: flag('edited') };
 
-export function readSystemLicenseState(params: URLSearchParams): SystemLicenseState {
-  const level = Number(params.get('level'));
-  const page = Number(params.get('page'));
-  const size = Number(params.get('size'));
-  return {
-    keyword: (params.get('q') ?? '').slice(0, 200),
-    level: (LEVEL_CODES as readonly number[]).includes(level) ? (level as VulnerabilityLevel) : null,
-    edited: params.get('edited') === '1',
-    page: Number.isInteger(page) && page >= 1 ? page : 1,
-    size: PAGE_SIZES.includes(size) ? size : 15,
-  };
-}
+export type SystemLicenseState = UrlState<typeof SYSTEM_LICENSE_FIELDS>;
 
-export function writeSystemLicenseState(s: SystemLicenseState, base: URLSearchParams): URLSearchParams {
-  const out = new URLSearchParams(base);
-  for (const k of ['q', 'level', 'edited', 'page', 'size']) out.delete(k);
-  if (s.keyword.trim()) out.set('q', s.keyword.trim());
-  if (s.level !== null) out.set('level', String(s.level));
-  if (s.edited) out.set('edited', '1');
-  if (s.page !== 1) out.set('page', String(s.page));
-  if (s.size !== 15) out.set('size', String(s.size));
-  return out;
-}
+export const readSystemLicenseState = (params: URLSearchParams): SystemLicenseState => readUrlState(SYSTEM_LICENSE_FIELDS, params);
+
+export const writeSystemLicenseState = (state: SystemLicenseState, base: URLSearchParams): URLSearchParams => writeUrlState(SYSTEM_LICENSE_FIELDS, state, base);
 
 function LevelSelect({ row, disabled, onPick }: { row: LicenseRow; disabled: boolean; onPick: (level: VulnerabilityLevel) => void }) {
   return (
@@ -71,18 +48,11 @@ function LevelSelect({ row, disabled, onPick }: { row: LicenseRow; disabled: boo
 }
 
 export default function SystemLicenseScreen() {
-  const [params, setParams] = useSearchParams();
-  const state = readSystemLicenseState(params);
-  const setState = (patch: Partial<SystemLicenseState>) => {
-    const next = { ...state, ...patch };
-    if (!('page' in patch)) next.page = 1;
-    setParams((old) => writeSystemLicenseState(next, old));
-  };
+  const [state, setListState] = useListState(readSystemLicenseState, writeSystemLicenseState);
+  const setState = (patch: Partial<SystemLicenseState>) => setListState(changed(state, patch));
   const navigate = useNavigate();
   const has = usePermissions();
   const canAdmin = has(ADMIN);
-  const [keyword, setKeyword] = useState(state.keyword);
-  useEffect(() => setKeyword(state.keyword), [state.keyword]);
   const list = useSystemLicenseListQuery({
     page: state.page,
     size: state.size,
@@ -103,27 +73,24 @@ export default function SystemLicenseScreen() {
   };
 
   const filters = (
-    <Card className="cairn-filter-bar">
-      <div className="cairn-filter-row">
-        <KeywordSearch label={t.keyword} placeholder={t.keywordPlaceholder} value={keyword} onValueChange={setKeyword} onSearch={(k) => setState({ keyword: k })} />
-        <FormGroup inline label={t.level} labelFor="license-level" className="cairn-filter-group">
-          <HTMLSelect
-            id="license-level"
-            value={state.level ?? ''}
-            onChange={(e) => setState({ level: e.currentTarget.value ? (Number(e.currentTarget.value) as VulnerabilityLevel) : null })}
-            options={[{ value: '', label: t.allLevels }, ...LEVEL_CODES.map((l) => ({ value: l, label: levelLabel(l) }))]}
-          />
-        </FormGroup>
-        <Switch className="cairn-filter-switch" label={t.onlyEdited} checked={state.edited} onChange={(e) => setState({ edited: e.currentTarget.checked })} />
-        <ResetButton
-          disabled={!state.keyword && state.level === null && !state.edited && !keyword}
-          onReset={() => {
-            setKeyword('');
-            setState({ keyword: '', level: null, edited: false });
-          }}
-        />
-      </div>
-    </Card>
+    <FilterBar
+      keyword={{ label: t.keyword, placeholder: t.keywordPlaceholder, value: state.keyword, onSearch: (k) => setState({ keyword: k }) }}
+      inline={
+        <>
+          <FormGroup inline label={t.level} labelFor="license-level" className="cairn-filter-group">
+            <HTMLSelect
+              id="license-level"
+              value={state.level ?? ''}
+              onChange={(e) => setState({ level: e.currentTarget.value ? (Number(e.currentTarget.value) as VulnerabilityLevel) : null })}
+              options={[{ value: '', label: t.allLevels }, ...LEVEL_CODES.map((l) => ({ value: l, label: levelLabel(l) }))]}
+            />
+          </FormGroup>
+          <Switch className="cairn-filter-switch" label={t.onlyEdited} checked={state.edited} onChange={(e) => setState({ edited: e.currentTarget.checked })} />
+        </>
+      }
+      filtered={hasFilters(SYSTEM_LICENSE_FIELDS, state)}
+      onReset={() => setListState(clearFilters(SYSTEM_LICENSE_FIELDS, state))}
+    />
   );
 
   let body: React.ReactNode;

@@ -16,9 +16,9 @@ import {
 } from '../../api/taskApi.ts';
 import { toastNotifier as notify } from '../../app/toaster.ts';
 import { usePermissions } from '../../app/hooks.ts';
-import { CheckTagGroup, KeywordSearch, ResetButton } from '../../common/filters.tsx';
+import { CheckTagGroup, KeywordSearch, ResetButton } from '../../common/list/filters.tsx';
 import { EmptyState } from '../../common/states.tsx';
-import { PagedListBody } from '../../common/PagedListBody.tsx';
+import { PagedListBody } from '../../common/list/PagedListBody.tsx';
 import { BatchCronDialog, BatchOwnerDialog } from './BatchDialogs.tsx';
 import { GenerateReportDialog } from '../report/GenerateReportDialog.tsx';
 import { storeSelection, type SelectedProject, type SelectionSource } from './batchSelection.ts';

@@ -4,7 +4,7 @@ import { Button, Checkbox, HTMLTable, ProgressBar, Tag, type Intent } from '@blu
 import type { Progress, TaskRow } from '../../../contract/api/task.ts';
 import { TASK_STATUS_LABEL, VULNERABILITY_LEVEL_LABEL, labelOf, isLocalUploadType } from '../../../contract/enums.ts';
 import { formatDateTime, formatTimestamp } from '../../../contract/format.ts';
-import { levelColor } from '../bug/levels.tsx';
+import { levelColor } from '../../common/levels.tsx';
 import { codeTypeLabel } from './projectForm.ts';
 import { isPolledStatus } from './taskListQuery.ts';
 import { zh } from '../../i18n/zh-CN.ts';

@@ -16,7 +16,7 @@ import { COMPONENT_EXPORT_REPORT_TYPE, VEX_REPORT_TYPE, type ReportRow } from '.
 import type { LibraryDownloadRequest, LibraryEntry, LibraryFormat } from '../../../contract/ipc/desktop-contract.ts';
 import type { ReportListKind } from '../../api/reportApi.ts';
 import { DEFAULT_PAGE_SIZE } from '../../../contract/api/kit.ts';
-import { readPaging, writePaging } from '../bug/listQuery.ts';
+import { readPaging, writePaging } from '../../common/list/urlState.ts';
 import { reportZh as t } from '../../i18n/report.ts';
 
 // ---- tabs

@@ -9,7 +9,7 @@ import { apiErrorMessage } from '../../api/baseQuery.ts';
 import { useAddMembersMutation, useMembersQuery, useRemoveMembersMutation, useUsersForAddQuery } from '../../api/subjectApi.ts';
 import { toastNotifier as notify } from '../../app/toaster.ts';
 import { GuardedButton } from '../../common/GuardedButton.tsx';
-import { PagedListBody } from '../../common/PagedListBody.tsx';
+import { PagedListBody } from '../../common/list/PagedListBody.tsx';
 import { EmptyState } from '../../common/states.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
 import { SettingsLayout } from './SettingsLayout.tsx';

@@ -13,7 +13,7 @@ import { useGroupSubjectsQuery, useRemoveSubjectMutation, useRemoveSubjectsMutat
 import { selectProduct, useAppDispatch, useAppSelector, usePermissions } from '../../app/hooks.ts';
 import { sessionActions } from '../../app/sessionSlice.ts';
 import { toastNotifier as notify } from '../../app/toaster.ts';
-import { PagedListBody } from '../../common/PagedListBody.tsx';
+import { PagedListBody } from '../../common/list/PagedListBody.tsx';
 import { Page } from '../../common/PageHeader.tsx';
 import { EmptyState } from '../../common/states.tsx';
 import { zh } from '../../i18n/zh-CN.ts';

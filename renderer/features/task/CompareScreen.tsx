@@ -16,11 +16,11 @@ import {
   useCompareTaskComponentQuery,
   useCompareTaskVulnerabilityQuery,
 } from '../../api/resultApi.ts';
-import { KeywordSearch } from '../../common/filters.tsx';
+import { KeywordSearch } from '../../common/list/filters.tsx';
 import { Page } from '../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
-import { Pager } from '../bug/Pager.tsx';
-import { LevelTag } from '../bug/levels.tsx';
+import { Pager } from '../../common/list/Pager.tsx';
+import { LevelTag } from '../../common/levels.tsx';
 import { RiskTag, VexTag, VulMarkTag } from './parts.tsx';
 import { compareUrl, detailsUrl, readCompareState, withParams } from './taskUrl.ts';
 import { zh } from '../../i18n/zh-CN.ts';

@@ -11,7 +11,7 @@ import { toastNotifier } from '../../app/toaster.ts';
 import { Field } from '../../common/Field.tsx';
 import { Panel, QueryBody } from '../../common/Panel.tsx';
 import { ErrorState, LoadingState } from '../../common/states.tsx';
-import { LevelTag } from '../bug/levels.tsx';
+import { LevelTag } from '../../common/levels.tsx';
 import { useTaskView } from './context.ts';
 import { findingChanges } from './taskUrl.ts';
 import { MarkDialog } from './MarkDialog.tsx';

@@ -11,7 +11,7 @@ import { Field } from '../../common/Field.tsx';
 import { Panel, QueryBody } from '../../common/Panel.tsx';
 import { ErrorState, LoadingState } from '../../common/states.tsx';
 import { TagList, otherAliases } from '../../common/TagList.tsx';
-import { ExploitText, LevelTag, formatScore } from '../bug/levels.tsx';
+import { ExploitText, LevelTag, formatScore } from '../../common/levels.tsx';
 import { useTaskView } from './context.ts';
 import { FindingMarkDialogs, type FindingDialog } from './FindingMarkDialogs.tsx';
 import { MarkLogTable, VexTag, VulMarkTag, dash } from './parts.tsx';

@@ -18,10 +18,10 @@ import {
 import { DASH } from '../../../../contract/format.ts';
 import { useComponentListQuery, useMarkComponentsMutation, useResultOverviewQuery } from '../../../api/resultApi.ts';
 import { toastNotifier } from '../../../app/toaster.ts';
-import { CheckTagGroup, KeywordSearch, ResetButton } from '../../../common/filters.tsx';
+import { CheckTagGroup, KeywordSearch, ResetButton } from '../../../common/list/filters.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../common/states.tsx';
-import { Pager } from '../../bug/Pager.tsx';
-import { LevelTag } from '../../bug/levels.tsx';
+import { Pager } from '../../../common/list/Pager.tsx';
+import { LevelTag } from '../../../common/levels.tsx';
 import { levelName, riskColor, riskLabel } from '../charts.ts';
 import { ComponentDrawer } from '../ComponentDrawer.tsx';
 import { useTaskView } from '../context.ts';

@@ -1,8 +1,9 @@
-// Level colours and the small display pieces every vulnerability screen shares: the level tag,
-// the score, the exploit difficulty, the display id.
+// Level colours and the small display pieces every screen with vulnerability or licence levels
+// shares: the level tag, the score, the exploit difficulty.
 import { Tag } from '@blueprintjs/core';
-import { EXPLOIT_DIFFICULTY_LABEL, VULNERABILITY_LEVEL_LABEL, labelOf, type VulnerabilityLevel } from '../../../contract/enums.ts';
-import { DASH } from '../../../contract/format.ts';
+import { EXPLOIT_DIFFICULTY_LABEL, VULNERABILITY_LEVEL_LABEL, labelOf, type VulnerabilityLevel } from '../../contract/enums.ts';
+import { DASH } from '../../contract/format.ts';
+import './list/styles.ts';
 
 /** One colour per level, most to least severe (Blueprint palette: red1, red3, orange3, gold3, gray3). */
 export const LEVEL_COLORS: Readonly<Record<VulnerabilityLevel, string>> = {
@@ -36,3 +37,4 @@ export function ExploitText({ code }: { code: number | null | undefined }) {
   const cls = code === 1 ? 'cairn-exploit-easy' : code === 2 ? 'cairn-exploit-normal' : 'cairn-muted';
   return <span className={cls}>{exploitLabel(code)}</span>;
 }
+

@@ -1,7 +1,8 @@
-// Filter-bar pieces shared by the vulnerability and licence lists (and the system licence
-// admin), so the keyword box, the reset button and the check-tag groups look and behave alike.
+// Filter-bar pieces every list shares (FilterBar.tsx and the lists with bars of their own), so the
+// keyword box, the reset button and the check-tag groups look and behave alike.
 import { Button, ControlGroup, FormGroup, InputGroup, Tag } from '@blueprintjs/core';
-import { zh } from '../i18n/zh-CN.ts';
+import { zh } from '../../i18n/zh-CN.ts';
+import './styles.ts';
 
 export function CheckTag({ label, checked, color, onToggle }: { label: string; checked: boolean; color?: string; onToggle: () => void }) {
   const style = color
@@ -85,7 +86,7 @@ export function KeywordSearch(props: {
     >
       <ControlGroup>
         <InputGroup fill leftIcon="search" aria-label={label} placeholder={placeholder} value={value} maxLength={200} onValueChange={onValueChange} />
-        <Button type="submit" intent="primary" text={zh.vul.search} />
+        <Button type="submit" intent="primary" text={zh.list.search} />
       </ControlGroup>
     </form>
   );
@@ -93,5 +94,5 @@ export function KeywordSearch(props: {
 
 /** The 重置 button of a filter bar. */
 export function ResetButton({ disabled, onReset }: { disabled: boolean; onReset: () => void }) {
-  return <Button icon="reset" variant="minimal" text={zh.vul.reset} disabled={disabled} onClick={onReset} />;
+  return <Button icon="reset" variant="minimal" text={zh.list.reset} disabled={disabled} onClick={onReset} />;
 }

@@ -2,8 +2,8 @@
 // creates: main's window-open handler hands plain https links to the system browser
 // (main/window.ts, main/external-url.ts) and refuses anything else. The URL can also be copied.
 import { Button, Tooltip } from '@blueprintjs/core';
-import { toastNotifier as notify } from '../../app/toaster.ts';
-import { zh } from '../../i18n/zh-CN.ts';
+import { toastNotifier as notify } from '../app/toaster.ts';
+import { zh } from '../i18n/zh-CN.ts';
 
 const t = zh.vul;
 

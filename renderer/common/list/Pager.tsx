@@ -1,9 +1,10 @@
 // Paging under a list: total, page x / y, previous / next, page size.
 import { Button, ButtonGroup, HTMLSelect } from '@blueprintjs/core';
-import { PAGE_SIZES, pageCount } from './listQuery.ts';
+import { PAGE_SIZES, pageCount } from './urlState.ts';
 import { zh } from '../../i18n/zh-CN.ts';
+import './styles.ts';
 
-const t = zh.vul;
+const t = zh.list;
 
 export function Pager({ page, size, total, onPage, onSize, sizes = PAGE_SIZES }: {
   page: number;
