@@ -6,3 +6,4 @@ import './common.css';
 import './list/styles.ts';
 import './form/styles.ts';
 import './vulnerability/styles.ts';
+import './license/styles.ts';

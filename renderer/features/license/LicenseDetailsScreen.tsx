@@ -13,7 +13,7 @@ import { Field } from '../../common/Field.tsx';
 import { InvolvedSubjectsCard } from '../../common/InvolvedSubjectsCard.tsx';
 import { ExternalLink } from '../../common/ExternalLink.tsx';
 import { LevelTag } from '../../common/levels.tsx';
-import { CopyleftText, YesNo } from './LicenseTable.tsx';
+import { CopyleftText, YesNo } from '../../common/license/LicenseTable.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
 import './styles.ts';
 

@@ -11,7 +11,7 @@ import { UrlFilterBar, type FilterControls } from '../../common/list/FilterBar.t
 import { PagedListBody } from '../../common/list/PagedListBody.tsx';
 import { useListState } from '../../common/list/useListState.ts';
 import { changed, type FieldValues } from '../../common/list/urlState.ts';
-import { LicenseTable } from './LicenseTable.tsx';
+import { LicenseTable } from '../../common/license/LicenseTable.tsx';
 import { COPYLEFT_CODES, LICENSE_FIELDS, OSI_FILTERS, hasLicenseFilters, licenseFilterOf, readLicenseState, writeLicenseState } from './licenseQuery.ts';
 import { LEVEL_CODES } from '../../../contract/enums.ts';
 import { zh } from '../../i18n/zh-CN.ts';

@@ -13,7 +13,7 @@ import {
   COPYLEFT_CODES,
 } from '../../../../renderer/features/license/licenseQuery.ts';
 import { changed as changedLicense, toggleCode as toggleText } from '../../../../renderer/common/list/urlState.ts';
-import { readSystemLicenseState, writeSystemLicenseState } from '../../../../renderer/features/license/SystemLicenseScreen.tsx';
+import { readSystemLicenseState, writeSystemLicenseState } from '../../../../renderer/features/system/knowledgeBase/SystemLicenseScreen.tsx';
 import { spdxPage } from '../../../../renderer/features/license/LicenseDetailsScreen.tsx';
 import { envelope, fakeDesktop } from '../support.ts';
 

@@ -5,20 +5,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resultApi } from '../../../../renderer/api/resultApi.ts';
 import { createAppStore } from '../../../../renderer/app/store.ts';
 import { installDesktop } from '../../../../renderer/platform/desktop.ts';
-import {
-  compareUrl,
-  defaultComparePair,
-  detailsUrl,
-  findingChanges,
-  readCompareState,
-  readDetailState,
-  withParams,
-} from '../../../../renderer/features/task/taskUrl.ts';
+import { compareUrl, defaultComparePair, findingChanges, readCompareState, readDetailState } from '../../../../renderer/features/project/analysis/taskUrl.ts';
+import { detailsUrl, withParams } from '../../../../renderer/app/router/links.ts';
 import { imageFileName } from '../../../../renderer/common/chartImage.ts';
-import { barOption, horizontalBarOption, pieOption, progressFraction, riskSlices, sumLevels, topWithOther } from '../../../../renderer/features/task/charts.ts';
-import { ROOT, addPage, emptyModel, missingLevels, parentOf, remaining, setExpanded, visibleCount, type TreeItem } from '../../../../renderer/features/task/treeModel.ts';
-import { markProblem } from '../../../../renderer/features/task/marks.ts';
-import { EMPTY_FILTERS, filterBody } from '../../../../renderer/features/task/componentFilter.ts';
+import { barOption, horizontalBarOption, pieOption, progressFraction, riskSlices, sumLevels, topWithOther } from '../../../../renderer/common/charts.ts';
+import { ROOT, addPage, emptyModel, missingLevels, parentOf, remaining, setExpanded, visibleCount, type TreeItem } from '../../../../renderer/features/project/analysis/treeModel.ts';
+import { markProblem } from '../../../../renderer/features/project/analysis/marks.ts';
+import { EMPTY_FILTERS, filterBody } from '../../../../renderer/features/project/analysis/componentFilter.ts';
 import { envelope, fakeDesktop } from '../support.ts';
 
 afterEach(() => installDesktop(null));
