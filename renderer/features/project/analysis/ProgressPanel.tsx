@@ -5,7 +5,8 @@ import { Callout, ProgressBar } from '@blueprintjs/core';
 import { isTaskRunning } from '../../../../contract/enums.ts';
 import type { RunRow } from '../../../../contract/api/result/index.ts';
 import { RUN_STAGES, RUN_STAGE_LABEL, type Progress } from '../../../../contract/api/task.ts';
-import { resultApi, useTaskProgressQuery } from '../../../api/resultApi.ts';
+import { resultApi } from '../../../api/resultApi.ts';
+import { useProjectProgressQuery } from '../../../api/taskApi.ts';
 import { useAppDispatch } from '../../../app/hooks.ts';
 import { toastNotifier } from '../../../app/toaster.ts';
 import { progressFraction } from '../../../common/charts.ts';
@@ -33,7 +34,7 @@ function fromRun(run: RunRow, projectId: number): Progress {
 
 export function ProgressPanel({ projectId, latestRun, hasOlderResults }: { projectId: number; latestRun: RunRow; hasOlderResults: boolean }) {
   const dispatch = useAppDispatch();
-  const q = useTaskProgressQuery(projectId, { pollingInterval: PROGRESS_POLL_MS, skipPollingIfUnfocused: false });
+  const q = useProjectProgressQuery(String(projectId), { pollingInterval: PROGRESS_POLL_MS, skipPollingIfUnfocused: false });
   // The panel is only shown while the header says the newest run is queued or analysing. A cached
   // answer from an earlier run may already say done, so only an answer fetched after mounting
   // counts; until then (and when the progress call fails) the header's run row is shown.

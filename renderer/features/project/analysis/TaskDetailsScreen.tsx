@@ -9,8 +9,10 @@ import { ANALYSIS_MODE_LABEL, CODE_TYPE_LABEL, TASK_STATUS_LABEL, isTaskRunning,
 import { DASH, formatDateTime } from '../../../../contract/format.ts';
 import { routeInfo, routeTitle } from '../../../../contract/routes.ts';
 import type { RunRow } from '../../../../contract/api/result/index.ts';
+import { LAUNCH_SUCCESS } from '../../../../contract/api/task.ts';
 import { apiErrorMessage } from '../../../api/baseQuery.ts';
-import { useBatchListQuery, useProjectTaskViewQuery, useRelaunchProjectMutation } from '../../../api/resultApi.ts';
+import { useBatchListQuery, useProjectTaskViewQuery } from '../../../api/resultApi.ts';
+import { useProjectRelaunchMutation } from '../../../api/taskApi.ts';
 import { usePermissions } from '../../../app/hooks.ts';
 import { toastNotifier } from '../../../app/toaster.ts';
 import { Field } from '../../../common/Field.tsx';
@@ -107,7 +109,7 @@ export default function TaskDetailsScreen() {
   const projectId = state.projectId;
   const view = useProjectTaskViewQuery({ id: projectId ?? 0, taskId: state.taskId }, { skip: !projectId });
   const runs = useBatchListQuery({ projectId: projectId ?? 0, page: 1, size: 100 }, { skip: !projectId });
-  const [relaunch, relaunchState] = useRelaunchProjectMutation();
+  const [relaunch, relaunchState] = useProjectRelaunchMutation();
   const [confirm, setConfirm] = useState(false);
   const tabs = routeInfo(PATH)?.tabs.filter((x) => !x.aliasOf) ?? [];
 
@@ -138,12 +140,11 @@ export default function TaskDetailsScreen() {
 
   const reanalyse = async () => {
     setConfirm(false);
-    try {
-      await relaunch({ taskId: projectId }).unwrap();
-      toastNotifier.success(t.reanalyseOk);
-    } catch (e) {
-      toastNotifier.error(apiErrorMessage(e, t.reanalyseFailed));
-    }
+    const answer = await relaunch({ taskId: projectId });
+    if ('error' in answer) toastNotifier.error(apiErrorMessage(answer.error, t.reanalyseFailed));
+    else if (answer.data.message === LAUNCH_SUCCESS) toastNotifier.success(t.reanalyseOk);
+    // Saved but not launched: the platform says why.
+    else toastNotifier.error(answer.data.message.trim() || t.reanalyseFailed);
   };
 
   const taskView: TaskView | null = run

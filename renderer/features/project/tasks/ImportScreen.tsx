@@ -12,7 +12,8 @@ import { formatFileSize } from '../../../../contract/format.ts';
 import { routeTitle } from '../../../../contract/routes.ts';
 import { validateProjectName } from '../../../../contract/validation.ts';
 import { apiErrorMessage } from '../../../api/baseQuery.ts';
-import { useProjectImportMutation, useProjectSubjectOptionsQuery } from '../../../api/taskApi.ts';
+import { useSubjectAllQuery } from '../../../api/subjectApi.ts';
+import { useProjectImportMutation } from '../../../api/taskApi.ts';
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { Page } from '../../../common/PageHeader.tsx';
@@ -37,7 +38,7 @@ const IMPORT_EXTENSIONS = ['.json', '.xml', '.spdx', '.yaml', '.yml', '.rdf', '.
 export default function ImportScreen() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const subjects = useProjectSubjectOptionsQuery();
+  const subjects = useSubjectAllQuery();
   const [subjectId, setSubjectId] = useState<number | null>(Number(params.get('subjectId')) || null);
   const [rows, setRows] = useState<ImportRow[]>([]);
   const [launch, setLaunch] = useState(true);

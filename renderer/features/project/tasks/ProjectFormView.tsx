@@ -4,7 +4,7 @@
 import type { ReactNode } from 'react';
 import { Card, Checkbox, FormGroup, H5, HTMLSelect, InputGroup, Switch, TagInput } from '@blueprintjs/core';
 import { ANALYSIS_MODE_LABEL, ANALYSIS_MODE_ORDER, isLocalUploadType, isTimingDisabled } from '../../../../contract/enums.ts';
-import { useProjectSubjectOptionsQuery, useProjectVersionOptionsQuery } from '../../../api/taskApi.ts';
+import { useSubjectAllQuery, useVersionsQuery } from '../../../api/subjectApi.ts';
 import { ProjectUpload } from './ProjectUpload.tsx';
 import { SourceFields } from './SourceFields.tsx';
 import { TimingFields } from './TimingFields.tsx';
@@ -39,8 +39,8 @@ export function ProjectFormView({ form, errors, editing, onChange, onCodeTypeCho
   /** Shown above the drop zone when editing (what happens to the stored upload). */
   uploadNote?: string | undefined;
 }) {
-  const subjects = useProjectSubjectOptionsQuery();
-  const versions = useProjectVersionOptionsQuery(form.subjectId ?? 0, { skip: !form.subjectId });
+  const subjects = useSubjectAllQuery();
+  const versions = useVersionsQuery(form.subjectId ?? 0, { skip: !form.subjectId });
   const code = form.getCodeType;
   const local = isLocalUploadType(code);
   const set = (patch: Partial<ProjectFormState>) => onChange({ ...form, ...patch });

@@ -3,7 +3,8 @@
 import { Button } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import { routeTitle } from '../../../../contract/routes.ts';
-import { useProjectQueueStateQuery, useProjectSubjectOptionsQuery } from '../../../api/taskApi.ts';
+import { useSubjectAllQuery } from '../../../api/subjectApi.ts';
+import { useProjectQueueStateQuery } from '../../../api/taskApi.ts';
 import { Page } from '../../../common/PageHeader.tsx';
 import { TaskListView } from './TaskListView.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
@@ -21,7 +22,7 @@ export default function TaskListScreen() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const subjectId = Number(params.get('subjectId')) || null;
-  const subjects = useProjectSubjectOptionsQuery(undefined, { skip: subjectId === null });
+  const subjects = useSubjectAllQuery(undefined, { skip: subjectId === null });
   const subjectName = subjectId ? subjects.data?.find((s) => s.id === subjectId)?.name : undefined;
   const suffix = subjectId ? `?subjectId=${subjectId}` : '';
   return (

@@ -11,9 +11,9 @@ import {
   useProjectDeleteMutation,
   useProjectRelaunchMutation,
   useProjectStopMutation,
-  useProjectSubjectOptionsQuery,
   useProjectTaskRowsQuery,
 } from '../../../api/taskApi.ts';
+import { useSubjectAllQuery } from '../../../api/subjectApi.ts';
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { usePermissions } from '../../../app/hooks.ts';
 import { CheckTagGroup, KeywordSearch, ResetButton } from '../../../common/list/filters.tsx';
@@ -52,7 +52,7 @@ export function TaskListView({ source }: { source: SelectionSource }) {
   const location = useLocation();
   const has = usePermissions();
   const list = useProjectTaskRowsQuery(taskListArgs(state));
-  const subjects = useProjectSubjectOptionsQuery(undefined, { skip: source !== 'analysis' && state.subjectId !== null });
+  const subjects = useSubjectAllQuery(undefined, { skip: source !== 'analysis' && state.subjectId !== null });
   const refetch = list.refetch;
   const onFinished = useCallback(() => void refetch(), [refetch]);
   const progress = useProgressPoll(list.data?.content, onFinished);
