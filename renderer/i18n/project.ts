@@ -29,7 +29,7 @@ export const projectZh = {
     analysisModes: '分析方式',
     retentionAudit: '保留审计结果',
     retentionAuditHelp: '重新分析时沿用上一次对组件与漏洞的标记',
-    outboundLicense: '对外许可证',
+    outboundLicense: '出站许可证',
     outboundLicensePlaceholder: '例如：Apache-2.0 或 MIT OR GPL-2.0-only',
     outboundLicenseHelp: '本产品对外发布所用的许可证（SPDX 表达式），用于许可证冲突分析；留空则从项目清单文件中读取。',
     enableTiming: '开启定时分析',
@@ -163,12 +163,12 @@ export const projectZh = {
   },
 
   analysis: {
-    subtitle: '发起新的分析，或查看全部应用中最近的分析任务',
+    subtitle: '发起新的分析，或查看全部应用中最近的分析',
     newProject: '新建项目',
     newProjectBody: '上传源码包、特征文件、二进制制品、SBOM 或 Excel 清单，或登记远程代码仓库。',
     import: '批量导入项目',
     importBody: '一次拖入多个文件，每个文件成为一个项目并立即发起分析。',
-    recent: '最近的分析任务',
+    recent: '最近的分析',
   },
 
   edit: {

@@ -75,7 +75,7 @@ export const reportZh = {
   emptyFilteredBody: '请调整或重置筛选条件后再试。',
   emptyAll: '还没有报告',
   noTabs: '没有可查看的报告',
-  noTabsBody: '您的账号没有查看任何报告列表的权限，请联系管理员分配。',
+  noTabsBody: '您的账号没有查看任何报告列表的权限，请联系系统管理员分配。',
   // ---- generate dialog -----------------------------------------------------------------------------
   generate: '生成报告',
   generateLicense: '许可证报告',
