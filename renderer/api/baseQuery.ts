@@ -15,8 +15,6 @@ import { sessionActions } from '../app/sessionSlice.ts';
 import { zh } from '../i18n/zh-CN.ts';
 import { toApiRequest, type CallArgs } from './request.ts';
 
-export type ApiArgs = CallArgs;
-
 export interface ApiError {
   /** `envelope`: the platform answered with code != 1; `bridge`: the IPC call itself failed. */
   kind: 'envelope' | 'bridge';
@@ -52,7 +50,7 @@ export interface ApiMeta {
 
 export type ApiTransport = (request: ApiRequest) => Promise<IpcResult<unknown>>;
 
-export type PlatformBaseQuery = BaseQueryFn<ApiArgs, unknown, ApiError, ApiExtraOptions, ApiMeta>;
+export type PlatformBaseQuery = BaseQueryFn<CallArgs, unknown, ApiError, ApiExtraOptions, ApiMeta>;
 
 const isEnvelope = (v: unknown): v is Envelope<unknown> =>
   typeof v === 'object' && v !== null && typeof (v as Envelope).code === 'number' && 'data' in v;

@@ -8,7 +8,7 @@ import { defineEndpoints, mutation, query } from './endpoints.ts';
 import { specCallRef } from './request.ts';
 
 /** `Product`: answers that depend on the product selector (binary-variant calls); refetched when it changes. */
-export const TAGS = ['Self', 'Reminders', 'Product'] as const;
+const TAGS = ['Self', 'Reminders', 'Product'] as const;
 
 /**
  * GET /api/user/queryVul: the bug-remind count (spec doc 1 §2). The remind area is not declared

@@ -5,7 +5,7 @@
 // Launch answers carry their meaning in the envelope's message (spec: 任务发起成功！ only when it
 // is SUCCESS), which these endpoints keep (`withMessage`); a project saved but not launched comes
 // back as an answer that still names the project.
-import type { CallBody, CallData, CallQuery } from '../../contract/api/define.ts';
+import type { CallBody, CallQuery } from '../../contract/api/define.ts';
 import { allUsers } from '../../contract/api/session.ts';
 import {
   availableNum, batchCheck, batchCron, batchRecheck, batchRecheckSetup, batchUpdateUser, checkAndCreateProject,
@@ -18,9 +18,6 @@ export interface TaskListArgs {
   paging: NonNullable<CallQuery<typeof taskList>>;
   filter: CallBody<typeof taskList>;
 }
-
-/** A launch's data with the envelope message it came with. */
-export type LaunchOutcome = CallData<typeof launch> & { message: string };
 
 /** A refused launch whose project was saved (a remote type not fetched yet): the caller shows the message. */
 const namesProject = (data: unknown): boolean => typeof (data as { projectId?: unknown }).projectId === 'number';
@@ -35,7 +32,7 @@ export const taskApi = platformApi.enhanceEndpoints({ addTagTypes: ['Task', 'Run
         /** A stored project as the edit form reads it (source fields, timing, upload; no passwords). */
         projectForm: query(projectForm, { args: (projectId: number) => ({ params: { projectId } }) }),
         projectsOfSubject: query(projectList, { read: true, args: (subjectId: number) => ({ body: { subjectId } }) }),
-        /** Progress of several projects (comma list of ids), polled every 2 s by the lists and the details. */
+        /** Progress of projects (a comma list of ids), polled by the lists (2 s) and the analysis details (1.5 s). */
         projectProgress: query(progress, { tags: [], args: (projectIds: string) => ({ query: { projectIds } }) }),
         projectQuota: query(availableNum),
         projectQueueState: query(ifCanCheck),

@@ -7,7 +7,7 @@ import { zh } from '../i18n/zh-CN.ts';
 
 const t = zh.vul;
 
-export const isWebUrl = (url: string): boolean => /^https?:\/\/[^\s]+$/i.test(url.trim());
+const isWebUrl = (url: string): boolean => /^https?:\/\/[^\s]+$/i.test(url.trim());
 
 async function copy(text: string): Promise<void> {
   try {

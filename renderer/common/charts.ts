@@ -1,10 +1,10 @@
-// Chart options and small numeric helpers of the result screens. Pure (no DOM, no ECharts
-// import), tested in Node.
+// Chart options and small numeric helpers of the result screens (analysis details, the home
+// dashboard). Pure (no DOM, no ECharts import), tested in Node.
 import { COMPONENT_RISK_CODES, COMPONENT_RISK_LABEL, LEVEL_CODES, VULNERABILITY_LEVEL_LABEL, labelOf } from '../../contract/enums.ts';
 import type { LevelCounts, RiskCounts } from '../../contract/api/result/index.ts';
 
 /** Level colours (same palette as the vulnerability screens) plus 无漏洞 green and 未知版本 grey-blue. */
-export const RISK_COLORS: Readonly<Record<number, string>> = {
+const RISK_COLORS: Readonly<Record<number, string>> = {
   1: '#8E292C',
   2: '#CD4246',
   4: '#EC9A3C',

@@ -112,7 +112,6 @@ export const reportZh = {
   componentFormat: '文件格式',
   componentFormats: { xlsx: 'Excel（.xlsx）', csv: 'CSV（.csv）' } as Record<string, string>,
   exportSubmit: '导出',
-  exportSubmitted: '导出已提交，生成完成之后可在报告管理中下载。',
   reportTypeLabels: {
     11: 'CycloneDX VEX',
     12: 'OpenVEX',

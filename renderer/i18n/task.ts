@@ -73,12 +73,10 @@ export const taskZh = {
     levelChart: '漏洞等级分布',
     licenseChart: '许可证等级分布（组件数）',
     ecosystemChart: '组件生态分布',
-    typeChart: '组件类型',
     problems: '无法解析的文件',
     problemsNone: '所有输入文件均已解析。',
     file: '文件',
     message: '原因',
-    countUnit: '个',
   },
 
   // ---- components ----------------------------------------------------------------------------------
@@ -151,7 +149,6 @@ export const taskZh = {
     direct: '直接',
     transitive: '间接',
     markThis: '标记组件',
-    openInTree: '在依赖树中定位',
     loadFailed: '组件详情加载失败',
   },
 
@@ -321,7 +318,6 @@ export const taskZh = {
     empty: '没有历史组件',
     emptyBody: '历史组件列出曾出现在早先的分析中、但已不在最近一次分析中的组件。至少完成两次分析后才会出现。',
     loadFailed: '历史组件加载失败',
-    appearances: '各次分析中的版本',
     absent: '未出现',
   },
 
@@ -381,7 +377,6 @@ export const taskZh = {
     intelligence: '开源情报',
     intelligenceBody: '漏洞库最近 30 天发布的公告',
     intelligenceNone: '漏洞库最近 30 天没有新发布的公告。',
-    involved: (n: number) => `影响 ${n} 个项目`,
     loadFailed: '首页数据加载失败',
     emptyTitle: '还没有检测结果',
     emptyBody: '新建项目并发起分析后，这里将汇总组件、漏洞与许可证风险。',

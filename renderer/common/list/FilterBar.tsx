@@ -46,7 +46,7 @@ export function FilterBar({ keyword, inline, filtered, onReset, children }: {
   );
 }
 
-export function FilterRow({ children }: { children: ReactNode }) {
+function FilterRow({ children }: { children: ReactNode }) {
   return <div className="cairn-filter-row">{children}</div>;
 }
 

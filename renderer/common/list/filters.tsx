@@ -4,7 +4,7 @@ import { Button, ControlGroup, FormGroup, InputGroup, Tag } from '@blueprintjs/c
 import { zh } from '../../i18n/zh-CN.ts';
 import './styles.ts';
 
-export function CheckTag({ label, checked, color, onToggle }: { label: string; checked: boolean; color?: string; onToggle: () => void }) {
+function CheckTag({ label, checked, color, onToggle }: { label: string; checked: boolean; color?: string; onToggle: () => void }) {
   const style = color
     ? checked
       ? { backgroundColor: color, color: '#fff', borderColor: color }

@@ -14,7 +14,7 @@ import { Panel, QueryBody } from '../../common/Panel.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
 import { Pager } from '../../common/list/Pager.tsx';
 import { LevelTag } from '../../common/levels.tsx';
-import { Packages } from '../../common/vulnerability/columns.tsx';
+import { Packages, vulnerabilityDetailsPath } from '../../common/vulnerability/columns.tsx';
 import { ChartCard } from '../../common/ChartCard.tsx';
 import { barOption, horizontalBarOption, levelSlices, pieOption, riskColor, riskSlices, sumLevels, sumRisks } from '../../common/charts.ts';
 import { detailsUrl } from '../../app/router/links.ts';
@@ -149,7 +149,7 @@ function Intelligence() {
               </thead>
               <tbody>
                 {d.content.map((r) => (
-                  <tr key={r.id} className="cairn-clickable-row" onClick={() => navigate(`/bug/bugList/details?id=${r.id}`)}>
+                  <tr key={r.id} className="cairn-clickable-row" onClick={() => navigate(vulnerabilityDetailsPath(r))}>
                     <td className="cairn-nowrap">
                       <a className="cairn-vul-id">{formatVulnerabilityId(r)}</a>
                     </td>

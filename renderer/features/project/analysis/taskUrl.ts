@@ -6,7 +6,7 @@
 //            tree=dependence|file  level=1|2|4|8|16 (bug tab)  sub=license|copyright|conflict
 //   compare: projectId=12 base=40 compare=41  |  subjects=3,5
 
-export const DETAIL_TABS = ['overview', 'component', 'source', 'bug', 'license', 'sensitiveInfo', 'historyComponent', 'codeSnippetComponent'] as const;
+const DETAIL_TABS = ['overview', 'component', 'source', 'bug', 'license', 'sensitiveInfo', 'historyComponent', 'codeSnippetComponent'] as const;
 export type DetailTab = (typeof DETAIL_TABS)[number];
 export type TreeKind = 'dependence' | 'file';
 export type LicenseSub = 'license' | 'copyright' | 'conflict';

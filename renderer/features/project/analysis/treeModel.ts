@@ -60,10 +60,6 @@ export function missingLevels<N extends TreeItem>(m: TreeModel<N>, ancestors: re
   return ancestors.filter((p) => !m.levels[p]);
 }
 
-/** Whether `pathId` is among the loaded children of `parent`. */
-export const isLoadedChild = <N extends TreeItem>(m: TreeModel<N>, parent: string, pathId: string): boolean =>
-  Boolean(m.levels[parent]?.items.some((x) => x.pathId === pathId));
-
 /** The parent pathId of a node: dependency ids are dot-joined, file paths slash-joined. */
 export function parentOf(pathId: string, kind: 'dependence' | 'file'): string {
   const sep = kind === 'dependence' ? '.' : '/';

@@ -23,7 +23,7 @@ import { zh } from '../../../i18n/zh-CN.ts';
 
 const t = zh.report;
 /** Spec: reports are generated asynchronously; the list follows them while any is unfinished. */
-export const PENDING_POLL_MS = 3000;
+const PENDING_POLL_MS = 3000;
 /** What a confirmed delete removes; `name` for a single row (selection may span pages, so ids). */
 type Confirm = { ids: number[]; name: string | null } | null;
 

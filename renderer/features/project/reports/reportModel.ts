@@ -107,7 +107,7 @@ export function libraryFormatOf(reportType: number): LibraryFormat {
   return 'other';
 }
 
-export const isPending = (status: number): boolean => status === EXPORT_STATUS.WAITING || status === EXPORT_STATUS.GENERATING;
+const isPending = (status: number): boolean => status === EXPORT_STATUS.WAITING || status === EXPORT_STATUS.GENERATING;
 
 /** Whether any row is still waiting or generating (the list then polls). */
 export const anyPending = (rows: readonly Pick<ReportRow, 'status'>[] | undefined): boolean => (rows ?? []).some((r) => isPending(r.status));

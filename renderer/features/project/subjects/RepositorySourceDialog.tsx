@@ -15,7 +15,7 @@ import { zh } from '../../../i18n/zh-CN.ts';
 
 const t = zh.subject;
 const s = t.sources;
-export const SOURCE_TYPE_OPTIONS = REPOSITORY_SOURCE_TYPES.map((value) => ({ value, label: labelOf(CODE_TYPE_LABEL, value) }));
+const SOURCE_TYPE_OPTIONS = REPOSITORY_SOURCE_TYPES.map((value) => ({ value, label: labelOf(CODE_TYPE_LABEL, value) }));
 
 type CheckResult = { intent: 'success' | 'danger'; text: string } | null;
 

@@ -15,10 +15,10 @@ import './styles.ts';
 
 const t = zh.subject;
 const BASE = '/project/projectSettings';
-export const SETTINGS_TABS = ['basicSetup', 'memberManagement', 'version', 'noticeSetup', 'defectManagement', 'projectPrivateServiceConf', 'dataTransfer'] as const;
+const SETTINGS_TABS = ['basicSetup', 'memberManagement', 'version', 'noticeSetup', 'defectManagement', 'projectPrivateServiceConf', 'dataTransfer'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
 
-export function useSubjectIdParam(): number | null {
+function useSubjectIdParam(): number | null {
   const [params] = useSearchParams();
   const id = Number(params.get('subjectId'));
   return Number.isInteger(id) && id > 0 ? id : null;

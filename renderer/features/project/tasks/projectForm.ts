@@ -24,7 +24,7 @@ import {
 import { validateProjectName } from '../../../../contract/validation.ts';
 
 /** Text inputs of the remote source types, by the spec's field names. */
-export const TEXT_FIELDS = [
+const TEXT_FIELDS = [
   'codeName', 'svnGitUri', 'gitBranchName', 'svnGitUserName', 'svnGitPwd', 'token',
   'imageNameTag', 'imageUsername', 'imagePassword',
   'fireFlyIp', 'fireFlyPort', 'fireFlyProj', 'fireFlyLabel', 'fireFlyBranchName', 'fireFlyUserName', 'fireFlyPassWord',
@@ -88,7 +88,7 @@ export interface StoredFacts {
 
 /** Analysis modes a new project starts with: dependency analysis, licence text, licence/copyright. */
 export const DEFAULT_ANALYSIS_MODES: readonly number[] = [1, 4, 7];
-export const DEFAULT_TIME = '02:00';
+const DEFAULT_TIME = '02:00';
 
 /** localStorage key of the last getCodeType chosen (spec §4: the new form starts with it). */
 export const LAST_CODE_TYPE_KEY = 'cairn.project.lastCodeType';
@@ -206,7 +206,7 @@ const ARCHIVES = ['.zip', '.jar', '.war', '.tar', '.tar.gz', '.tgz', '.tar.bz2',
 const FEATURE_FILES = ['.json', '.lock', '.xml', '.txt', '.toml', '.mod', '.sum', '.gradle', '.kts', '.yaml', '.yml', '.csproj', '.config', '.cfg', '.gemspec', '.podspec'] as const;
 
 /** The extensions each local-upload type accepts (file pickers filter on them; drops are checked). */
-export const UPLOAD_EXTENSIONS: Readonly<Record<number, readonly string[]>> = {
+const UPLOAD_EXTENSIONS: Readonly<Record<number, readonly string[]>> = {
   0: ARCHIVES,
   9: [...FEATURE_FILES, ...ARCHIVES],
   12: ['.tar', '.tar.gz', '.tgz'],
@@ -219,13 +219,13 @@ export const UPLOAD_EXTENSIONS: Readonly<Record<number, readonly string[]>> = {
 export const uploadExtensionsOf = (code: number): readonly string[] => UPLOAD_EXTENSIONS[code] ?? [];
 
 /** Whether a file name ends with one of the extensions (case-insensitive). */
-export function hasExtension(fileName: string, extensions: readonly string[]): boolean {
+function hasExtension(fileName: string, extensions: readonly string[]): boolean {
   const lower = fileName.toLowerCase();
   return extensions.some((ext) => lower.endsWith(ext));
 }
 
 /** Longest known extension of a file name ('.tar.gz' before '.gz'), or ''. */
-export function extensionOf(fileName: string): string {
+function extensionOf(fileName: string): string {
   const lower = fileName.toLowerCase();
   const multi = ['.tar.gz', '.tar.bz2', '.tar.xz', '.spdx.json', '.cdx.json', '.bom.json', '.cdx.xml', '.bom.xml'];
   const m = multi.find((ext) => lower.endsWith(ext));
@@ -304,7 +304,7 @@ export function timingBody(timing: TimingState, code: number): Pick<ProjectForm,
 
 export type FormErrors = Partial<Record<'subjectId' | 'projectName' | 'upload' | 'analysisModes' | 'timing' | TextField, string>>;
 
-export const FORM_MESSAGES = {
+const FORM_MESSAGES = {
   subjectRequired: '请选择应用',
   uploadRequired: '请上传待分析的文件',
   modesRequired: '请至少选择一种分析方式',
@@ -386,7 +386,7 @@ export function buildBody(form: ProjectFormState, opts: { editing?: boolean } = 
 export type StoredProject = CallData<typeof projectForm>;
 
 /** The answer's flag for a secret input: svnGitPwd -> hasSvnGitPwd. */
-export const secretFlagOf = (f: TextField): string => `has${f[0]!.toUpperCase()}${f.slice(1)}`;
+const secretFlagOf = (f: TextField): string => `has${f[0]!.toUpperCase()}${f.slice(1)}`;
 
 const numberOr = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 const intList = (v: unknown, fallback: number[]): number[] =>

@@ -7,7 +7,7 @@ import type { TaskListArgs } from '../../../api/taskApi.ts';
 import { TASK_STATUS_ORDER, isCodeType } from '../../../../contract/enums.ts';
 
 export type TaskSortKey = 'createdAt' | 'finishedAt' | 'projectName' | 'status';
-export const TASK_SORT_KEYS: readonly TaskSortKey[] = ['createdAt', 'finishedAt', 'projectName', 'status'];
+const TASK_SORT_KEYS: readonly TaskSortKey[] = ['createdAt', 'finishedAt', 'projectName', 'status'];
 /** 'never': projects never analysed (the spec's task status has no code for them). */
 export type StatusFilter = number | 'never';
 

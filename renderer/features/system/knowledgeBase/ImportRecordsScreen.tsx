@@ -19,7 +19,7 @@ const t = zh.vul;
 const POLL_MS = 3000;
 const SIZE = 15;
 
-export const IMPORTING = 1;
+const IMPORTING = 1;
 export const anyImporting = (records: readonly Pick<ImportRecord, 'status'>[] | undefined): boolean =>
   Boolean(records?.some((r) => r.status === IMPORTING));
 
