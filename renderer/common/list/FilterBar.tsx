@@ -1,6 +1,7 @@
 // The filter bar over a list: the keyword box (applied on Enter or 查询) with 重置 in the first row,
 // the list's own filters in the rows under it. UrlFilterBar draws the rows from declarations over
-// a list's URL fields (urlState.ts): check tags, selects, date ranges and switches.
+// a list's URL fields (urlState.ts): text boxes (applied on Enter), check tags, selects, date
+// ranges and switches.
 import { useEffect, useState, type ReactNode } from 'react';
 import { Card, ControlGroup, FormGroup, HTMLSelect, InputGroup, Switch } from '@blueprintjs/core';
 import { CheckTagGroup, KeywordSearch, ResetButton } from './filters.tsx';
@@ -56,6 +57,7 @@ function FilterRow({ children }: { children: ReactNode }) {
 type FieldOf<V, T> = { [K in keyof V]: V[K] extends T ? K : never }[keyof V] & string;
 
 export type FilterControl<V> =
+  | { kind: 'text'; field: FieldOf<V, string>; label: string; placeholder?: string }
   | { kind: 'tags'; field: FieldOf<V, Array<string | number>>; label: string; codes: readonly (string | number)[]; labelOf: (code: any) => string; color?: (code: any) => string }
   | { kind: 'select'; field: FieldOf<V, string>; label: string; options: ReadonlyArray<{ value: string; label: string }> }
   | { kind: 'dateRange'; from: FieldOf<V, string>; to: FieldOf<V, string>; label: string; fromLabel: string; toLabel: string }
@@ -67,10 +69,30 @@ export interface FilterControls<V> {
   rows: ReadonlyArray<ReadonlyArray<FilterControl<V>>>;
 }
 
+/** A text filter other than the keyword: typed freely, applied (trimmed) on Enter. */
+function TextFilter({ id, label, placeholder, value, onApply }: { id: string; label: string; placeholder?: string | undefined; value: string; onApply: (value: string) => void }) {
+  const [typed, setTyped] = useState(value);
+  useEffect(() => setTyped(value), [value]);
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        onApply(typed.trim());
+      }}
+    >
+      <FormGroup inline label={label} labelFor={id} className="cairn-filter-group">
+        <InputGroup id={id} value={typed} placeholder={placeholder} maxLength={200} onValueChange={setTyped} />
+      </FormGroup>
+    </form>
+  );
+}
+
 function Control<V>({ control, values, apply }: { control: FilterControl<V>; values: V; apply: (patch: Partial<V>) => void }) {
   const value = (field: keyof V) => values[field] as unknown;
   const set = (field: keyof V, v: unknown) => apply({ [field]: v } as Partial<V>);
   switch (control.kind) {
+    case 'text':
+      return <TextFilter id={`filter-${control.field}`} label={control.label} placeholder={control.placeholder} value={value(control.field) as string} onApply={(v) => set(control.field, v)} />;
     case 'tags': {
       const selected = value(control.field) as Array<string | number>;
       return (

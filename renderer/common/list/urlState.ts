@@ -176,6 +176,9 @@ export function changed<S extends Paging>(state: S, patch: Partial<S>): S {
   return next;
 }
 
+/** The page to show after deleting rows: the previous one when they were all the rows of a later page. */
+export const pageAfterDelete = (page: number, rowsOnPage: number, deleted: number): number => (rowsOnPage <= deleted && page > 1 ? page - 1 : page);
+
 /** Toggles one code in a multi-select, keeping the canonical order. */
 export function toggleCode<T extends string | number>(list: readonly T[], code: T, order: readonly T[]): T[] {
   const next = list.includes(code) ? list.filter((c) => c !== code) : [...list, code];

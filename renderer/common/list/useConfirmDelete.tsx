@@ -7,6 +7,7 @@ import { Alert } from '@blueprintjs/core';
 import { ADMIN_SUCCESS_MESSAGES } from '../../../contract/errors.ts';
 import { apiErrorMessage } from '../../api/baseQuery.ts';
 import { toastNotifier as notify } from '../../app/toaster.ts';
+import { pageAfterDelete } from './urlState.ts';
 import type { Selection } from './useSelection.ts';
 import { zh } from '../../i18n/zh-CN.ts';
 
@@ -49,7 +50,10 @@ export function useConfirmDelete<Row, K>(options: ConfirmDeleteOptions<Row, K>):
       const gone = doomed.kind === 'one' ? [rowKey(doomed.row)] : doomed.keys;
       selection?.drop(gone);
       // The last rows of a later page went: step back a page.
-      if (paging && paging.rows <= gone.length && paging.page > 1) paging.onPage(paging.page - 1);
+      if (paging) {
+        const page = pageAfterDelete(paging.page, paging.rows, gone.length);
+        if (page !== paging.page) paging.onPage(page);
+      }
     } catch (e) {
       notify.error(apiErrorMessage(e));
     }

@@ -3,6 +3,7 @@
 // in Node. The platform validates everything again and its messages are shown as given.
 import type { SystemAdd, SystemEdit, VulnerabilityDetail } from '../../../../contract/api/vulnerability.ts';
 import { purlTypeOfOsvEcosystem } from '../../../../contract/ecosystems.ts';
+import { validateFields, type FieldErrors } from '../../../common/form/formErrors.ts';
 import { ECOSYSTEMS } from '../../../common/vulnerability/fields.ts';
 
 export type Ecosystem = SystemAdd['packages'][number]['ecosystem'];
@@ -70,9 +71,8 @@ export function ecosystemFor(value: string): Ecosystem {
 }
 
 /** Only the name is checked here; the platform checks the rest and says what is wrong. */
-export function checkForm(form: SystemVulForm, messages: { nameRequired: string }): Partial<Record<'name', string>> {
-  return form.name.trim() ? {} : { name: messages.nameRequired };
-}
+export const checkForm = (form: SystemVulForm, messages: { nameRequired: string }): FieldErrors<SystemVulForm> =>
+  validateFields<SystemVulForm>({ name: (name) => (name.trim() ? null : messages.nameRequired) })(form);
 
 type Fields = Omit<SystemAdd, 'identify'>;
 

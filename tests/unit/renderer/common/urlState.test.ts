@@ -11,6 +11,7 @@ import {
   hasFilters,
   initialUrlState,
   oneOf,
+  pageAfterDelete,
   pageCount,
   readPaging,
   readUrlState,
@@ -75,6 +76,12 @@ describe('paging', () => {
     const out = new URLSearchParams('page=3&size=50&q=x');
     writePaging(out, { page: 1, size: 15 });
     expect(out.toString()).toBe('q=x');
+  });
+
+  it('steps back a page when the deleted rows were all of a later page', () => {
+    expect(pageAfterDelete(3, 2, 2)).toBe(2);
+    expect(pageAfterDelete(3, 5, 2)).toBe(3);
+    expect(pageAfterDelete(1, 1, 1)).toBe(1);
   });
 
   it('counts pages and toggles codes in order', () => {
