@@ -17,6 +17,8 @@ import { zh } from '../../i18n/zh-CN.ts';
 
 const t = zh.list;
 const NO_ROWS: never[] = [];
+/** A list without deletes: the flow exists (hooks run on every render) but is never asked. */
+const NO_REMOVE: ListRemove<unknown, never> = { one: () => Promise.resolve(), texts: { title: '', one: () => '', many: () => '' } };
 
 export interface RowAction {
   icon: IconName;
@@ -79,11 +81,12 @@ export function ListScreen<F extends UrlFields, Row, K extends string | number>(
   const rows = list.data?.content ?? NO_ROWS;
   const selection = useSelection(rows, rowKey);
   const batch = Boolean(remove?.many);
+  const { one, many, texts } = remove ?? (NO_REMOVE as ListRemove<Row, K>);
   const removal = useConfirmDelete<Row, K>({
     rowKey,
-    removeOne: remove?.one ?? (() => Promise.resolve()),
-    removeMany: remove?.many,
-    texts: remove?.texts ?? { title: '', one: () => '', many: () => '' },
+    removeOne: one,
+    removeMany: many,
+    texts,
     selection,
     paging: { page: state.page, rows: rows.length, onPage: (page) => onState(changed(state, { page } as Partial<UrlState<F>>)) },
   });
