@@ -87,7 +87,7 @@ export const subjectZh = {
   // notice
   noticeLevels: '通知的漏洞等级',
   noticeEvents: '通知时机',
-  events: { onTaskFinish: '项目分析完成时', onTaskFail: '项目分析失败时', onNewVulnerability: '发现新漏洞时' },
+  events: { onTaskFinish: '任务分析完成时', onTaskFail: '任务分析失败时', onNewVulnerability: '发现新漏洞时' },
   noticeUsers: '接收人',
   noticeUsersHint: '只能选择应用成员',
   // defect management
@@ -133,7 +133,7 @@ export const subjectZh = {
     urlRequired: '请输入仓库地址',
     check: '校验',
     // The platform's own wording of a passed check (the envelope message is not surfaced by the base query).
-    checked: (url: string) => `地址格式正确：${url}。连通性与凭据将在发起分析时检查`,
+    checked: (url: string) => `地址格式正确：${url}。连通性与凭据将在发起任务时检查`,
     checkHint: '校验只检查地址格式，不会连接仓库',
     urlExamples: {
       2: 'https://git.example.com/team/app.git 或 git@git.example.com:team/app.git',
