@@ -6,6 +6,9 @@
 // builder in server/routes/ (SQL lives in server/db/repositories/), a route area never imports
 // another (what two share is a top-level server/routes/*.ts module or lives lower down), and only
 // server/app.ts, which registers the areas, imports server/routes/ from outside it.
+// In the renderer (design.md §9) a feature folder never imports another one and common/ never
+// imports a feature.
+import path from 'node:path';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -70,6 +73,43 @@ const engineFace = (regex) => ({
 const engineFromServer = engineFace(ENGINE_FROM_SERVER);
 const engineFromOutside = engineFace(ENGINE_FROM_OUTSIDE);
 
+// renderer/features/<a>/ importing renderer/features/<b>/ (b ≠ a), or renderer/common/ importing
+// any feature. Relative paths are resolved against the importing file, so `../bug/x.ts` and
+// `../../features/bug/x.ts` are the same import; static and dynamic imports and re-exports count.
+const rendererPart = (cwd, file) => {
+  const rel = path.relative(cwd, file).split(path.sep).join('/');
+  const feature = /^renderer\/features\/([^/]+)\//.exec(rel);
+  if (feature) return { feature: feature[1] };
+  return rel.startsWith('renderer/common/') ? { common: true } : null;
+};
+const featureBoundaries = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      feature: 'features/<area>/ 之间不得互相引用：features/{{from}}/ 引用了 features/{{to}}/，共用部分放入 common/ 或 app/。',
+      common: 'common/ 不得引用 features/：通用部分不依赖任何功能（引用了 features/{{to}}/），功能共用的部分放入 common/ 或 app/。',
+    },
+  },
+  create(context) {
+    const from = rendererPart(context.cwd, context.filename);
+    if (!from) return {};
+    const check = (source) => {
+      if (!source || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
+      const to = rendererPart(context.cwd, path.resolve(path.dirname(context.filename), source.value));
+      if (!to?.feature) return;
+      if (from.common) context.report({ node: source, messageId: 'common', data: { to: to.feature } });
+      else if (from.feature !== to.feature) context.report({ node: source, messageId: 'feature', data: { from: from.feature, to: to.feature } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -99,6 +139,11 @@ export default tseslint.config(
       group([...nodeBuiltins, 'electron', 'electron/*'], 'renderer/ 运行在沙箱中：只能通过 platform/ 使用 window.desktop。'),
       group(['**/main/**', '**/server/**', '**/preload/**'], 'renderer/ 只能引用 contract/。'),
     ]),
+  },
+  {
+    files: ['renderer/**'],
+    plugins: { cairn: { rules: { 'feature-boundaries': featureBoundaries } } },
+    rules: { 'cairn/feature-boundaries': 'error' },
   },
   {
     files: ['renderer/**'],

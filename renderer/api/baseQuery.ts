@@ -4,6 +4,8 @@
 //   code 3 -> session/expired (clears the session, stops the reminder poll, back to /login),
 //             except when the message is 用户名或密码错误, which is passed through as an error
 //   other  -> an error carrying the message, or 请求失败，请稍后重试
+// The endpoint's extra options (renderer/api/endpoints.ts sets them) say whether a failure is
+// toasted (`quiet`) and whether a success keeps the envelope message (`withMessage`).
 import type { BaseQueryFn } from '@reduxjs/toolkit/query';
 import type { ApiRequest, IpcResult } from '../../contract/ipc/desktop-contract.ts';
 import type { Envelope } from '../../contract/envelope.ts';
@@ -12,8 +14,6 @@ import { isSessionInvalid, messageForEnvelope } from '../../contract/errors.ts';
 import { sessionActions } from '../app/sessionSlice.ts';
 import { zh } from '../i18n/zh-CN.ts';
 import { toApiRequest, type CallArgs } from './request.ts';
-
-export type ApiArgs = CallArgs;
 
 export interface ApiError {
   /** `envelope`: the platform answered with code != 1; `bridge`: the IPC call itself failed. */
@@ -30,8 +30,15 @@ export interface ApiError {
 }
 
 export interface ApiExtraOptions {
-  /** Never toast this failure (background polls, start-up checks). */
+  /** Never toast this failure (the screen shows it in place, or it is a background poll). */
   quiet?: boolean;
+  /** The envelope message means something (任务发起成功！): a success answers `{ ...data, message }`. */
+  withMessage?: boolean;
+  /**
+   * With withMessage: a refusal whose data passes this is answered as data with its message (a
+   * project saved but not launched), not as an error.
+   */
+  acceptRefusal?: (data: unknown) => boolean;
 }
 
 /** Carried on every fulfilled/rejected action (`meta.baseQueryMeta`), read by the error toaster. */
@@ -42,6 +49,8 @@ export interface ApiMeta {
 }
 
 export type ApiTransport = (request: ApiRequest) => Promise<IpcResult<unknown>>;
+
+export type PlatformBaseQuery = BaseQueryFn<CallArgs, unknown, ApiError, ApiExtraOptions, ApiMeta>;
 
 const isEnvelope = (v: unknown): v is Envelope<unknown> =>
   typeof v === 'object' && v !== null && typeof (v as Envelope).code === 'number' && 'data' in v;
@@ -63,7 +72,7 @@ const productOf = (state: unknown): number => {
 };
 
 /** The base query over a transport (the bridge in the app, a fake in tests). */
-export function createEnvelopeBaseQuery(transport: ApiTransport): BaseQueryFn<ApiArgs, unknown, ApiError, ApiExtraOptions, ApiMeta> {
+export function createEnvelopeBaseQuery(transport: ApiTransport): PlatformBaseQuery {
   return async (args, api, extraOptions) => {
     const meta: ApiMeta = { quiet: extraOptions?.quiet === true, call: args.call.name };
     let request: ApiRequest;
@@ -84,7 +93,10 @@ export function createEnvelopeBaseQuery(transport: ApiTransport): BaseQueryFn<Ap
     const envelope = result.value;
     if (!isEnvelope(envelope)) return { error: error('bridge', 'bad-envelope', zh.messages.requestFailed), meta };
 
-    if (envelope.code === ResultCode.SUCCESS) return { data: envelope.data, meta };
+    const said = typeof envelope.message === 'string' ? envelope.message : '';
+    if (envelope.code === ResultCode.SUCCESS) return { data: extraOptions?.withMessage ? { ...(envelope.data as object), message: said } : envelope.data, meta };
+    const accepted = extraOptions?.withMessage && !isSessionInvalid(envelope.code) && typeof envelope.data === 'object' && envelope.data !== null && extraOptions.acceptRefusal?.(envelope.data);
+    if (accepted) return { data: { ...(envelope.data as object), message: said || ' ' }, meta };
 
     const message = messageForEnvelope(envelope);
     if (isSessionInvalid(envelope.code) && envelope.message !== zh.messages.wrongCredentials) {

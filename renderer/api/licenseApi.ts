@@ -1,53 +1,28 @@
-// The licence knowledge base and the administrators' licence level settings, through RTK Query.
-// Endpoints are typed from contract/api/license.ts; the screens never see a path string.
-import type { CallBody, CallData, CallQuery } from '../../contract/api/define.ts';
+// The licence knowledge base and the administrators' licence level settings (contract/api/license.ts).
+import type { CallBody, CallQuery } from '../../contract/api/define.ts';
 import { detail, involvedSubjects, list, systemEdit, systemList } from '../../contract/api/license.ts';
+import { defineEndpoints, mutation, query } from './endpoints.ts';
 import { platformApi } from './platformApi.ts';
-import { call } from './request.ts';
 
 type Paging = NonNullable<CallQuery<typeof list>>;
 export interface LicenseListArgs {
   paging: Paging;
   filter: CallBody<typeof list>;
 }
-export type LicenseSystemListArgs = NonNullable<CallQuery<typeof systemList>>;
 
-const api = platformApi.enhanceEndpoints({ addTagTypes: ['License'] }).injectEndpoints({
-  endpoints: (build) => ({
-    licenseList: build.query<CallData<typeof list>, LicenseListArgs>({
-      query: ({ paging, filter }) => call(list, { query: paging, body: filter }),
-      providesTags: ['License'],
-      extraOptions: { quiet: true },
+export const licenseApi = platformApi.enhanceEndpoints({ addTagTypes: ['License'] }).injectEndpoints({
+  endpoints: (build) =>
+    defineEndpoints(build, 'license', {
+      provides: ['License'],
+      invalidates: ['License'],
+      endpoints: {
+        licenseList: query(list, { read: true, args: ({ paging, filter }: LicenseListArgs) => ({ query: paging, body: filter }) }),
+        licenseDetail: query(detail, { args: (id: string) => ({ params: { id } }) }),
+        licenseInvolvedSubjects: query(involvedSubjects, { read: true, args: ({ id, paging }: { id: string; paging: Paging }) => ({ params: { id }, query: paging }) }),
+        systemLicenseList: query(systemList),
+        editLicenseLevel: mutation(systemEdit),
+      },
     }),
-    licenseDetail: build.query<CallData<typeof detail>, string>({
-      query: (id) => call(detail, { params: { id } }),
-      providesTags: ['License'],
-      extraOptions: { quiet: true },
-    }),
-    licenseInvolvedSubjects: build.query<CallData<typeof involvedSubjects>, { id: string; paging: Paging }>({
-      query: ({ id, paging }) => call(involvedSubjects, { params: { id }, query: paging }),
-      providesTags: ['License'],
-      extraOptions: { quiet: true },
-    }),
-    systemLicenseList: build.query<CallData<typeof systemList>, LicenseSystemListArgs>({
-      query: (query) => call(systemList, { query }),
-      providesTags: ['License'],
-      extraOptions: { quiet: true },
-    }),
-    editLicenseLevel: build.mutation<CallData<typeof systemEdit>, CallBody<typeof systemEdit>>({
-      query: (body) => call(systemEdit, { body }),
-      invalidatesTags: ['License'],
-      extraOptions: { quiet: true },
-    }),
-  }),
 });
 
-export const licenseApi = api;
-
-export const {
-  useLicenseListQuery,
-  useLicenseDetailQuery,
-  useLicenseInvolvedSubjectsQuery,
-  useSystemLicenseListQuery,
-  useEditLicenseLevelMutation,
-} = api;
+export const { useLicenseListQuery, useLicenseDetailQuery, useLicenseInvolvedSubjectsQuery, useSystemLicenseListQuery, useEditLicenseLevelMutation } = licenseApi;

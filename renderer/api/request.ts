@@ -25,7 +25,7 @@ export interface CallArgs {
   body?: unknown;
 }
 
-export const callRef = (call: CallSpec | CallRef): CallRef => ({
+const callRef = (call: CallSpec | CallRef): CallRef => ({
   name: call.name,
   method: call.method,
   path: call.path,

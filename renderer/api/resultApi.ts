@@ -1,11 +1,11 @@
-// Analysis results (issue 6): the task-detail header and tabs, trees, marks and VEX, comparisons,
-// history components and the home dashboard, through RTK Query. Endpoints are typed from
-// contract/api/result/ (and task.ts for progress and relaunch); the screens never see a path.
+// Analysis results (contract/api/result/): the task-detail header and tabs, trees, marks and VEX,
+// comparisons, history components and the home dashboard. Progress and relaunch are the project
+// area's (taskApi.ts).
 //
 // Tags: `Run` (header, batches, progress-driven data), `Result` (every read of a run's results),
 // `Mark` (anything a mark or VEX changes). A mark invalidates Result and Mark so lists, counts and
 // logs refresh; a finished run invalidates everything.
-import type { CallBody, CallData, CallParams, CallQuery } from '../../contract/api/define.ts';
+import type { CallBody, CallParams, CallQuery } from '../../contract/api/define.ts';
 import {
   batchList,
   compareSubjectComponent,
@@ -43,9 +43,8 @@ import {
   vulnerabilityMarkLog,
   vulnerabilityStatistic,
 } from '../../contract/api/result/index.ts';
-import { progress, relaunch } from '../../contract/api/task.ts';
+import { defineEndpoints, mutation, mutationOver, query } from './endpoints.ts';
 import { platformApi } from './platformApi.ts';
-import { call } from './request.ts';
 
 type Q<C> = NonNullable<CallQuery<C>>;
 type B<C> = CallBody<C>;
@@ -59,210 +58,92 @@ export interface ProjectScoped<Query> {
   query: Query;
 }
 
+/** `{ projectId, query }` of the calls scoped to a project. */
+const scoped = <C,>({ projectId, query }: ProjectScoped<Q<C>>) => ({ params: { projectId }, query });
+
 /** Product 2 (binary) marks through the /binary variants of the mark calls. */
 export interface MarkArgs<Body> {
   body: Body;
   binary: boolean;
 }
 
-const api = platformApi.enhanceEndpoints({ addTagTypes: ['Run', 'Result', 'Mark'] }).injectEndpoints({
-  endpoints: (build) => ({
-    // ---- header, runs, progress ---------------------------------------------------------------
-    projectTaskView: build.query<CallData<typeof projectTaskView>, { id: number; taskId?: number | undefined }>({
-      query: ({ id, taskId }) => call(projectTaskView, { params: { id }, query: taskQuery(taskId) }),
-      providesTags: ['Run'],
-      extraOptions: { quiet: true },
-    }),
-    batchList: build.query<CallData<typeof batchList>, Q<typeof batchList>>({
-      query: (query) => call(batchList, { query }),
-      providesTags: ['Run'],
-      extraOptions: { quiet: true },
-    }),
-    taskProgress: build.query<CallData<typeof progress>, number>({
-      query: (projectId) => call(progress, { query: { projectIds: String(projectId) } }),
-      extraOptions: { quiet: true },
-    }),
-    relaunchProject: build.mutation<CallData<typeof relaunch>, B<typeof relaunch>>({
-      query: (body) => call(relaunch, { body }),
-      invalidatesTags: ['Run'],
-      extraOptions: { quiet: true },
-    }),
+const RM = ['Result', 'Mark'] as const;
 
-    // ---- overview and lists --------------------------------------------------------------------
-    resultOverview: build.query<CallData<typeof overview>, { id: number; vexMark: 0 | 1; taskId?: number | undefined }>({
-      query: ({ id, vexMark, taskId }) => call(overview, { params: { id, vexMark }, query: taskQuery(taskId) }),
-      providesTags: ['Result', 'Mark'],
-      extraOptions: { quiet: true },
-    }),
-    componentList: build.query<CallData<typeof componentList>, ProjectScoped<Q<typeof componentList>> & { filter: B<typeof componentList> }>({
-      query: ({ projectId, query, filter }) => call(componentList, { params: { projectId }, query, body: filter }),
-      providesTags: ['Result', 'Mark'],
-      extraOptions: { quiet: true },
-    }),
-    componentDetail: build.query<CallData<typeof componentDetail>, { id: number; taskId?: number | undefined }>({
-      query: ({ id, taskId }) => call(componentDetail, { params: { id }, query: taskQuery(taskId) }),
-      providesTags: ['Result', 'Mark'],
-      extraOptions: { quiet: true },
-    }),
-    componentSource: build.query<CallData<typeof componentSource>, B<typeof componentSource>>({
-      query: (body) => call(componentSource, { body }),
-      providesTags: ['Result'],
-      extraOptions: { quiet: true },
-    }),
-    findingStatistic: build.query<CallData<typeof vulnerabilityStatistic>, ProjectScoped<Q<typeof vulnerabilityStatistic>>>({
-      query: ({ projectId, query }) => call(vulnerabilityStatistic, { params: { projectId }, query }),
-      providesTags: ['Result', 'Mark'],
-      extraOptions: { quiet: true },
-    }),
-    resultLicenseList: build.query<CallData<typeof licenseList>, ProjectScoped<Q<typeof licenseList>>>({
-      query: ({ projectId, query }) => call(licenseList, { params: { projectId }, query }),
-      providesTags: ['Result'],
-      extraOptions: { quiet: true },
-    }),
-    copyrightList: build.query<CallData<typeof copyrightList>, ProjectScoped<Q<typeof copyrightList>>>({
-      query: ({ projectId, query }) => call(copyrightList, { params: { projectId }, query }),
-      providesTags: ['Result'],
-      extraOptions: { quiet: true },
-    }),
-    licenseConflict: build.query<CallData<typeof licenseConflict>, ProjectScoped<Q<typeof licenseConflict>>>({
-      query: ({ projectId, query }) => call(licenseConflict, { params: { projectId }, query }),
-      providesTags: ['Result'],
-      extraOptions: { quiet: true },
-    }),
+export const resultApi = platformApi.enhanceEndpoints({ addTagTypes: ['Run', 'Result', 'Mark'] }).injectEndpoints({
+  endpoints: (build) =>
+    defineEndpoints(build, 'result', {
+      provides: ['Result'],
+      invalidates: [...RM],
+      endpoints: {
+        // ---- header, runs ----------------------------------------------------------------------------
+        projectTaskView: query(projectTaskView, { tags: ['Run'], args: ({ id, taskId }: { id: number; taskId?: number | undefined }) => ({ params: { id }, query: taskQuery(taskId) }) }),
+        batchList: query(batchList, { tags: ['Run'] }),
 
-    // ---- trees -----------------------------------------------------------------------------------
-    dependenceTree: build.query<CallData<typeof dependenceTree>, { id: number; query: Q<typeof dependenceTree> }>({
-      query: ({ id, query }) => call(dependenceTree, { params: { id }, query }),
-      providesTags: ['Result', 'Mark'],
-      extraOptions: { quiet: true },
-    }),
-    fileTree: build.query<CallData<typeof fileTree>, { id: number; query: Q<typeof fileTree> }>({
-      query: ({ id, query }) => call(fileTree, { params: { id }, query }),
-      providesTags: ['Result'],
-      extraOptions: { quiet: true },
-    }),
-    dependenceChildren: build.query<CallData<typeof dependenceChildren>, ProjectScoped<Q<typeof dependenceChildren>>>({
-      query: ({ projectId, query }) => call(dependenceChildren, { params: { projectId }, query }),
-      providesTags: ['Result'],
-      extraOptions: { quiet: true },
-    }),
-    fileChildren: build.query<CallData<typeof fileChildren>, ProjectScoped<Q<typeof fileChildren>>>({
-      query: ({ projectId, query }) => call(fileChildren, { params: { projectId }, query }),
-      providesTags: ['Result'],
-      extraOptions: { quiet: true },
-    }),
-    treeSearch: build.query<CallData<typeof treeSearch>, { projectId: number; body: B<typeof treeSearch> }>({
-      query: ({ projectId, body }) => call(treeSearch, { params: { projectId }, body }),
-      providesTags: ['Result'],
-      extraOptions: { quiet: true },
-    }),
+        // ---- overview and lists ----------------------------------------------------------------------
+        resultOverview: query(overview, { tags: RM, args: ({ id, vexMark, taskId }: { id: number; vexMark: 0 | 1; taskId?: number | undefined }) => ({ params: { id, vexMark }, query: taskQuery(taskId) }) }),
+        componentList: query(componentList, {
+          read: true,
+          tags: RM,
+          args: ({ projectId, query, filter }: ProjectScoped<Q<typeof componentList>> & { filter: B<typeof componentList> }) => ({ params: { projectId }, query, body: filter }),
+        }),
+        componentDetail: query(componentDetail, { tags: RM, args: ({ id, taskId }: { id: number; taskId?: number | undefined }) => ({ params: { id }, query: taskQuery(taskId) }) }),
+        componentSource: query(componentSource, { read: true }),
+        findingStatistic: query(vulnerabilityStatistic, { tags: RM, args: scoped<typeof vulnerabilityStatistic> }),
+        resultLicenseList: query(licenseList, { args: scoped<typeof licenseList> }),
+        copyrightList: query(copyrightList, { args: scoped<typeof copyrightList> }),
+        licenseConflict: query(licenseConflict, { args: scoped<typeof licenseConflict> }),
 
-    // ---- marks, VEX, logs --------------------------------------------------------------------------
-    markComponents: build.mutation<CallData<typeof markComponentSource>, MarkArgs<B<typeof markComponentSource>>>({
-      query: ({ body, binary }) => call(binary ? markComponentBinary : markComponentSource, { body }),
-      invalidatesTags: ['Result', 'Mark'],
-      extraOptions: { quiet: true },
-    }),
-    markFindings: build.mutation<CallData<typeof markVulnerabilitySource>, MarkArgs<B<typeof markVulnerabilitySource>>>({
-      query: ({ body, binary }) => call(binary ? markVulnerabilityBinary : markVulnerabilitySource, { body }),
-      invalidatesTags: ['Result', 'Mark'],
-      extraOptions: { quiet: true },
-    }),
-    vexMark: build.mutation<CallData<typeof vexMark>, B<typeof vexMark>>({
-      query: (body) => call(vexMark, { body }),
-      invalidatesTags: ['Result', 'Mark'],
-      extraOptions: { quiet: true },
-    }),
-    moduleInfluence: build.query<CallData<typeof moduleInfluence>, Q<typeof moduleInfluence>>({
-      query: (query) => call(moduleInfluence, { query }),
-      extraOptions: { quiet: true },
-    }),
-    componentMarkLog: build.query<CallData<typeof componentMarkLog>, P<typeof componentMarkLog> & { query: Q<typeof componentMarkLog> }>({
-      query: ({ projectId, id, query }) => call(componentMarkLog, { params: { projectId, id }, query }),
-      providesTags: ['Mark'],
-      extraOptions: { quiet: true },
-    }),
-    vulnerabilityMarkLog: build.query<CallData<typeof vulnerabilityMarkLog>, P<typeof vulnerabilityMarkLog> & { query: Q<typeof vulnerabilityMarkLog> }>({
-      query: ({ projectId, id, query }) => call(vulnerabilityMarkLog, { params: { projectId, id }, query }),
-      providesTags: ['Mark'],
-      extraOptions: { quiet: true },
-    }),
-    vexMarkLog: build.query<CallData<typeof vexMarkLog>, P<typeof vexMarkLog> & { query: Q<typeof vexMarkLog> }>({
-      query: ({ projectId, id, query }) => call(vexMarkLog, { params: { projectId, id }, query }),
-      providesTags: ['Mark'],
-      extraOptions: { quiet: true },
-    }),
+        // ---- trees -------------------------------------------------------------------------------------
+        dependenceTree: query(dependenceTree, { tags: RM, args: ({ id, query }: { id: number; query: Q<typeof dependenceTree> }) => ({ params: { id }, query }) }),
+        fileTree: query(fileTree, { args: ({ id, query }: { id: number; query: Q<typeof fileTree> }) => ({ params: { id }, query }) }),
+        dependenceChildren: query(dependenceChildren, { args: scoped<typeof dependenceChildren> }),
+        fileChildren: query(fileChildren, { args: scoped<typeof fileChildren> }),
+        treeSearch: query(treeSearch, { read: true, args: ({ projectId, body }: { projectId: number; body: B<typeof treeSearch> }) => ({ params: { projectId }, body }) }),
 
-    // ---- history components ----------------------------------------------------------------------
-    historyList: build.query<CallData<typeof historyList>, ProjectScoped<Q<typeof historyList>> & { filter: B<typeof historyList> }>({
-      query: ({ projectId, query, filter }) => call(historyList, { params: { projectId }, query, body: filter }),
-      providesTags: ['Result'],
-      extraOptions: { quiet: true },
-    }),
-    historyRefresh: build.mutation<CallData<typeof historyRefresh>, number>({
-      query: (id) => call(historyRefresh, { params: { id } }),
-      invalidatesTags: ['Result'],
-      extraOptions: { quiet: true },
-    }),
-    historyInfo: build.query<CallData<typeof historyInfo>, number>({
-      query: (id) => call(historyInfo, { params: { id } }),
-      providesTags: ['Result'],
-      extraOptions: { quiet: true },
-    }),
+        // ---- marks, VEX, logs ----------------------------------------------------------------------------
+        markComponents: mutationOver(
+          { source: markComponentSource, binary: markComponentBinary },
+          { requests: ({ body, binary }: MarkArgs<B<typeof markComponentSource>>, to) => [(binary ? to.binary : to.source)({ body })], combine: ([answer]) => answer },
+        ),
+        markFindings: mutationOver(
+          { source: markVulnerabilitySource, binary: markVulnerabilityBinary },
+          { requests: ({ body, binary }: MarkArgs<B<typeof markVulnerabilitySource>>, to) => [(binary ? to.binary : to.source)({ body })], combine: ([answer]) => answer },
+        ),
+        vexMark: mutation(vexMark),
+        moduleInfluence: query(moduleInfluence, { tags: [] }),
+        componentMarkLog: query(componentMarkLog, { tags: ['Mark'], args: ({ projectId, id, query }: P<typeof componentMarkLog> & { query: Q<typeof componentMarkLog> }) => ({ params: { projectId, id }, query }) }),
+        vulnerabilityMarkLog: query(vulnerabilityMarkLog, { tags: ['Mark'], args: ({ projectId, id, query }: P<typeof vulnerabilityMarkLog> & { query: Q<typeof vulnerabilityMarkLog> }) => ({ params: { projectId, id }, query }) }),
+        vexMarkLog: query(vexMarkLog, { tags: ['Mark'], args: ({ projectId, id, query }: P<typeof vexMarkLog> & { query: Q<typeof vexMarkLog> }) => ({ params: { projectId, id }, query }) }),
 
-    // ---- comparison --------------------------------------------------------------------------------
-    compareTaskComponent: build.query<CallData<typeof compareTaskComponent>, B<typeof compareTaskComponent>>({
-      query: (body) => call(compareTaskComponent, { body }),
-      providesTags: ['Result', 'Mark'],
-      extraOptions: { quiet: true },
-    }),
-    compareTaskVulnerability: build.query<CallData<typeof compareTaskVulnerability>, B<typeof compareTaskVulnerability>>({
-      query: (body) => call(compareTaskVulnerability, { body }),
-      providesTags: ['Result', 'Mark'],
-      extraOptions: { quiet: true },
-    }),
-    compareSubjectComponent: build.query<CallData<typeof compareSubjectComponent>, B<typeof compareSubjectComponent>>({
-      query: (body) => call(compareSubjectComponent, { body }),
-      providesTags: ['Result', 'Mark'],
-      extraOptions: { quiet: true },
-    }),
-    compareSubjectVulnerability: build.query<CallData<typeof compareSubjectVulnerability>, B<typeof compareSubjectVulnerability>>({
-      query: (body) => call(compareSubjectVulnerability, { body }),
-      providesTags: ['Result', 'Mark'],
-      extraOptions: { quiet: true },
-    }),
+        // ---- history components --------------------------------------------------------------------------
+        historyList: query(historyList, {
+          read: true,
+          args: ({ projectId, query, filter }: ProjectScoped<Q<typeof historyList>> & { filter: B<typeof historyList> }) => ({ params: { projectId }, query, body: filter }),
+        }),
+        /** A GET that re-rates the history (the spec's method): a mutation, run once per click. */
+        historyRefresh: mutation(historyRefresh, { action: true, tags: ['Result'], args: (id: number) => ({ params: { id } }) }),
+        historyInfo: query(historyInfo, { args: (id: number) => ({ params: { id } }) }),
 
-    // ---- home dashboard ----------------------------------------------------------------------------
-    homeStatistics: build.query<CallData<typeof homeStatistics>, void>({
-      query: () => call(homeStatistics),
-      providesTags: ['Result'],
-      extraOptions: { quiet: true },
+        // ---- comparison ------------------------------------------------------------------------------------
+        compareTaskComponent: query(compareTaskComponent, { read: true, tags: RM }),
+        compareTaskVulnerability: query(compareTaskVulnerability, { read: true, tags: RM }),
+        compareSubjectComponent: query(compareSubjectComponent, { read: true, tags: RM }),
+        compareSubjectVulnerability: query(compareSubjectVulnerability, { read: true, tags: RM }),
+
+        // ---- home dashboard --------------------------------------------------------------------------------
+        homeStatistics: query(homeStatistics),
+        homeTop10: query(homeTop10),
+        homeLatestVulnerabilities: query(homeLatestVulnerabilities),
+        homeIntelligence: query(homeIntelligence, { read: true, args: ({ query, filter }: { query: Q<typeof homeIntelligence>; filter: B<typeof homeIntelligence> }) => ({ query, body: filter }) }),
+      },
     }),
-    homeTop10: build.query<CallData<typeof homeTop10>, void>({
-      query: () => call(homeTop10),
-      providesTags: ['Result'],
-      extraOptions: { quiet: true },
-    }),
-    homeLatestVulnerabilities: build.query<CallData<typeof homeLatestVulnerabilities>, void>({
-      query: () => call(homeLatestVulnerabilities),
-      providesTags: ['Result'],
-      extraOptions: { quiet: true },
-    }),
-    homeIntelligence: build.query<CallData<typeof homeIntelligence>, { query: Q<typeof homeIntelligence>; filter: B<typeof homeIntelligence> }>({
-      query: ({ query, filter }) => call(homeIntelligence, { query, body: filter }),
-      providesTags: ['Result'],
-      extraOptions: { quiet: true },
-    }),
-  }),
 });
 
-export const resultApi = api;
+
 
 export const {
   useProjectTaskViewQuery,
   useBatchListQuery,
-  useTaskProgressQuery,
-  useRelaunchProjectMutation,
   useResultOverviewQuery,
   useComponentListQuery,
   useComponentDetailQuery,
@@ -294,4 +175,4 @@ export const {
   useHomeTop10Query,
   useHomeLatestVulnerabilitiesQuery,
   useHomeIntelligenceQuery,
-} = api;
+} = resultApi;

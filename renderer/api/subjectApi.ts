@@ -1,165 +1,67 @@
-// Subjects (applications) and their setup through RTK Query. Endpoints are typed from
-// contract/api/subject.ts; binary-variant calls follow the product selector (request.ts).
-import type { CallBody, CallData, CallQuery } from '../../contract/api/define.ts';
+// Subjects (applications) and their setup (contract/api/subject.ts); binary-variant calls follow
+// the product selector (request.ts).
+import type { CallBody, CallQuery } from '../../contract/api/define.ts';
 import {
   allList, bugConfigCreate, bugConfigUpdate, create, detail, enableBug, groupSubjectList, list, memberAdd, memberList, memberListForAdd,
   memberRemove, noticeCandidates, noticeSave, noticeUserList, privateServiceConfig, privateServiceSave, remove, removeBatch,
   repositorySourceCheck, repositorySourceDelete, repositorySourceList, repositorySourceSave, setup, transfer, versionCreate, versionDelete, versionList, versionUpdate,
 } from '../../contract/api/subject.ts';
+import { defineEndpoints, mutation, mutationOver, query } from './endpoints.ts';
 import { platformApi } from './platformApi.ts';
-import { call } from './request.ts';
 
 export interface SubjectListArgs {
   query: NonNullable<CallQuery<typeof list>>;
   filter: CallBody<typeof list>;
 }
 
-const api = platformApi.enhanceEndpoints({ addTagTypes: ['Subject', 'SubjectMember', 'SubjectVersion', 'RepositorySource'] }).injectEndpoints({
-  endpoints: (build) => ({
-    subjectList: build.query<CallData<typeof list>, SubjectListArgs>({
-      query: ({ query, filter }) => call(list, { query, body: filter }),
-      providesTags: ['Subject', 'Product'],
-      extraOptions: { quiet: true },
+export const subjectApi = platformApi.enhanceEndpoints({ addTagTypes: ['Subject', 'SubjectMember', 'SubjectVersion', 'RepositorySource'] }).injectEndpoints({
+  endpoints: (build) =>
+    defineEndpoints(build, 'subject', {
+      provides: ['Subject'],
+      invalidates: ['Subject'],
+      endpoints: {
+        subjectList: query(list, { read: true, tags: ['Subject', 'Product'], args: ({ query, filter }: SubjectListArgs) => ({ query, body: filter }) }),
+        subjectAll: query(allList),
+        groupSubjects: query(groupSubjectList, { tags: ['Subject', 'Product'] }),
+        subjectDetail: query(detail, { tags: ['Subject', 'SubjectVersion'], args: (id: number) => ({ params: { id } }) }),
+        createSubject: mutation(create),
+        removeSubject: mutation(remove, { args: (id: number) => ({ params: { id } }) }),
+        removeSubjects: mutation(removeBatch, { args: (ids: number[]) => ({ query: { ids: ids.join(',') } }) }),
+        setupSubject: mutation(setup),
+        transferSubject: mutation(transfer, { tags: ['Subject', 'SubjectMember'] }),
+        usersForAdd: query(memberListForAdd, { tags: ['SubjectMember'] }),
+        members: query(memberList, {
+          tags: ['SubjectMember'],
+          args: ({ subjectId, ...paging }: { subjectId: number; page: number; size: number; name?: string }) => ({ params: { subjectId }, query: paging }),
+        }),
+        addMembers: mutation(memberAdd, { tags: ['SubjectMember', 'Subject'] }),
+        removeMembers: mutation(memberRemove, { tags: ['SubjectMember', 'Subject'], args: ({ subjectId, ids }: { subjectId: number; ids: number[] }) => ({ params: { subjectId }, query: {}, body: { ids } }) }),
+        versions: query(versionList, { tags: ['SubjectVersion'], args: (subjectId: number) => ({ query: { subjectId } }) }),
+        createVersion: mutation(versionCreate, { tags: ['SubjectVersion'] }),
+        updateVersion: mutation(versionUpdate, { tags: ['SubjectVersion'] }),
+        deleteVersion: mutation(versionDelete, { tags: ['SubjectVersion'] }),
+        noticeUsers: query(noticeUserList, { args: (subjectId: number) => ({ query: { subjectId } }) }),
+        noticeCandidates: query(noticeCandidates, { args: (subjectId: number) => ({ query: { subjectId } }) }),
+        saveNotice: mutation(noticeSave),
+        enableBug: mutation(enableBug, { args: ({ subjectId, enabled }: { subjectId: number; enabled: boolean }) => ({ params: { subjectId }, body: { enabled } }) }),
+        /** The defect tracker's settings: created the first time, updated after. */
+        saveBugConfig: mutationOver(
+          { create: bugConfigCreate, update: bugConfigUpdate },
+          {
+            requests: ({ subjectId, update, body }: { subjectId: number; update: boolean; body: CallBody<typeof bugConfigCreate> }, to) => [(update ? to.update : to.create)({ params: { subjectId }, body })],
+            combine: ([answer]) => answer,
+          },
+        ),
+        privateService: query(privateServiceConfig, { args: (subjectId: number) => ({ params: { subjectId } }) }),
+        savePrivateService: mutation(privateServiceSave, { args: ({ subjectId, body }: { subjectId: number; body: CallBody<typeof privateServiceSave> }) => ({ params: { subjectId }, body }) }),
+        // The caller's own repository sources (per user, not per subject).
+        repositorySources: query(repositorySourceList, { tags: ['RepositorySource'], args: (paging: NonNullable<CallQuery<typeof repositorySourceList>> | void) => ({ query: paging ?? {} }) }),
+        checkRepositorySource: mutation(repositorySourceCheck, { tags: [] }),
+        saveRepositorySource: mutation(repositorySourceSave, { tags: ['RepositorySource'] }),
+        deleteRepositorySources: mutation(repositorySourceDelete, { tags: ['RepositorySource'], args: (ids: number[]) => ({ query: { ids: ids.join(',') } }) }),
+      },
     }),
-    subjectAll: build.query<CallData<typeof allList>, void>({
-      query: () => call(allList),
-      providesTags: ['Subject'],
-      extraOptions: { quiet: true },
-    }),
-    groupSubjects: build.query<CallData<typeof groupSubjectList>, NonNullable<CallQuery<typeof groupSubjectList>>>({
-      query: (query) => call(groupSubjectList, { query }),
-      providesTags: ['Subject', 'Product'],
-      extraOptions: { quiet: true },
-    }),
-    subjectDetail: build.query<CallData<typeof detail>, number>({
-      query: (id) => call(detail, { params: { id } }),
-      providesTags: ['Subject', 'SubjectVersion'],
-      extraOptions: { quiet: true },
-    }),
-    createSubject: build.mutation<CallData<typeof create>, CallBody<typeof create>>({
-      query: (body) => call(create, { body }),
-      invalidatesTags: ['Subject'],
-      extraOptions: { quiet: true },
-    }),
-    removeSubject: build.mutation<CallData<typeof remove>, number>({
-      query: (id) => call(remove, { params: { id } }),
-      invalidatesTags: ['Subject'],
-      extraOptions: { quiet: true },
-    }),
-    removeSubjects: build.mutation<CallData<typeof removeBatch>, number[]>({
-      query: (ids) => call(removeBatch, { query: { ids: ids.join(',') } }),
-      invalidatesTags: ['Subject'],
-      extraOptions: { quiet: true },
-    }),
-    setupSubject: build.mutation<CallData<typeof setup>, CallBody<typeof setup>>({
-      query: (body) => call(setup, { body }),
-      invalidatesTags: ['Subject'],
-      extraOptions: { quiet: true },
-    }),
-    transferSubject: build.mutation<CallData<typeof transfer>, CallBody<typeof transfer>>({
-      query: (body) => call(transfer, { body }),
-      invalidatesTags: ['Subject', 'SubjectMember'],
-      extraOptions: { quiet: true },
-    }),
-    usersForAdd: build.query<CallData<typeof memberListForAdd>, NonNullable<CallQuery<typeof memberListForAdd>>>({
-      query: (query) => call(memberListForAdd, { query }),
-      providesTags: ['SubjectMember'],
-      extraOptions: { quiet: true },
-    }),
-    members: build.query<CallData<typeof memberList>, { subjectId: number; page: number; size: number; name?: string }>({
-      query: ({ subjectId, ...query }) => call(memberList, { params: { subjectId }, query }),
-      providesTags: ['SubjectMember'],
-      extraOptions: { quiet: true },
-    }),
-    addMembers: build.mutation<CallData<typeof memberAdd>, CallBody<typeof memberAdd>>({
-      query: (body) => call(memberAdd, { body }),
-      invalidatesTags: ['SubjectMember', 'Subject'],
-      extraOptions: { quiet: true },
-    }),
-    removeMembers: build.mutation<CallData<typeof memberRemove>, { subjectId: number; ids: number[] }>({
-      query: ({ subjectId, ids }) => call(memberRemove, { params: { subjectId }, body: { ids } }),
-      invalidatesTags: ['SubjectMember', 'Subject'],
-      extraOptions: { quiet: true },
-    }),
-    versions: build.query<CallData<typeof versionList>, number>({
-      query: (subjectId) => call(versionList, { query: { subjectId } }),
-      providesTags: ['SubjectVersion'],
-      extraOptions: { quiet: true },
-    }),
-    createVersion: build.mutation<CallData<typeof versionCreate>, CallBody<typeof versionCreate>>({
-      query: (body) => call(versionCreate, { body }),
-      invalidatesTags: ['SubjectVersion'],
-      extraOptions: { quiet: true },
-    }),
-    updateVersion: build.mutation<CallData<typeof versionUpdate>, CallBody<typeof versionUpdate>>({
-      query: (body) => call(versionUpdate, { body }),
-      invalidatesTags: ['SubjectVersion'],
-      extraOptions: { quiet: true },
-    }),
-    deleteVersion: build.mutation<CallData<typeof versionDelete>, CallBody<typeof versionDelete>>({
-      query: (body) => call(versionDelete, { body }),
-      invalidatesTags: ['SubjectVersion'],
-      extraOptions: { quiet: true },
-    }),
-    noticeUsers: build.query<CallData<typeof noticeUserList>, number>({
-      query: (subjectId) => call(noticeUserList, { query: { subjectId } }),
-      providesTags: ['Subject'],
-      extraOptions: { quiet: true },
-    }),
-    noticeCandidates: build.query<CallData<typeof noticeCandidates>, number>({
-      query: (subjectId) => call(noticeCandidates, { query: { subjectId } }),
-      providesTags: ['Subject'],
-      extraOptions: { quiet: true },
-    }),
-    saveNotice: build.mutation<CallData<typeof noticeSave>, CallBody<typeof noticeSave>>({
-      query: (body) => call(noticeSave, { body }),
-      invalidatesTags: ['Subject'],
-      extraOptions: { quiet: true },
-    }),
-    enableBug: build.mutation<CallData<typeof enableBug>, { subjectId: number; enabled: boolean }>({
-      query: ({ subjectId, enabled }) => call(enableBug, { params: { subjectId }, body: { enabled } }),
-      invalidatesTags: ['Subject'],
-      extraOptions: { quiet: true },
-    }),
-    saveBugConfig: build.mutation<CallData<typeof bugConfigCreate>, { subjectId: number; update: boolean; body: CallBody<typeof bugConfigCreate> }>({
-      query: ({ subjectId, update, body }) => call(update ? bugConfigUpdate : bugConfigCreate, { params: { subjectId }, body }),
-      invalidatesTags: ['Subject'],
-      extraOptions: { quiet: true },
-    }),
-    privateService: build.query<CallData<typeof privateServiceConfig>, number>({
-      query: (subjectId) => call(privateServiceConfig, { params: { subjectId } }),
-      providesTags: ['Subject'],
-      extraOptions: { quiet: true },
-    }),
-    savePrivateService: build.mutation<CallData<typeof privateServiceSave>, { subjectId: number; body: CallBody<typeof privateServiceSave> }>({
-      query: ({ subjectId, body }) => call(privateServiceSave, { params: { subjectId }, body }),
-      invalidatesTags: ['Subject'],
-      extraOptions: { quiet: true },
-    }),
-    // The caller's own repository sources (per user, not per subject).
-    repositorySources: build.query<CallData<typeof repositorySourceList>, NonNullable<CallQuery<typeof repositorySourceList>> | void>({
-      query: (query) => call(repositorySourceList, { query: query ?? {} }),
-      providesTags: ['RepositorySource'],
-      extraOptions: { quiet: true },
-    }),
-    checkRepositorySource: build.mutation<CallData<typeof repositorySourceCheck>, CallBody<typeof repositorySourceCheck>>({
-      query: (body) => call(repositorySourceCheck, { body }),
-      extraOptions: { quiet: true },
-    }),
-    saveRepositorySource: build.mutation<CallData<typeof repositorySourceSave>, CallBody<typeof repositorySourceSave>>({
-      query: (body) => call(repositorySourceSave, { body }),
-      invalidatesTags: ['RepositorySource'],
-      extraOptions: { quiet: true },
-    }),
-    deleteRepositorySources: build.mutation<CallData<typeof repositorySourceDelete>, number[]>({
-      query: (ids) => call(repositorySourceDelete, { query: { ids: ids.join(',') } }),
-      invalidatesTags: ['RepositorySource'],
-      extraOptions: { quiet: true },
-    }),
-  }),
 });
-
-export const subjectApi = api;
 
 export const {
   useSubjectListQuery, useSubjectAllQuery, useGroupSubjectsQuery, useSubjectDetailQuery, useCreateSubjectMutation,
@@ -168,4 +70,4 @@ export const {
   useUpdateVersionMutation, useDeleteVersionMutation, useNoticeUsersQuery, useNoticeCandidatesQuery, useSaveNoticeMutation,
   useEnableBugMutation, useSaveBugConfigMutation, usePrivateServiceQuery, useSavePrivateServiceMutation, useRepositorySourcesQuery,
   useCheckRepositorySourceMutation, useSaveRepositorySourceMutation, useDeleteRepositorySourcesMutation,
-} = api;
+} = subjectApi;

@@ -11,7 +11,7 @@ import { BATCH_SELECTION_KEYS, KEEP_ON_SESSION_END, STORAGE_KEYS, clearStorageEx
 import { silentNotifier, type Notifier } from './notifier.ts';
 import { zh } from '../i18n/zh-CN.ts';
 
-export const rootReducer = combineReducers({
+const rootReducer = combineReducers({
   session: sessionSlice.reducer,
   ui: uiSlice.reducer,
   [platformApi.reducerPath]: platformApi.reducer,
@@ -20,7 +20,7 @@ export const rootReducer = combineReducers({
 
 export type RootState = ReturnType<typeof rootReducer>;
 
-export interface StoreOptions {
+interface StoreOptions {
   notifier?: Notifier;
   product?: Product;
   dark?: boolean;

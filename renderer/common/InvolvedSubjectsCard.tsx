@@ -2,8 +2,8 @@
 // licence, paged 15 at a time. Shared by both detail pages; each gives its query and columns.
 import { Card, H5, HTMLTable } from '@blueprintjs/core';
 import { useState, type ReactNode } from 'react';
-import { Pager } from '../features/bug/Pager.tsx';
-import type { PagedListQuery } from './PagedListBody.tsx';
+import { Pager } from './list/Pager.tsx';
+import type { PagedListQuery } from './list/PagedListBody.tsx';
 import { ErrorState, LoadingState } from './states.tsx';
 
 const SIZE = 15;

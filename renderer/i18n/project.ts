@@ -29,7 +29,7 @@ export const projectZh = {
     analysisModes: '分析方式',
     retentionAudit: '保留审计结果',
     retentionAuditHelp: '重新分析时沿用上一次对组件与漏洞的标记',
-    outboundLicense: '对外许可证',
+    outboundLicense: '出站许可证',
     outboundLicensePlaceholder: '例如：Apache-2.0 或 MIT OR GPL-2.0-only',
     outboundLicenseHelp: '本产品对外发布所用的许可证（SPDX 表达式），用于许可证冲突分析；留空则从项目清单文件中读取。',
     enableTiming: '开启定时分析',
@@ -57,10 +57,8 @@ export const projectZh = {
     ssl: '使用 SSL/TLS',
     submitNew: '保存并发起分析',
     submitEdit: '保存并重新分析',
-    saveOnly: '仅保存设置',
     cancel: '取消',
     fixErrors: '请先修正表单中标出的问题',
-    unsavedUpload: '文件仍在上传，请等待上传完成',
     notLaunched: '项目已保存，但未发起分析',
     quota: (used: number, limit: number | null) => (limit === null ? `已创建 ${used} 个项目` : `项目配额：已用 ${used} / ${limit}`),
   },
@@ -163,12 +161,12 @@ export const projectZh = {
   },
 
   analysis: {
-    subtitle: '发起新的分析，或查看全部应用中最近的分析任务',
+    subtitle: '发起新的分析，或查看全部应用中最近的分析',
     newProject: '新建项目',
     newProjectBody: '上传源码包、特征文件、二进制制品、SBOM 或 Excel 清单，或登记远程代码仓库。',
     import: '批量导入项目',
     importBody: '一次拖入多个文件，每个文件成为一个项目并立即发起分析。',
-    recent: '最近的分析任务',
+    recent: '最近的分析',
   },
 
   edit: {
@@ -193,7 +191,6 @@ export const projectZh = {
     confirmLaunch: '发起分析',
     confirmReanalysis: '重新分析',
     failures: '未能发起的项目',
-    failureReason: '原因',
     done: '完成',
   },
 
@@ -224,7 +221,6 @@ export const projectZh = {
     unknownType: '无法从扩展名判断来源类型，请选择',
     uploading: '上传中',
     uploaded: '已上传',
-    notReady: '还有文件未上传完成',
     nothing: '请先添加要导入的文件',
     failures: '导入失败的项目',
     openList: '查看任务列表',

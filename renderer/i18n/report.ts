@@ -75,7 +75,7 @@ export const reportZh = {
   emptyFilteredBody: '请调整或重置筛选条件后再试。',
   emptyAll: '还没有报告',
   noTabs: '没有可查看的报告',
-  noTabsBody: '您的账号没有查看任何报告列表的权限，请联系管理员分配。',
+  noTabsBody: '您的账号没有查看任何报告列表的权限，请联系系统管理员分配。',
   // ---- generate dialog -----------------------------------------------------------------------------
   generate: '生成报告',
   generateLicense: '许可证报告',
@@ -112,7 +112,6 @@ export const reportZh = {
   componentFormat: '文件格式',
   componentFormats: { xlsx: 'Excel（.xlsx）', csv: 'CSV（.csv）' } as Record<string, string>,
   exportSubmit: '导出',
-  exportSubmitted: '导出已提交，生成完成之后可在报告管理中下载。',
   reportTypeLabels: {
     11: 'CycloneDX VEX',
     12: 'OpenVEX',

@@ -42,14 +42,12 @@ export const subjectZh = {
   subjectTypePlaceholder: '例如 Web 应用、移动端',
   members: '成员',
   membersHint: '你将成为应用负责人；可在此添加其他成员',
-  pickUsers: '选择用户…',
   noUsers: '没有可选的用户',
   save: '保存',
   // transfer
   transferTitle: (name: string) => `转移应用“${name}”`,
   transferHint: '转移后新负责人将管理该应用，你将保留为普通成员。',
   newOwner: '新负责人',
-  pickOwner: '选择用户',
   // settings
   settingsTitle: '应用设置',
   missingSubject: '缺少应用参数，请从应用列表进入设置。',
@@ -92,7 +90,6 @@ export const subjectZh = {
   events: { onTaskFinish: '任务分析完成时', onTaskFail: '任务分析失败时', onNewVulnerability: '发现新漏洞时' },
   noticeUsers: '接收人',
   noticeUsersHint: '只能选择应用成员',
-  noticeNone: '尚未选择接收人',
   // defect management
   bugEnabled: '启用缺陷管理',
   trackerType: '缺陷管理系统',

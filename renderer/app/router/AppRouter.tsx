@@ -36,7 +36,7 @@ function toRoute(node: RouteNode): RouteObject {
   };
 }
 
-export function buildRoutes(): RouteObject[] {
+function buildRoutes(): RouteObject[] {
   const roots = buildRouteTree();
   const bare = roots.filter((n) => BARE_PATHS.includes(n.info.path));
   const framed = roots.filter((n) => !BARE_PATHS.includes(n.info.path));

@@ -6,7 +6,7 @@ import { cleanPath } from '../../../contract/routes.ts';
 import { permissionChecker } from '../../../contract/permissions.ts';
 import type { SessionState } from '../sessionSlice.ts';
 
-export interface LocationLike {
+interface LocationLike {
   pathname: string;
   /** `?a=b` or empty. */
   search: string;
@@ -24,7 +24,7 @@ export function homeOf(session: Pick<SessionState, 'user' | 'product'>): string 
 }
 
 /** Paths that resolve to the home redirect. */
-export const HOME_ALIASES: readonly string[] = ['/', '/home'];
+const HOME_ALIASES: readonly string[] = ['/', '/home'];
 
 export function decideRoute(location: LocationLike, session: Pick<SessionState, 'status' | 'user' | 'product'>): RouteDecision {
   if (session.status === 'unknown') return { kind: 'wait' };

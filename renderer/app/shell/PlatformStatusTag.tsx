@@ -4,7 +4,7 @@ import type { PlatformStatus } from '../../../contract/ipc/desktop-contract.ts';
 import { usePlatformStatusQuery } from '../../api/desktopApi.ts';
 import { zh } from '../../i18n/zh-CN.ts';
 
-export const platformIntent = (state: PlatformStatus['state'] | undefined): Intent => {
+const platformIntent = (state: PlatformStatus['state'] | undefined): Intent => {
   switch (state) {
     case 'running':
       return Intent.SUCCESS;
@@ -18,7 +18,7 @@ export const platformIntent = (state: PlatformStatus['state'] | undefined): Inte
   }
 };
 
-export const platformStateLabel = (status: PlatformStatus | undefined): string =>
+const platformStateLabel = (status: PlatformStatus | undefined): string =>
   status ? zh.platform.states[status.state] : zh.platform.unknown;
 
 export function PlatformStatusTag({ minimal = true }: { minimal?: boolean }) {

@@ -13,8 +13,8 @@ import { Field } from '../../common/Field.tsx';
 import { InvolvedSubjectsCard } from '../../common/InvolvedSubjectsCard.tsx';
 import { Panel } from '../../common/Panel.tsx';
 import { TagList, otherAliases } from '../../common/TagList.tsx';
-import { ExploitText, LevelTag, formatScore } from './levels.tsx';
-import { ExternalLink } from './ExternalLink.tsx';
+import { ExploitText, LevelTag, formatScore } from '../../common/levels.tsx';
+import { ExternalLink } from '../../common/ExternalLink.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
 import './styles.ts';
 

@@ -12,8 +12,9 @@ import { useAppSelector } from '../../app/hooks.ts';
 import { Page } from '../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
 import { ChartCard } from '../../common/ChartCard.tsx';
-import { LEVEL_COLORS, LevelTag, formatScore, levelLabel } from './levels.tsx';
+import { LEVEL_COLORS, LevelTag, formatScore, levelLabel } from '../../common/levels.tsx';
 import { writeListState, DEFAULT_LIST_STATE } from './listQuery.ts';
+import { vulnerabilityDetailsPath } from '../../common/vulnerability/columns.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
 import './styles.ts';
 
@@ -25,7 +26,7 @@ const listUrl = (levels: VulnerabilityLevel[] = []) => {
   return q ? `/bug/bugList?${q}` : '/bug/bugList';
 };
 
-export const sumTotals = (totals: LevelTotals): number => LEVEL_CODES.reduce((n, l) => n + (totals[l] ?? 0), 0);
+const sumTotals = (totals: LevelTotals): number => LEVEL_CODES.reduce((n, l) => n + (totals[l] ?? 0), 0);
 
 function pieOption(totals: LevelTotals, dark: boolean) {
   return {
@@ -115,7 +116,7 @@ function Latest() {
         </thead>
         <tbody>
           {q.data.content.map((row) => (
-            <tr key={row.id} className="cairn-clickable-row" onClick={() => navigate(`/bug/bugList/details?id=${row.id}`)}>
+            <tr key={row.id} className="cairn-clickable-row" onClick={() => navigate(vulnerabilityDetailsPath(row))}>
               <td className="cairn-col-id">
                 <span className="cairn-vul-id">{formatVulnerabilityId(row)}</span>
               </td>

@@ -1,4 +1,5 @@
 /// <reference types="vite/client" />
 // The stylesheet of the vulnerability screens, loaded with the (lazy) screens that use it. The
 // reference lets every tsconfig that reaches the screens (tests, cli) type the CSS import.
-import './vulnerability.css';
+import '../../common/styles.ts';
+import './bug.css';

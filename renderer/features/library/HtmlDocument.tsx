@@ -7,7 +7,7 @@ import { EmptyState } from '../../common/states.tsx';
 import { libraryZh } from '../../i18n/library.ts';
 
 /** HTML safe to insert: no scripts, handlers, forms, frames or <style> (which would restyle the app). */
-export function sanitizeReportHtml(html: string): string {
+function sanitizeReportHtml(html: string): string {
   return DOMPurify.sanitize(html, {
     USE_PROFILES: { html: true },
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed', 'link', 'meta', 'base'],

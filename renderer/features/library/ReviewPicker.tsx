@@ -10,7 +10,7 @@ import { libraryZh } from '../../i18n/library.ts';
 const t = libraryZh.review;
 
 /** What the native dialog and the browser's picker offer; anything else is refused by main with a reason. */
-export const REVIEW_ACCEPT = ['.pdf', '.docx', '.xlsx', '.json', '.xml', '.spdx', '.zip', '.swidtag'];
+const REVIEW_ACCEPT = ['.pdf', '.docx', '.xlsx', '.json', '.xml', '.spdx', '.zip', '.swidtag'];
 
 export function ReviewPicker({ onPath, busy, error }: { onPath: (path: string) => void; busy: string | null; error: string | null }) {
   const [over, setOver] = useState(false);

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState, type UIEvent } from 'react';
 import { Button, Classes, Icon, InputGroup, Tab, Tabs, Tag } from '@blueprintjs/core';
 import type { ReviewTable } from '../../../contract/ipc/desktop-contract.ts';
 import { LEVEL_CODES, type VulnerabilityLevel } from '../../../contract/enums.ts';
-import { LEVEL_COLORS } from '../bug/levels.tsx';
+import { LEVEL_COLORS } from '../../common/levels.tsx';
 import { EmptyState } from '../../common/states.tsx';
 import { columnWidth, nextSort, severityColumn, severityCounts, severityLabel, severityLevel, viewRows, type Cell, type SortState } from './reviewTable.ts';
 import { libraryZh } from '../../i18n/library.ts';

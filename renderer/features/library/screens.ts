@@ -1,4 +1,4 @@
-// Desktop report library and offline review screens (issue 7): path -> lazy import.
+// The desktop report library and offline review (no spec route): path -> lazy loader.
 import type { ScreenLoader } from '../../app/router/screens.ts';
 
 export const libraryScreens: Readonly<Record<string, ScreenLoader>> = {

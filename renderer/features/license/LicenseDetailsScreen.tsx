@@ -11,9 +11,9 @@ import { useLicenseDetailQuery, useLicenseInvolvedSubjectsQuery } from '../../ap
 import { DetailPage, useDetailId } from '../../common/DetailPage.tsx';
 import { Field } from '../../common/Field.tsx';
 import { InvolvedSubjectsCard } from '../../common/InvolvedSubjectsCard.tsx';
-import { ExternalLink } from '../bug/ExternalLink.tsx';
-import { LevelTag } from '../bug/levels.tsx';
-import { CopyleftText, YesNo } from './LicenseTable.tsx';
+import { ExternalLink } from '../../common/ExternalLink.tsx';
+import { LevelTag } from '../../common/levels.tsx';
+import { CopyleftText, YesNo } from '../../common/license/LicenseTable.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
 import './styles.ts';
 

@@ -1,5 +1,5 @@
 /// <reference types="vite/client" />
-// The stylesheets of the licence screens: the vulnerability screens' (tables, filter bar, detail
-// fields) and the licence additions.
-import '../bug/styles.ts';
+// The stylesheets of the licence screens: common/'s (tables, filter bar, detail fields) and the
+// licence additions.
+import '../../common/styles.ts';
 import './license.css';

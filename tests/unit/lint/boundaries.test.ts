@@ -1,6 +1,7 @@
 // The boundary rules of eslint.config.js (design.md §2 and §9): the import boundaries, ipcMain only
 // in main/ipc/, window.desktop only in renderer/platform/, no query builder in server/routes/, no
-// route area importing another and nothing but server/app.ts importing the routes, each shown
+// route area importing another and nothing but server/app.ts importing the routes, and the
+// renderer's feature folders (no feature imports another, common/ imports none), each shown
 // refusing a file that breaks it and accepting one that keeps it. Files are linted as text under a path inside the tree, so the
 // real configuration decides; nothing is written.
 import { ESLint } from 'eslint';
@@ -37,6 +38,8 @@ const noQueries = 'server/routes/ 不写查询';
 const otherArea = 'server/routes/ 的各区域互不引用';
 const noRoutes = 'server/routes/ 只由 server/app.ts 注册';
 const repositoryCall = "import { findProject } from '../../db/repositories/projects.ts';\nexport const f = (db: any) => findProject(db, 1);";
+const featureRule = 'features/<area>/ 之间不得互相引用';
+const commonRule = 'common/ 不得引用 features/';
 
 const cases: Case[] = [
   { rule: 'contract is pure TypeScript', file: 'contract/x.ts', bad: "import fs from 'node:fs'; export const a = fs;", says: 'contract/ 是纯 TypeScript', good: "import { Type } from 'typebox'; export const a = Type;" },
@@ -108,6 +111,14 @@ const cases: Case[] = [
   { rule: 'jobs, kb, auth and uploads import no route', file: 'server/jobs/x.ts', bad: "import { reportHandlers } from '../routes/report/index.ts';\nexport const a = reportHandlers;", says: noRoutes },
   { rule: 'the knowledge base imports no route', file: 'server/kb/x.ts', bad: "import { KB_MSG } from '../routes/vulnerability/messages.ts';\nexport const a = KB_MSG;", says: noRoutes },
   { rule: 'server modules import no route', file: 'server/x.ts', bad: "import { registerCalls } from './routes/register.ts';\nexport const a = registerCalls;", says: noRoutes },
+  // Feature folders: one feature never imports another (shared parts live in common/ or app/), and
+  // common/ never imports a feature. Paths are resolved, so every spelling of a path counts.
+  { rule: 'a feature imports no other feature', file: 'renderer/features/home/X.tsx', bad: "import { Pager } from '../bug/Pager.tsx'; export const a = Pager;", says: featureRule, good: "import { Pager } from '../../common/list/Pager.tsx'; import { x } from './y.ts'; export const a = [Pager, x];" },
+  { rule: 'a feature imports no other feature, by any path', file: 'renderer/features/project/analysis/X.tsx', bad: "import { a } from '../../../features/system/knowledgeBase/x.ts'; export const b = a;", says: featureRule, good: "import { a } from '../tasks/x.ts'; import { b } from '../../../app/router/links.ts'; export const c = [a, b];" },
+  { rule: 'a feature re-exports no other feature', file: 'renderer/features/bug/x.ts', bad: "export { a } from '../license/x.ts';", says: featureRule, good: "export { a } from './y.ts';" },
+  { rule: 'a feature loads no other feature lazily', file: 'renderer/features/system/screens.ts', bad: "export const s = () => import('../bug/BugListScreen.tsx');", says: featureRule, good: "export const s = () => import('./knowledgeBase/SystemVulScreen.tsx');" },
+  { rule: 'common/ imports no feature', file: 'renderer/common/list/X.tsx', bad: "import { a } from '../../features/bug/x.ts'; export const b = a;", says: commonRule, good: "import { a } from '../levels.tsx'; import { b } from '../../app/toaster.ts'; export const c = [a, b];" },
+  { rule: 'common/ loads no feature; the router does', file: 'renderer/common/X.ts', bad: "export const s = () => import('../features/bug/X.tsx');", says: commonRule, good: "export const s = () => import('../../features/bug/X.tsx');", goodFile: 'renderer/app/router/screens.ts' },
 ];
 
 describe('lint boundaries', () => {

@@ -20,9 +20,9 @@ import {
   withCodeType,
   type ProjectFormState,
   type StoredProject,
-} from '../../../renderer/features/project/projectForm.ts';
-import { batchImportMessage, batchLaunchMessage } from '../../../renderer/features/project/batchSelection.ts';
-import { parseTaskList, serializeTaskList, taskListArgs, isPolledStatus } from '../../../renderer/features/project/taskListQuery.ts';
+} from '../../../renderer/features/project/tasks/projectForm.ts';
+import { batchImportMessage, batchLaunchMessage } from '../../../renderer/features/project/tasks/batchSelection.ts';
+import { parseTaskList, serializeTaskList, taskListArgs, isPolledStatus } from '../../../renderer/features/project/tasks/taskListQuery.ts';
 
 const label = (f: string) => f;
 const uploaded = { uploadId: 'u-1', fileName: 'app.zip', size: 1024 };

@@ -6,15 +6,14 @@ import { createAppStore } from '../../../../renderer/app/store.ts';
 import { installDesktop } from '../../../../renderer/platform/desktop.ts';
 import {
   DEFAULT_LICENSE_STATE,
-  changedLicense,
   hasLicenseFilters,
   licenseFilterOf,
   readLicenseState,
-  toggleText,
   writeLicenseState,
   COPYLEFT_CODES,
 } from '../../../../renderer/features/license/licenseQuery.ts';
-import { readSystemLicenseState, writeSystemLicenseState } from '../../../../renderer/features/license/SystemLicenseScreen.tsx';
+import { changed as changedLicense, toggleCode as toggleText } from '../../../../renderer/common/list/urlState.ts';
+import { readSystemLicenseState, writeSystemLicenseState } from '../../../../renderer/features/system/knowledgeBase/SystemLicenseScreen.tsx';
 import { spdxPage } from '../../../../renderer/features/license/LicenseDetailsScreen.tsx';
 import { envelope, fakeDesktop } from '../support.ts';
 

@@ -2,7 +2,7 @@
 // rows ignored) and the form of an existing entry.
 import { describe, expect, it } from 'vitest';
 import type { VulnerabilityDetail } from '../../../../contract/api/vulnerability.ts';
-import { addPayload, checkForm, ecosystemFor, editPayload, emptyForm, fieldOfMessage, formOf, splitLines, splitWords } from '../../../../renderer/features/knowledge-admin/systemVulForm.ts';
+import { addPayload, checkForm, ecosystemFor, editPayload, emptyForm, fieldOfMessage, formOf, splitLines, splitWords } from '../../../../renderer/features/system/knowledgeBase/systemVulForm.ts';
 
 describe('systemVulForm', () => {
   it('only the name is required on the client', () => {

@@ -3,22 +3,16 @@
 // (paths, queries and bodies from contract/api/result/ and task.ts).
 import { afterEach, describe, expect, it } from 'vitest';
 import { resultApi } from '../../../../renderer/api/resultApi.ts';
+import { taskApi } from '../../../../renderer/api/taskApi.ts';
 import { createAppStore } from '../../../../renderer/app/store.ts';
 import { installDesktop } from '../../../../renderer/platform/desktop.ts';
-import {
-  compareUrl,
-  defaultComparePair,
-  detailsUrl,
-  findingChanges,
-  readCompareState,
-  readDetailState,
-  withParams,
-} from '../../../../renderer/features/task/taskUrl.ts';
+import { compareUrl, defaultComparePair, findingChanges, readCompareState, readDetailState } from '../../../../renderer/features/project/analysis/taskUrl.ts';
+import { detailsUrl, withParams } from '../../../../renderer/app/router/links.ts';
 import { imageFileName } from '../../../../renderer/common/chartImage.ts';
-import { barOption, horizontalBarOption, pieOption, progressFraction, riskSlices, sumLevels, topWithOther } from '../../../../renderer/features/task/charts.ts';
-import { ROOT, addPage, emptyModel, missingLevels, parentOf, remaining, setExpanded, visibleCount, type TreeItem } from '../../../../renderer/features/task/treeModel.ts';
-import { markProblem } from '../../../../renderer/features/task/marks.ts';
-import { EMPTY_FILTERS, filterBody } from '../../../../renderer/features/task/componentFilter.ts';
+import { barOption, horizontalBarOption, pieOption, progressFraction, riskSlices, sumLevels, topWithOther } from '../../../../renderer/common/charts.ts';
+import { ROOT, addPage, emptyModel, missingLevels, parentOf, remaining, setExpanded, visibleCount, type TreeItem } from '../../../../renderer/features/project/analysis/treeModel.ts';
+import { markProblem } from '../../../../renderer/features/project/analysis/marks.ts';
+import { EMPTY_FILTERS, filterBody } from '../../../../renderer/features/project/analysis/componentFilter.ts';
 import { envelope, fakeDesktop } from '../support.ts';
 
 afterEach(() => installDesktop(null));
@@ -174,11 +168,11 @@ describe('result endpoints', () => {
     await store.dispatch(e.resultOverview.initiate({ id: 12, vexMark: 1, taskId: 40 }, { subscribe: false }));
     await store.dispatch(e.componentList.initiate({ projectId: 12, query: { page: 1, size: 100 }, filter: { taskId: 40, riskLevels: [1] } }, { subscribe: false }));
     await store.dispatch(e.dependenceChildren.initiate({ projectId: 12, query: { pathId: '3.7', page: 1, size: 200, taskId: 40 } }, { subscribe: false }));
-    await store.dispatch(e.taskProgress.initiate(12, { subscribe: false }));
+    await store.dispatch(taskApi.endpoints.projectProgress.initiate('12', { subscribe: false }));
     await store.dispatch(e.markComponents.initiate({ body: { projectId: 12, taskId: 40, ids: [7], mark: 'F', remark: '误报' }, binary: true }));
     await store.dispatch(e.markFindings.initiate({ body: { projectId: 12, taskId: 40, ids: [9], mark: 2, remark: '无需修复' }, binary: false }));
     await store.dispatch(e.vexMark.initiate({ projectId: 12, taskId: 40, ids: [9], vex: 1, remark: '不受影响' }));
-    await store.dispatch(e.relaunchProject.initiate({ taskId: 12 }));
+    await store.dispatch(taskApi.endpoints.projectRelaunch.initiate({ taskId: 12 }));
     await store.dispatch(e.compareTaskComponent.initiate({ baseTaskId: 30, compareTaskId: 40, change: 'added' }, { subscribe: false }));
     await store.dispatch(e.homeTop10.initiate(undefined, { subscribe: false }));
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([

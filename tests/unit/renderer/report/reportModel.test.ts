@@ -25,7 +25,7 @@ import {
   statusView,
   toDownloadRequest,
   visibleTabs,
-} from '../../../../renderer/features/report/reportModel.ts';
+} from '../../../../renderer/features/project/reports/reportModel.ts';
 import { envelope, fakeDesktop } from '../support.ts';
 
 afterEach(() => installDesktop(null));

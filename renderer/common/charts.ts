@@ -1,0 +1,111 @@
+// Chart options and small numeric helpers of the result screens (analysis details, the home
+// dashboard). Pure (no DOM, no ECharts import), tested in Node.
+import { COMPONENT_RISK_CODES, COMPONENT_RISK_LABEL, LEVEL_CODES, VULNERABILITY_LEVEL_LABEL, labelOf } from '../../contract/enums.ts';
+import type { LevelCounts, RiskCounts } from '../../contract/api/result/index.ts';
+
+/** Level colours (same palette as the vulnerability screens) plus 无漏洞 green and 未知版本 grey-blue. */
+const RISK_COLORS: Readonly<Record<number, string>> = {
+  1: '#8E292C',
+  2: '#CD4246',
+  4: '#EC9A3C',
+  8: '#D1980B',
+  16: '#8F99A8',
+  32: '#32A467',
+  64: '#5F6B7C',
+};
+
+export const riskColor = (code: number | null | undefined): string => RISK_COLORS[code ?? 16] ?? RISK_COLORS[16]!;
+export const riskLabel = (code: number | null | undefined): string => labelOf(COMPONENT_RISK_LABEL, code);
+export const levelName = (code: number | null | undefined): string => labelOf(VULNERABILITY_LEVEL_LABEL, code);
+
+export const sumLevels = (c: LevelCounts): number => LEVEL_CODES.reduce((n, l) => n + (c[l] ?? 0), 0);
+export const sumRisks = (c: RiskCounts): number => COMPONENT_RISK_CODES.reduce((n, l) => n + (c[l] ?? 0), 0);
+
+const PIE_TOOLTIP = { trigger: 'item', formatter: '{b}：{c} 个（{d}%）' };
+
+interface Slice {
+  name: string;
+  value: number;
+  color?: string;
+}
+
+/** A doughnut; empty slices stay in the legend but draw no label. */
+export function pieOption(name: string, slices: readonly Slice[], dark: boolean) {
+  return {
+    tooltip: PIE_TOOLTIP,
+    legend: { orient: 'horizontal', bottom: 0, left: 'center', itemGap: 10, itemWidth: 14, type: 'plain' },
+    series: [
+      {
+        type: 'pie',
+        name,
+        radius: ['42%', '68%'],
+        center: ['50%', '42%'],
+        avoidLabelOverlap: true,
+        itemStyle: { borderColor: dark ? '#2F343C' : '#FFFFFF', borderWidth: 2 },
+        label: { formatter: '{b}  {c}' },
+        data: slices.map((s) => ({
+          name: s.name,
+          value: s.value,
+          ...(s.color ? { itemStyle: { color: s.color } } : {}),
+          label: { show: s.value > 0 },
+          labelLine: { show: s.value > 0 },
+        })),
+      },
+    ],
+  };
+}
+
+export const riskSlices = (c: RiskCounts): Slice[] => COMPONENT_RISK_CODES.map((code) => ({ name: riskLabel(code), value: c[code] ?? 0, color: riskColor(code) }));
+export const levelSlices = (c: LevelCounts): Slice[] => LEVEL_CODES.map((code) => ({ name: levelName(code), value: c[code] ?? 0, color: riskColor(code) }));
+
+/** Vertical bars, one per category, each in its own colour. */
+export function barOption(name: string, bars: readonly Slice[]) {
+  return {
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+    grid: { left: 48, right: 16, top: 24, bottom: 32 },
+    xAxis: { type: 'category', data: bars.map((b) => b.name) },
+    yAxis: { type: 'value', minInterval: 1 },
+    series: [
+      {
+        type: 'bar',
+        name,
+        barMaxWidth: 36,
+        label: { show: true, position: 'top' },
+        data: bars.map((b) => ({ value: b.value, ...(b.color ? { itemStyle: { color: b.color } } : {}) })),
+      },
+    ],
+  };
+}
+
+/** Horizontal bars (long labels: component names, ecosystems), largest on top. */
+export function horizontalBarOption(name: string, bars: readonly Slice[], color = '#2D72D2') {
+  const rows = [...bars].reverse();
+  return {
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+    // A fixed label column: ECharts measures labels before truncating them, so containLabel would clip.
+    grid: { left: 220, right: 40, top: 8, bottom: 24 },
+    xAxis: { type: 'value', minInterval: 1 },
+    yAxis: { type: 'category', data: rows.map((b) => b.name), axisLabel: { width: 180, overflow: 'truncate' } },
+    series: [
+      {
+        type: 'bar',
+        name,
+        barMaxWidth: 20,
+        label: { show: true, position: 'right' },
+        data: rows.map((b) => ({ value: b.value, itemStyle: { color: b.color ?? color } })),
+      },
+    ],
+  };
+}
+
+/** Top N of a count list, the rest summed into 其他. */
+export function topWithOther(rows: ReadonlyArray<{ key: string; count: number }>, n: number, other = '其他'): Slice[] {
+  const sorted = [...rows].sort((a, b) => b.count - a.count);
+  const head = sorted.slice(0, n).map((r) => ({ name: r.key, value: r.count }));
+  const rest = sorted.slice(n).reduce((s, r) => s + r.count, 0);
+  return rest > 0 ? [...head, { name: other, value: rest }] : head;
+}
+
+/** Percentage clamped to 0..100 as a 0..1 fraction for a progress bar. */
+export const progressFraction = (percent: number | null | undefined): number =>
+  typeof percent === 'number' && Number.isFinite(percent) ? Math.min(100, Math.max(0, percent)) / 100 : 0;

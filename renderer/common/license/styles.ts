@@ -1,0 +1,3 @@
+/// <reference types="vite/client" />
+// The licence table's stylesheet.
+import './license.css';

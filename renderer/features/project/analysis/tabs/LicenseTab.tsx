@@ -1,0 +1,232 @@
+// 许可证: three sub-tabs (sub=license|copyright|conflict in the URL) — the licences recognised in
+// the run with their level, copyleft, how they were found, components and files; the copyright
+// holders with their statements and files; the licence conflicts against the project's outbound
+// licence with a verdict and a one-sentence explanation.
+import { useState, type ReactNode } from 'react';
+import { Callout, Card, HTMLTable, SegmentedControl, Tag, type Intent } from '@blueprintjs/core';
+import type { ConflictRow, CopyrightRow, LicenseUsageRow } from '../../../../../contract/api/result/index.ts';
+import { useCopyrightListQuery, useLicenseConflictQuery, useResultLicenseListQuery } from '../../../../api/resultApi.ts';
+import { KeywordSearch } from '../../../../common/list/filters.tsx';
+import type { PagedListQuery } from '../../../../common/list/PagedListBody.tsx';
+import { EmptyState, ErrorState, LoadingState } from '../../../../common/states.tsx';
+import { Pager } from '../../../../common/list/Pager.tsx';
+import { LevelTag } from '../../../../common/levels.tsx';
+import { useTaskView } from '../context.ts';
+import { NameAtVersion } from '../../../../common/cells.tsx';
+import { zh } from '../../../../i18n/zh-CN.ts';
+
+const t = zh.task.license;
+const c = t.columns;
+
+const SIZE = 15;
+
+/** The keyword box's text, the applied keyword and the page; a search goes back to page 1. */
+function useKeywordPaging() {
+  const [keyword, setKeyword] = useState('');
+  const [applied, setApplied] = useState('');
+  const [page, setPage] = useState(1);
+  const search = (k: string) => {
+    setApplied(k);
+    setPage(1);
+  };
+  return { keyword, setKeyword, applied, page, setPage, search, keywordQuery: applied ? { keyword: applied } : {} };
+}
+
+/** A sub-tab's table with its pager: loading, error, the two empty cases, else one row per item. */
+function PagedTable<T>(props: { q: PagedListQuery<T>; empty: string; filtered: boolean; page: number; setPage: (n: number) => void; className?: string; columns: string[]; row: (r: T) => ReactNode }) {
+  const { q, empty, filtered, page, setPage, className = 'cairn-table', columns, row } = props;
+  if (q.isLoading) return <LoadingState />;
+  if (q.isError) return <ErrorState title={t.loadFailed} message={q.error?.message} onRetry={() => void q.refetch()} />;
+  if (!q.data || q.data.content.length === 0) return filtered ? <EmptyState title={t.emptyFiltered} description={t.emptyFilteredBody} icon="search" /> : <EmptyState title={empty} icon="document" />;
+  return (
+    <Card className={q.isFetching ? 'cairn-table-card cairn-refreshing' : 'cairn-table-card'}>
+      <HTMLTable className={className} striped compact>
+        <thead>
+          <tr>
+            {columns.map((title) => (
+              <th key={title}>{title}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{q.data.content.map(row)}</tbody>
+      </HTMLTable>
+      <Pager page={page} size={SIZE} total={q.data.total} onPage={setPage} />
+    </Card>
+  );
+}
+
+const more = (shown: number, total: number) => (total > shown ? <span className="cairn-muted"> {t.more(total)}</span> : null);
+
+function Licenses() {
+  const { projectId, run } = useTaskView();
+  const k = useKeywordPaging();
+  const q = useResultLicenseListQuery({ projectId, query: { page: k.page, size: SIZE, taskId: run.id, ...k.keywordQuery } });
+  return (
+    <>
+      <KeywordSearch label={t.keyword} placeholder={t.keywordLicense} value={k.keyword} onValueChange={k.setKeyword} onSearch={k.search} />
+      <PagedTable<LicenseUsageRow>
+        q={q}
+        empty={t.empty}
+        filtered={Boolean(k.applied)}
+        page={k.page}
+        setPage={k.setPage}
+        className="cairn-table cairn-result-license-table"
+        columns={[c.spdx, c.level, c.copyleft, c.sources, c.components, c.files]}
+        row={(r) => (
+          <tr key={r.spdxId}>
+            <td>
+              {r.licenseId ? <a href={`#/license/details?id=${r.licenseId}`}>{r.spdxId}</a> : <b>{r.spdxId}</b>}
+              {r.name !== r.spdxId ? <div className="cairn-muted cairn-cell-sub">{r.name}</div> : null}
+            </td>
+            <td>
+              <LevelTag level={r.level} />
+            </td>
+            <td>{r.copyleft ? t.copyleft[r.copyleft] ?? r.copyleft : '--'}</td>
+            <td>{r.sources.map((s) => zh.task.componentDetail.licenseSource[s] ?? s).join('、')}</td>
+            <td>
+              {r.components.map((x) => `${x.name}${x.version ? `@${x.version}` : ''}`).join(', ')}
+              {more(r.components.length, r.componentCount)}
+            </td>
+            <td className="cairn-mono cairn-break">
+              {r.files.map((f, i) => (
+                <div key={`${f.file}:${i}`}>
+                  {f.file}
+                  {f.startLine ? `:${f.startLine}` : ''}
+                </div>
+              ))}
+              {more(r.files.length, r.fileCount)}
+            </td>
+          </tr>
+        )}
+      />
+    </>
+  );
+}
+
+function Copyrights() {
+  const { projectId, run } = useTaskView();
+  const k = useKeywordPaging();
+  const q = useCopyrightListQuery({ projectId, query: { page: k.page, size: SIZE, taskId: run.id, ...k.keywordQuery } });
+  return (
+    <>
+      <KeywordSearch label={t.keyword} placeholder={t.keywordCopyright} value={k.keyword} onValueChange={k.setKeyword} onSearch={k.search} />
+      <PagedTable<CopyrightRow>
+        q={q}
+        empty={t.emptyCopyright}
+        filtered={Boolean(k.applied)}
+        page={k.page}
+        setPage={k.setPage}
+        columns={[c.holder, c.statements, c.authors, c.files]}
+        row={(r) => (
+          <tr key={r.holder}>
+            <td>
+              <b>{r.holder}</b>
+            </td>
+            <td>
+              {r.statements.map((s) => (
+                <div key={s} className="cairn-break">
+                  {s}
+                </div>
+              ))}
+              {more(r.statements.length, r.statementCount)}
+            </td>
+            <td>{r.authors.join('、') || '--'}</td>
+            <td className="cairn-mono cairn-break">
+              {r.files.map((f, i) => (
+                <div key={`${f.file}:${i}`}>{`${f.file}:${f.line}`}</div>
+              ))}
+              {more(r.files.length, r.fileCount)}
+            </td>
+          </tr>
+        )}
+      />
+    </>
+  );
+}
+
+const VERDICT_INTENT: Record<string, Intent> = { compatible: 'success', incompatible: 'danger', unknown: 'none' };
+
+function Conflicts() {
+  const { projectId, run } = useTaskView();
+  const k = useKeywordPaging();
+  const [verdict, setVerdict] = useState<'' | 'compatible' | 'incompatible' | 'unknown'>('');
+  const q = useLicenseConflictQuery({ projectId, query: { page: k.page, size: SIZE, taskId: run.id, ...k.keywordQuery, ...(verdict ? { verdict } : {}) } });
+  const d = q.data;
+  return (
+    <>
+      {d ? (
+        d.outboundLicense ? (
+          <Callout intent="primary" icon="info-sign" className="cairn-outbound">
+            {t.outbound}：<b className="cairn-mono">{d.outboundLicense}</b>
+          </Callout>
+        ) : (
+          <Callout intent="warning" icon="warning-sign" className="cairn-outbound">
+            {t.outboundNone}
+          </Callout>
+        )
+      ) : null}
+      <div className="cairn-filter-row">
+        <SegmentedControl
+          aria-label={c.verdict}
+          value={verdict || 'all'}
+          onValueChange={(v) => { setVerdict(v === 'all' ? '' : (v as typeof verdict)); k.setPage(1); }}
+          options={[
+            { value: 'all', label: zh.task.bug.all },
+            ...(['incompatible', 'unknown', 'compatible'] as const).map((k) => ({ value: k, label: `${t.verdicts[k]} ${d ? d.totals[k] : ''}` })),
+          ]}
+        />
+        <KeywordSearch label={t.keyword} placeholder={t.keywordConflict} value={k.keyword} onValueChange={k.setKeyword} onSearch={k.search} />
+      </div>
+      <PagedTable<ConflictRow>
+        q={q}
+        empty={t.emptyConflict}
+        filtered={Boolean(k.applied || verdict)}
+        page={k.page}
+        setPage={k.setPage}
+        columns={[c.component, c.expression, c.verdict, c.explanation]}
+        row={(r) => (
+          <tr key={r.componentId}>
+            <td className="cairn-nowrap">
+              <NameAtVersion name={r.name} version={r.version} />
+            </td>
+            <td className="cairn-mono">
+              {r.licenseExpression ?? '--'}
+              {r.chosen ? <div className="cairn-muted cairn-cell-sub">{t.chosen(r.chosen)}</div> : null}
+            </td>
+            <td>
+              <Tag intent={VERDICT_INTENT[r.verdict] ?? 'none'} minimal={r.verdict !== 'incompatible'}>
+                {t.verdicts[r.verdict] ?? r.verdict}
+              </Tag>
+              {r.conflicting.map((x) => (
+                <Tag key={x} minimal intent="danger" className="cairn-inline-tag">
+                  {x}
+                </Tag>
+              ))}
+            </td>
+            <td>{r.explanation}</td>
+          </tr>
+        )}
+      />
+    </>
+  );
+}
+
+export function LicenseTab() {
+  const { state, setUrl } = useTaskView();
+  return (
+    <div className="cairn-license-tab">
+      <SegmentedControl
+        className="cairn-sub-tabs"
+        aria-label={zh.task.license.licenses}
+        value={state.sub}
+        onValueChange={(v) => setUrl({ sub: v === 'license' ? undefined : v })}
+        options={[
+          { value: 'license', label: t.licenses },
+          { value: 'copyright', label: t.copyrights },
+          { value: 'conflict', label: t.conflicts },
+        ]}
+      />
+      <div className="cairn-sub-panel">{state.sub === 'copyright' ? <Copyrights /> : state.sub === 'conflict' ? <Conflicts /> : <Licenses />}</div>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+// /project/repositorySource 代码仓库源: the caller's own saved repository addresses and
+// credentials (per user; nobody else sees them). Add, edit (the password is write-only: only
+// whether one is stored is shown), check the address syntax, delete with a confirmation.
+import { Alert, Button, Card, HTMLTable, Tag } from '@blueprintjs/core';
+import { useState } from 'react';
+import type { RepositorySource } from '../../../../contract/api/subject.ts';
+import { CODE_TYPE_LABEL, DASH, labelOf } from '../../../../contract/enums.ts';
+import { SUCCESS_MESSAGES } from '../../../../contract/errors.ts';
+import { formatDateTime } from '../../../../contract/format.ts';
+import { routeTitle } from '../../../../contract/routes.ts';
+import { apiErrorMessage } from '../../../api/baseQuery.ts';
+import { useDeleteRepositorySourcesMutation, useRepositorySourcesQuery } from '../../../api/subjectApi.ts';
+import { toastNotifier as notify } from '../../../app/toaster.ts';
+import { Page } from '../../../common/PageHeader.tsx';
+import { EmptyState, ErrorState, LoadingState } from '../../../common/states.tsx';
+import { zh } from '../../../i18n/zh-CN.ts';
+import { RepositorySourceDialog } from './RepositorySourceDialog.tsx';
+import './styles.ts';
+
+const t = zh.subject;
+const s = t.sources;
+
+function SourceTable({ rows, onEdit, onDelete }: { rows: RepositorySource[]; onEdit: (r: RepositorySource) => void; onDelete: (r: RepositorySource) => void }) {
+  const c = s.columns;
+  return (
+    <HTMLTable className="cairn-table cairn-source-table" compact striped>
+      <thead><tr><th>{c.name}</th><th>{c.type}</th><th>{c.url}</th><th>{c.username}</th><th>{c.password}</th><th>{c.updatedAt}</th><th>{c.actions}</th></tr></thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={r.id}>
+            <td className="cairn-subject-name">{r.name}</td>
+            <td><Tag minimal>{labelOf(CODE_TYPE_LABEL, r.getCodeType)}</Tag></td>
+            <td className="cairn-source-url">{r.url}</td>
+            <td>{r.username || DASH}</td>
+            <td>{r.hasPassword ? <Tag minimal intent="success" icon="lock">{s.passwordStored}</Tag> : <span className="cairn-muted">{s.passwordNone}</span>}</td>
+            <td>{formatDateTime(r.updatedAt)}</td>
+            <td className="cairn-table-actions">
+              <Button small minimal icon="edit" text={t.edit} aria-label={`${t.edit} ${r.name}`} onClick={() => onEdit(r)} />
+              <Button small minimal icon="trash" intent="danger" text={t.delete} aria-label={`${t.delete} ${r.name}`} onClick={() => onDelete(r)} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </HTMLTable>
+  );
+}
+
+export default function RepositorySourceScreen() {
+  const list = useRepositorySourcesQuery();
+  const [editing, setEditing] = useState<RepositorySource | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<RepositorySource | null>(null);
+  const [remove, removing] = useDeleteRepositorySourcesMutation();
+
+  const confirmDelete = async () => {
+    try {
+      await remove([deleting!.id]).unwrap();
+      notify.success(SUCCESS_MESSAGES.deleted);
+    } catch (err) {
+      notify.error(apiErrorMessage(err));
+    }
+    setDeleting(null);
+  };
+
+  const addButton = <Button icon="add" intent="primary" text={s.add} onClick={() => setEditing('new')} />;
+  let body;
+  if (list.isLoading) body = <LoadingState />;
+  else if (list.isError) body = <ErrorState title={s.loadFailed} message={apiErrorMessage(list.error)} onRetry={() => void list.refetch()} />;
+  else if (!list.data?.length) body = <EmptyState title={s.empty} description={s.emptyBody} icon="git-repo" action={addButton} />;
+  else body = <SourceTable rows={list.data} onEdit={setEditing} onDelete={setDeleting} />;
+
+  return (
+    <Page title={routeTitle('/project/repositorySource')} subtitle={s.subtitle} actions={list.data?.length ? addButton : undefined}>
+      <Card>{body}</Card>
+      {editing ? <RepositorySourceDialog key={editing === 'new' ? 'new' : editing.id} editing={editing} onClose={() => setEditing(null)} /> : null}
+      <Alert isOpen={!!deleting} intent="danger" icon="trash" cancelButtonText={t.cancel} confirmButtonText={t.delete} loading={removing.isLoading}
+        onCancel={() => setDeleting(null)} onConfirm={() => void confirmDelete()}>
+        {deleting ? s.confirmDelete(deleting.name) : null}
+      </Alert>
+    </Page>
+  );
+}

@@ -1,0 +1,98 @@
+// /project/analysis/launch?projectId= 发起任务: an existing project's settings (GET
+// /api/project/{projectId}), edited and launched again with PUT /api/analysis (taskId = the project
+// id). Every source field and the timing are prefilled; passwords are write-only, so their inputs
+// start empty and an empty one keeps the stored password. sshType follows the editing rule (spec §4).
+import { useEffect, useState } from 'react';
+import { Button, Callout } from '@blueprintjs/core';
+import { useNavigate, useSearchParams } from 'react-router';
+import { LAUNCH_SUCCESS } from '../../../../contract/api/task.ts';
+import { isLocalUploadType } from '../../../../contract/enums.ts';
+import { formatDateTime } from '../../../../contract/format.ts';
+import { routeTitle } from '../../../../contract/routes.ts';
+import { apiErrorMessage } from '../../../api/baseQuery.ts';
+import { useProjectFormQuery, useProjectRelaunchMutation } from '../../../api/taskApi.ts';
+import { toastNotifier as notify } from '../../../app/toaster.ts';
+import { GuardedButton } from '../../../common/GuardedButton.tsx';
+import { Page } from '../../../common/PageHeader.tsx';
+import { EmptyState, ErrorState, LoadingState } from '../../../common/states.tsx';
+import { fieldLabel } from './NewProjectScreen.tsx';
+import { ProjectFormView } from './ProjectFormView.tsx';
+import { buildBody, formFromProject, validateForm, type FormErrors, type ProjectFormState } from './projectForm.ts';
+import { zh } from '../../../i18n/zh-CN.ts';
+import './styles.ts';
+
+const t = zh.project;
+
+export default function LaunchScreen() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const projectId = Number(params.get('projectId')) || 0;
+  // Always read afresh: the form must start from what is stored now, not from a cached answer.
+  const stored = useProjectFormQuery(projectId, { skip: !projectId, refetchOnMountOrArgChange: true });
+
+  const [form, setForm] = useState<ProjectFormState | null>(null);
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [relaunch, launching] = useProjectRelaunchMutation();
+
+  useEffect(() => {
+    if (form || !stored.data || stored.isFetching) return;
+    setForm(formFromProject(stored.data));
+  }, [stored.data, stored.isFetching, form]);
+
+  const title = routeTitle('/project/analysis/launch');
+  if (!projectId) {
+    return (
+      <Page title={title}>
+        <EmptyState title={t.edit.missing} icon="edit" action={<Button text={t.batch.backToList} onClick={() => navigate('/project/taskList')} />} />
+      </Page>
+    );
+  }
+  if (stored.isError) return <Page title={title}><ErrorState title={t.edit.loadFailed} message={apiErrorMessage(stored.error)} onRetry={() => void stored.refetch()} /></Page>;
+  const project = stored.data;
+  if (!project || !form) return <Page title={title}><LoadingState /></Page>;
+
+  const submit = async () => {
+    const found = validateForm(form, fieldLabel, true);
+    setErrors(found);
+    if (Object.keys(found).length) {
+      setFailure(t.form.fixErrors);
+      return;
+    }
+    setFailure(null);
+    // The subject is fixed; the timing is sent always (the form started from the stored one).
+    const { subjectId: _subject, ...body } = buildBody(form, { editing: true });
+    const answer = await relaunch({ ...body, taskId: projectId });
+    if ('error' in answer) {
+      setFailure(apiErrorMessage(answer.error));
+      return;
+    }
+    if (answer.data.message === LAUNCH_SUCCESS) {
+      notify.success(t.launchSuccess);
+      navigate(`/project/analysis/details?projectId=${projectId}`);
+    } else {
+      notify.warning(answer.data.message || t.form.notLaunched);
+      navigate(`/project/taskList?subjectId=${project.subjectId}`);
+    }
+  };
+
+  const timingNote = project.timing.enableTiming && project.nextRunAt ? t.list.timingNext(formatDateTime(project.nextRunAt)) : null;
+  const keepsUpload = isLocalUploadType(form.getCodeType) && form.upload !== null && form.upload.uploadId === form.stored?.uploadId;
+  return (
+    <Page title={`${title} · ${project.projectName}`} subtitle={<>{t.edit.subtitle}{timingNote ? ` · ${timingNote}` : ''}</>}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <ProjectFormView form={form} errors={errors} editing onChange={setForm} uploadNote={keepsUpload ? t.edit.replaceUpload : undefined} />
+        {failure ? <Callout intent="danger" icon="error" className="cairn-form-callout" role="alert">{failure}</Callout> : null}
+        <div className="cairn-form-actions">
+          <Button text={t.form.cancel} onClick={() => navigate(-1)} />
+          <GuardedButton type="submit" intent="primary" icon="refresh" text={t.form.submitEdit} loading={launching.isLoading} />
+        </div>
+      </form>
+    </Page>
+  );
+}

@@ -1,0 +1,96 @@
+// /project/newProject?subjectId= 新建项目: the project form with the spec's defaults; 保存并发起分析
+// posts POST /api/analysis. 任务发起成功！ only when the platform answers SUCCESS (spec §8), then the
+// task details; any other message (a remote type not fetched yet) is shown and the project, which
+// is saved, is found in the task list.
+import { useState } from 'react';
+import { Button, Callout } from '@blueprintjs/core';
+import { useNavigate, useSearchParams } from 'react-router';
+import { LAUNCH_SUCCESS } from '../../../../contract/api/task.ts';
+import { routeTitle } from '../../../../contract/routes.ts';
+import { useProjectLaunchMutation, useProjectQuotaQuery } from '../../../api/taskApi.ts';
+import { apiErrorMessage } from '../../../api/baseQuery.ts';
+import { readItem, writeItem } from '../../../app/storage.ts';
+import { toastNotifier as notify } from '../../../app/toaster.ts';
+import { GuardedButton } from '../../../common/GuardedButton.tsx';
+import { Page } from '../../../common/PageHeader.tsx';
+import { ProjectFormView } from './ProjectFormView.tsx';
+import { LAST_CODE_TYPE_KEY, buildBody, initialForm, validateForm, type FormErrors, type TextField } from './projectForm.ts';
+import { zh } from '../../../i18n/zh-CN.ts';
+import './styles.ts';
+
+const t = zh.project.form;
+export const fieldLabel = (f: TextField): string => zh.project.fields[f] ?? f;
+
+const positiveId = (raw: string | null): number | null => {
+  const n = Number(raw);
+  return Number.isInteger(n) && n > 0 ? n : null;
+};
+
+export default function NewProjectScreen() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const subjectParam = positiveId(params.get('subjectId'));
+  const [form, setForm] = useState(() => initialForm({ subjectId: subjectParam, lastCodeType: readItem(LAST_CODE_TYPE_KEY) }));
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [launch, launching] = useProjectLaunchMutation();
+  const quota = useProjectQuotaQuery();
+
+  const listUrl = (subjectId: number | null) => `/project/taskList${subjectId ? `?subjectId=${subjectId}` : ''}`;
+
+  const submit = async () => {
+    const found = validateForm(form, fieldLabel);
+    setErrors(found);
+    if (Object.keys(found).length) {
+      setFailure(t.fixErrors);
+      return;
+    }
+    setFailure(null);
+    const result = await launch(buildBody(form));
+    if ('error' in result) {
+      setFailure(apiErrorMessage(result.error));
+      return;
+    }
+    const { projectId, message } = result.data;
+    if (message === LAUNCH_SUCCESS) {
+      notify.success(zh.project.launchSuccess);
+      navigate(`/project/analysis/details?projectId=${projectId}`);
+    } else {
+      notify.warning(message || t.notLaunched);
+      navigate(listUrl(form.subjectId));
+    }
+  };
+
+  const q = quota.data;
+  return (
+    <Page
+      title={routeTitle('/project/newProject')}
+      subtitle={q ? t.quota(q.used, q.limit) : undefined}
+
+    >
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <ProjectFormView
+          form={form}
+          errors={errors}
+          editing={false}
+          onChange={setForm}
+          onCodeTypeChosen={(code) => writeItem(LAST_CODE_TYPE_KEY, String(code))}
+        />
+        {failure ? (
+          <Callout intent="danger" icon="error" className="cairn-form-callout" role="alert">
+            {failure}
+          </Callout>
+        ) : null}
+        <div className="cairn-form-actions">
+          <Button text={t.cancel} onClick={() => navigate(listUrl(form.subjectId))} />
+          <GuardedButton type="submit" intent="primary" icon="play" text={t.submitNew} loading={launching.isLoading} />
+        </div>
+      </form>
+    </Page>
+  );
+}

@@ -1,5 +1,0 @@
-/// <reference types="vite/client" />
-// The stylesheets of the report screens: the list styles of the vulnerability and project screens
-// (filter bar, table, pager, batch bar) and the report additions.
-import '../project/styles.ts';
-import './report.css';

@@ -1,4 +1,0 @@
-/// <reference types="vite/client" />
-// The stylesheets of the subject screens: the shared list styles plus the subject additions.
-import '../bug/styles.ts';
-import './subject.css';
