@@ -26,7 +26,7 @@ export const SubjectTypeRowSchema = Type.Object({
   status: SubjectTypeStatusSchema,
   /** 应用 whose type this is. */
   subjects: Type.Integer({ minimum: 0 }),
-  /** Who added it (null when that account is gone). */
+  /** The display name of who added it (null when that account is gone). */
   createdBy: Nullable(Type.String()),
   createdAt: Type.String(),
   updatedAt: Type.String(),

@@ -8,6 +8,7 @@ import { taskZh } from './task.ts';
 import { uploadZh } from './upload.ts';
 import { reportZh } from './report.ts';
 import { libraryZh } from './library.ts';
+import { systemZh } from './system.ts';
 
 export const zh = {
   subject: subjectZh,
@@ -16,6 +17,7 @@ export const zh = {
   upload: uploadZh,
   report: reportZh,
   library: libraryZh,
+  system: systemZh,
   chart: {
     saveImage: '保存为图片',
     savedImage: (name: string) => `图片已保存：${name}`,

@@ -7,4 +7,5 @@ export const systemScreens: Readonly<Record<string, ScreenLoader>> = {
   [`${KNOWLEDGE_BASE}/protocol`]: () => import('./knowledgeBase/SystemLicenseScreen.tsx'),
   [`${KNOWLEDGE_BASE}/vul`]: () => import('./knowledgeBase/SystemVulScreen.tsx'),
   [`${KNOWLEDGE_BASE}/vul/batch`]: () => import('./knowledgeBase/ImportRecordsScreen.tsx'),
+  '/system/projectType': () => import('./projectType/ProjectTypeScreen.tsx'),
 };

@@ -31,7 +31,7 @@ export async function listSubjectTypes(db: Db, filter: SubjectTypeFilter, paging
   const rows = await query
     .leftJoin('users as u', 'u.id', 't.created_by')
     .selectAll('t')
-    .select('u.username as creator')
+    .select('u.name as creator')
     .select((eb) => eb.selectFrom('subjects as s').select(sql<number>`count(*)`.as('n')).whereRef('s.subject_type', '=', 't.name').as('subjects'))
     // Online first, then by name: the order an administrator looks a type up in.
     .orderBy('t.status').orderBy('t.name_key').orderBy('t.id')
@@ -59,8 +59,8 @@ export function toSubjectTypeRow(r: SubjectTypeRecord, createdBy: string | null,
 /** One type as a row of the list: its creator's name and how many 应用 have it. */
 export async function subjectTypeRow(db: Db, record: SubjectTypeRecord): Promise<SubjectTypeRow> {
   const creator = record.created_by === null ? undefined
-    : await db.selectFrom('users').select('username').where('id', '=', record.created_by).executeTakeFirst();
-  return toSubjectTypeRow(record, creator?.username ?? null, await countSubjectsOfType(db, record.name));
+    : await db.selectFrom('users').select('name').where('id', '=', record.created_by).executeTakeFirst();
+  return toSubjectTypeRow(record, creator?.name ?? null, await countSubjectsOfType(db, record.name));
 }
 
 /** Names of the online types, for the 应用 forms. */

@@ -27,7 +27,7 @@ describe.each(databases)('项目类型 on $name', (database) => {
 
   it('adds types and lists them online first, by name, with the creator and paging', async () => {
     const web = await add(admin, 'Web应用', '对外网站');
-    expect(web.body).toMatchObject({ code: 1, message: '添加成功', data: { subjectTypeName: 'Web应用', remark: '对外网站', status: 0, subjects: 0, createdBy: 'admin' } });
+    expect(web.body).toMatchObject({ code: 1, message: '添加成功', data: { subjectTypeName: 'Web应用', remark: '对外网站', status: 0, subjects: 0, createdBy: '系统管理员' } });
     expect((await add(admin, '移动端')).body.data.remark).toBe('');
     await add(admin, 'App-内部');
 

@@ -14,6 +14,7 @@ import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 import { IMPORTANCE_OPTIONS } from './CreateSubjectDialog.tsx';
 import { SettingsLayout } from './SettingsLayout.tsx';
+import { SubjectTypeSelect } from './SubjectTypeSelect.tsx';
 
 const t = zh.subject;
 
@@ -48,9 +49,7 @@ function BasicForm({ subject }: { subject: SubjectDetail }) {
         <FormGroup label={t.importance} labelFor="basic-importance" inline>
           <HTMLSelect id="basic-importance" value={importance} onChange={(e) => setImportance(Number(e.currentTarget.value))} options={IMPORTANCE_OPTIONS} disabled={!subject.canManage} />
         </FormGroup>
-        <FormGroup label={t.subjectType} labelFor="basic-type">
-          <InputGroup id="basic-type" value={subjectType} onValueChange={setSubjectType} placeholder={t.subjectTypePlaceholder} disabled={!subject.canManage} />
-        </FormGroup>
+        <SubjectTypeSelect id="basic-type" value={subjectType} onChange={setSubjectType} disabled={!subject.canManage} />
         <div className="cairn-fields-grid">
           <Field label={t.uuid}>{subject.uuid}</Field>
           <Field label={t.owner}>{subject.ownerName ?? DASH}</Field>

@@ -11,6 +11,7 @@ import { selectUser, useAppSelector } from '../../../app/hooks.ts';
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
+import { SubjectTypeSelect } from './SubjectTypeSelect.tsx';
 import { UserPicker } from './UserPicker.tsx';
 
 const t = zh.subject;
@@ -65,9 +66,7 @@ export function CreateSubjectDialog({ isOpen, onClose, groupId }: { isOpen: bool
             <HTMLSelect id="subject-group" value={group ?? ''} onChange={(e) => setGroup(e.currentTarget.value ? Number(e.currentTarget.value) : null)}
               options={[{ value: '', label: t.noGroup }, ...(groups.data?.groups ?? []).map((g) => ({ value: g.id, label: g.name }))]} />
           </FormGroup>
-          <FormGroup label={t.subjectType} labelFor="subject-type">
-            <InputGroup id="subject-type" value={subjectType} onValueChange={setSubjectType} placeholder={t.subjectTypePlaceholder} maxLength={100} />
-          </FormGroup>
+          <SubjectTypeSelect id="subject-type" value={subjectType} onChange={setSubjectType} />
           <FormGroup label={t.members} helperText={t.membersHint}>
             <UserPicker users={others} selected={memberIds} onChange={setMemberIds} />
           </FormGroup>

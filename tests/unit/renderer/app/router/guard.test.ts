@@ -169,6 +169,7 @@ describe('the route tree', () => {
       '/system/knowledgeBase/protocol',
       '/system/knowledgeBase/vul',
       '/system/knowledgeBase/vul/batch',
+      '/system/projectType',
     ]);
   });
 });
