@@ -14,11 +14,9 @@ import type { UnpackLimits } from './limits.ts';
 import { walkTree } from './tree.ts';
 
 export { UnpackError } from './archive/errors.ts';
-export type { UnpackErrorCode } from './archive/errors.ts';
 export type { UnpackNote, UnpackProgress } from './archive/sink.ts';
 export type { ArchiveFormat } from './archive/detect.ts';
 export { detectFormat } from './archive/detect.ts';
-export { DEFAULT_LIMITS } from './limits.ts';
 export type { UnpackLimits } from './limits.ts';
 
 export interface UnpackOptions {
@@ -170,7 +168,7 @@ export function matchOsDatabase(rel: string): { rule: Rule; atLocation: boolean 
 }
 
 /** Whether the first bytes of a file look like the database format. */
-export function looksLike(format: OsDatabaseFormat, head: Buffer): boolean {
+function looksLike(format: OsDatabaseFormat, head: Buffer): boolean {
   const text = () => head.toString('utf8');
   switch (format) {
     case 'dpkg-status':

@@ -11,7 +11,7 @@ import levelsData from '../../../../resources/licenses/levels.json' with { type:
 
 /** Risk of a licence for a commercial closed-source product: 1 超危, 2 高危, 4 中危, 8 低危, 16 未知. */
 export type LicenseLevel = 1 | 2 | 4 | 8 | 16;
-export const LICENSE_LEVELS: readonly LicenseLevel[] = [1, 2, 4, 8, 16];
+const LICENSE_LEVELS: readonly LicenseLevel[] = [1, 2, 4, 8, 16];
 export const LEVEL_UNKNOWN: LicenseLevel = 16;
 
 export type CopyleftStrength = 'none' | 'weak' | 'strong' | 'network';
