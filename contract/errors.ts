@@ -17,7 +17,7 @@ export const HTTP_STATUS_MESSAGES = {
   504: '网关超时',
   505: 'HTTP版本不受支持',
 } as const;
-export type CataloguedStatus = keyof typeof HTTP_STATUS_MESSAGES;
+type CataloguedStatus = keyof typeof HTTP_STATUS_MESSAGES;
 
 /** Envelope failure with no message. */
 const ENVELOPE_FALLBACK_MESSAGE = '请求失败，请稍后重试';

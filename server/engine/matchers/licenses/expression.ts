@@ -6,7 +6,7 @@ import {
   type LicenseLevel,
 } from './knowledge.ts';
 
-export type ExpressionNode =
+type ExpressionNode =
   | { license: string; plus?: boolean; exception?: string }
   | { left: ExpressionNode; conjunction: 'and' | 'or'; right: ExpressionNode };
 
