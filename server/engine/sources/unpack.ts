@@ -1,6 +1,7 @@
 // Acquiring an input for a scan: a folder as it is, or an untrusted archive unpacked safely into a
 // temporary folder (design.md §4: size, file-count and ratio limits, no path traversal, no symlink
-// escape). Also finds OS package databases in a tree so they are reported as such.
+// escape). Also finds OS package databases in a tree (detectOsDatabases), for the container image
+// analysis still to come: no scan calls it yet (contract/sources.ts: image sources wait for it).
 import { lstat, mkdir, mkdtemp, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
