@@ -97,7 +97,7 @@ export const REMOTE_VCS_CODE_TYPES = [1, 2, 3, 4, 5, 7, 8, 10, 36, 37, 39, 40] a
 export const GIT_CODE_TYPES = [2, 4, 7, 10] as const;
 export const SVN_CODE_TYPES = [1, 3, 8, 36, 37] as const;
 /** Not a named grouping of the spec: the two Mercurial codes of the table. */
-export const MERCURIAL_CODE_TYPES = [39, 40] as const;
+const MERCURIAL_CODE_TYPES = [39, 40] as const;
 /** Image and repository types that carry imageNameTag, imageUsername, imagePassword. */
 export const IMAGE_REPOSITORY_CODE_TYPES = [13, 14, 15, 17, 18, 31, 35] as const;
 /** FTP types, carrying ftpIp, ftpFilePath, ftpUserName, ftpPassWord, ftpSsl. */
@@ -121,7 +121,7 @@ export const isFtpType = (code: number | null | undefined): boolean => inList(FT
 export const isBinaryTask = (code: number | null | undefined): boolean => inList(BINARY_CODE_TYPES, code);
 
 export const IMAGE_FIELDS = ['imageNameTag', 'imageUsername', 'imagePassword'] as const;
-export const VCS_SERVER_FIELDS = [
+const VCS_SERVER_FIELDS = [
   'fireFlyIp',
   'fireFlyPort',
   'fireFlyProj',
@@ -132,9 +132,9 @@ export const VCS_SERVER_FIELDS = [
   'fireFlySsl',
 ] as const;
 export const FTP_FIELDS = ['ftpIp', 'ftpFilePath', 'ftpUserName', 'ftpPassWord', 'ftpSsl'] as const;
-export const CONFIG_MANAGEMENT_FIELDS = ['stream', 'pvob', 'vob'] as const;
+const CONFIG_MANAGEMENT_FIELDS = ['stream', 'pvob', 'vob'] as const;
 /** Repository fields of the remote SVN/Git types (doc 1 §3 subject fields). */
-export const VCS_FIELDS = ['svnGitUri', 'gitBranchName', 'svnGitUserName', 'svnGitPwd', 'sshType', 'sshId'] as const;
+const VCS_FIELDS = ['svnGitUri', 'gitBranchName', 'svnGitUserName', 'svnGitPwd', 'sshType', 'sshId'] as const;
 
 /** The source-specific fields a subject of this getCodeType carries (empty for local uploads). */
 export function extraFieldsOf(code: number | null | undefined): readonly string[] {
@@ -205,7 +205,7 @@ export const SSH_TYPE_LABEL = {
 // ---------------------------------------------------------------------------------------------
 // New project defaults (doc 1 §4)
 
-export const DEFAULT_CODE_TYPE = 9;
+const DEFAULT_CODE_TYPE = 9;
 export const NEW_PROJECT_DEFAULTS = {
   retentionAudit: true,
   enableTiming: false,
@@ -233,6 +233,7 @@ export const CRON_TYPE_LABEL = {
   5: '每N周（按星期）',
   6: '每N天',
 } as const;
+/** @public the table's codes, kept for the screens still to be built */
 export type CronType = CodeOf<typeof CRON_TYPE_LABEL>;
 
 /** weekDays 1 to 7; 7 is Sunday. */
@@ -257,7 +258,10 @@ export const VULNERABILITY_LEVEL_LABEL = {
   16: '未知',
 } as const;
 export type VulnerabilityLevel = CodeOf<typeof VULNERABILITY_LEVEL_LABEL>;
-/** Licence levels use the same codes and wording. */
+/**
+ * Licence levels use the same codes and wording.
+ * @alias of VULNERABILITY_LEVEL_LABEL
+ */
 export const LICENSE_LEVEL_LABEL = VULNERABILITY_LEVEL_LABEL;
 export type LicenseLevel = VulnerabilityLevel;
 /** Most to least severe. */
@@ -272,6 +276,7 @@ export const COMPONENT_RISK_LABEL = {
   32: '无漏洞',
   64: '未知版本',
 } as const;
+/** @public the table's codes, kept for the screens still to be built */
 export type ComponentRisk = CodeOf<typeof COMPONENT_RISK_LABEL>;
 export const COMPONENT_RISK_CODES = [1, 2, 4, 8, 16, 32, 64] as const;
 
@@ -328,11 +333,15 @@ export const STRATEGY_STATUS_LABEL = {
   5: '禁用',
   6: '白名单',
 } as const;
+/** @public the table's codes, kept for the screens still to be built */
 export type StrategyStatus = CodeOf<typeof STRATEGY_STATUS_LABEL>;
 /** Display order as document 2 lists it. */
 export const STRATEGY_STATUS_ORDER = [0, 6, 1, 2, 3, 4, 5] as const;
 
-/** Control and rating strategies are opened or closed. */
+/**
+ * Control and rating strategies are opened or closed.
+ * @public spec data kept for the screens still to be built (no caller yet)
+ */
 export const OPEN_CLOSE_LABEL = {
   open: '开启',
   close: '关闭',
@@ -388,6 +397,7 @@ export const RULE_CONDITION_LABEL = {
   15: 'CVSS最低分',
   16: '许可证等级',
 } as const;
+/** @public the table's codes, kept for the screens still to be built */
 export type RuleCondition = CodeOf<typeof RULE_CONDITION_LABEL>;
 
 // ---------------------------------------------------------------------------------------------
@@ -403,11 +413,15 @@ export const USER_TYPE_LABEL = {
   9: '外部同步用户',
   10: '外部同步用户',
 } as const;
+/** @public the table's codes, kept for the screens still to be built */
 export type UserType = CodeOf<typeof USER_TYPE_LABEL>;
 export const isSyncedUserType = (type: number | null | undefined): boolean =>
   typeof type === 'number' && type >= 6 && type <= 10;
 
-/** isLock of a user. */
+/**
+ * isLock of a user.
+ * @public spec data kept for the screens still to be built (no caller yet)
+ */
 export const USER_LOCK_LABEL = {
   Y: '已锁定',
   N: '正常',
@@ -463,7 +477,10 @@ export const CUSTOM_FIELD_TYPE_LABEL = {
   7: '级联选择',
 } as const;
 
-/** Owner of custom fields ({moduleType} of the update call): 3 component, 4 version info. */
+/**
+ * Owner of custom fields ({moduleType} of the update call): 3 component, 4 version info.
+ * @public spec data kept for the screens still to be built (no caller yet)
+ */
 export const CUSTOM_FIELD_MODULE_TYPE_LABEL = {
   3: '组件',
   4: '版本信息',
@@ -480,6 +497,7 @@ export const TASK_STATUS_LABEL = {
   4: '已暂停',
   '-1': '重新发送',
 } as const;
+/** @public the table's codes, kept for the screens still to be built */
 export type TaskStatus = CodeOf<typeof TASK_STATUS_LABEL>;
 export const TASK_STATUS = { RESEND: -1, QUEUED: 0, ANALYSING: 1, SUCCEEDED: 2, FAILED: 3, PAUSED: 4 } as const;
 export const TASK_STATUS_ORDER = [-1, 0, 1, 2, 3, 4] as const;
@@ -494,6 +512,7 @@ export const EXPORT_STATUS_LABEL = {
   3: '已删除',
   4: '生成失败',
 } as const;
+/** @public the table's codes, kept for the screens still to be built */
 export type ExportStatus = CodeOf<typeof EXPORT_STATUS_LABEL>;
 export const EXPORT_STATUS = { WAITING: 0, GENERATING: 1, SUCCEEDED: 2, DELETED: 3, FAILED: 4 } as const;
 
@@ -511,6 +530,7 @@ export const DETECT_STATUS_LABEL = {
   SUCCESS: '检测成功',
   FAILED: '检测失败',
 } as const;
+/** @public the table's codes, kept for the screens still to be built */
 export type DetectStatus = keyof typeof DETECT_STATUS_LABEL;
 
 export const IMPORT_RECORD_STATUS_LABEL = {
@@ -519,7 +539,10 @@ export const IMPORT_RECORD_STATUS_LABEL = {
   3: '导入失败',
 } as const;
 
-/** Online status of a service or project type: 0 online; any other value offline (ours: 1). */
+/**
+ * Online status of a service or project type: 0 online; any other value offline (ours: 1).
+ * @public spec data kept for the screens still to be built (no caller yet)
+ */
 export const ONLINE_STATUS_LABEL = {
   0: '已上线',
   1: '已下线',
@@ -528,7 +551,7 @@ export const ONLINE_STATUS_LABEL = {
 // ---------------------------------------------------------------------------------------------
 // Code snippets (doc 1 §4)
 
-export const SNIPPET_MATCHED = { IGNORED: 2, CONFIRMED: 3 } as const;
+const SNIPPET_MATCHED = { IGNORED: 2, CONFIRMED: 3 } as const;
 /** 2 已忽略, 3 已确认, anything else 已取消. */
 export function snippetMatchedLabel(matched: number | string | null | undefined): '已忽略' | '已确认' | '已取消' {
   const n = Number(matched);
@@ -543,12 +566,17 @@ export const MATCHED_TYPE_LABEL = {
   MANUAL_CONFIRMATION: '人工确认',
   NOT_MATCHED: '未匹配',
 } as const;
+/** @public the table's codes, kept for the screens still to be built */
 export type MatchedType = keyof typeof MATCHED_TYPE_LABEL;
 
 // ---------------------------------------------------------------------------------------------
 // Task queue, clone detection, private service (doc 2 §4, §9)
 
 export const TASK_QUEUE_OPTION = { SUSPEND: 1, RECOVER: 2 } as const;
+/**
+ * Labels of TASK_QUEUE_OPTION.
+ * @public spec data kept for the screens still to be built (no caller yet)
+ */
 export const TASK_QUEUE_OPTION_LABEL = {
   1: '暂停',
   2: '恢复',
@@ -557,11 +585,13 @@ export const TASK_QUEUE_OPTION_LABEL = {
 /**
  * Clone job types. The spec writes OPEN_SOURCE_DETECT and "homology"; the homology constant is
  * ours, named the same way.
+ * @public spec data kept for the screens still to be built (no caller yet)
  */
 export const CLONE_JOB_TYPE_LABEL = {
   OPEN_SOURCE_DETECT: '开源检测',
   HOMOLOGY_DETECT: '同源检测',
 } as const;
+/** @public the table's codes, kept for the screens still to be built */
 export type CloneJobType = keyof typeof CLONE_JOB_TYPE_LABEL;
 
 export const CLONE_REPORT_TYPE_LABEL = {
@@ -575,7 +605,10 @@ export const CLONE_REPORT_EXTENSION = {
   9: '.pdf',
 } as const;
 
-/** The code-info service (/codeApi) answers success with this string code. */
+/**
+ * The code-info service (/codeApi) answers success with this string code.
+ * @public spec data kept for the calls still to be built (no caller yet)
+ */
 export const CODE_INFO_SUCCESS_CODE = '000';
 
 /**
@@ -591,7 +624,7 @@ export const REPOSITORY_MANAGER_TYPE_LABEL = {
   6: 'CODING 制品库',
   7: '其他',
 } as const;
-export const PACKAGE_CLOUD_REPOSITORY_MANAGER_TYPE = 5;
+const PACKAGE_CLOUD_REPOSITORY_MANAGER_TYPE = 5;
 /** Type 5 queries package-cloud projects; every other type queries coding projects. */
 export const repositoryManagerProjectSource = (type: number): 'packageCloud' | 'coding' =>
   type === PACKAGE_CLOUD_REPOSITORY_MANAGER_TYPE ? 'packageCloud' : 'coding';
@@ -626,10 +659,8 @@ export const EXPORT_EXTENSION = {
  * CycloneDX, SWID); clone reports continue it with 7 Word, 8 Excel, 9 PDF.
  */
 export const REPORT_TYPE = { word: 1, excel: 2, pdf: 3, spdx: 4, cyclonedx: 5, swid: 6 } as const satisfies Record<ExportFormat, number>;
-export type ReportTypeCode = (typeof REPORT_TYPE)[ExportFormat];
 export const formatOfReportType = (code: number): ExportFormat | null =>
   EXPORT_FORMATS.find((f) => REPORT_TYPE[f] === code) ?? null;
-export const isReportTypeCode = (code: unknown): code is ReportTypeCode => typeof code === 'number' && formatOfReportType(code) !== null;
 
 /** VEX export formats (POST /api/vex/export). */
 export const VEX_FORMAT_LABEL = { 1: 'CycloneDX VEX', 2: 'OpenVEX' } as const;

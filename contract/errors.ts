@@ -17,19 +17,19 @@ export const HTTP_STATUS_MESSAGES = {
   504: '网关超时',
   505: 'HTTP版本不受支持',
 } as const;
-export type CataloguedStatus = keyof typeof HTTP_STATUS_MESSAGES;
+type CataloguedStatus = keyof typeof HTTP_STATUS_MESSAGES;
 
 /** Envelope failure with no message. */
-export const ENVELOPE_FALLBACK_MESSAGE = '请求失败，请稍后重试';
+const ENVELOPE_FALLBACK_MESSAGE = '请求失败，请稍后重试';
 /** HTTP failure with neither a catalogued status nor a server message. */
-export const HTTP_FALLBACK_MESSAGE = '请求失败，请重试！';
+const HTTP_FALLBACK_MESSAGE = '请求失败，请重试！';
 /** The server's message for a project the user may not see, and what the user is shown. */
 export const PERMISSION_DENIED_SERVER_MESSAGE = 'Permission denied';
-export const PERMISSION_DENIED_MESSAGE = '用户无权查看当前项目';
+const PERMISSION_DENIED_MESSAGE = '用户无权查看当前项目';
 /** A code-3 envelope carrying this message is a failed login, not an expired session. */
 export const LOGIN_FAILURE_MESSAGE = '用户名或密码错误';
 /** Text answers of task launch and user deletion that mean success. */
-export const SUCCESS_TEXT = 'SUCCESS';
+const SUCCESS_TEXT = 'SUCCESS';
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 

@@ -45,10 +45,10 @@ export function formatVulnerabilityId(v: VulnerabilityIdentifier | null | undefi
 // ---------------------------------------------------------------------------------------------
 // Dates
 
-export const DATE_TIME_PATTERN = 'YYYY-MM-DD HH:mm:ss';
-export const DATE_PATTERN = 'YYYY-MM-DD';
+const DATE_TIME_PATTERN = 'YYYY-MM-DD HH:mm:ss';
+const DATE_PATTERN = 'YYYY-MM-DD';
 /** The alternate date display. */
-export const DOT_DATE_PATTERN = 'YYYY.MM.DD';
+const DOT_DATE_PATTERN = 'YYYY.MM.DD';
 
 /** ISO style with "T": 2024-01-02T03:04 and longer (seconds, fraction, Z or offset). */
 const ISO_T = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
@@ -56,7 +56,7 @@ const ISO_T = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
 const pad = (n: number, w = 2): string => String(n).padStart(w, '0');
 
 /** Formats a Date in local time. Tokens: YYYY MM DD HH mm ss (anything else is copied). */
-export function formatDateWith(date: Date, pattern: string): string {
+function formatDateWith(date: Date, pattern: string): string {
   const tokens: Record<string, string> = {
     YYYY: pad(date.getFullYear(), 4),
     MM: pad(date.getMonth() + 1),

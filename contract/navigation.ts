@@ -80,7 +80,7 @@ export const PRIVATE_SERVICE_REDIRECT_ORDER: readonly RedirectTarget[] = [
 ];
 
 /** Where everyone without any of the codes above lands. */
-export const HOME_FALLBACK = '/knowledge';
+const HOME_FALLBACK = '/knowledge';
 
 /**
  * The landing screen after sign-in or on '/'. Product 1 or 2: the project list (with
@@ -97,7 +97,7 @@ export function homeRedirect(product: Product, has: Has): string {
   return HOME_FALLBACK;
 }
 
-export const SUBJECT_LIST_REDIRECT_ORDER: readonly RedirectTarget[] = [
+const SUBJECT_LIST_REDIRECT_ORDER: readonly RedirectTarget[] = [
   { path: '/project/projectList', permission: 'project:list' },
   { path: '/project/taskList', permission: 'analysis:task:list' },
   { path: '/project/report', permission: 'report:list' },
@@ -112,11 +112,11 @@ export function subjectListRedirect(has: Has): string | null {
 // ---------------------------------------------------------------------------------------------
 // Route guard
 
-export const LOGIN_PATH = '/login';
-export const CHANGE_PASSWORD_PATH = '/changePassword';
+const LOGIN_PATH = '/login';
+const CHANGE_PASSWORD_PATH = '/changePassword';
 
 /** Reachable while the password-updated flag is false. */
-export const PASSWORD_CHANGE_ALLOWED_ROUTES = [LOGIN_PATH, CHANGE_PASSWORD_PATH] as const;
+const PASSWORD_CHANGE_ALLOWED_ROUTES = [LOGIN_PATH, CHANGE_PASSWORD_PATH] as const;
 
 /**
  * Routes that pass without a session when the visit carries a key or token query parameter
@@ -176,7 +176,7 @@ const filled = (v: QueryValue): boolean => {
 };
 
 /** True when the visit carries a non-empty key or token. */
-export function hasKeyOrToken(query: Query | undefined, path = ''): boolean {
+function hasKeyOrToken(query: Query | undefined, path = ''): boolean {
   const q: Record<string, QueryValue> = { ...parseQuery(path), ...(query ?? {}) };
   return filled(q.key) || filled(q.token);
 }
@@ -214,7 +214,7 @@ export function shouldPollReminders(path: string, has: Has): boolean {
 
 export const BATCH_REANALYSIS_ROUTES = ['/project/taskList/batchReanalysis', '/project/analysis/batchReanalysis'] as const;
 
-export const isBatchReanalysisRoute = (path: string): boolean =>
+const isBatchReanalysisRoute = (path: string): boolean =>
   (BATCH_REANALYSIS_ROUTES as readonly string[]).includes(cleanPath(path));
 
 /**

@@ -85,7 +85,7 @@ export const ROLE_LABEL = {
 } as const;
 
 /** Role code -> authorised module (spec doc 1 §3 "Session user"). */
-export const ROLE_CODE_MODULE: Readonly<Record<number, number>> = {
+const ROLE_CODE_MODULE: Readonly<Record<number, number>> = {
   1: 1,
   3: 2,
   4: 3,

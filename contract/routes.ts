@@ -174,7 +174,7 @@ export const ROUTE_TITLES: Readonly<Record<string, string>> = {
 };
 
 /** Tab labels by tab key. Per-route overrides are in ROUTE_TAB_OVERRIDES. */
-export const TAB_LABELS: Readonly<Record<string, string>> = {
+const TAB_LABELS: Readonly<Record<string, string>> = {
   overview: '概览',
   component: '组件',
   source: '文件树',
@@ -292,7 +292,7 @@ export function permissionOf(path: string): PermissionCode | undefined {
 }
 
 /** Screens the guard lets through without a session. */
-export const PUBLIC_ROUTES = [
+const PUBLIC_ROUTES = [
   '/login',
   // single sign-on callback: it is how a session starts
   '/handleLogin',

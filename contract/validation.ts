@@ -10,12 +10,12 @@ export const PROJECT_NAME_MAX_LENGTH = 400;
 export const DESCRIPTION_MAX_LENGTH = 200;
 
 /** The symbols names and descriptions may not contain, as the message writes them. */
-export const FORBIDDEN_NAME_SYMBOLS = '*?"<>|；《》';
+const FORBIDDEN_NAME_SYMBOLS = '*?"<>|；《》';
 
 /** 请输入1-100个字符，不能包含[*?"<>|；《》]及空格 */
-export const nameMessage = (max: number): string => `请输入1-${max}个字符，不能包含[${FORBIDDEN_NAME_SYMBOLS}]及空格`;
+const nameMessage = (max: number): string => `请输入1-${max}个字符，不能包含[${FORBIDDEN_NAME_SYMBOLS}]及空格`;
 /** 请输入0-200个字符，不能包含[*?"<>|；《》] (descriptions may contain spaces and line breaks). */
-export const descriptionMessage = (max: number): string => `请输入0-${max}个字符，不能包含[${FORBIDDEN_NAME_SYMBOLS}]`;
+const descriptionMessage = (max: number): string => `请输入0-${max}个字符，不能包含[${FORBIDDEN_NAME_SYMBOLS}]`;
 
 export const NAME_MESSAGE = nameMessage(NAME_MAX_LENGTH);
 export const PROJECT_NAME_MESSAGE = nameMessage(PROJECT_NAME_MAX_LENGTH);
@@ -26,7 +26,7 @@ export const DESCRIPTION_MESSAGE = descriptionMessage(DESCRIPTION_MAX_LENGTH);
  * common full-width punctuation except ； 《 》. Everything outside letters (any script, which
  * includes Chinese), digits and this set is refused (control characters, emoji, other symbols).
  */
-export const ALLOWED_NAME_PUNCTUATION = "!#$%&'()+,-./:;=@[\\]^_`{}~" + '，。、：！？（）【】“”‘’·—…～「」';
+const ALLOWED_NAME_PUNCTUATION = "!#$%&'()+,-./:;=@[\\]^_`{}~" + '，。、：！？（）【】“”‘’·—…～「」';
 
 const isAllowedChar = (ch: string): boolean =>
   /^[\p{L}\p{N}\p{M}]$/u.test(ch) || ALLOWED_NAME_PUNCTUATION.includes(ch);
@@ -34,7 +34,7 @@ const isAllowedChar = (ch: string): boolean =>
 const charLength = (value: string): number => [...value].length;
 
 /** Name-like value of 1..max characters: no whitespace anywhere, only allowed characters. */
-export function validateNameOfLength(value: string | null | undefined, max: number): string | null {
+function validateNameOfLength(value: string | null | undefined, max: number): string | null {
   const v = value ?? '';
   const len = charLength(v);
   if (len < 1 || len > max) return nameMessage(max);
@@ -69,8 +69,8 @@ export function validateDescription(value: string | null | undefined): string | 
 // ---------------------------------------------------------------------------------------------
 // Password policy (doc 1 §3 "Password policy", §5, §9)
 
-export const DEFAULT_PASSWORD_LENGTH = 8;
-export const FALLBACK_PASSWORD_LENGTH = 6;
+const DEFAULT_PASSWORD_LENGTH = 8;
+const FALLBACK_PASSWORD_LENGTH = 6;
 
 export interface RawPasswordPolicy {
   length?: number | string | null;
@@ -121,6 +121,10 @@ export interface PasswordControlCondition {
   special?: YesNo | null;
 }
 
+/**
+ * The control condition type that holds the password policy (PasswordControlCondition).
+ * @public spec data kept for the screens still to be built (no caller yet)
+ */
 export const PASSWORD_CONTROL_CONDITION_TYPE = 5;
 
 export function policyFromControlCondition(c: PasswordControlCondition): PasswordPolicy {

@@ -57,7 +57,7 @@ const TYPES: Record<string, string> = {
   '.pdf': 'application/pdf',
 };
 
-export const contentTypeOf = (file: string): string => TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+const contentTypeOf = (file: string): string => TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 
 /** The decoded path segments, or null when the path tries to climb out or smuggle separators. */
 function safeSegments(pathname: string): string[] | null {
@@ -73,13 +73,13 @@ function safeSegments(pathname: string): string[] | null {
   return segments;
 }
 
-export const isSafeUrlPath = (pathname: string): boolean => safeSegments(pathname) !== null;
+const isSafeUrlPath = (pathname: string): boolean => safeSegments(pathname) !== null;
 
 /**
  * The file under `root` that a URL path names, or null when it does not exist or would leave
  * `root` (`..` segments, encoded or not, backslashes, NUL, symlinks pointing outside).
  */
-export async function resolveStaticFile(root: string, pathname: string): Promise<string | null> {
+async function resolveStaticFile(root: string, pathname: string): Promise<string | null> {
   const segments = safeSegments(pathname);
   if (!segments) return null;
   if (segments.length === 0) segments.push('index.html');
@@ -100,7 +100,7 @@ export async function resolveStaticFile(root: string, pathname: string): Promise
 }
 
 /** A path that looks like a client-side route (no file extension) falls back to index.html. */
-export const isRouteLike = (pathname: string): boolean => !path.posix.extname(pathname) && !pathname.startsWith('/assets/');
+const isRouteLike = (pathname: string): boolean => !path.posix.extname(pathname) && !pathname.startsWith('/assets/');
 
 export interface StaticFile {
   file: string;

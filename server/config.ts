@@ -28,7 +28,7 @@ const positiveInt = (raw: string | undefined, fallback: number, name: string): n
   return value;
 };
 
-export function databaseFromEnv(env: NodeJS.ProcessEnv): DatabaseConfig {
+function databaseFromEnv(env: NodeJS.ProcessEnv): DatabaseConfig {
   const url = env.DATABASE_URL?.trim();
   if (url && /^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
   const dataDir = path.resolve(env.CAIRN_DATA_DIR?.trim() || './.cairn-data');

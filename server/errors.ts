@@ -35,9 +35,6 @@ export class UserError extends Error {
 
 export const isUserError = (error: unknown): error is UserError => error instanceof UserError;
 
-/** What a user may be told of any failure: a UserError's own message, otherwise the fallback. */
-export const userMessageOf = (error: unknown, fallback: string): string => (isUserError(error) ? error.message : fallback);
-
 /**
  * An error as it crosses a worker thread (posted as plain data): its message, and whether it was a
  * UserError (with its kind), so the receiving side still knows what a user may read.

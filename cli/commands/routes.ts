@@ -15,7 +15,7 @@ export interface RouteRow {
 const screensUrl = new URL('../../renderer/app/router/screens.ts', import.meta.url).href;
 const { builtScreens } = (await import(screensUrl)) as { builtScreens: Readonly<Record<string, unknown>> };
 
-export function routeRows(): RouteRow[] {
+function routeRows(): RouteRow[] {
   return ROUTES.map((r) => ({
     path: r.path,
     tabs: r.tabs.map((t) => t.key),

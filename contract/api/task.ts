@@ -5,6 +5,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { defineCall } from './define.ts';
 import { DeletedSchema, Id, IdCsv, IdsQuery, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
+import { PROJECT_NAME_MAX_LENGTH } from '../validation.ts';
 import { LevelCountsSchema } from './vulnerability.ts';
 
 const L = <T extends string | number>(v: T) => Type.Literal(v);
@@ -56,7 +57,7 @@ const TIMING_FIELDS = {
 export const ProjectFormSchema = Type.Object({
   subjectId: Id(),
   versionId: Opt(Nullable(Id())),
-  projectName: Type.String({ minLength: 1, maxLength: 400 }),
+  projectName: Type.String({ minLength: 1, maxLength: PROJECT_NAME_MAX_LENGTH }),
   getCodeType: Type.Integer(),
   /** Comma list of analysis modes (1 dependency analysis, 4 licence text, 7 copyright, ...). */
   analysisModes: Opt(Str(50)),

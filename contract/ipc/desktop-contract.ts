@@ -21,9 +21,9 @@ export interface ContractTree {
   [key: string]: Descriptor | ContractTree;
 }
 
-export const invoke = <Req extends TSchema, Res extends TSchema>(channel: string, request: Req, response: Res): InvokeDescriptor<Req, Res> =>
+const invoke = <Req extends TSchema, Res extends TSchema>(channel: string, request: Req, response: Res): InvokeDescriptor<Req, Res> =>
   ({ kind: 'invoke', channel, request, response });
-export const event = <P extends TSchema>(channel: string, payload: P): EventDescriptor<P> => ({ kind: 'event', channel, payload });
+const event = <P extends TSchema>(channel: string, payload: P): EventDescriptor<P> => ({ kind: 'event', channel, payload });
 
 export interface IpcError {
   /** Machine-readable reason, e.g. `invalid-payload`, `forbidden-sender`, `vault-unavailable`. */
@@ -71,7 +71,7 @@ export const ConnectionTestSchema = Type.Object({
 });
 export type ConnectionTest = Static<typeof ConnectionTestSchema>;
 
-export const QueryValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Array(Type.Union([Type.String(), Type.Number()]))]);
+const QueryValue = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Array(Type.Union([Type.String(), Type.Number()]))]);
 export const ApiRequestSchema = Type.Object({
   method: Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('PUT'), Type.Literal('PATCH'), Type.Literal('DELETE')]),
   /** A filled path on the platform, starting with /api/, /cloneApi/ or /codeApi/. */

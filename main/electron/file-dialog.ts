@@ -6,7 +6,7 @@ import type { desktopContract } from '../../contract/ipc/desktop-contract.ts';
 
 export type PickRequest = Static<typeof desktopContract.uploads.pick.request>;
 
-export function dialogOptions(request: PickRequest): OpenDialogOptions {
+function dialogOptions(request: PickRequest): OpenDialogOptions {
   const properties: OpenDialogOptions['properties'] = [request.folders ? 'openDirectory' : 'openFile'];
   if (request.multiple) properties.push('multiSelections');
   const extensions = [...new Set((request.extensions ?? []).map((ext) => ext.split('.').filter(Boolean).pop()!.toLowerCase()))];

@@ -12,8 +12,7 @@ import type { ApiRequest } from '../../contract/ipc/desktop-contract.ts';
 import { createHttp, joinUrl, parseJson } from './http.ts';
 import { describeNetworkError } from './net-errors.ts';
 
-export const SESSION_EXPIRED_MESSAGE = '登录已失效，请重新登录';
-export const UNRECOGNISED_ANSWER_MESSAGE = '平台返回了无法识别的应答';
+const UNRECOGNISED_ANSWER_MESSAGE = '平台返回了无法识别的应答';
 
 export interface ApiClientOptions {
   /** Current base URL of the platform, or null while it cannot be reached (local platform starting). */

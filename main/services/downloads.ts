@@ -62,7 +62,7 @@ const sizeOf = async (file: string): Promise<number> => (await stat(file).catch(
 const unquote = (etag: string | undefined): string | null => (etag ? etag.replace(/^W\//, '').replace(/^"|"$/g, '') : null);
 
 /** The checksum the platform announced: x-content-sha256, else an ETag that is one. */
-export function announcedSha256(headers: Record<string, string>): string | null {
+function announcedSha256(headers: Record<string, string>): string | null {
   const explicit = headers[CHECKSUM_HEADER]?.trim().toLowerCase();
   if (explicit && /^[0-9a-f]{64}$/.test(explicit)) return explicit;
   const tag = unquote(headers.etag)?.toLowerCase();

@@ -8,7 +8,7 @@ export function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
 }
 
-export function isLoopbackUrl(url: string): boolean {
+function isLoopbackUrl(url: string): boolean {
   try {
     const host = new URL(url).hostname;
     return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' || host === '::1';

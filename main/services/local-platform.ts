@@ -89,7 +89,7 @@ export function listeningUrl(message: unknown): string | null {
 }
 
 /** `{type:'error',message}` / `{"event":"error","message"}`: the platform says why it cannot start. */
-export function platformErrorMessage(message: unknown): string | null {
+function platformErrorMessage(message: unknown): string | null {
   if (typeof message !== 'object' || message === null) return null;
   const m = message as { type?: unknown; event?: unknown; message?: unknown };
   return (m.type === 'error' || m.event === 'error') && typeof m.message === 'string' ? m.message : null;

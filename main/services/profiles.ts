@@ -11,10 +11,10 @@ import type { KeyValueStore } from './store.ts';
 import { probeHealth, type HealthOptions, type HealthResult } from './health.ts';
 
 export const LOCAL_PROFILE_ID = 'local';
-export const LOCAL_PROFILE_NAME = '本机';
-export const NAME_MAX = 100;
-export const URL_MAX = 500;
-export const USERNAME_MAX = 100;
+const LOCAL_PROFILE_NAME = '本机';
+const NAME_MAX = 100;
+const URL_MAX = 500;
+const USERNAME_MAX = 100;
 
 export interface ProfilesService {
   state(): ProfilesState;
@@ -49,7 +49,7 @@ export interface ProfilesOptions {
 const checkProfile = Compile(ProfileSchema);
 
 /** Validate a profile name: 1–100 characters after trimming. */
-export function validateName(raw: unknown): string {
+function validateName(raw: unknown): string {
   const name = typeof raw === 'string' ? raw.trim() : '';
   if (!name) throw invalidInput('请输入服务器名称');
   if ([...name].length > NAME_MAX) throw invalidInput(`服务器名称不能超过 ${NAME_MAX} 个字符`);

@@ -87,7 +87,7 @@ const SAFE_ID = /^[A-Za-z0-9_-]{1,100}$/;
 const ACTIVE: LibraryState[] = ['downloading', 'retrying'];
 
 /** A file name safe on every OS: no separators, reserved characters, trailing dots or reserved device names. */
-export function safeFileName(name: string, fallback: string): string {
+function safeFileName(name: string, fallback: string): string {
   // eslint-disable-next-line no-control-regex
   let clean = name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^[.\s]+|[.\s]+$/g, '');
   if (/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(clean)) clean = `_${clean}`;

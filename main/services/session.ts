@@ -32,7 +32,7 @@ export interface SessionOptions {
   vault: Vault;
 }
 
-export const NO_SAVED_PASSWORD_MESSAGE = '没有为该账号记住密码，请输入密码';
+const NO_SAVED_PASSWORD_MESSAGE = '没有为该账号记住密码，请输入密码';
 
 export function createSession({ profiles, clients, vault }: SessionOptions): SessionService {
   const result = (code: number, message: string, data: SessionUser | null = null, vaultWarning: string | null = null): LoginResult => ({ code, message, data, vaultWarning });

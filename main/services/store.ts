@@ -1,7 +1,8 @@
 // The one interface the profile service needs from persistence. In Electron it is an
-// `electron-store` instance (main/electron/store.ts); in the web host and in tests it is a `conf`
-// instance whose `cwd` is the data dir. Both write the same JSON file format, so a data dir can
-// be shared between the desktop app and the web host.
+// `electron-store` instance (main/electron/store.ts); in the web host it is a `conf` instance
+// whose `cwd` is the data dir. Both write the same JSON file format, so a data dir can be shared
+// between the desktop app and the web host. Tests use a `conf` store too, or the in-memory one of
+// tests/support/memory-store.ts.
 import Conf from 'conf';
 
 export interface KeyValueStore {
@@ -15,16 +16,4 @@ export const PROFILE_STORE_NAME = 'profiles';
 /** A `conf` store at `<dir>/<name>.json`, readable only by the owner. */
 export function createConfStore(dir: string, name: string = PROFILE_STORE_NAME): KeyValueStore {
   return new Conf<Record<string, unknown>>({ cwd: dir, configName: name, configFileMode: 0o600, accessPropertiesByDotNotation: false });
-}
-
-/** An in-memory store for tests. */
-export function createMemoryStore(initial: Record<string, unknown> = {}): KeyValueStore & { data: Record<string, unknown> } {
-  const data: Record<string, unknown> = structuredClone(initial);
-  return {
-    data,
-    get: (key) => structuredClone(data[key]),
-    set: (key, value) => {
-      data[key] = structuredClone(value);
-    },
-  };
 }

@@ -43,7 +43,7 @@ async function* walk(root: string, prefix: string): AsyncGenerator<{ file: strin
 }
 
 /** Packs `folder` into `<tempDir>/<random>/<folder name>.zip`. */
-export async function zipFolder(folder: string, tempDir: string, signal?: AbortSignal): Promise<{ file: string; dir: string; sha256: string }> {
+async function zipFolder(folder: string, tempDir: string, signal?: AbortSignal): Promise<{ file: string; dir: string; sha256: string }> {
   const dir = path.join(tempDir, randomUUID());
   await mkdir(dir, { recursive: true });
   const base = path.basename(path.resolve(folder)) || 'folder';

@@ -17,7 +17,7 @@ import { DesktopError } from './errors.ts';
 import { prepareSource, type UploadSource } from './upload-source.ts';
 import { sleep } from './sleep.ts';
 
-export const UPLOADS_MSG = {
+const UPLOADS_MSG = {
   unknown: '找不到该上传任务',
   notAllowed: '只能上传通过选择或拖放提供的文件',
   changed: '文件在上传过程中被修改，请重新上传',

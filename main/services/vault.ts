@@ -38,7 +38,7 @@ export interface VaultOptions {
   log?: (message: string) => void;
 }
 
-export const vaultAccount = (profileId: string, username: string): string => `${profileId}:${username}`;
+const vaultAccount = (profileId: string, username: string): string => `${profileId}:${username}`;
 
 /** Why the keychain could not be used, in Chinese, from the backend's (English) error. */
 export function describeKeyringFailure(err: unknown, backendName: string): string {

@@ -52,12 +52,12 @@ export function parsePort(argv: string[]): number {
   return port;
 }
 
-export interface RunningWebHost {
+interface RunningWebHost {
   host: WebHost;
   stop(): Promise<void>;
 }
 
-export async function runWebHost(argv: string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): Promise<RunningWebHost> {
+async function runWebHost(argv: string[] = process.argv.slice(2), env: NodeJS.ProcessEnv = process.env): Promise<RunningWebHost> {
   const port = parsePort(argv);
   const home = path.resolve(env.CAIRN_HOME || defaultAppDataDir());
   const errLog = (line: string) => process.stderr.write(`${line}\n`);

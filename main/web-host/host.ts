@@ -13,10 +13,10 @@ import { ipcError } from '../ipc/dispatcher.ts';
 import { SECURITY_HEADERS, readStatic } from '../static-files.ts';
 import { stageFile } from './staging.ts';
 
-export const LAUNCH_PARAM = 'launch';
+const LAUNCH_PARAM = 'launch';
 export const LAUNCH_COOKIE = 'cairn_web_launch';
-export const BRIDGE_PREFIX = '/__desktop/';
-export const DESKTOP_SCRIPT_PATH = '/__desktop/desktop.js';
+const BRIDGE_PREFIX = '/__desktop/';
+const DESKTOP_SCRIPT_PATH = '/__desktop/desktop.js';
 /** Raw body = one browser file; ?batch=<uuid>&path=<name or folder/relative/path>. */
 export const STAGE_PATH = '/__desktop/files';
 export const DESKTOP_SCRIPT_TAG = `<script src="${DESKTOP_SCRIPT_PATH}"></script>`;

@@ -272,7 +272,7 @@ export const componentExport = defineCall({
   name: 'result.componentExport',
   method: 'GET',
   path: '/api/component/export',
-  summary: '导出任务组件清单（仅声明：导出与报告下载在 issue 7 实现）',
+  summary: '导出任务组件清单（生成 xlsx 或 csv 报告）',
   query: Type.Object({ projectId: Id(), taskId: Type.Optional(Id()), format: Type.Union([L('xlsx'), L('csv')]) }),
   /** The report record that will hold the file (report:list screens). */
   response: Type.Object({ reportId: Type.Integer() }),

@@ -9,7 +9,7 @@ import { licenseTextAnalyzer } from './licenses.ts';
 import type { AnalysedComponent, AnalysisKnowledge, Analyzer, ComponentAnalyzer, ComponentVerdict, FileAnalyzer } from './model.ts';
 import { vulnerabilityAnalyzer } from './vulnerabilities.ts';
 
-export const allAnalyzers: readonly Analyzer[] = [
+const allAnalyzers: readonly Analyzer[] = [
   licenseTextAnalyzer,
   copyrightAnalyzer,
   vulnerabilityAnalyzer,
@@ -23,7 +23,7 @@ export const fileAnalyzersFor = (modes: readonly number[]): FileAnalyzer[] =>
   allAnalyzers.filter((a): a is FileAnalyzer => a.kind === 'file' && selected(a, modes));
 
 /** The component analyzers an analysis with these modes runs, in registry order. */
-export const componentAnalyzersFor = (modes: readonly number[]): ComponentAnalyzer[] =>
+const componentAnalyzersFor = (modes: readonly number[]): ComponentAnalyzer[] =>
   allAnalyzers.filter((a): a is ComponentAnalyzer => a.kind === 'component' && selected(a, modes));
 
 /**

@@ -21,8 +21,8 @@ export interface UnpackLimits {
   maxPathBytes: number;
 }
 
-export const GiB = 1024 ** 3;
-export const MiB = 1024 ** 2;
+const GiB = 1024 ** 3;
+const MiB = 1024 ** 2;
 
 export const DEFAULT_LIMITS: Readonly<UnpackLimits> = Object.freeze({
   maxTotalBytes: 4 * GiB,

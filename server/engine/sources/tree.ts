@@ -11,8 +11,6 @@ export interface WalkedFile extends InputFile {
   absolute: string;
 }
 
-const toPosix = (p: string) => p.split(path.sep).join('/');
-
 function inputFile(root: string, rel: string, size: number): WalkedFile {
   const absolute = path.join(root, rel);
   return { path: rel, size, absolute, read: () => readFile(absolute), text: () => readFile(absolute, 'utf8') };
@@ -38,7 +36,7 @@ export async function* walkTree(root: string, signal?: AbortSignal): AsyncGenera
 }
 
 /** Resolves a root-relative path, refusing anything that would leave the root. */
-export async function confined(root: string, rel: string): Promise<string | undefined> {
+async function confined(root: string, rel: string): Promise<string | undefined> {
   if (path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..')) return undefined;
   const joined = path.join(root, rel);
   try {
@@ -72,5 +70,3 @@ export function treeContext(root: string, signal: AbortSignal): ExtractContext {
     },
   };
 }
-
-export { toPosix };

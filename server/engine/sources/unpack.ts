@@ -1,6 +1,7 @@
 // Acquiring an input for a scan: a folder as it is, or an untrusted archive unpacked safely into a
 // temporary folder (design.md §4: size, file-count and ratio limits, no path traversal, no symlink
-// escape). Also finds OS package databases in a tree so they are reported as such.
+// escape). Also finds OS package databases in a tree (detectOsDatabases), for the container image
+// analysis still to come: no scan calls it yet (contract/sources.ts: image sources wait for it).
 import { lstat, mkdir, mkdtemp, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,11 +15,9 @@ import type { UnpackLimits } from './limits.ts';
 import { walkTree } from './tree.ts';
 
 export { UnpackError } from './archive/errors.ts';
-export type { UnpackErrorCode } from './archive/errors.ts';
 export type { UnpackNote, UnpackProgress } from './archive/sink.ts';
 export type { ArchiveFormat } from './archive/detect.ts';
 export { detectFormat } from './archive/detect.ts';
-export { DEFAULT_LIMITS } from './limits.ts';
 export type { UnpackLimits } from './limits.ts';
 
 export interface UnpackOptions {
@@ -170,7 +169,7 @@ export function matchOsDatabase(rel: string): { rule: Rule; atLocation: boolean 
 }
 
 /** Whether the first bytes of a file look like the database format. */
-export function looksLike(format: OsDatabaseFormat, head: Buffer): boolean {
+function looksLike(format: OsDatabaseFormat, head: Buffer): boolean {
   const text = () => head.toString('utf8');
   switch (format) {
     case 'dpkg-status':

@@ -6,7 +6,7 @@ import { createApiClient } from '../../../main/services/api-client.ts';
 import { createAppServices, type AppServices } from '../../../main/services/app-services.ts';
 import { createLocalPlatform, type LocalPlatform } from '../../../main/services/local-platform.ts';
 import { createNodeSpawner } from '../../../main/services/node-spawner.ts';
-import { createMemoryStore } from '../../../main/services/store.ts';
+import { createMemoryStore } from '../../support/memory-store.ts';
 import { createVault } from '../../../main/services/vault.ts';
 import { memoryKeyring } from '../../unit/main/fakes.ts';
 import { ADMIN_PASSWORD, hasServer, repoRoot, serverEntry, tempDir } from './helpers.ts';

@@ -16,7 +16,7 @@ import { createHandlers } from '../../../main/ipc/handlers.ts';
 import { createApiClient, type ApiClient } from '../../../main/services/api-client.ts';
 import { createAppServices } from '../../../main/services/app-services.ts';
 import { createReportLibrary, LIBRARY_MSG, type ReportLibrary, type ReportLibraryOptions } from '../../../main/services/report-library.ts';
-import { createMemoryStore } from '../../../main/services/store.ts';
+import { createMemoryStore } from '../../support/memory-store.ts';
 import { readForReview } from '../../../main/services/review/index.ts';
 import { createVault } from '../../../main/services/vault.ts';
 import { fakePlatform, memoryKeyring } from '../../unit/main/fakes.ts';

@@ -4,7 +4,7 @@ import { createDispatcher, type Handlers } from '../../../main/ipc/dispatcher.ts
 import { createHandlers } from '../../../main/ipc/handlers.ts';
 import { createAppServices } from '../../../main/services/app-services.ts';
 import { DesktopError } from '../../../main/services/errors.ts';
-import { createMemoryStore } from '../../../main/services/store.ts';
+import { createMemoryStore } from '../../support/memory-store.ts';
 import { createVault } from '../../../main/services/vault.ts';
 import { fakePlatform, memoryKeyring } from './fakes.ts';
 

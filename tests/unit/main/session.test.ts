@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAppServices, type AppServices } from '../../../main/services/app-services.ts';
-import { createMemoryStore } from '../../../main/services/store.ts';
+import { createMemoryStore } from '../../support/memory-store.ts';
 import { createVault } from '../../../main/services/vault.ts';
 import { fakePlatform, json, memoryKeyring, tinyServer } from './fakes.ts';
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../../main/ipc/dispatcher.ts';
 import { createHandlers } from '../../../main/ipc/handlers.ts';
 import { createAppServices, uploadTempDir, type AppServices } from '../../../main/services/app-services.ts';
-import { createMemoryStore } from '../../../main/services/store.ts';
+import { createMemoryStore } from '../../support/memory-store.ts';
 import { createVault } from '../../../main/services/vault.ts';
 import { LAUNCH_COOKIE, STAGE_PATH, startWebHost, type WebHost } from '../../../main/web-host/host.ts';
 import { safeSegments } from '../../../main/web-host/staging.ts';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../../main/ipc/dispatcher.ts';
 import { createHandlers } from '../../../main/ipc/handlers.ts';
 import { createAppServices, type AppServices } from '../../../main/services/app-services.ts';
-import { createMemoryStore } from '../../../main/services/store.ts';
+import { createMemoryStore } from '../../support/memory-store.ts';
 import { createVault } from '../../../main/services/vault.ts';
 import { DESKTOP_SCRIPT_TAG, LAUNCH_COOKIE, injectDesktopScript, startWebHost, type WebHost } from '../../../main/web-host/host.ts';
 import { fakePlatform, memoryKeyring } from './fakes.ts';

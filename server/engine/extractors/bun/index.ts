@@ -88,7 +88,7 @@ async function extractBun(file: InputFile, ctx: ExtractContext): Promise<Target[
   return [assemble(nodes, { file: file.path, type: 'bun', project: name ? { name, version } : null, runtimeRoots, devRoots, explicitDev: false })];
 }
 
-export const bunExtractor: Extractor = {
+const bunExtractor: Extractor = {
   name: 'bun',
   ecosystem: 'npm',
   matches: (path) => baseOf(path) === 'bun.lock' && !path.split('/').includes('node_modules'),

@@ -183,7 +183,7 @@ async function readManifests(dir: string, ctx: ExtractContext): Promise<{ root: 
   return { root, byName };
 }
 
-export async function extractCargoLock(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
+async function extractCargoLock(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
   const text = await file.text();
   const packages = parseCargoLock(text, file.path);
   const dir = dirOf(file.path);

@@ -140,7 +140,7 @@ function buildTarget(file: string, type: string, packages: ComposerPackage[], ma
   return { file, type, ecosystem: 'composer', project: manifest?.project ?? null, roots, components: [...components.values()] };
 }
 
-export async function extractComposerLock(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
+async function extractComposerLock(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
   const text = await file.text();
   const { value: doc, spans } = parseJson(text, file.path);
   if (!isObject(doc)) throw new ExtractError(`无法解析 ${file.path}：顶层应为 JSON 对象`);
@@ -157,7 +157,7 @@ export async function extractComposerLock(file: InputFile, ctx: ExtractContext):
 
 const isVendorInstalled = (path: string) => path === 'vendor/composer/installed.json' || path.endsWith('/vendor/composer/installed.json');
 
-export async function extractInstalledJson(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
+async function extractInstalledJson(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
   // Only vendor/composer/installed.json is certainly Composer's; another installed.json that
   // does not have Composer's shape belongs to some other tool and is left alone.
   const strict = isVendorInstalled(file.path);

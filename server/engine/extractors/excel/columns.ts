@@ -22,7 +22,7 @@ export const COLUMNS: readonly ColumnSpec[] = [
 ];
 
 /** Header cell -> comparable key. */
-export function headerKey(text: string): string {
+function headerKey(text: string): string {
   return text
     .normalize('NFKC')
     .toLowerCase()
@@ -34,7 +34,7 @@ const byAlias = new Map<string, ColumnKey>();
 for (const column of COLUMNS) for (const alias of column.aliases) byAlias.set(headerKey(alias), column.key);
 
 /** A header cell's column; bilingual headers (`名称/Name`, `版本|Version`) are tried part by part. */
-export function lookupColumn(cell: string): ColumnKey | undefined {
+function lookupColumn(cell: string): ColumnKey | undefined {
   const key = headerKey(cell);
   if (!key) return undefined;
   const direct = byAlias.get(key);

@@ -50,7 +50,7 @@ export const TEMPLATE_CHOICES: readonly string[] = [
 ];
 
 /** Full/half-width folded, lower case, no spaces, a trailing 语言 (C语言 -> c) dropped. */
-export function ecosystemKey(value: string): string {
+function ecosystemKey(value: string): string {
   return value.normalize('NFKC').toLowerCase().replace(/\s+/g, '').replace(/(编程)?语言$/, '');
 }
 

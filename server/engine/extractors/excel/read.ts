@@ -23,7 +23,7 @@ export interface Sheet {
 }
 
 /** The text a cell shows, for every value shape exceljs produces. */
-export function cellText(value: unknown): string {
+function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
@@ -171,7 +171,7 @@ export function decodeText(buffer: Buffer): { text: string; encoding: TextEncodi
 }
 
 /** Comma, tab or semicolon: whichever the first non-empty line uses most. */
-export function detectDelimiter(text: string): string {
+function detectDelimiter(text: string): string {
   const line = text.slice(0, 64 * 1024).split(/\r?\n/).find((l) => l.trim()) ?? '';
   const count = (ch: string) => line.split(ch).length - 1;
   const candidates = [',', '\t', ';'];

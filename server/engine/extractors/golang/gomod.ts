@@ -113,7 +113,7 @@ export function componentsFromModFile(mod: ModFile, file: string, sum: { entries
   };
 }
 
-export async function extractGoMod(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
+async function extractGoMod(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
   const mod = parseModFile(await file.text(), file.path);
   let sum: { entries: SumEntry[]; file: string } | undefined;
   // go.sum completes the build list before go 1.17 and tells what follows an excluded version.
@@ -130,7 +130,7 @@ export async function extractGoMod(file: InputFile, ctx: ExtractContext): Promis
 // records a replacement of every version of `path`.
 interface VendoredModule { path: string; version: string; replacement?: { path: string; version?: string }; explicit: boolean; packages: number; line: number }
 
-export function parseModulesTxt(text: string): VendoredModule[] {
+function parseModulesTxt(text: string): VendoredModule[] {
   text = text.replace(/^\uFEFF/, ''); // a byte-order mark is not content
   const modules: VendoredModule[] = [];
   const wildcards = new Map<string, { path: string; version?: string; line: number }>();
@@ -180,7 +180,7 @@ export function parseModulesTxt(text: string): VendoredModule[] {
   return used;
 }
 
-export async function extractVendorModules(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
+async function extractVendorModules(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
   const text = await file.text();
   if (text.includes('\0')) throw new ExtractError(`无法解析 ${file.path}：不是文本文件`);
   const modules = parseModulesTxt(text);

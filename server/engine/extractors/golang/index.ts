@@ -2,7 +2,7 @@
 import type { Extractor } from '../../model.ts';
 import { goModExtractor, goVendorExtractor } from './gomod.ts';
 
-export { componentsFromModFile, goModExtractor, goVendorExtractor, parseModulesTxt } from './gomod.ts';
+export { componentsFromModFile, goModExtractor, goVendorExtractor } from './gomod.ts';
 export { compareGoVersions, parseGoSum, parseModFile } from './modfile.ts';
 
 export const extractors: Extractor[] = [goModExtractor, goVendorExtractor];

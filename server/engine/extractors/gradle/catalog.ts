@@ -43,7 +43,7 @@ function lineIndex(text: string): Map<string, number> {
   return out;
 }
 
-export function parseVersionCatalog(text: string, file: string): Component[] {
+function parseVersionCatalog(text: string, file: string): Component[] {
   let doc: Table;
   try {
     doc = parseToml(text) as Table;

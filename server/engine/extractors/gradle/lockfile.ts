@@ -22,7 +22,7 @@ export const gradleScope = (configurations: string[]): Scope =>
 
 const LINE = /^([^\s:=#]+):([^\s:=#]+):([^\s:=#]+)(?:=(.*))?$/;
 
-export function parseGradleLockfile(text: string, file: string, defaultConfiguration?: string): Component[] {
+function parseGradleLockfile(text: string, file: string, defaultConfiguration?: string): Component[] {
   if (text.includes('\u0000')) throw new ExtractError(`${file} 不是有效的 Gradle 锁文件：包含二进制内容`);
   const byPurl = new Map<string, Component & { configurations: Set<string> }>();
   const lines = text.split(/\r?\n/);
@@ -49,7 +49,7 @@ export function parseGradleLockfile(text: string, file: string, defaultConfigura
 }
 
 /** `group:name` pairs written as string notation in a build script ("g:a:v", 'g:a', "g:a:$v"). */
-export function declaredInBuildScript(script: string): Set<string> {
+function declaredInBuildScript(script: string): Set<string> {
   const out = new Set<string>();
   for (const m of script.matchAll(/["']([\w.-]+):([\w.-]+)(?::[^"'\s]*)?["']/g)) out.add(`${m[1]}:${m[2]}`);
   for (const m of script.matchAll(/group\s*[:=]\s*["']([\w.-]+)["']\s*,\s*name\s*[:=]\s*["']([\w.-]+)["']/g)) out.add(`${m[1]}:${m[2]}`);

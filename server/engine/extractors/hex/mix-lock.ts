@@ -13,14 +13,14 @@ const baseName = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/') + 1) : '');
 const scalar = (t: Term | undefined): string | undefined => (t && (t.t === 'str' || t.t === 'atom' || t.t === 'num') ? t.v : undefined);
 
-export function hexPurl(name: string, version: string, repo?: string): string {
+function hexPurl(name: string, version: string, repo?: string): string {
   const org = repo && repo.startsWith('hexpm:') ? repo.slice('hexpm:'.length).toLowerCase() : undefined;
   return purlOf('hex', { namespace: org, name: name.toLowerCase(), version });
 }
 
 interface Parsed { target: Target; children: Map<string, string[]>; byApp: Map<string, Component> }
 
-export function parseMixLockDetailed(text: string, file: string): Parsed {
+function parseMixLockDetailed(text: string, file: string): Parsed {
   let root: Term;
   try {
     const tokens = tokenize(text);
@@ -148,7 +148,7 @@ function devOnly(body: Token[]): boolean {
 
 /** Marks direct dependencies and development scope from the declared deps. An entry nothing else
  * depends on must be declared by some mix.exs of the project, so it is direct too. */
-export function applyDeclared(parsed: Parsed, declared: MixDeclaredDep[] | undefined): void {
+function applyDeclared(parsed: Parsed, declared: MixDeclaredDep[] | undefined): void {
   const { target, byApp, children } = parsed;
   const known = (declared ?? []).filter((d) => byApp.has(d.app));
   const reach = (apps: string[]): Set<string> => {

@@ -84,7 +84,7 @@ function readDep(el: XmlElement, file: string): RawDep {
 
 const depsOf = (el: XmlElement | undefined, file: string) => childEls(childEl(el, 'dependencies'), 'dependency').map((d) => readDep(d, file));
 
-export function parsePom(root: XmlElement, file: string): RawPom {
+function parsePom(root: XmlElement, file: string): RawPom {
   if (root.name !== 'project') throw new ExtractError(`${file} 不是 Maven POM：根元素是 <${root.name}>，应为 <project>`);
   const props = new Map<string, string>();
   const readProps = (el: XmlElement | undefined) => { for (const p of childEl(el, 'properties')?.children ?? []) props.set(p.name, p.text.trim()); };
@@ -396,7 +396,7 @@ export function exactMavenVersion(v: string): string {
   return /[,[\]()]/.test(s) ? '' : s;
 }
 
-export const mavenScope = (scope: string): Scope => (scope === 'test' || scope === 'provided' ? 'development' : 'runtime');
+const mavenScope = (scope: string): Scope => (scope === 'test' || scope === 'provided' ? 'development' : 'runtime');
 
 const SPDX_BY_NAME: Array<[RegExp, string]> = [
   [/apache.*2/i, 'Apache-2.0'],
@@ -408,7 +408,7 @@ const SPDX_BY_NAME: Array<[RegExp, string]> = [
   [/lesser general public license.*2\.1|lgpl.*2\.1/i, 'LGPL-2.1-only'],
   [/mozilla public license.*2/i, 'MPL-2.0'],
 ];
-export function licenseId(name: string): string {
+function licenseId(name: string): string {
   for (const [re, id] of SPDX_BY_NAME) if (re.test(name)) return id;
   return name;
 }
@@ -439,7 +439,7 @@ function resolveDeps(model: Model, managed: Map<string, Managed>): Resolved[] {
   return out;
 }
 
-export async function extractPom(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
+async function extractPom(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
   const cache = cacheOf(ctx).raw;
   let raw = await cache.get(file.path);
   if (!raw) {

@@ -36,7 +36,7 @@ interface Entry {
 }
 
 /** The install path `dep` resolves to from `from` (Node's upward node_modules lookup). */
-export function resolveFrom(entries: Map<string, Entry>, from: string, dep: string): string | undefined {
+function resolveFrom(entries: Map<string, Entry>, from: string, dep: string): string | undefined {
   let base = from;
   for (;;) {
     const cand = base ? `${base}/node_modules/${dep}` : `node_modules/${dep}`;
@@ -269,7 +269,7 @@ async function extractInstalled(file: InputFile, ctx: ExtractContext): Promise<T
   })];
 }
 
-export const npmExtractor: Extractor = {
+const npmExtractor: Extractor = {
   name: 'npm',
   ecosystem: 'npm',
   matches(path) {

@@ -149,7 +149,7 @@ async function extractPnpm(file: InputFile, ctx: ExtractContext): Promise<Target
   })];
 }
 
-export const pnpmExtractor: Extractor = {
+const pnpmExtractor: Extractor = {
   name: 'pnpm',
   ecosystem: 'npm',
   matches: (path) => baseOf(path) === 'pnpm-lock.yaml' && !path.split('/').includes('node_modules'),

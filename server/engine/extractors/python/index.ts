@@ -1,4 +1,4 @@
-// PyPI extractors, one per input format. The lead wires them into the engine's registry.
+// PyPI extractors, one per input format, in the registry of server/engine/extractors/index.ts.
 import type { Extractor } from '../../model.ts';
 import { installed } from './installed.ts';
 import { pdm } from './pdm.ts';
@@ -7,8 +7,5 @@ import { poetry } from './poetry.ts';
 import { pylock } from './pylock.ts';
 import { requirements } from './requirements.ts';
 import { uv } from './uv.ts';
-
-export { requirementsExtractor } from './requirements.ts';
-export type { RequirementsOptions } from './requirements.ts';
 
 export const extractors: Extractor[] = [requirements, pipenv, poetry, uv, pdm, pylock, installed];

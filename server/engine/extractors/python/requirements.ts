@@ -125,7 +125,7 @@ export function parseRequirement(textIn: string, file: string, startLine: number
 interface Collected { requirements: Requirement[]; constraints: Map<string, string> }
 
 /** Reads a requirements file and everything it includes (`-r`, `-c`), each file once. */
-export async function collect(entry: string, text: string, ctx: ExtractContext): Promise<Collected> {
+async function collect(entry: string, text: string, ctx: ExtractContext): Promise<Collected> {
   const requirements: Requirement[] = [];
   const constraints = new Map<string, string>();
   const visited = new Set<string>([entry]);

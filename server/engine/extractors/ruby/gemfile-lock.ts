@@ -78,7 +78,7 @@ export function parseGemfileLock(text: string, file: string): ParsedLock {
 
 export const gemPurl = (name: string, version: string) => purlOf('gem', { name, version });
 
-export async function extractGemfileLock(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
+async function extractGemfileLock(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
   const { specs, dependencies } = parseGemfileLock(await file.text(), file.path);
   const local = (s: Spec) => s.section === 'PATH';
   const byName = new Map<string, Spec>();

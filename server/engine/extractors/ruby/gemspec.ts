@@ -9,7 +9,7 @@ import { gemPurl } from './gemfile-lock.ts';
 const PAIRS: Record<string, string> = { '{': '}', '(': ')', '[': ']', '<': '>' };
 
 /** A Ruby string literal at the start of `src` ("..", '..', %q{..}, %Q(..), %(..)); `.freeze` allowed. */
-export function rubyString(src: string): string | undefined {
+function rubyString(src: string): string | undefined {
   const s = src.trimStart();
   let m = /^"((?:[^"\\]|\\.)*)"/.exec(s) ?? /^'((?:[^'\\]|\\.)*)'/.exec(s);
   if (m) return m[1]!.replace(/\\(.)/g, '$1');
@@ -102,7 +102,7 @@ async function versionFromConstant(file: string, name: string, ctx: ExtractConte
   return undefined;
 }
 
-export async function extractGemspec(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
+async function extractGemspec(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
   const text = await file.text();
   if (!/Gem::Specification/.test(text) && !/^#\s*stub:/m.test(text)) {
     throw new ExtractError(`无法解析 ${file.path}：没有 Gem::Specification，不是 gemspec 文件`);

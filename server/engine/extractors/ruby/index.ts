@@ -3,7 +3,7 @@ import type { Extractor } from '../../model.ts';
 import { gemfileLockExtractor } from './gemfile-lock.ts';
 import { gemspecExtractor } from './gemspec.ts';
 
-export { gemfileLockExtractor, gemPurl, parseGemfileLock } from './gemfile-lock.ts';
+export { gemfileLockExtractor, parseGemfileLock } from './gemfile-lock.ts';
 export { gemspecExtractor, parseGemspec } from './gemspec.ts';
 export { parseGemfileGroups } from './gemfile.ts';
 

@@ -23,7 +23,7 @@ export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
-export function ecosystemOfType(type: string): Ecosystem {
+function ecosystemOfType(type: string): Ecosystem {
   const lower = type.toLowerCase();
   if (lower === 'go') return 'golang';
   if (lower === 'alpine') return 'apk';

@@ -165,7 +165,7 @@ function dedupe(relationships: SpdxRelationship[]): SpdxRelationship[] {
 // ---------------------------------------------------------------------------------------------
 // Tag-value.
 
-export function parseTagValue(text: string): SpdxDocument {
+function parseTagValue(text: string): SpdxDocument {
   const doc: SpdxDocument = { spdxVersion: '', id: '', name: '', packages: [], files: [], relationships: [] };
   type Element = { kind: 'package'; pkg: SpdxPackage } | { kind: 'file'; file: SpdxFile; container: SpdxPackage | null } | { kind: 'other' } | null;
   let current: Element = null;

@@ -18,8 +18,8 @@ export interface CycloneDxValidation {
   errors: string[];
 }
 
-export const CDX_JSON_VERSIONS = ['1.2', '1.3', '1.4', '1.5', '1.6', '1.7'] as const;
-export const CDX_XML_VERSIONS = ['1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7'] as const;
+const CDX_JSON_VERSIONS = ['1.2', '1.3', '1.4', '1.5', '1.6', '1.7'] as const;
+const CDX_XML_VERSIONS = ['1.0', '1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7'] as const;
 const XML_NAMESPACE = /^http:\/\/cyclonedx\.org\/schema\/bom\/(1\.\d+)$/;
 
 const require = createRequire(import.meta.url);

@@ -18,7 +18,7 @@ export function swiftPackageName(url: string): string {
   return name.replace(/\/+$/, '').replace(/\.git$/i, '');
 }
 
-export function swiftPurl(name: string, version: string): string {
+function swiftPurl(name: string, version: string): string {
   const cut = name.lastIndexOf('/');
   return cut > 0
     ? purlOf('swift', { namespace: name.slice(0, cut), name: name.slice(cut + 1), version })

@@ -160,7 +160,7 @@ async function extractYarn(file: InputFile, ctx: ExtractContext): Promise<Target
   })];
 }
 
-export const yarnExtractor: Extractor = {
+const yarnExtractor: Extractor = {
   name: 'yarn',
   ecosystem: 'npm',
   matches: (path) => baseOf(path) === 'yarn.lock' && !path.split('/').includes('node_modules'),

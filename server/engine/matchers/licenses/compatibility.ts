@@ -30,18 +30,6 @@ export type LicenseCategory =
   | 'restricted'
   | 'proprietary';
 
-export const CATEGORY_LABELS: Readonly<Record<LicenseCategory, string>> = {
-  'public-domain': '公有领域类',
-  permissive: '宽松型',
-  'weak-copyleft-file': '文件级弱 Copyleft',
-  'weak-copyleft-library': '库级弱 Copyleft',
-  'strong-copyleft': '强 Copyleft',
-  'network-copyleft': '网络 Copyleft',
-  'non-commercial': '非商业',
-  restricted: '限制使用（源码可见）',
-  proprietary: '专有',
-};
-
 export interface LicenseEntry {
   category: LicenseCategory;
   /** GNU licences exist in SPDX only as `-only` / `-or-later`; the key is the bare version. */

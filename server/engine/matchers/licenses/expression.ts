@@ -6,7 +6,7 @@ import {
   type LicenseLevel,
 } from './knowledge.ts';
 
-export type ExpressionNode =
+type ExpressionNode =
   | { license: string; plus?: boolean; exception?: string }
   | { left: ExpressionNode; conjunction: 'and' | 'or'; right: ExpressionNode };
 
@@ -16,7 +16,7 @@ const spdxParse = require('spdx-expression-parse') as (source: string) => Expres
 const spdxCorrect = require('spdx-correct') as (identifier: string, options?: { upgrade: boolean }) => string | null;
 
 /** Parses a strict SPDX expression; null when it is not one. */
-export function parseExpression(text: string): ExpressionNode | null {
+function parseExpression(text: string): ExpressionNode | null {
   try {
     return spdxParse(text.trim());
   } catch {
@@ -145,7 +145,7 @@ function normalizeId(id: string, plus: boolean): string {
 }
 
 /** Rewrites deprecated ids (GPL-2.0 → GPL-2.0-only, GPL-2.0+ → GPL-2.0-or-later) and fixes id casing. */
-export function normalizeNode(node: ExpressionNode): ExpressionNode {
+function normalizeNode(node: ExpressionNode): ExpressionNode {
   if ('conjunction' in node) return { left: normalizeNode(node.left), conjunction: node.conjunction, right: normalizeNode(node.right) };
   const id = canonicalId(node.license) ?? node.license;
   const replaced = normalizeId(id, node.plus === true);
@@ -157,7 +157,7 @@ export function normalizeNode(node: ExpressionNode): ExpressionNode {
 }
 
 /** Canonical text of an expression; nested conjunctions of another kind get parentheses. */
-export function render(node: ExpressionNode, parent?: 'and' | 'or'): string {
+function render(node: ExpressionNode, parent?: 'and' | 'or'): string {
   if ('conjunction' in node) {
     const s = `${render(node.left, node.conjunction)} ${node.conjunction.toUpperCase()} ${render(node.right, node.conjunction)}`;
     return parent && parent !== node.conjunction ? `(${s})` : s;

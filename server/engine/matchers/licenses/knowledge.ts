@@ -8,10 +8,10 @@ import { createRequire } from 'node:module';
 import attributesData from '../../../../resources/licenses/attributes.json' with { type: 'json' };
 import headersData from '../../../../resources/licenses/headers.json' with { type: 'json' };
 import levelsData from '../../../../resources/licenses/levels.json' with { type: 'json' };
+import { LEVEL_CODES, type LicenseLevel } from '../../../../contract/enums.ts';
 
-/** Risk of a licence for a commercial closed-source product: 1 超危, 2 高危, 4 中危, 8 低危, 16 未知. */
-export type LicenseLevel = 1 | 2 | 4 | 8 | 16;
-export const LICENSE_LEVELS: readonly LicenseLevel[] = [1, 2, 4, 8, 16];
+/** Risk of a licence for a commercial closed-source product: 1 超危, 2 高危, 4 中危, 8 低危, 16 未知 (contract/enums.ts). */
+export type { LicenseLevel };
 export const LEVEL_UNKNOWN: LicenseLevel = 16;
 
 export type CopyleftStrength = 'none' | 'weak' | 'strong' | 'network';
@@ -150,7 +150,7 @@ function levelTable(): Record<string, LicenseLevel> {
   if (!levels) {
     const raw = levelsData as { levels: Record<string, number> };
     levels = {};
-    for (const [id, v] of Object.entries(raw.levels)) if ((LICENSE_LEVELS as readonly number[]).includes(v)) levels[id] = v as LicenseLevel;
+    for (const [id, v] of Object.entries(raw.levels)) if ((LEVEL_CODES as readonly number[]).includes(v)) levels[id] = v as LicenseLevel;
   }
   return levels;
 }

@@ -60,8 +60,3 @@ export function tokenize(text: string): Tokens {
   }
   return { words, lines };
 }
-
-/** Lower-cased single-spaced text for phrase matching (references, tags). */
-export function squashSpaces(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}

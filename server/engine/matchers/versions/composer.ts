@@ -102,7 +102,7 @@ function withModifier(base: string, stab: string | undefined, num: string | unde
 }
 
 /** Composer's normalised form (`1.2` → `1.2.0.0`, `1.0b2` → `1.0.0.0-beta2`), or null. */
-export function normalizeComposer(text: string): string | null {
+function normalizeComposer(text: string): string | null {
   let version = text.trim();
   const alias = /^([^,\s]+) +as +[^,\s]+$/.exec(version);
   if (alias) version = alias[1]!;

@@ -50,7 +50,7 @@ function weight(c: number): number {
 }
 
 /** dpkg's verrevcmp: alternate non-digit runs (by weight) and digit runs (numerically). */
-export function verrevcmp(a: string, b: string): number {
+function verrevcmp(a: string, b: string): number {
   let i = 0;
   let j = 0;
   const at = (s: string, k: number): number => (k < s.length ? s.charCodeAt(k) : 0);

@@ -30,7 +30,7 @@ function isSeparator(c: number): boolean {
 }
 
 /** rpm's rpmvercmp: `~` sorts before everything, `^` after the end but before anything else. */
-export function rpmvercmp(a: string, b: string): number {
+function rpmvercmp(a: string, b: string): number {
   if (a === b) return 0;
   const at = (s: string, k: number): number => (k < s.length ? s.charCodeAt(k) : 0);
   let i = 0;

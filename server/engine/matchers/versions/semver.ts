@@ -126,7 +126,7 @@ export const semverScheme: VersionScheme = {
  * given), `~>` the second-to-last number given. The `-0` pre-release keeps that next line's own
  * pre-releases out.
  */
-export function lineSugar(compare: (a: string, b: string) => number) {
+function lineSugar(compare: (a: string, b: string) => number) {
   return (op: string, version: string): ((v: string) => boolean) | undefined => {
     if (op !== '^' && op !== '~' && op !== '~>') return undefined;
     const { numbers } = parseSemverLike(version);

@@ -15,7 +15,7 @@ import { readTar } from './tar.ts';
 import { openZip, readZip } from './zip.ts';
 
 /** Names of files unpacked as nested archives (their content is still checked by magic bytes). */
-export const NESTED_ARCHIVE = /\.(zip|jar|war|ear|aar|apk|whl|egg|nupkg|hpi|jpi|sar|rar|tar|tgz|tbz|tbz2|txz|crate|tar\.gz|tar\.bz2|tar\.xz|7z)$/i;
+const NESTED_ARCHIVE = /\.(zip|jar|war|ear|aar|apk|whl|egg|nupkg|hpi|jpi|sar|rar|tar|tgz|tbz|tbz2|txz|crate|tar\.gz|tar\.bz2|tar\.xz|7z)$/i;
 
 export interface ExtractOptions {
   budget: Budget;

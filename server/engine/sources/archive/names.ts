@@ -68,7 +68,7 @@ export function safeEntryPath(name: string, maxPathBytes: number, platform = pro
   return { ok: true, path };
 }
 
-export function traversal(name: string): UnpackError {
+function traversal(name: string): UnpackError {
   return new UnpackError('traversal', `压缩包中的条目 ${printable(name)} 试图写到解压目录之外，已拒绝`);
 }
 

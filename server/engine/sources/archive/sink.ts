@@ -44,7 +44,7 @@ const NOFOLLOW = fsConstants.O_NOFOLLOW ?? 0;
 const WRITE_FLAGS = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | NOFOLLOW;
 
 /** Executable bits kept, everything else normalised: no setuid/setgid/sticky, no group/world write. */
-export const fileMode = (mode: number | undefined) => ((mode ?? 0o644) & 0o111 ? 0o755 : 0o644);
+const fileMode = (mode: number | undefined) => ((mode ?? 0o644) & 0o111 ? 0o755 : 0o644);
 
 export class Sink {
   readonly root: string;
