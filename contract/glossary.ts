@@ -158,9 +158,9 @@ export const GLOSSARY = {
   subjectType: {
     ui: ['项目类型', '应用类型'],
     spec: 'projectType (/system/projectType; calls /api/subjectType/*, subjectTypeName, remark)',
-    code: ['subjectType'],
-    tables: ['subjects.subject_type'],
-    meaning: 'An administrator-defined type of a subject (应用). Not PROJECT_TYPE_LABEL, the type of a project by its source (源码, 容器镜像, …).',
+    code: ['subjectType', 'projectType (the contract area)', 'subjectTypeName'],
+    tables: ['subject_types', 'subjects.subject_type'],
+    meaning: 'An administrator-defined type of a subject (应用), online (offered by the 应用 forms) or offline; a subject keeps it by name. Not PROJECT_TYPE_LABEL, the type of a project by its source (源码, 容器镜像, …).',
   },
   personalToken: {
     ui: ['令牌', '个人令牌'],
