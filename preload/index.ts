@@ -3,7 +3,7 @@
 // sandboxed subset of `electron`. ipcRenderer itself is never exposed: the page gets exactly the
 // contract's functions and nothing that can send on an arbitrary channel.
 import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
-import type { DesktopFiles, IpcResult } from '../contract/ipc/desktop-contract.ts';
+import { FILES_CHOSEN_CHANNEL, type DesktopFiles, type IpcResult } from '../contract/ipc/desktop-contract.ts';
 import { buildDesktop } from './build-desktop.ts';
 
 const desktop = buildDesktop({
@@ -21,7 +21,15 @@ const desktop = buildDesktop({
   },
 });
 
-// The local path of a dropped or picked File (uploads): Electron's own call, nothing added.
-const files: DesktopFiles = { pathFor: (file) => webUtils.getPathForFile(file as File) };
+// The local path of a dropped or picked File: Electron's own call. Only a File the user gave the
+// page (a drop, a file input) has one, so main is told of it here, synchronously, and accepts it
+// in uploads:start and review:open; a path the page merely names is refused there.
+const files: DesktopFiles = {
+  pathFor(file) {
+    const found = webUtils.getPathForFile(file as File);
+    if (found) ipcRenderer.sendSync(FILES_CHOSEN_CHANNEL, found);
+    return found;
+  },
+};
 
 contextBridge.exposeInMainWorld('desktop', { ...desktop, files });

@@ -264,6 +264,13 @@ export interface DesktopFiles {
   pathFor(file: object): string;
 }
 
+/**
+ * Preload to main, never exposed to the page: `files.pathFor` tells main (synchronously, before
+ * the page can use it) the path of a real File the user dropped or picked, so that main accepts
+ * it in `uploads:start` / `review:open` (main/ipc/chosen-paths.ts). Answers true once registered.
+ */
+export const FILES_CHOSEN_CHANNEL = 'files:chosen';
+
 const Empty = Type.Object({});
 const IdOnly = Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }) });
 

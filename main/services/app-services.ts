@@ -31,7 +31,11 @@ export interface AppServicesOptions {
   apiTimeoutMs?: number;
   /** Native file dialog of the Electron host; the web host has none. */
   pickFiles?: (request: Static<typeof desktopContract.uploads.pick.request>) => Promise<string[]>;
-  /** Only paths under these folders may be uploaded or reviewed (the web host's staging folder). */
+  /**
+   * The web host's staging folder: only paths under it may be uploaded or reviewed, and the staged
+   * copies go once used. (In both hosts a path must also be one the user chose this session: the
+   * IPC dispatcher checks that before any service runs, main/ipc/chosen-paths.ts.)
+   */
   uploadRoots?: string[];
   /** Electron's shell.openPath / shell.showItemInFolder for the report library; the web host has neither. */
   openPath?: (file: string) => Promise<string>;

@@ -37,7 +37,8 @@ export interface WebHostOptions {
   /**
    * Where files the page hands over for upload are staged (POST /__desktop/files). The browser
    * has no local paths: the page streams each File here, then starts the upload of the staged
-   * path through `uploads:start` like the desktop app does with a real path. Unset: refused.
+   * path through `uploads:start` like the desktop app does with a real path: each staged path is
+   * added to the dispatcher's chosen paths, the only ones a call may name. Unset: refused.
    */
   stageDir?: string;
   log?: (message: string) => void;
@@ -197,6 +198,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         if (method !== 'POST') return sendJson(res, 405, ipcError('invalid-payload', '只接受 POST 请求'));
         if (!options.stageDir) return sendJson(res, 404, ipcError('unknown-channel', '未启用文件暂存'));
         const staged = await stageFile(options.stageDir, url.searchParams.get('batch'), url.searchParams.get('path'), req);
+        // What the page staged is what its user chose: the one kind of path a call may name here.
+        if (staged.ok) options.dispatcher.chosenPaths.add(staged.value.path);
         return sendJson(res, staged.ok ? 200 : 400, staged);
       }
       if (url.pathname === DESKTOP_SCRIPT_PATH && (method === 'GET' || method === 'HEAD')) {

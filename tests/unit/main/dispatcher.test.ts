@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { desktopContract, walkContract } from '../../../contract/ipc/desktop-contract.ts';
 import { createDispatcher, type Handlers } from '../../../main/ipc/dispatcher.ts';
@@ -72,5 +73,65 @@ describe('IPC dispatcher', () => {
     const handlers = createHandlers(services());
     const dispatcher = createDispatcher({ ...handlers, app: { info: () => ({ version: 1 }) } } as unknown as Handlers, { checkResponses: true });
     expect(await dispatcher.dispatch('app:info', {})).toMatchObject({ ok: false, error: { code: 'invalid-response' } });
+  });
+});
+
+describe('IPC dispatcher: local paths', () => {
+  // Spies in place of the services that would read the file: they must not run for a refused path.
+  function spied() {
+    const handlers = createHandlers(services());
+    const start = vi.fn(async ({ path: file }: { path: string }) => ({ localId: 'u1', uploadId: null, fileName: path.basename(file), sent: 0, total: 0, bytesPerSecond: 0, state: 'preparing' as const, error: null }));
+    const open = vi.fn(async () => ({ kind: 'html' as const, fileName: 'a.docx', html: '<p>ok</p>' }));
+    const chosenByDialog = [path.resolve('/home/user/projects/app.zip'), path.resolve('/home/user/projects/service')];
+    const pick = vi.fn(async () => chosenByDialog);
+    const reviewPick = vi.fn(async () => [path.resolve('/home/user/reports/sbom.cdx.json')]);
+    const dispatcher = createDispatcher(
+      { ...handlers, uploads: { ...handlers.uploads, start, pick }, review: { open, pick: reviewPick } } as Handlers,
+      { checkResponses: true },
+    );
+    return { dispatcher, start, open, chosenByDialog };
+  }
+
+  it('refuses a path the user did not choose, in Chinese, BEFORE the handler runs', async () => {
+    const { dispatcher, start, open } = spied();
+    for (const file of [path.resolve('/etc/passwd'), path.resolve('/home/user/.ssh/id_ed25519'), 'relative/app.zip', '']) {
+      expect(await dispatcher.dispatch('uploads:start', { path: file || 'x' }), file).toEqual({ ok: false, error: { code: 'forbidden-path', message: '只能上传本次运行中通过选择或拖放提供的文件，请重新选择' } });
+      expect(await dispatcher.dispatch('review:open', { path: file }), file).toEqual({ ok: false, error: { code: 'forbidden-path', message: '只能查看本次运行中通过选择或拖放提供的文件，请重新选择' } });
+    }
+    expect(start).not.toHaveBeenCalled();
+    expect(open).not.toHaveBeenCalled();
+    // A library entry is named by id: no path to check.
+    expect(await dispatcher.dispatch('review:open', { id: 'entry-1' })).toMatchObject({ ok: true });
+  });
+
+  it('accepts what the native dialog answered, and only that', async () => {
+    const { dispatcher, start, chosenByDialog } = spied();
+    expect(await dispatcher.dispatch('uploads:pick', { folders: true, multiple: true })).toEqual({ ok: true, value: chosenByDialog });
+    for (const file of chosenByDialog) expect(await dispatcher.dispatch('uploads:start', { path: file })).toMatchObject({ ok: true });
+    expect(start).toHaveBeenCalledTimes(2);
+    // Not something next to it, inside it, or reached through `..`.
+    for (const file of [path.join(chosenByDialog[1]!, 'config', 'secrets.env'), `${chosenByDialog[0]}.bak`, path.join(chosenByDialog[1]!, '..', '..', '.ssh', 'id_rsa')]) {
+      expect(await dispatcher.dispatch('uploads:start', { path: file }), file).toMatchObject({ ok: false, error: { code: 'forbidden-path' } });
+    }
+    expect(start).toHaveBeenCalledTimes(2);
+    expect(await dispatcher.dispatch('review:pick', {})).toMatchObject({ ok: true });
+    expect(await dispatcher.dispatch('review:open', { path: path.resolve('/home/user/reports/sbom.cdx.json') })).toMatchObject({ ok: true });
+  });
+
+  it('accepts what the host registered (a drop in Electron, a staged file in the web host); registries are per dispatcher', async () => {
+    const { dispatcher, open } = spied();
+    const dropped = path.resolve('/home/user/Downloads/report.pdf');
+    dispatcher.chosenPaths.add(dropped);
+    expect(await dispatcher.dispatch('review:open', { path: dropped })).toMatchObject({ ok: true });
+    expect(open).toHaveBeenCalledWith({ path: dropped });
+    expect(await spied().dispatcher.dispatch('review:open', { path: dropped })).toMatchObject({ ok: false, error: { code: 'forbidden-path' } });
+  });
+
+  it('with the real services: the web host has no dialog, so nothing gets chosen by asking', async () => {
+    const dispatcher = createDispatcher(createHandlers(services()));
+    expect(await dispatcher.dispatch('uploads:pick', {})).toMatchObject({ ok: false, error: { code: 'no-native-dialog' } });
+    expect(dispatcher.chosenPaths.size).toBe(0);
+    expect(await dispatcher.dispatch('uploads:start', { path: path.resolve('/data/profiles.json') })).toMatchObject({ ok: false, error: { code: 'forbidden-path' } });
+    expect((await dispatcher.dispatch('uploads:list', {}))).toEqual({ ok: true, value: [] });
   });
 });

@@ -1,7 +1,7 @@
 // The web host's path for browser files: a page streams a File to /__desktop/files (behind the
-// launch cookie), the host stages it, and uploads:start accepts only staged paths. Also the
+// launch cookie), the host stages it, and uploads:start and review:open accept only staged paths. Also the
 // uploads IPC channels through the dispatcher: pick has no dialog in the web host, unknown ids.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -106,7 +106,7 @@ describe('web host staging for uploads', () => {
 
   it('starts uploads only from staged paths; pick has no native dialog here', async () => {
     const outside = await invoke('uploads:start', { path: path.join(dir, 'desktop.js') });
-    expect(outside.body).toMatchObject({ ok: false, error: { code: 'forbidden-path', message: '只能上传通过选择或拖放提供的文件' } });
+    expect(outside.body).toMatchObject({ ok: false, error: { code: 'forbidden-path', message: '只能上传本次运行中通过选择或拖放提供的文件，请重新选择' } });
     const pick = await invoke('uploads:pick', { extensions: ['.zip'] });
     expect(pick.body).toMatchObject({ ok: false, error: { code: 'no-native-dialog' } });
     const unknown = await invoke('uploads:cancel', { localId: 'nope' });
@@ -122,5 +122,24 @@ describe('web host staging for uploads', () => {
     const settled = await services.uploads.settled(started.body.value.localId);
     expect(settled.state).toBe('failed');
     expect(settled.error).toBeTruthy();
+  });
+
+  it('refuses a path that was not staged through the host, even inside the staging folder', async () => {
+    // Put there behind the host's back (or a staged path guessed): never handed over by a page.
+    const planted = path.join(stageDir, randomUUID(), 'bom.json');
+    mkdirSync(path.dirname(planted), { recursive: true });
+    writeFileSync(planted, JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', components: [] }));
+    expect((await invoke('uploads:start', { path: planted })).body).toEqual({ ok: false, error: { code: 'forbidden-path', message: '只能上传本次运行中通过选择或拖放提供的文件，请重新选择' } });
+    expect((await invoke('review:open', { path: planted })).body).toEqual({ ok: false, error: { code: 'forbidden-path', message: '只能查看本次运行中通过选择或拖放提供的文件，请重新选择' } });
+    expect((await invoke('review:open', { path: path.join(dir, 'desktop.js') })).body).toMatchObject({ ok: false, error: { code: 'forbidden-path' } });
+    // A staged folder is chosen as a whole (uploads:start takes the folder); no call needs a path inside it.
+    const folderBatch = randomUUID();
+    const folder = (await stage(folderBatch, 'svc/bom.json', JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', components: [] }))).body.value.path as string;
+    expect((await invoke('review:open', { path: path.join(folder, 'bom.json') })).body).toMatchObject({ ok: false, error: { code: 'forbidden-path' } });
+    // The same file staged by the page opens (and the staged copy goes once read).
+    const staged = (await stage(randomUUID(), 'bom.json', JSON.stringify({ bomFormat: 'CycloneDX', specVersion: '1.6', components: [] }))).body.value.path as string;
+    expect((await invoke('review:open', { path: staged })).body).toMatchObject({ ok: true, value: { kind: 'sbom', fileName: 'bom.json' } });
+    expect(existsSync(staged)).toBe(false);
+    expect(existsSync(planted)).toBe(true);
   });
 });
