@@ -1,8 +1,10 @@
 // The web host's HTTP server: the built renderer and the `window.desktop` bridge, served to a
 // browser on loopback only. Everything a page could do through the bridge (sign in, call the
 // platform, read profiles) is behind a per-launch token: the terminal prints a URL carrying it,
-// visiting that URL swaps it for an HttpOnly SameSite=Strict cookie. Host and Origin headers are
-// checked so that a web page elsewhere cannot reach the bridge, even through DNS rebinding.
+// visiting that URL swaps it for an HttpOnly SameSite=Strict cookie. The URL works once: the
+// bridge stays bound to the first browser, and a second one (or anyone who read the URL from a
+// history or a log) gets a page saying so. Host and Origin headers are checked so that a web page
+// elsewhere cannot reach the bridge, even through DNS rebinding.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
@@ -86,6 +88,10 @@ const NEED_TOKEN_PAGE = page(
   '<p>Cairn 网页模式只接受从启动它的终端中打开的链接。请复制终端里“Cairn 网页模式已启动：”后面的完整地址（包含 <code>?launch=</code> 启动令牌），在浏览器中打开。</p><p>令牌在每次启动时重新生成；重新启动网页模式后，请使用新的链接。</p>',
 );
 const BAD_TOKEN_PAGE = page('启动令牌无效', '<p>该链接中的启动令牌不正确或已过期（网页模式每次启动都会生成新的令牌）。请使用终端中最新打印的链接。</p>');
+const USED_TOKEN_PAGE = page(
+  '启动链接已被使用',
+  '<p>这个启动链接只能使用一次，它已经在另一个浏览器（或浏览器窗口）中打开过了。为了保护已登录的会话，Cairn 网页模式只与最先打开它的那个浏览器相连：请回到那个浏览器继续使用。</p><p>如需在这个浏览器中使用，请在运行网页模式的终端按 <code>Ctrl+C</code> 停止，再重新运行 <code>npm run web</code>，然后打开终端中新打印的链接。</p>',
+);
 const NOT_BUILT_PAGE = page('界面尚未构建', '<p>未找到 <code>dist/renderer/index.html</code>。请先运行 <code>npm run build renderer</code>，或直接使用 <code>npm run web</code>（会自动构建）。</p>');
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
@@ -94,6 +100,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   // not itself a session.
   const cookieSecret = randomBytes(32).toString('base64url');
   const log = options.log ?? (() => {});
+  // Set once a browser has been given the cookie: the launch URL does not sign in a second one.
+  let launchUsed = false;
   const streams = new Set<ServerResponse>();
   let port = 0;
 
@@ -171,6 +179,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
     if (url.pathname === '/' && url.searchParams.has(LAUNCH_PARAM) && (method === 'GET' || method === 'HEAD')) {
       if (!sameSecret(url.searchParams.get(LAUNCH_PARAM), launchToken)) return sendHtml(res, 403, BAD_TOKEN_PAGE);
+      // The browser that used it opens it again (the terminal's link clicked twice): just the app.
+      if (authenticated) return send(res, 302, 'text/plain; charset=utf-8', '', { Location: '/' });
+      if (launchUsed) {
+        log('启动链接已被使用过，拒绝了又一次使用（网页模式只与最先打开它的浏览器相连）');
+        return sendHtml(res, 403, USED_TOKEN_PAGE);
+      }
+      // A HEAD (a link checker, a preview) neither signs in nor uses the link up.
+      if (method === 'HEAD') return send(res, 204, 'text/plain; charset=utf-8', '');
+      launchUsed = true;
       return send(res, 302, 'text/plain; charset=utf-8', '', {
         'Set-Cookie': `${LAUNCH_COOKIE}=${cookieSecret}; Path=/; HttpOnly; SameSite=Strict`,
         Location: '/',

@@ -1,5 +1,6 @@
 // The web host as users start it (node main/web-host/cli.ts), with the REAL embedded platform:
-// what it prints, the launch token, the bridge end to end (login, api:call), clean exit on SIGTERM.
+// what it prints, the launch token (good once), the bridge end to end (login, api:call), only staged
+// paths accepted, clean exit on SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -62,6 +63,25 @@ describe.skipIf(!hasServer)('web host (cli) with the real platform', () => {
     const ok = await fetch(launchUrl, { redirect: 'manual' });
     expect(ok.status).toBe(302);
     cookie = ok.headers.get('set-cookie')!.split(';')[0]!;
+  });
+
+  it('the launch URL works once: a second browser is refused, the first keeps its bridge', async () => {
+    const second = await fetch(launchUrl, { redirect: 'manual' });
+    expect(second.status).toBe(403);
+    expect(second.headers.get('set-cookie')).toBeNull();
+    expect(await second.text()).toContain('启动链接已被使用');
+    expect(stderr).toContain('启动链接已被使用过');
+    // A reload of the first browser gets the app (503 "not built" where dist/renderer is missing), not the launch page.
+    const reload = await fetch(`${origin}/`, { headers: { Cookie: cookie }, redirect: 'manual' });
+    expect([200, 503]).toContain(reload.status);
+    expect(await reload.text()).not.toContain('请使用启动链接打开 Cairn');
+    expect(await invoke('app:info', {})).toMatchObject({ ok: true });
+  });
+
+  it('refuses paths that were not staged by the page (uploads:start, review:open)', async () => {
+    for (const channel of ['uploads:start', 'review:open']) {
+      expect(await invoke(channel, { path: path.join(home, 'profiles.json') }), channel).toMatchObject({ ok: false, error: { code: 'forbidden-path' } });
+    }
   });
 
   it('answers app:info and profiles:list over the bridge, with CAIRN_HOME as data dir', async () => {

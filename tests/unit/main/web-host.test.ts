@@ -87,6 +87,10 @@ describe('web host', () => {
   });
 
   it('the right token sets an HttpOnly SameSite=Strict cookie and redirects to /', async () => {
+    // A HEAD (a link checker, a preview) neither signs in nor uses the link up.
+    const head = await request(host.port, { method: 'HEAD', path: `/?launch=${token}` });
+    expect(head.status).toBe(204);
+    expect(head.headers['set-cookie']).toBeUndefined();
     const ok = await request(host.port, { path: `/?launch=${token}` });
     expect(ok.status).toBe(302);
     expect(ok.headers.location).toBe('/');
@@ -94,6 +98,37 @@ describe('web host', () => {
     expect(setCookie).toMatch(new RegExp(`^${LAUNCH_COOKIE}=[^;]+; Path=/; HttpOnly; SameSite=Strict$`));
     expect(setCookie).not.toContain(token);
     cookie = setCookie.split(';')[0]!;
+  });
+
+  it('the launch URL works once: a second browser gets a page saying so, no cookie, no bridge', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const again = await request(host.port, { method, path: `/?launch=${token}` });
+      expect(again.status, method).toBe(403);
+      expect(again.headers['set-cookie'], method).toBeUndefined();
+      if (method === 'GET') {
+        expect(again.headers['content-type']).toContain('text/html');
+        expect(again.body).toContain('启动链接已被使用');
+        expect(again.body).toContain('npm run web');
+      }
+    }
+    // Without the first browser's cookie there is still no app and no bridge.
+    expect((await request(host.port, { path: '/' })).body).toContain('请使用启动链接打开 Cairn');
+    expect((await request(host.port, { method: 'POST', path: '/__desktop/invoke/app:info', headers: { 'Content-Type': 'application/json', Origin: host.origin }, body: '{}' })).status).toBe(403);
+    // A cookie of its own making does not help either.
+    expect((await invoke('app:info', {}, { Cookie: `${LAUNCH_COOKIE}=${token}` })).status).toBe(403);
+  });
+
+  it('the first browser keeps working: its bridge, a reload, and the launch URL opened again', async () => {
+    expect(JSON.parse((await invoke('app:info', {})).body)).toMatchObject({ ok: true, value: { shell: 'web' } });
+    const reload = await request(host.port, { path: '/', headers: { Cookie: cookie } });
+    expect(reload.status).toBe(200);
+    expect(reload.body).toContain(DESKTOP_SCRIPT_TAG);
+    // The terminal's link clicked again in the same browser: straight to the app, the cookie unchanged.
+    const reopened = await request(host.port, { path: `/?launch=${token}`, headers: { Cookie: cookie } });
+    expect(reopened.status).toBe(302);
+    expect(reopened.headers.location).toBe('/');
+    expect(reopened.headers['set-cookie']).toBeUndefined();
+    expect(JSON.parse((await invoke('profiles:list', {})).body)).toMatchObject({ ok: true });
   });
 
   it('serves index.html with the bridge script injected before the app, and a strict CSP', async () => {
