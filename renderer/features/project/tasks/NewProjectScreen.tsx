@@ -1,12 +1,14 @@
 // /project/newProject?subjectId= 新建项目: the project form with the spec's defaults; 保存并发起分析
 // posts POST /api/analysis. 任务发起成功！ only when the platform answers SUCCESS (spec §8), then the
-// task details; any other message (a remote type not fetched yet) is shown and the project, which
-// is saved, is found in the task list.
+// task details; any other message is shown and the project, which is saved, is found in the task
+// list. A source type the platform cannot analyse yet is said up front: the form shows why and the
+// button only saves (仅保存项目, the same call; the platform saves and answers why it did not launch).
 import { useState } from 'react';
 import { Button, Callout } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import { LAUNCH_SUCCESS } from '../../../../contract/api/task.ts';
 import { routeTitle } from '../../../../contract/routes.ts';
+import { unsupportedSource } from '../../../../contract/sources.ts';
 import { useProjectLaunchMutation, useProjectQuotaQuery } from '../../../api/taskApi.ts';
 import { apiErrorMessage } from '../../../api/baseQuery.ts';
 import { readItem, writeItem } from '../../../app/storage.ts';
@@ -62,11 +64,11 @@ export default function NewProjectScreen() {
   };
 
   const q = quota.data;
+  const saveOnly = unsupportedSource(form.getCodeType) !== null;
   return (
     <Page
       title={routeTitle('/project/newProject')}
       subtitle={q ? t.quota(q.used, q.limit) : undefined}
-
     >
       <form
         onSubmit={(e) => {
@@ -88,7 +90,7 @@ export default function NewProjectScreen() {
         ) : null}
         <div className="cairn-form-actions">
           <Button text={t.cancel} onClick={() => navigate(listUrl(form.subjectId))} />
-          <GuardedButton type="submit" intent="primary" icon="play" text={t.submitNew} loading={launching.isLoading} />
+          <GuardedButton type="submit" intent="primary" icon={saveOnly ? 'floppy-disk' : 'play'} text={saveOnly ? t.submitSaveOnly : t.submitNew} loading={launching.isLoading} />
         </div>
       </form>
     </Page>

@@ -22,7 +22,7 @@ import { PagedListBody } from '../../../common/list/PagedListBody.tsx';
 import { BatchCronDialog, BatchOwnerDialog } from './BatchDialogs.tsx';
 import { GenerateReportDialog } from '../reports/GenerateReportDialog.tsx';
 import { storeSelection, type SelectedProject, type SelectionSource } from './batchSelection.ts';
-import { CODE_TYPE_GROUPS, codeTypeOptionLabel } from './projectForm.ts';
+import { SourceTypeOptions } from './SourceTypeOptions.tsx';
 import { TaskTable } from './TaskTable.tsx';
 import { DEFAULT_TASK_LIST, changedTaskList, hasTaskFilters, parseTaskList, serializeTaskList, taskListArgs, type StatusFilter, type TaskListState } from './taskListQuery.ts';
 import { useProgressPoll } from './useProgressPoll.ts';
@@ -136,11 +136,7 @@ export function TaskListView({ source }: { source: SelectionSource }) {
         <FormGroup inline label={t.codeType} labelFor="tl-type" className="cairn-filter-group">
           <HTMLSelect id="tl-type" value={state.codeType ?? ''} onChange={(e) => setState(changedTaskList(state, { codeType: e.currentTarget.value === '' ? null : Number(e.currentTarget.value) }))}>
             <option value="">{t.allTypes}</option>
-            {CODE_TYPE_GROUPS.map((g) => (
-              <optgroup key={g.label} label={g.label}>
-                {g.codes.map((c) => <option key={c} value={c}>{codeTypeOptionLabel(c)}</option>)}
-              </optgroup>
-            ))}
+            <SourceTypeOptions />
           </HTMLSelect>
         </FormGroup>
         <FormGroup inline label={t.sort} labelFor="tl-sort" className="cairn-filter-group">
