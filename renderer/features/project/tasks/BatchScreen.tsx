@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { Button, Callout, Card, Checkbox, FormGroup, HTMLTable, Switch, Tag } from '@blueprintjs/core';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { BatchResult } from '../../../../contract/api/task.ts';
-import { ANALYSIS_MODE_LABEL, ANALYSIS_MODE_ORDER, TASK_STATUS_LABEL, labelOf, parseAnalysisModes } from '../../../../contract/enums.ts';
+import { ANALYSIS_MODE_LABEL, ANALYSIS_MODE_ORDER, CODE_TYPE_LABEL, TASK_STATUS_LABEL, labelOf, parseAnalysisModes } from '../../../../contract/enums.ts';
 import { routeTitle } from '../../../../contract/routes.ts';
 import { apiErrorMessage } from '../../../api/baseQuery.ts';
 import { useProjectBatchCheckMutation, useProjectBatchRecheckMutation, useProjectBatchRecheckSetupMutation } from '../../../api/taskApi.ts';
@@ -18,7 +18,7 @@ import { Page } from '../../../common/PageHeader.tsx';
 import { EmptyState } from '../../../common/states.tsx';
 import { BatchOutcome } from './BatchDialogs.tsx';
 import { batchLaunchMessage, clearSelection, readSelection, type SelectedProject, type SelectionSource } from './batchSelection.ts';
-import { DEFAULT_ANALYSIS_MODES, codeTypeLabel, joinModes } from './projectForm.ts';
+import { DEFAULT_ANALYSIS_MODES, joinModes } from './projectForm.ts';
 import { statusIntent } from './TaskTable.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
@@ -97,7 +97,7 @@ function BatchScreen({ mode, source, path }: { mode: 'launch' | 'reanalysis'; so
               <tr key={r.projectId}>
                 <td>{r.projectName}</td>
                 <td>{r.subjectName}</td>
-                <td>{codeTypeLabel(r.getCodeType)}</td>
+                <td>{labelOf(CODE_TYPE_LABEL, r.getCodeType)}</td>
                 <td>{r.status === null ? <Tag minimal>{zh.project.list.noRun}</Tag> : <Tag minimal intent={statusIntent(r.status)}>{labelOf(TASK_STATUS_LABEL, r.status)}</Tag>}</td>
               </tr>
             ))}

@@ -2,10 +2,9 @@
 // queued or analysing, the findings of its latest result by level, and the row actions.
 import { Button, Checkbox, HTMLTable, ProgressBar, Tag, type Intent } from '@blueprintjs/core';
 import type { Progress, TaskRow } from '../../../../contract/api/task.ts';
-import { TASK_STATUS_LABEL, VULNERABILITY_LEVEL_LABEL, labelOf, isLocalUploadType } from '../../../../contract/enums.ts';
+import { CODE_TYPE_LABEL, TASK_STATUS_LABEL, VULNERABILITY_LEVEL_LABEL, labelOf, isLocalUploadType } from '../../../../contract/enums.ts';
 import { formatDateTime, formatTimestamp } from '../../../../contract/format.ts';
 import { levelColor } from '../../../common/levels.tsx';
-import { codeTypeLabel } from './projectForm.ts';
 import { isPolledStatus } from './taskListQuery.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 
@@ -124,7 +123,7 @@ export function TaskTable({ rows, progress, selected, onSelect, onSelectPage, ac
                 ) : null}
               </td>
               {showSubject ? <td className="cairn-col-subject">{row.subjectName}{row.versionName ? <div className="cairn-muted">{row.versionName}</div> : null}</td> : null}
-              <td className="cairn-col-type">{codeTypeLabel(row.getCodeType)}</td>
+              <td className="cairn-col-type">{labelOf(CODE_TYPE_LABEL, row.getCodeType)}</td>
               <td className="cairn-col-status"><StatusCell row={row} progress={p} /></td>
               <td className="cairn-col-findings"><LevelCounts row={row} /></td>
               <td className="cairn-col-components">{row.resultTaskId && row.summary.components !== undefined ? t.components(row.summary.components) : '--'}</td>

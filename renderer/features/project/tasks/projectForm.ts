@@ -19,6 +19,7 @@ import {
   isRemoteVcsType,
   isTimingDisabled,
   joinAnalysisModes,
+  labelOf,
   parseAnalysisModes,
   sshTypeWhenEditing,
   type SshAuthType,
@@ -147,12 +148,9 @@ const labelCounts = (() => {
 
 /** The option text of a getCodeType: its label, plus its code where several codes share the label (2/4/7/10 源码-Git, …). */
 export function codeTypeOptionLabel(code: number): string {
-  const label = (CODE_TYPE_LABEL as Record<number, string>)[code] ?? String(code);
+  const label = labelOf(CODE_TYPE_LABEL, code);
   return (labelCounts.get(label) ?? 0) > 1 ? `${label}（${code}）` : label;
 }
-
-export const codeTypeLabel = (code: number | null | undefined): string =>
-  code === null || code === undefined ? '--' : ((CODE_TYPE_LABEL as Record<number, string>)[code] ?? String(code));
 
 /** What the form shows for the source of a getCodeType. */
 export type SourceKind = 'upload' | 'vcs' | 'image' | 'vcsServer' | 'ftp' | 'configManagement';
