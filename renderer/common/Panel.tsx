@@ -5,7 +5,7 @@ import { Card, H5 } from '@blueprintjs/core';
 import { ErrorState, LoadingState } from './states.tsx';
 
 /** The muted line a panel shows when it has nothing to list. */
-export function PanelEmpty({ children }: { children: ReactNode }) {
+function PanelEmpty({ children }: { children: ReactNode }) {
   return <div className="cairn-muted cairn-panel-empty">{children}</div>;
 }
 

@@ -509,5 +509,3 @@ export const zh = {
     retry: '重试',
   },
 } as const;
-
-export type Strings = typeof zh;

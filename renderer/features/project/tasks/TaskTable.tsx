@@ -14,7 +14,7 @@ const LEVELS = [1, 2, 4, 8, 16] as const;
 export const statusIntent = (status: number | null | undefined): Intent =>
   status === 2 ? 'success' : status === 3 ? 'danger' : status === 4 ? 'warning' : status === null || status === undefined ? 'none' : 'primary';
 
-export function StatusCell({ row, progress }: { row: TaskRow; progress: Progress | undefined }) {
+function StatusCell({ row, progress }: { row: TaskRow; progress: Progress | undefined }) {
   const status = progress?.status ?? row.status;
   if (status === null || status === undefined) return <Tag minimal>{t.noRun}</Tag>;
   const running = isPolledStatus(status);
@@ -40,7 +40,7 @@ export function StatusCell({ row, progress }: { row: TaskRow; progress: Progress
   );
 }
 
-export function LevelCounts({ row }: { row: TaskRow }) {
+function LevelCounts({ row }: { row: TaskRow }) {
   const byLevel = row.summary.byLevel;
   if (!row.resultTaskId || !byLevel) return <span className="cairn-muted">--</span>;
   const total = LEVELS.reduce((n, l) => n + (byLevel[l] ?? 0), 0);
