@@ -12,6 +12,7 @@ import { useAppSelector } from '../../app/hooks.ts';
 import { Page } from '../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
 import { ChartCard } from '../../common/ChartCard.tsx';
+import { pieOption } from '../../common/charts.ts';
 import { LEVEL_COLORS, LevelTag, formatScore, levelLabel } from '../../common/levels.tsx';
 import { writeListState, DEFAULT_LIST_STATE } from './listQuery.ts';
 import { vulnerabilityDetailsPath } from '../../common/vulnerability/columns.tsx';
@@ -28,32 +29,15 @@ const listUrl = (levels: VulnerabilityLevel[] = []) => {
 
 const sumTotals = (totals: LevelTotals): number => LEVEL_CODES.reduce((n, l) => n + (totals[l] ?? 0), 0);
 
-function pieOption(totals: LevelTotals, dark: boolean) {
-  return {
-    tooltip: { trigger: 'item', formatter: '{b}：{c} 个（{d}%）' },
-    legend: { orient: 'horizontal', bottom: 0, itemGap: 16 },
-    series: [
-      {
-        type: 'pie',
-        name: t.levelDistribution,
-        radius: ['45%', '72%'],
-        center: ['50%', '46%'],
-        avoidLabelOverlap: true,
-        // Slices are separated in the colour of the card behind them.
-        itemStyle: { borderColor: dark ? '#2F343C' : '#FFFFFF', borderWidth: 2 },
-        label: { formatter: '{b}  {c}' },
-        // Empty levels stay in the legend but draw no slice or label.
-        data: LEVEL_CODES.map((level) => ({ name: levelLabel(level), value: totals[level], itemStyle: { color: LEVEL_COLORS[level] }, label: { show: totals[level] > 0 }, labelLine: { show: totals[level] > 0 } })),
-      },
-    ],
-  };
-}
+/** The pie of the knowledge base's levels; an empty level stays in the legend but draws no slice. */
+const levelPie = (totals: LevelTotals, dark: boolean) =>
+  pieOption(t.levelDistribution, LEVEL_CODES.map((level) => ({ name: levelLabel(level), value: totals[level], color: LEVEL_COLORS[level] })), dark);
 
 function LevelOverview() {
   const navigate = useNavigate();
   const totals = useVulnerabilityLevelTotalsQuery();
   const dark = useAppSelector((s) => s.ui.dark);
-  const option = useMemo(() => (totals.data ? pieOption(totals.data, dark) : null), [totals.data, dark]);
+  const option = useMemo(() => (totals.data ? levelPie(totals.data, dark) : null), [totals.data, dark]);
   if (totals.isLoading) return <Card className="cairn-panel"><LoadingState /></Card>;
   if (totals.isError) return <Card className="cairn-panel"><ErrorState title={t.kanbanLoadFailed} message={totals.error.message} onRetry={() => void totals.refetch()} /></Card>;
   if (!totals.data || !option) return null;

@@ -26,6 +26,7 @@ import {
 } from '../../../../contract/enums.ts';
 import { SOURCE_TYPES, sourceTypeOf, type InputKind, type UploadFiles } from '../../../../contract/sources.ts';
 import { validateProjectName } from '../../../../contract/validation.ts';
+import { zh } from '../../../i18n/zh-CN.ts';
 
 /** Text inputs of the remote source types, by the spec's field names. */
 const TEXT_FIELDS = [
@@ -293,14 +294,7 @@ export function timingBody(timing: TimingState, code: number): Pick<ProjectForm,
 
 export type FormErrors = Partial<Record<'subjectId' | 'projectName' | 'upload' | 'analysisModes' | 'timing' | TextField, string>>;
 
-const FORM_MESSAGES = {
-  subjectRequired: '请选择应用',
-  uploadRequired: '请上传待分析的文件',
-  modesRequired: '请至少选择一种分析方式',
-  required: (label: string) => `请填写${label}`,
-  weekDaysRequired: '请至少选择一天',
-  daysRequired: '请至少选择一个日期',
-} as const;
+const FORM_MESSAGES = zh.project.form;
 
 /**
  * Errors of the form, by field; empty when it may be sent. `editing`: the subject is fixed. The
