@@ -50,7 +50,6 @@ export const reportZh = {
   redownload: '重新下载',
   delete: '删除',
   deleted: '删除成功！', // spec
-  deleteFailed: '删除失败',
   confirm: '确定',
   cancel: '取消',
   confirmDeleteOne: (name: string) => `确定删除报告“${name}”？平台上的文件将被删除，已下载到本机报告库的副本不受影响。`,

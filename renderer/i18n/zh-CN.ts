@@ -243,7 +243,6 @@ export const zh = {
     cancel: '取消',
     removeTitle: '删除服务器配置',
     removeBody: (name: string) => `确定删除服务器配置“${name}”吗？该服务器上保存的密码也会从钥匙串中移除。`,
-    removeConfirm: '删除',
     localCannotRemove: '“本机”配置不能删除',
     activated: (name: string) => `已切换到服务器“${name}”`,
     reloginNeeded: '切换服务器后，如果该服务器上没有有效的登录会话，需要重新登录。',

@@ -1,5 +1,5 @@
 // 版本管理: versions of the subject (unique names); deleting one leaves its projects unlabelled.
-import { Alert, Button, Card, Dialog, DialogBody, DialogFooter, FormGroup, HTMLTable, InputGroup, TextArea } from '@blueprintjs/core';
+import { Button, Card, Dialog, DialogBody, DialogFooter, FormGroup, HTMLTable, InputGroup, TextArea } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
 import type { SubjectDetail, VersionRow } from '../../../../contract/api/subject.ts';
 import { DASH } from '../../../../contract/enums.ts';
@@ -10,6 +10,7 @@ import { apiErrorMessage } from '../../../api/baseQuery.ts';
 import { useCreateVersionMutation, useDeleteVersionMutation, useUpdateVersionMutation, useVersionsQuery } from '../../../api/subjectApi.ts';
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
+import { useConfirmDelete } from '../../../common/list/useConfirmDelete.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../common/states.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 import { SettingsLayout } from './SettingsLayout.tsx';
@@ -61,17 +62,12 @@ function VersionDialog({ subjectId, editing, onClose }: { subjectId: number; edi
 function Versions({ subject }: { subject: SubjectDetail }) {
   const list = useVersionsQuery(subject.id);
   const [editing, setEditing] = useState<VersionRow | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<VersionRow | null>(null);
   const [remove] = useDeleteVersionMutation();
-  const confirmDelete = async () => {
-    try {
-      await remove({ id: deleting!.id }).unwrap();
-      notify.success(SUCCESS_MESSAGES.deleted);
-    } catch (err) {
-      notify.error(apiErrorMessage(err));
-    }
-    setDeleting(null);
-  };
+  const removal = useConfirmDelete<VersionRow, number>({
+    rowKey: (v) => v.id,
+    removeOne: (v) => remove({ id: v.id }).unwrap(),
+    texts: { one: (v) => t.confirmDeleteVersion(v.name, v.projectCount), done: SUCCESS_MESSAGES.deleted },
+  });
   let body;
   if (list.isLoading) body = <LoadingState />;
   else if (list.isError) body = <ErrorState message={(list.error as { message?: string }).message} onRetry={() => void list.refetch()} />;
@@ -88,7 +84,7 @@ function Versions({ subject }: { subject: SubjectDetail }) {
             <td>{formatDateTime(v.createdAt)}</td>
             <td className="cairn-table-actions">
               <Button small minimal icon="edit" text={t.edit} disabled={!subject.canManage} onClick={() => setEditing(v)} />
-              <Button small minimal icon="trash" intent="danger" text={t.delete} disabled={!subject.canManage} onClick={() => setDeleting(v)} />
+              <Button small minimal icon="trash" intent="danger" text={t.delete} disabled={!subject.canManage} onClick={() => removal.ask({ kind: 'one', row: v })} />
             </td>
           </tr>
         ))}
@@ -103,9 +99,7 @@ function Versions({ subject }: { subject: SubjectDetail }) {
       </div>
       {body}
       {editing ? <VersionDialog key={editing === 'new' ? 'new' : editing.id} subjectId={subject.id} editing={editing} onClose={() => setEditing(null)} /> : null}
-      <Alert isOpen={!!deleting} intent="danger" icon="trash" cancelButtonText={t.cancel} confirmButtonText={t.delete} onCancel={() => setDeleting(null)} onConfirm={() => void confirmDelete()}>
-        {deleting ? t.confirmDeleteVersion(deleting.name, deleting.projectCount) : null}
-      </Alert>
+      {removal.element}
     </>
   );
 }

@@ -19,6 +19,7 @@ import { usePermissions } from '../../../app/hooks.ts';
 import { CheckTagGroup, KeywordSearch, ResetButton } from '../../../common/list/filters.tsx';
 import { EmptyState } from '../../../common/states.tsx';
 import { PagedListBody } from '../../../common/list/PagedListBody.tsx';
+import { useConfirmDelete } from '../../../common/list/useConfirmDelete.tsx';
 import { BatchCronDialog, BatchOwnerDialog } from './BatchDialogs.tsx';
 import { GenerateReportDialog } from '../reports/GenerateReportDialog.tsx';
 import { storeSelection, type SelectedProject, type SelectionSource } from './batchSelection.ts';
@@ -42,8 +43,6 @@ const toSelected = (r: TaskRow): SelectedProject => ({
   retentionAudit: r.retentionAudit,
 });
 
-type Confirm = { kind: 'delete'; rows: TaskRow[] } | { kind: 'stop'; row: TaskRow } | null;
-
 export function TaskListView({ source }: { source: SelectionSource }) {
   const [params, setParams] = useSearchParams();
   const state = parseTaskList(params);
@@ -59,12 +58,12 @@ export function TaskListView({ source }: { source: SelectionSource }) {
 
   // Selection survives paging and filtering: rows are kept by id.
   const [selected, setSelected] = useState<Map<number, TaskRow>>(new Map());
-  const [confirm, setConfirm] = useState<Confirm>(null);
+  const [stopping, setStopping] = useState<TaskRow | null>(null);
   const [dialog, setDialog] = useState<'cron' | 'owner' | 'report' | null>(null);
   const [keyword, setKeyword] = useState(state.keyword);
   const [relaunch] = useProjectRelaunchMutation();
   const [stop] = useProjectStopMutation();
-  const [remove, removing] = useProjectDeleteMutation();
+  const [remove] = useProjectDeleteMutation();
 
   const ids = useMemo(() => new Set(selected.keys()), [selected]);
   const select = (row: TaskRow, on: boolean) => {
@@ -95,24 +94,22 @@ export function TaskListView({ source }: { source: SelectionSource }) {
     else if (answer.data.message === LAUNCH_SUCCESS) notify.success(zh.project.launchSuccess);
     else notify.warning(answer.data.message || zh.project.form.notLaunched);
   };
-  const doConfirm = async () => {
-    if (!confirm) return;
-    if (confirm.kind === 'stop') {
-      const answer = await stop(confirm.row.projectId);
-      if ('error' in answer) notify.error(apiErrorMessage(answer.error));
-      else notify.success(zh.project.operationDone);
-    } else {
-      const answer = await remove(confirm.rows.map((r) => r.projectId));
-      if ('error' in answer) notify.error(apiErrorMessage(answer.error));
-      else {
-        notify.success(zh.project.deleted);
-        const next = new Map(selected);
-        for (const r of confirm.rows) next.delete(r.projectId);
-        setSelected(next);
-      }
-    }
-    setConfirm(null);
+  const doStop = async (row: TaskRow) => {
+    const answer = await stop(row.projectId);
+    if ('error' in answer) notify.error(apiErrorMessage(answer.error));
+    else notify.success(zh.project.operationDone);
+    setStopping(null);
   };
+  const removal = useConfirmDelete<TaskRow, number>({
+    rowKey: (r) => r.projectId,
+    removeOne: (r) => remove([r.projectId]).unwrap(),
+    removeMany: (projectIds) => remove(projectIds).unwrap(),
+    texts: { one: (r) => t.confirmDeleteOne(r.projectName), many: t.confirmDelete, confirm: t.confirm, done: zh.project.deleted },
+    selection: {
+      drop: (gone) => setSelected((old) => new Map([...old].filter(([id]) => !gone.includes(id)))),
+    },
+    paging: { page: state.page, rows: list.data?.content.length ?? 0, onPage: (page) => setState(changedTaskList(state, { page })) },
+  });
 
   const showSubjectFilter = source === 'analysis' || state.subjectId === null;
   const filters = (
@@ -182,7 +179,7 @@ export function TaskListView({ source }: { source: SelectionSource }) {
       <Button small icon="time" text={t.batchCron} onClick={() => setDialog('cron')} />
       {has('setup:user:user:list') ? <Button small icon="person" text={t.batchOwner} onClick={() => setDialog('owner')} /> : null}
       {has('report:list') ? <Button small icon="document" text={zh.report.batchGenerate} onClick={() => setDialog('report')} /> : null}
-      <Button small intent="danger" icon="trash" text={t.batchDelete} onClick={() => setConfirm({ kind: 'delete', rows: [...selected.values()] })} />
+      <Button small intent="danger" icon="trash" text={t.batchDelete} onClick={() => removal.ask({ kind: 'many', keys: [...selected.keys()] })} />
     </div>
   ) : null;
 
@@ -217,30 +214,24 @@ export function TaskListView({ source }: { source: SelectionSource }) {
             actions={{
               onOpen: (row) => navigate(`/project/analysis/details?projectId=${row.projectId}`),
               onRelaunch: (row) => void doRelaunch(row),
-              onStop: (row) => setConfirm({ kind: 'stop', row }),
+              onStop: setStopping,
               onEdit: (row) => navigate(`/project/analysis/launch?projectId=${row.projectId}`),
-              onDelete: (row) => setConfirm({ kind: 'delete', rows: [row] }),
+              onDelete: (row) => removal.ask({ kind: 'one', row }),
             }}
           />
         )}
       />
+      {removal.element}
       <Alert
-        isOpen={confirm !== null}
-        intent={confirm?.kind === 'delete' ? 'danger' : 'warning'}
-        icon={confirm?.kind === 'delete' ? 'trash' : 'stop'}
+        isOpen={stopping !== null}
+        intent="warning"
+        icon="stop"
         confirmButtonText={t.confirm}
         cancelButtonText={zh.project.form.cancel}
-        loading={removing.isLoading}
-        onConfirm={() => void doConfirm()}
-        onCancel={() => setConfirm(null)}
+        onConfirm={() => void (stopping && doStop(stopping))}
+        onCancel={() => setStopping(null)}
       >
-        {confirm?.kind === 'stop'
-          ? t.confirmStop(confirm.row.projectName)
-          : confirm?.kind === 'delete'
-            ? confirm.rows.length === 1
-              ? t.confirmDeleteOne(confirm.rows[0]!.projectName)
-              : t.confirmDelete(confirm.rows.length)
-            : null}
+        {stopping ? t.confirmStop(stopping.projectName) : null}
       </Alert>
       {dialog === 'cron' ? <BatchCronDialog projectIds={[...ids]} onClose={() => setDialog(null)} /> : null}
       {dialog === 'owner' ? <BatchOwnerDialog projectIds={[...ids]} onClose={() => setDialog(null)} /> : null}
