@@ -11,18 +11,18 @@ const SIZE = 15;
 
 export function InvolvedSubjectsCard<T>(props: {
   id: string;
-  title: string;
-  emptyText: string;
+  /** The card's heading and what it says when nothing is involved. */
+  texts: { involvedSubjects: string; involvedEmpty: string };
   useSubjects: (arg: { id: string; paging: { page: number; size: number } }) => PagedListQuery<T>;
   columns: Array<{ title: string; cell: (row: T) => ReactNode }>;
   rowKey: (row: T) => string;
 }) {
-  const { id, title, emptyText, useSubjects, columns, rowKey } = props;
+  const { id, texts, useSubjects, columns, rowKey } = props;
   const [page, setPage] = useState(1);
   const q = useSubjects({ id, paging: { page, size: SIZE } });
   return (
-    <Panel title={title}>
-      <QueryBody query={q} isEmpty={(d) => d.total === 0} emptyText={emptyText}>
+    <Panel title={texts.involvedSubjects}>
+      <QueryBody query={q} isEmpty={(d) => d.total === 0} emptyText={texts.involvedEmpty}>
         {(d) => (
           <>
             <DataTable rows={d.content} columns={columns.map((c) => ({ key: c.title, ...c }))} rowKey={rowKey} rowLabel={rowKey} compact />

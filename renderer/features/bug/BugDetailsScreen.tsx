@@ -78,22 +78,12 @@ function Overview({ v }: { v: VulnerabilityDetail }) {
   );
 }
 
-function InvolvedSubjects({ id }: { id: string }) {
-  return (
-    <InvolvedSubjectsCard<Static<typeof InvolvedSubjectSchema>>
-      id={id}
-      title={t.involvedSubjects}
-      emptyText={t.involvedEmpty}
-      useSubjects={useInvolvedSubjectsQuery}
-      columns={[
-        { title: t.subjectColumns.name, cell: (s) => s.subjectName },
-        { title: t.subjectColumns.component, cell: (s) => s.component },
-        { title: t.subjectColumns.version, cell: (s) => s.version },
-      ]}
-      rowKey={(s) => `${s.subjectId}:${s.component}:${s.version}`}
-    />
-  );
-}
+type InvolvedSubject = Static<typeof InvolvedSubjectSchema>;
+const INVOLVED_COLUMNS = [
+  { title: t.subjectColumns.name, cell: (s: InvolvedSubject) => s.subjectName },
+  { title: t.subjectColumns.component, cell: (s: InvolvedSubject) => s.component },
+  { title: t.subjectColumns.version, cell: (s: InvolvedSubject) => s.version },
+];
 
 function ImpactItems({ v, id }: { v: VulnerabilityDetail; id: string }) {
   return (
@@ -161,7 +151,7 @@ function ImpactItems({ v, id }: { v: VulnerabilityDetail; id: string }) {
           ))}
         </ul>
       </Panel>
-      <InvolvedSubjects id={id} />
+      <InvolvedSubjectsCard id={id} texts={t} useSubjects={useInvolvedSubjectsQuery} columns={INVOLVED_COLUMNS} rowKey={(s) => `${s.subjectId}:${s.component}:${s.version}`} />
     </>
   );
 }

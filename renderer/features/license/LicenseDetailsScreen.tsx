@@ -82,21 +82,11 @@ function Overview({ l }: { l: LicenseDetail }) {
   );
 }
 
-function InvolvedSubjects({ id }: { id: string }) {
-  return (
-    <InvolvedSubjectsCard<Static<typeof InvolvedSubjectSchema>>
-      id={id}
-      title={t.involvedSubjects}
-      emptyText={t.involvedEmpty}
-      useSubjects={useLicenseInvolvedSubjectsQuery}
-      columns={[
-        { title: t.subjectColumns.project, cell: (s) => s.projectName },
-        { title: t.subjectColumns.subject, cell: (s) => s.subjectName },
-      ]}
-      rowKey={(s) => `${s.projectId}:${s.subjectId}`}
-    />
-  );
-}
+type InvolvedSubject = Static<typeof InvolvedSubjectSchema>;
+const INVOLVED_COLUMNS = [
+  { title: t.subjectColumns.project, cell: (s: InvolvedSubject) => s.projectName },
+  { title: t.subjectColumns.subject, cell: (s: InvolvedSubject) => s.subjectName },
+];
 
 export default function LicenseDetailsScreen() {
   const id = useDetailId();
@@ -112,7 +102,7 @@ export default function LicenseDetailsScreen() {
       heading={(l) => <DetailHeading level={l.level} id={l.spdxId} name={l.name} warning={l.deprecated ? t.deprecated : null} />}
       panels={(l) => ({
         overview: <Overview l={l} />,
-        impactItem: <InvolvedSubjects id={id} />,
+        impactItem: <InvolvedSubjectsCard id={id} texts={t} useSubjects={useLicenseInvolvedSubjectsQuery} columns={INVOLVED_COLUMNS} rowKey={(s) => `${s.projectId}:${s.subjectId}`} />,
       })}
     />
   );

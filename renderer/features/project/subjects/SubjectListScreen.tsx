@@ -147,7 +147,7 @@ export default function SubjectListScreen() {
         onSize={(s) => set({ size: s, page: null })}
         table={table}
       />
-      <CreateSubjectDialog isOpen={creating} onClose={() => setCreating(false)} groupId={view === 'group' && pid ? pid : null} />
+      {creating ? <CreateSubjectDialog onClose={() => setCreating(false)} groupId={view === 'group' && pid ? pid : null} /> : null}
       <TransferDialog subject={transferring} onClose={() => setTransferring(null)} />
       <GenerateReportDialog target={reporting ? { variant: 'subject', subjectId: reporting.id, subjectName: reporting.name } : null} onClose={() => setReporting(null)} />
       {removal.element}
