@@ -5,7 +5,7 @@
 // with the reasons of the failures. The router clears the stored selection when the user leaves
 // the batch-reanalysis screens; the launch screen clears its own when it closes.
 import { useEffect, useState } from 'react';
-import { Button, Callout, Card, Checkbox, FormGroup, HTMLTable, Switch, Tag } from '@blueprintjs/core';
+import { Button, Card, Checkbox, FormGroup, HTMLTable, Switch, Tag } from '@blueprintjs/core';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { BatchResult } from '../../../../contract/api/task.ts';
 import { ANALYSIS_MODE_LABEL, ANALYSIS_MODE_ORDER, CODE_TYPE_LABEL, TASK_STATUS_LABEL, labelOf, parseAnalysisModes } from '../../../../contract/enums.ts';
@@ -15,7 +15,7 @@ import { useProjectBatchCheckMutation, useProjectBatchRecheckMutation, useProjec
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { Page } from '../../../common/PageHeader.tsx';
-import { EmptyState } from '../../../common/states.tsx';
+import { EmptyState, ErrorCallout } from '../../../common/states.tsx';
 import { BatchOutcome } from './BatchDialogs.tsx';
 import { batchLaunchMessage, clearSelection, readSelection, type SelectedProject, type SelectionSource } from './batchSelection.ts';
 import { DEFAULT_ANALYSIS_MODES, joinModes } from './projectForm.ts';
@@ -128,7 +128,7 @@ function BatchScreen({ mode, source, path }: { mode: 'launch' | 'reanalysis'; so
           ) : null}
         </Card>
       ) : null}
-      {error ? <Callout intent="danger" icon="error" className="cairn-result-callout" role="alert">{error}</Callout> : null}
+      <ErrorCallout message={error} className="cairn-result-callout" />
       {result ? <BatchOutcome result={result} message={batchLaunchMessage(result.successNum, result.failNum)} /> : null}
       <div className="cairn-form-actions">
         {result ? (

@@ -4,7 +4,7 @@
 // /api/project/batch/checkAndCreateProject with launch on. The spec's message
 // 批量导入项目完成，成功：N个， 失败：M个 follows, with each failure's reason.
 import { useState } from 'react';
-import { Button, Callout, Card, FormGroup, HTMLSelect, HTMLTable, InputGroup, Switch } from '@blueprintjs/core';
+import { Button, Card, FormGroup, HTMLSelect, HTMLTable, InputGroup, Switch } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { BatchResult } from '../../../../contract/api/task.ts';
 import { NEW_PROJECT_DEFAULTS, isLocalUploadType } from '../../../../contract/enums.ts';
@@ -24,6 +24,7 @@ import { SourceTypeOptions } from './SourceTypeOptions.tsx';
 import { ALL_UPLOAD_EXTENSIONS, DEFAULT_ANALYSIS_MODES, guessCodeType, joinModes, projectNameFromFile, type UploadedFile } from './projectForm.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
+import { ErrorCallout } from '../../../common/states.tsx';
 
 const t = zh.project.importScreen;
 
@@ -133,7 +134,7 @@ export default function ImportScreen() {
           </HTMLTable>
         </Card>
       ) : null}
-      {error ? <Callout intent="danger" icon="error" className="cairn-result-callout" role="alert">{error}</Callout> : null}
+      <ErrorCallout message={error} className="cairn-result-callout" />
       {result ? <BatchOutcome result={result} message={batchImportMessage(result.successNum, result.failNum)} /> : null}
       <div className="cairn-form-actions">
         {result ? (

@@ -5,7 +5,7 @@
 // A source type the platform cannot analyse yet is said up front (the form's notice) and its
 // settings are only saved (PATCH /api/project/{projectId}, 仅保存修改), then the task list opens.
 import { useEffect, useState } from 'react';
-import { Button, Callout } from '@blueprintjs/core';
+import { Button } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import { LAUNCH_SUCCESS } from '../../../../contract/api/task.ts';
 import { isLocalUploadType } from '../../../../contract/enums.ts';
@@ -17,7 +17,7 @@ import { useProjectFormQuery, useProjectRelaunchMutation, useProjectUpdateMutati
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { Page } from '../../../common/PageHeader.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../../../common/states.tsx';
+import { EmptyState, ErrorState, LoadingState, ErrorCallout } from '../../../common/states.tsx';
 import { fieldLabel } from './NewProjectScreen.tsx';
 import { ProjectFormView } from './ProjectFormView.tsx';
 import { buildBody, formFromProject, validateForm, type FormErrors, type ProjectFormState } from './projectForm.ts';
@@ -103,7 +103,7 @@ export default function LaunchScreen() {
         }}
       >
         <ProjectFormView form={form} errors={errors} editing onChange={setForm} uploadNote={keepsUpload ? t.edit.replaceUpload : undefined} />
-        {failure ? <Callout intent="danger" icon="error" className="cairn-form-callout" role="alert">{failure}</Callout> : null}
+        <ErrorCallout message={failure} className="cairn-form-callout" />
         <div className="cairn-form-actions">
           <Button text={t.form.cancel} onClick={() => navigate(-1)} />
           <GuardedButton

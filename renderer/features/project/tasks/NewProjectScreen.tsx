@@ -4,7 +4,7 @@
 // list. A source type the platform cannot analyse yet is said up front: the form shows why and the
 // button only saves (仅保存项目, the same call; the platform saves and answers why it did not launch).
 import { useState } from 'react';
-import { Button, Callout } from '@blueprintjs/core';
+import { Button } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import { LAUNCH_SUCCESS } from '../../../../contract/api/task.ts';
 import { routeTitle } from '../../../../contract/routes.ts';
@@ -19,6 +19,7 @@ import { ProjectFormView } from './ProjectFormView.tsx';
 import { LAST_CODE_TYPE_KEY, buildBody, initialForm, validateForm, type FormErrors, type TextField } from './projectForm.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
+import { ErrorCallout } from '../../../common/states.tsx';
 
 const t = zh.project.form;
 export const fieldLabel = (f: TextField): string => zh.project.fields[f] ?? f;
@@ -83,11 +84,7 @@ export default function NewProjectScreen() {
           onChange={setForm}
           onCodeTypeChosen={(code) => writeItem(LAST_CODE_TYPE_KEY, String(code))}
         />
-        {failure ? (
-          <Callout intent="danger" icon="error" className="cairn-form-callout" role="alert">
-            {failure}
-          </Callout>
-        ) : null}
+        <ErrorCallout message={failure} className="cairn-form-callout" />
         <div className="cairn-form-actions">
           <Button text={t.cancel} onClick={() => navigate(listUrl(form.subjectId))} />
           <GuardedButton type="submit" intent="primary" icon={saveOnly ? 'floppy-disk' : 'play'} text={saveOnly ? t.submitSaveOnly : t.submitNew} loading={launching.isLoading} />
