@@ -1,5 +1,5 @@
 // The source-type selects read the contract's table (contract/sources.ts): the same groups, order
-// and labels the renderer's own list (CODE_TYPE_GROUPS, now gone) showed, with the types the
+// and labels the renderer listed before the table moved to the contract, with the types the
 // platform cannot analyse yet marked where the user picks a type for a new project.
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
