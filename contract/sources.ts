@@ -1,8 +1,9 @@
 // Source types (getCodeType, spec doc 1 §3) declared once: the group the new-project form lists
-// each under, whether the platform analyses it and as what kind of engine input, and what a user
-// is told when it cannot be analysed yet. The task route (launching a run), the analysis job
-// (which input the upload is) and the renderer's source select all read this table; nobody else
-// keeps a list of codes.
+// each under, whether the platform analyses it and as what kind of engine input, what a user is
+// told when it cannot be analysed yet, and which files a local upload of it takes. The task route
+// (launching a run), the analysis job (which input the upload is) and the renderer (the source
+// selects, the upload's file filter, the form's notice and buttons) all read this table; nobody
+// else keeps a list of codes.
 import { CODE_TYPE_LABEL, labelOf, type CodeType } from './enums.ts';
 
 /** What a source type's upload is to the engine. */
@@ -11,36 +12,58 @@ export type InputKind = 'source' | 'feature' | 'binary' | 'sbom' | 'excel';
 /** The source select's groups, in the order the form shows them. */
 export type SourceGroup = '本地上传' | '代码仓库' | '容器镜像' | '制品仓库' | '其他';
 
+/** The files a local upload takes. */
+export interface UploadFiles {
+  /** The extensions file pickers offer (a dropped file is checked against them too). */
+  extensions: readonly string[];
+  /** Whether a dropped folder is taken (zipped before the upload). */
+  folders: boolean;
+}
+
 export interface SourceType {
   code: CodeType;
   group: SourceGroup;
   /** The engine input an upload of this type is; null while the platform cannot analyse it. */
   input: InputKind | null;
-  /** What the user is told when a run of it is asked for; null when it can be analysed. */
+  /** What the user is told, in the form and when a run of it is asked for; null when it can be analysed. */
   unsupported: string | null;
+  /** The files a local upload of this type takes; null for a remote source (fetched, not uploaded). */
+  upload: UploadFiles | null;
 }
 
 /** Why a source type cannot be analysed yet: container images wait for image analysis; remote sources for fetching. */
 type Pending = 'image' | 'fetch';
 
 const PENDING_MESSAGE: Record<Pending, (label: string) => string> = {
-  image: (label) => `代码来源“${label}”的文件已保存，容器镜像分析将在后续版本提供，暂时无法发起分析`,
+  image: (label) => `代码来源“${label}”的文件会随项目保存，容器镜像分析将在后续版本提供，暂时无法发起分析`,
   fetch: (label) => `代码来源“${label}”暂不支持自动获取代码，将在后续版本提供，暂时无法发起分析；请改用本地上传`,
 };
 
-const analysed = (code: CodeType, group: SourceGroup, input: InputKind): SourceType => ({ code, group, input, unsupported: null });
-const pending = (code: CodeType, group: SourceGroup, why: Pending): SourceType =>
-  ({ code, group, input: null, unsupported: PENDING_MESSAGE[why](CODE_TYPE_LABEL[code]) });
+const analysed = (code: CodeType, group: SourceGroup, input: InputKind, upload: UploadFiles | null = null): SourceType =>
+  ({ code, group, input, unsupported: null, upload });
+const pending = (code: CodeType, group: SourceGroup, why: Pending, upload: UploadFiles | null = null): SourceType =>
+  ({ code, group, input: null, unsupported: PENDING_MESSAGE[why](CODE_TYPE_LABEL[code]), upload });
+
+const ARCHIVES = ['.zip', '.jar', '.war', '.tar', '.tar.gz', '.tgz', '.tar.bz2', '.tar.xz', '.7z'];
+/** Manifests and lockfiles the engine reads, by extension (names like go.mod end in .mod). */
+const FEATURE_FILES = ['.json', '.lock', '.xml', '.txt', '.toml', '.mod', '.sum', '.gradle', '.kts', '.yaml', '.yml', '.csproj', '.config', '.cfg', '.gemspec', '.podspec'];
+const BINARIES = ['.jar', '.war', '.ear', '.zip', '.apk', '.aar', '.whl', '.nupkg', '.gem', '.tgz', '.egg', '.exe', '.dll', '.so', '.deb', '.rpm'];
+const SBOMS = ['.json', '.xml', '.spdx', '.spdx.json', '.yaml', '.yml', '.rdf', '.tv'];
+const SHEETS = ['.xlsx', '.xls', '.csv'];
+const IMAGE_ARCHIVES = ['.tar', '.tar.gz', '.tgz'];
+
+const files = (extensions: readonly string[]): UploadFiles => ({ extensions, folders: false });
+const filesOrFolder = (extensions: readonly string[]): UploadFiles => ({ extensions, folders: true });
 
 /** Every getCodeType, in the form's order (group by group, each group in its own order). */
 export const SOURCE_TYPES: readonly SourceType[] = [
-  analysed(0, '本地上传', 'source'),
-  analysed(9, '本地上传', 'feature'),
-  analysed(16, '本地上传', 'binary'),
-  analysed(30, '本地上传', 'sbom'),
-  analysed(34, '本地上传', 'excel'),
-  pending(12, '本地上传', 'image'),
-  pending(32, '本地上传', 'image'),
+  analysed(0, '本地上传', 'source', filesOrFolder(ARCHIVES)),
+  analysed(9, '本地上传', 'feature', filesOrFolder([...FEATURE_FILES, ...ARCHIVES])),
+  analysed(16, '本地上传', 'binary', files(BINARIES)),
+  analysed(30, '本地上传', 'sbom', files(SBOMS)),
+  analysed(34, '本地上传', 'excel', files(SHEETS)),
+  pending(12, '本地上传', 'image', files(IMAGE_ARCHIVES)),
+  pending(32, '本地上传', 'image', files([...IMAGE_ARCHIVES, '.json'])),
 
   pending(2, '代码仓库', 'fetch'),
   pending(4, '代码仓库', 'fetch'),

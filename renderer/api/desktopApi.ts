@@ -147,7 +147,6 @@ export const desktopApi = createApi({
 });
 
 export const {
-  useAppInfoQuery,
   useProfilesQuery,
   useAddProfileMutation,
   useUpdateProfileMutation,
@@ -158,10 +157,18 @@ export const {
   useRestartPlatformMutation,
   useVaultStatusQuery,
   useSavedLoginQuery,
-  useLoginMutation,
   useForgetPasswordMutation,
-  useLogoutMutation,
 } = desktopApi;
+
+/**
+ * The shell the renderer runs in: `electron` (native dialogs, files with real paths) or `web` (the
+ * web host: browser pickers, files staged through the host); null until main answers, `web` when
+ * it cannot.
+ */
+export function useShell(): AppInfo['shell'] | null {
+  const info = desktopApi.useAppInfoQuery();
+  return info.data?.shell ?? (info.isError ? 'web' : null);
+}
 
 /** The active profile of a profiles state. */
 export const activeProfile = (state: ProfilesState | undefined): Profile | undefined =>

@@ -10,7 +10,7 @@ export interface ProjectTypeListArgs {
   filter: CallBody<typeof list>;
 }
 
-export const projectTypeApi = platformApi.enhanceEndpoints({ addTagTypes: ['ProjectType', 'Subject'] }).injectEndpoints({
+const projectTypeApi = platformApi.enhanceEndpoints({ addTagTypes: ['ProjectType', 'Subject'] }).injectEndpoints({
   endpoints: (build) =>
     defineEndpoints(build, 'projectType', {
       provides: ['ProjectType'],

@@ -21,7 +21,6 @@ import {
   dependenceTree,
   fileChildren,
   fileTree,
-  historyInfo,
   historyList,
   historyRefresh,
   homeIntelligence,
@@ -122,7 +121,6 @@ export const resultApi = platformApi.enhanceEndpoints({ addTagTypes: ['Run', 'Re
         }),
         /** A GET that re-rates the history (the spec's method): a mutation, run once per click. */
         historyRefresh: mutation(historyRefresh, { action: true, tags: ['Result'], args: (id: number) => ({ params: { id } }) }),
-        historyInfo: query(historyInfo, { args: (id: number) => ({ params: { id } }) }),
 
         // ---- comparison ------------------------------------------------------------------------------------
         compareTaskComponent: query(compareTaskComponent, { read: true, tags: RM }),
@@ -139,8 +137,6 @@ export const resultApi = platformApi.enhanceEndpoints({ addTagTypes: ['Run', 'Re
     }),
 });
 
-
-
 export const {
   useProjectTaskViewQuery,
   useBatchListQuery,
@@ -152,11 +148,6 @@ export const {
   useResultLicenseListQuery,
   useCopyrightListQuery,
   useLicenseConflictQuery,
-  useDependenceTreeQuery,
-  useFileTreeQuery,
-  useLazyDependenceChildrenQuery,
-  useLazyFileChildrenQuery,
-  useLazyTreeSearchQuery,
   useMarkComponentsMutation,
   useMarkFindingsMutation,
   useVexMarkMutation,
@@ -166,7 +157,6 @@ export const {
   useVexMarkLogQuery,
   useHistoryListQuery,
   useHistoryRefreshMutation,
-  useHistoryInfoQuery,
   useCompareTaskComponentQuery,
   useCompareTaskVulnerabilityQuery,
   useCompareSubjectComponentQuery,

@@ -3,7 +3,7 @@
 import type { CallBody, CallQuery } from '../../contract/api/define.ts';
 import {
   allList, bugConfigCreate, bugConfigUpdate, create, detail, enableBug, groupSubjectList, list, memberAdd, memberList, memberListForAdd,
-  memberRemove, noticeCandidates, noticeSave, noticeUserList, privateServiceConfig, privateServiceSave, remove, removeBatch,
+  memberRemove, noticeSave, privateServiceSave, remove, removeBatch,
   repositorySourceCheck, repositorySourceDelete, repositorySourceList, repositorySourceSave, setup, transfer, versionCreate, versionDelete, versionList, versionUpdate,
 } from '../../contract/api/subject.ts';
 import { defineEndpoints, mutation, mutationOver, query } from './endpoints.ts';
@@ -14,7 +14,7 @@ export interface SubjectListArgs {
   filter: CallBody<typeof list>;
 }
 
-export const subjectApi = platformApi.enhanceEndpoints({ addTagTypes: ['Subject', 'SubjectMember', 'SubjectVersion', 'RepositorySource'] }).injectEndpoints({
+const subjectApi = platformApi.enhanceEndpoints({ addTagTypes: ['Subject', 'SubjectMember', 'SubjectVersion', 'RepositorySource'] }).injectEndpoints({
   endpoints: (build) =>
     defineEndpoints(build, 'subject', {
       provides: ['Subject'],
@@ -40,8 +40,6 @@ export const subjectApi = platformApi.enhanceEndpoints({ addTagTypes: ['Subject'
         createVersion: mutation(versionCreate, { tags: ['SubjectVersion'] }),
         updateVersion: mutation(versionUpdate, { tags: ['SubjectVersion'] }),
         deleteVersion: mutation(versionDelete, { tags: ['SubjectVersion'] }),
-        noticeUsers: query(noticeUserList, { args: (subjectId: number) => ({ query: { subjectId } }) }),
-        noticeCandidates: query(noticeCandidates, { args: (subjectId: number) => ({ query: { subjectId } }) }),
         saveNotice: mutation(noticeSave),
         enableBug: mutation(enableBug, { args: ({ subjectId, enabled }: { subjectId: number; enabled: boolean }) => ({ params: { subjectId }, body: { enabled } }) }),
         /** The defect tracker's settings: created the first time, updated after. */
@@ -52,7 +50,6 @@ export const subjectApi = platformApi.enhanceEndpoints({ addTagTypes: ['Subject'
             combine: ([answer]) => answer,
           },
         ),
-        privateService: query(privateServiceConfig, { args: (subjectId: number) => ({ params: { subjectId } }) }),
         savePrivateService: mutation(privateServiceSave, { args: ({ subjectId, body }: { subjectId: number; body: CallBody<typeof privateServiceSave> }) => ({ params: { subjectId }, body }) }),
         // The caller's own repository sources (per user, not per subject).
         repositorySources: query(repositorySourceList, { tags: ['RepositorySource'], args: (paging: NonNullable<CallQuery<typeof repositorySourceList>> | void) => ({ query: paging ?? {} }) }),
@@ -67,7 +64,7 @@ export const {
   useSubjectListQuery, useSubjectAllQuery, useGroupSubjectsQuery, useSubjectDetailQuery, useCreateSubjectMutation,
   useRemoveSubjectMutation, useRemoveSubjectsMutation, useSetupSubjectMutation, useTransferSubjectMutation, useUsersForAddQuery,
   useMembersQuery, useAddMembersMutation, useRemoveMembersMutation, useVersionsQuery, useCreateVersionMutation,
-  useUpdateVersionMutation, useDeleteVersionMutation, useNoticeUsersQuery, useNoticeCandidatesQuery, useSaveNoticeMutation,
-  useEnableBugMutation, useSaveBugConfigMutation, usePrivateServiceQuery, useSavePrivateServiceMutation, useRepositorySourcesQuery,
+  useUpdateVersionMutation, useDeleteVersionMutation, useSaveNoticeMutation,
+  useEnableBugMutation, useSaveBugConfigMutation, useSavePrivateServiceMutation, useRepositorySourcesQuery,
   useCheckRepositorySourceMutation, useSaveRepositorySourceMutation, useDeleteRepositorySourcesMutation,
 } = subjectApi;

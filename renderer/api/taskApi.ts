@@ -1,6 +1,7 @@
 // Projects and their analyses (contract/api/task.ts): the task list, progress, a stored project's
-// form, launch and re-launch, stop, delete, the batch calls and the batch import; and the owner
-// selector's user list (contract/api/session.ts).
+// form, launch and re-launch, saving without launching (a type the platform cannot analyse yet),
+// stop, delete, the batch calls and the batch import; and the owner selector's user list
+// (contract/api/session.ts).
 //
 // Launch answers carry their meaning in the envelope's message (spec: 任务发起成功！ only when it
 // is SUCCESS), which these endpoints keep (`withMessage`); a project saved but not launched comes
@@ -9,7 +10,7 @@ import type { CallBody, CallQuery } from '../../contract/api/define.ts';
 import { allUsers } from '../../contract/api/session.ts';
 import {
   availableNum, batchCheck, batchCron, batchRecheck, batchRecheckSetup, batchUpdateUser, checkAndCreateProject,
-  deleteProjects, ifCanCheck, launch, progress, projectForm, projectList, relaunch, stop, taskList, updateProject,
+  deleteProjects, ifCanCheck, launch, progress, projectForm, relaunch, stop, taskList, updateProject,
 } from '../../contract/api/task.ts';
 import { defineEndpoints, mutation, query } from './endpoints.ts';
 import { platformApi } from './platformApi.ts';
@@ -31,7 +32,6 @@ export const taskApi = platformApi.enhanceEndpoints({ addTagTypes: ['Task', 'Run
         projectTaskRows: query(taskList, { read: true, args: ({ paging, filter }: TaskListArgs) => ({ query: paging, body: filter }) }),
         /** A stored project as the edit form reads it (source fields, timing, upload; no passwords). */
         projectForm: query(projectForm, { args: (projectId: number) => ({ params: { projectId } }) }),
-        projectsOfSubject: query(projectList, { read: true, args: (subjectId: number) => ({ body: { subjectId } }) }),
         /** Progress of projects (a comma list of ids), polled by the lists (2 s) and the analysis details (1.5 s). */
         projectProgress: query(progress, { tags: [], args: (projectIds: string) => ({ query: { projectIds } }) }),
         projectQuota: query(availableNum),
@@ -55,7 +55,6 @@ export const taskApi = platformApi.enhanceEndpoints({ addTagTypes: ['Task', 'Run
 export const {
   useProjectTaskRowsQuery,
   useProjectFormQuery,
-  useProjectsOfSubjectQuery,
   useProjectProgressQuery,
   useProjectQuotaQuery,
   useProjectQueueStateQuery,

@@ -1,10 +1,12 @@
-// Every chart of the app sits in one of these: a card with its 保存为图片 button (PNG through ECharts getDataURL), drawn by the
-// shared chart host (renderer/common/EChart.tsx), which hands over its instance for the export.
-// Spec doc 1 §9: image capture waits up to 10 s for images — the export waits for the chart's
-// `finished` event (animations done) or 10 s, whichever comes first.
+// Every chart of the app sits in one of these: a card with its 保存为图片 button (PNG through
+// ECharts getDataURL), drawn by the shared chart host (renderer/common/EChart.tsx), which hands
+// over its instance for the export. Spec doc 1 §9: image capture waits up to 10 s for images
+// (IMAGE_CAPTURE_TIMEOUT_MS) — the export waits for the chart's `finished` event (animations
+// done) or that long, whichever comes first.
 import { useRef, useState, type ReactNode } from 'react';
 import { Button, Card, H5 } from '@blueprintjs/core';
 import type { EChartsCoreOption } from 'echarts/core';
+import { IMAGE_CAPTURE_TIMEOUT_MS } from '../../contract/navigation.ts';
 import { useAppSelector } from '../app/hooks.ts';
 import { toastNotifier } from '../app/toaster.ts';
 import { EChart, type EChartInstance } from './EChart.tsx';
@@ -12,9 +14,8 @@ import { zh } from '../i18n/zh-CN.ts';
 import { imageFileName } from './chartImage.ts';
 
 const t = zh.chart;
-const CAPTURE_WAIT_MS = 10_000;
 
-/** Resolves once the chart has finished rendering (or after 10 s). */
+/** Resolves once the chart has finished rendering (or after IMAGE_CAPTURE_TIMEOUT_MS). */
 function rendered(chart: EChartInstance): Promise<void> {
   return new Promise((resolve) => {
     let done = false;
@@ -25,7 +26,7 @@ function rendered(chart: EChartInstance): Promise<void> {
       clearTimeout(timer);
       resolve();
     };
-    const timer = setTimeout(finish, CAPTURE_WAIT_MS);
+    const timer = setTimeout(finish, IMAGE_CAPTURE_TIMEOUT_MS);
     chart.on('finished', finish);
     // Already idle: a zero-delay re-render fires `finished` right away.
     chart.resize();

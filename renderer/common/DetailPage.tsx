@@ -1,10 +1,12 @@
 // The frame of a knowledge-base detail page (vulnerability, licence): the back button, the
 // missing-id, loading and error states, and the route's tabs with the tab kept in the URL
-// (`tab=`). Shared so the detail pages behave alike; each supplies its heading and panels.
-import { Button, Tab, Tabs, type TabId } from '@blueprintjs/core';
+// (`tab=`), and the heading under the title (level, id, name, a warning tag). Shared so the
+// detail pages behave alike; each supplies its heading's facts and its panels.
+import { Button, Tab, Tabs, Tag, type TabId } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { routeInfo, routeTitle } from '../../contract/routes.ts';
+import { LevelTag } from './levels.tsx';
 import { Page } from './PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from './states.tsx';
 
@@ -12,6 +14,22 @@ import { EmptyState, ErrorState, LoadingState } from './states.tsx';
 export function useDetailId(): string {
   const [params] = useSearchParams();
   return (params.get('id') ?? '').trim();
+}
+
+/** The heading of a detail page: its level, its id, its name and, when set, a warning (撤回, 已废弃). */
+export function DetailHeading({ level, id, name, warning }: { level: number; id: string; name: string; warning: string | null }) {
+  return (
+    <span className="cairn-detail-heading">
+      <LevelTag level={level} />
+      <span className="cairn-vul-id-text">{id}</span>
+      <span className="cairn-detail-name">{name}</span>
+      {warning ? (
+        <Tag minimal intent="warning">
+          {warning}
+        </Tag>
+      ) : null}
+    </span>
+  );
 }
 
 export function DetailPage<D>(props: {

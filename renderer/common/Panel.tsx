@@ -5,15 +5,22 @@ import { Card, H5 } from '@blueprintjs/core';
 import { ErrorState, LoadingState } from './states.tsx';
 
 /** The muted line a panel shows when it has nothing to list. */
-export function PanelEmpty({ children }: { children: ReactNode }) {
+function PanelEmpty({ children }: { children: ReactNode }) {
   return <div className="cairn-muted cairn-panel-empty">{children}</div>;
 }
 
-/** A card with a heading; `emptyText` (when set) stands in for the children. */
-export function Panel({ title, emptyText, children }: { title: ReactNode; emptyText?: ReactNode; children?: ReactNode }) {
+/** A card with a heading (and buttons beside it); `emptyText` (when set) stands in for the children. */
+export function Panel({ title, actions, emptyText, children }: { title: ReactNode; actions?: ReactNode; emptyText?: ReactNode; children?: ReactNode }) {
   return (
     <Card className="cairn-panel">
-      <H5>{title}</H5>
+      {actions ? (
+        <div className="cairn-panel-header">
+          <H5>{title}</H5>
+          {actions}
+        </div>
+      ) : (
+        <H5>{title}</H5>
+      )}
       {emptyText === undefined ? children : <PanelEmpty>{emptyText}</PanelEmpty>}
     </Card>
   );

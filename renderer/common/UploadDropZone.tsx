@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, type ChangeEvent, type DragEvent } from 'r
 import { Button, Callout, Icon, Intent, ProgressBar } from '@blueprintjs/core';
 import { formatFileSize } from '../../contract/format.ts';
 import { uploadZh as t } from '../i18n/upload.ts';
+import { useShell } from '../api/desktopApi.ts';
 import { invokeDesktop, DesktopError, localPathOf } from '../platform/desktop.ts';
 import { filesOfEntry, hasAcceptedExtension, isActive, percentOf, useUploads, type BrowserFile, type UploadItem, type UploadedFile } from './uploads.ts';
 
@@ -26,14 +27,10 @@ const intentOf = (item: UploadItem): Intent =>
 export function UploadDropZone({ accept, multiple = false, folders = false, label, onUploaded, disabled = false }: UploadDropZoneProps) {
   const { items, error, setError, addPaths, addBrowserFiles, cancel, resume, remove } = useUploads({ onUploaded });
   const [over, setOver] = useState(false);
-  const [shell, setShell] = useState<'electron' | 'web' | null>(null);
+  const shell = useShell();
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const acceptList = accept.join('、');
-
-  useEffect(() => {
-    invokeDesktop((api) => api.app.info({})).then((info) => setShell(info.shell), () => setShell('web'));
-  }, []);
 
   // The browser's webkitdirectory attribute is not in React's typings.
   useEffect(() => {

@@ -1,5 +1,5 @@
-// Loading, empty and error states shared by every screen.
-import { Button, NonIdealState, Spinner, SpinnerSize } from '@blueprintjs/core';
+// Loading, empty and error states shared by every screen, and the failure callout of a form or an action.
+import { Button, Callout, NonIdealState, Spinner, SpinnerSize } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
 import { zh } from '../i18n/zh-CN.ts';
 
@@ -40,5 +40,15 @@ export function FullScreenLoading({ label = zh.app.loading }: { label?: string }
       <Spinner size={SpinnerSize.LARGE} />
       <div className="cairn-muted">{label}</div>
     </div>
+  );
+}
+
+/** A failure said in place (a refused save, a failed action): nothing when there is none. */
+export function ErrorCallout({ message, className }: { message: string | null | undefined; className: string }) {
+  if (!message) return null;
+  return (
+    <Callout intent="danger" icon="error" className={className} role="alert">
+      {message}
+    </Callout>
   );
 }

@@ -62,7 +62,6 @@ export const libraryZh = {
   cancelled: '已取消下载',
   removeTitle: '删除本机副本',
   removeBody: (name: string) => `确定删除“${name}”吗？仅删除本机副本，不影响服务器上的报告。`,
-  removeConfirm: '删除',
   cancel: '取消',
   removed: '删除成功！',
   loadFailed: '无法读取报告库',

@@ -50,7 +50,6 @@ export const reportZh = {
   redownload: '重新下载',
   delete: '删除',
   deleted: '删除成功！', // spec
-  deleteFailed: '删除失败',
   confirm: '确定',
   cancel: '取消',
   confirmDeleteOne: (name: string) => `确定删除报告“${name}”？平台上的文件将被删除，已下载到本机报告库的副本不受影响。`,
@@ -75,7 +74,7 @@ export const reportZh = {
   emptyFilteredBody: '请调整或重置筛选条件后再试。',
   emptyAll: '还没有报告',
   noTabs: '没有可查看的报告',
-  noTabsBody: '您的账号没有查看任何报告列表的权限，请联系系统管理员分配。',
+  noTabsBody: '您的账号没有查看任何报告列表的权限，请联系域管理员分配。',
   // ---- generate dialog -----------------------------------------------------------------------------
   generate: '生成报告',
   generateLicense: '许可证报告',
@@ -90,8 +89,8 @@ export const reportZh = {
     statistic: '生成统计报告',
   } as Record<string, string>,
   dialogScope: {
-    task: (name: string, seq: number | null) => (seq ? `任务：${name}（第 ${seq} 次检测）` : `任务：${name}（最新成功检测）`),
-    license: (name: string, seq: number | null) => (seq ? `任务：${name}（第 ${seq} 次检测），只含许可证章节` : `任务：${name}，只含许可证章节`),
+    task: (name: string, seq: number | null) => (seq ? `项目：${name}（第 ${seq} 次检测）` : `项目：${name}（最新成功检测）`),
+    license: (name: string, seq: number | null) => (seq ? `项目：${name}（第 ${seq} 次检测），只含许可证章节` : `项目：${name}（最新成功检测），只含许可证章节`),
     batch: (n: number) => `为选中的 ${n} 个项目的最新成功检测各生成一份报告`,
     subject: (name: string) => `应用：${name}（汇总各项目的最新成功检测）`,
     statistic: '汇总当前账号可见的全部项目',

@@ -41,7 +41,7 @@ export const subjectZh = {
   subjectType: '应用类型',
   noSubjectType: '未设置',
   subjectTypeKept: (name: string) => `${name}（已下线或已删除）`,
-  subjectTypesNone: '尚无可选的应用类型：由管理员在“系统管理 › 项目类型”中添加',
+  subjectTypesNone: '尚无可选的应用类型：由域管理员在“系统管理 › 项目类型”中添加',
   subjectTypesFailed: '应用类型列表加载失败，可稍后重新打开',
   members: '成员',
   membersHint: '你将成为应用负责人；可在此添加其他成员',

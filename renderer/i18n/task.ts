@@ -8,7 +8,7 @@ export const taskZh = {
   missingProjectBody: '地址中没有 projectId，请从任务列表打开任务详情。',
   loadFailed: '任务详情加载失败',
   subject: '所属应用',
-  sourceType: '检测来源',
+  sourceType: '代码来源',
   version: '应用版本',
   run: '检测记录',
   runOption: (seq: number, status: string, time: string) => `第 ${seq} 次 · ${status} · ${time}`,
@@ -49,8 +49,6 @@ export const taskZh = {
   progressAria: '分析进度',
   olderResults: '下方为上一次成功分析的结果，新结果完成后自动刷新。',
   finished: '分析完成，结果已刷新',
-
-  // ---- charts ------------------------------------------------------------------------------------
 
   // ---- overview ----------------------------------------------------------------------------------
   overview: {
@@ -289,7 +287,7 @@ export const taskZh = {
     emptyFilteredBody: '调整或重置筛选条件后再试。',
     loadFailed: '加载失败',
     outbound: '出站许可证',
-    outboundNone: '未设置出站许可证：无法判断兼容性，所有结论为“未知”。可在项目的分析设置中填写产品发布所用的出站许可证。',
+    outboundNone: '未设置出站许可证：无法判断兼容性，所有结论为“未知”。可在项目的分析设置中填写项目对外发布所用的出站许可证。',
     verdicts: { compatible: '兼容', incompatible: '不兼容', unknown: '未知' } as Record<string, string>,
     chosen: (s: string) => `按 ${s} 判断`,
   },
@@ -354,7 +352,7 @@ export const taskZh = {
     same: '基准与对比不能相同',
     loadFailed: '对比结果加载失败',
     empty: '没有符合条件的差异',
-    columns: { name: '组件', ecosystem: '生态', change: '变化', version: '版本', risk: '风险', vulns: '漏洞', id: '漏洞编号', level: '等级', mark: '标记', vex: 'VEX', projects: '工程数' },
+    columns: { name: '组件', ecosystem: '生态', change: '变化', version: '版本', risk: '风险', vulns: '漏洞', id: '漏洞编号', level: '等级', mark: '标记', vex: 'VEX', projects: '项目数' },
     notPresent: '—',
   },
 

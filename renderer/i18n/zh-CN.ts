@@ -30,10 +30,10 @@ export const zh = {
     desktopMissingTitle: '无法连接桌面服务',
     desktopMissingBody:
       '界面没有找到桌面桥接（window.desktop），无法访问分析平台。请通过 Cairn 桌面客户端，或通过 npm run web 启动的本地网页服务打开本界面，不要直接在浏览器中打开构建出的页面文件。',
-    desktopMissingHint: '如果在桌面客户端中看到本页面，请重新启动 Cairn；问题持续出现时请联系系统管理员。',
+    desktopMissingHint: '如果在桌面客户端中看到本页面，请重新启动 Cairn；问题持续出现时请联系域管理员。',
     bridgeError: '桌面服务调用失败',
     screenErrorTitle: '页面出错了',
-    screenErrorBody: '该页面渲染时发生错误。可以返回首页或重新加载页面；如问题持续出现，请联系系统管理员。',
+    screenErrorBody: '该页面渲染时发生错误。可以返回首页或重新加载页面；如问题持续出现，请联系域管理员。',
     reload: '重新加载',
     backHome: '返回首页',
     notFoundTitle: '页面不存在',
@@ -44,7 +44,7 @@ export const zh = {
     mainMenu: '主菜单',
     noPermissionTitle: '没有访问权限',
     noPermissionBody: (title: string, permission: string) =>
-      `访问“${title}”需要“${permission}”权限，请联系系统管理员分配。角色或权限的变更在重新登录后生效。`,
+      `访问“${title}”需要“${permission}”权限，请联系域管理员分配。角色或权限的变更在重新登录后生效。`,
     showPassword: '显示密码',
     hidePassword: '隐藏密码',
     notInSpec: (method: string, path: string) => `规格中没有此接口：${method} ${path}`,
@@ -77,7 +77,7 @@ export const zh = {
     title: (title: string) => `${title}`,
     intro: '请选择要进入的页面：',
     noneTitle: '没有可访问的页面',
-    noneBody: '您的账号在此模块下没有可访问的页面，请联系系统管理员分配权限。',
+    noneBody: '您的账号在此模块下没有可访问的页面，请联系域管理员分配权限。',
     built: '可用',
     building: '建设中',
   },
@@ -243,7 +243,6 @@ export const zh = {
     cancel: '取消',
     removeTitle: '删除服务器配置',
     removeBody: (name: string) => `确定删除服务器配置“${name}”吗？该服务器上保存的密码也会从钥匙串中移除。`,
-    removeConfirm: '删除',
     localCannotRemove: '“本机”配置不能删除',
     activated: (name: string) => `已切换到服务器“${name}”`,
     reloginNeeded: '切换服务器后，如果该服务器上没有有效的登录会话，需要重新登录。',
@@ -310,7 +309,7 @@ export const zh = {
     emptyFiltered: '没有符合条件的漏洞',
     emptyFilteredBody: '请调整或重置筛选条件后再试。',
     emptyAll: '知识库中还没有漏洞',
-    emptyAllBody: '系统管理员可以在“系统管理 / 知识库管理 / 漏洞知识库”中导入漏洞数据或新增系统漏洞。',
+    emptyAllBody: '域管理员可以在“系统管理 / 知识库管理 / 漏洞知识库”中导入漏洞数据或新增系统漏洞。',
     withdrawn: '已撤回',
     // details
     detailMissingId: '缺少漏洞编号',
@@ -342,7 +341,7 @@ export const zh = {
     explicitVersions: (n: number) => `另列出 ${n} 个受影响版本`,
     fixCommits: '修复提交',
     noFixCommits: '没有记录修复提交',
-    involvedSubjects: '受影响的项目',
+    involvedSubjects: '受影响的应用',
     involvedEmpty: '目前没有项目的检测结果包含此漏洞',
     subjectColumns: { name: '应用', component: '组件', version: '版本' },
     references: '参考链接',
@@ -473,7 +472,7 @@ export const zh = {
     name: '许可证名称',
     currentLevel: '当前等级',
     defaultLevel: '默认等级',
-    levelEditedHint: '（系统管理员已修改）',
+    levelEditedHint: '（已在许可证知识库中修改）',
     link: 'SPDX 页面',
     officialLink: '许可证原文地址',
     updatedAt: '更新时间',
@@ -509,5 +508,3 @@ export const zh = {
     retry: '重试',
   },
 } as const;
-
-export type Strings = typeof zh;

@@ -45,7 +45,7 @@ export class DesktopError extends Error {
 }
 
 /** `{ ok: true, value }` -> value; `{ ok: false, error }` -> throws DesktopError. */
-export function unwrap<T>(result: IpcResult<T>): T {
+function unwrap<T>(result: IpcResult<T>): T {
   if (result.ok) return result.value;
   throw new DesktopError(result.error);
 }

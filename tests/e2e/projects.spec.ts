@@ -109,14 +109,20 @@ test('项目：新建（源码压缩包、SBOM、Excel 清单）、任务列表�
   await expect(page.getByRole('checkbox', { name: '许可证版权检测' })).toBeChecked();
   await expect(page.getByRole('checkbox', { name: '保留审计结果' })).toBeChecked();
   await expect(page.getByRole('checkbox', { name: '开启定时分析' })).toBeDisabled();
+  // A remote source is not fetched yet: the option is marked, the form says why before anything
+  // is saved, and the button only saves.
+  await expect(page.locator('#pf-code-type option[value="2"]')).toHaveText('源码-Git（2） · 暂未提供分析');
+  await expect(page.locator('#pf-code-type option[value="0"]')).toHaveText('源码-本地上传');
   await page.getByLabel('来源类型').selectOption('2');
+  await expect(page.getByRole('note')).toContainText('暂不支持自动获取代码');
+  await expect(page.getByRole('button', { name: '保存并发起分析' })).toHaveCount(0);
   await expect(page.getByLabel('仓库地址')).toBeVisible();
   await expect(page.getByLabel('分支')).toHaveValue('master');
   await page.getByRole('checkbox', { name: '开启定时分析' }).check({ force: true });
   await expect(page.getByLabel('周期')).toHaveValue('2');
   await expect(page.getByLabel('星期', { exact: true })).toHaveValue('1');
   await page.screenshot({ path: shot('1-new-git'), fullPage: true });
-  await page.getByRole('button', { name: '保存并发起分析' }).click();
+  await page.getByRole('button', { name: '仅保存项目' }).click();
   await expect(page.getByText('请填写仓库地址')).toBeVisible();
 
   // ---- a source archive --------------------------------------------------------------------
@@ -224,8 +230,10 @@ test('项目：新建（源码压缩包、SBOM、Excel 清单）、任务列表�
   await expect(page.getByText(/未在此显示/)).toHaveCount(0);
   await page.screenshot({ path: shot('10-edit-git'), fullPage: true });
   await page.getByLabel('分支').fill('main');
-  await page.getByRole('button', { name: '保存并重新分析' }).click();
-  // Remote sources are stored but not fetched yet: the platform says so and the list opens.
+  // Remote sources are stored but not fetched yet: the form says so, only saves, and the list opens.
+  await expect(page.getByRole('note')).toContainText('暂不支持自动获取代码');
+  await page.getByRole('button', { name: '仅保存修改' }).click();
+  await expect(page.getByText('保存成功！').first()).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`#/project/taskList\\?subjectId=${opsId}$`));
   const after = await bridgeCall(page, { method: 'GET', path: `/api/project/${gitId}` });
   expect(after.data.source).toMatchObject({ gitBranchName: 'main', svnGitUri: 'https://git.example.com/ops/api.git', hasSvnGitPwd: true });

@@ -41,5 +41,3 @@ export function UnderConstruction({ info }: { info: RouteInfo }) {
     </Page>
   );
 }
-
-export default UnderConstruction;

@@ -44,7 +44,7 @@ function SortHeader({ column, sort }: { column: Column<never>; sort: ColumnSort 
   );
 }
 
-export function DataTable<Row, K extends string | number>({ rows, columns, rowKey, rowLabel, onOpen, selection, actions, className }: {
+export function DataTable<Row, K extends string | number>({ rows, columns, rowKey, rowLabel, onOpen, selection, actions, className, compact = false }: {
   rows: readonly Row[];
   columns: ReadonlyArray<Column<Row>>;
   rowKey: (row: Row) => K;
@@ -55,12 +55,14 @@ export function DataTable<Row, K extends string | number>({ rows, columns, rowKe
   actions?: ((row: Row) => ReactNode) | undefined;
   /** Added to `cairn-table`. */
   className?: string;
+  /** Tighter rows (a table inside a panel or a drawer). */
+  compact?: boolean;
 }) {
   const allChecked = selection ? rows.length > 0 && rows.every((r) => selection.selected.has(rowKey(r))) : false;
   const someChecked = selection ? rows.some((r) => selection.selected.has(rowKey(r))) : false;
   const stop = (e: React.MouseEvent) => e.stopPropagation();
   return (
-    <HTMLTable className={className ? `cairn-table ${className}` : 'cairn-table'} interactive={Boolean(onOpen)} striped>
+    <HTMLTable className={className ? `cairn-table ${className}` : 'cairn-table'} interactive={Boolean(onOpen)} striped compact={compact}>
       <thead>
         <tr>
           {selection ? (

@@ -18,7 +18,7 @@ import { zh } from '../../i18n/zh-CN.ts';
 const t = zh.list;
 const NO_ROWS: never[] = [];
 /** A list without deletes: the flow exists (hooks run on every render) but is never asked. */
-const NO_REMOVE: ListRemove<unknown, never> = { one: () => Promise.resolve(), texts: { title: '', one: () => '', many: () => '' } };
+const NO_REMOVE: ListRemove<unknown, never> = { one: () => Promise.resolve(), texts: { one: () => '' } };
 
 export interface RowAction {
   icon: IconName;

@@ -1,7 +1,8 @@
 // Delete with confirmation: ask(...) opens an alert naming what goes (one row, or the n checked
-// rows); on 删除 the delete runs with a loading button, then a success toast (删除成功！), the
-// deleted rows leave the selection, and when they were the last rows of a later page the list
-// steps back a page. A refusal is shown as an error toast. The alert is `element`, to be rendered.
+// rows); on 删除 the delete runs with a loading button, then a success toast (删除成功, or the
+// screen's own), the deleted rows leave the selection, and when they were the last rows of a later
+// page the list steps back a page. A refusal is shown as an error toast. The alert is `element`,
+// to be rendered. Every screen that deletes (or removes) rows asks through this.
 import { useState, type ReactElement } from 'react';
 import { Alert } from '@blueprintjs/core';
 import { ADMIN_SUCCESS_MESSAGES } from '../../../contract/errors.ts';
@@ -14,10 +15,15 @@ import { zh } from '../../i18n/zh-CN.ts';
 export type Doomed<Row, K> = { kind: 'one'; row: Row } | { kind: 'many'; keys: K[] };
 
 export interface ConfirmDeleteTexts<Row> {
-  /** The alert's heading (删除系统漏洞). */
-  title: string;
+  /** The alert's heading (删除系统漏洞); none where the question says it all. */
+  title?: string;
   one: (row: Row) => string;
-  many: (count: number) => string;
+  /** The question for checked rows (only lists with a batch delete ask it). */
+  many?: (count: number) => string;
+  /** The confirm button: 删除 unless said (移除 for members). */
+  confirm?: string;
+  /** The success toast: 删除成功 unless said (the project screens' spec message is 删除成功！). */
+  done?: string;
 }
 
 export interface ConfirmDeleteOptions<Row, K> {
@@ -26,7 +32,7 @@ export interface ConfirmDeleteOptions<Row, K> {
   /** The batch delete of checked rows (a list offers 批量删除 only with it). */
   removeMany?: ((keys: K[]) => Promise<unknown>) | undefined;
   texts: ConfirmDeleteTexts<Row>;
-  selection?: Selection<K> | undefined;
+  selection?: Pick<Selection<K>, 'drop'> | undefined;
   /** The list's page, the rows it shows and how to go to another page. */
   paging?: { page: number; rows: number; onPage: (page: number) => void };
 }
@@ -46,7 +52,7 @@ export function useConfirmDelete<Row, K>(options: ConfirmDeleteOptions<Row, K>):
     setPending(true);
     try {
       await (doomed.kind === 'one' ? removeOne(doomed.row) : removeMany?.(doomed.keys));
-      notify.success(ADMIN_SUCCESS_MESSAGES.deleted);
+      notify.success(texts.done ?? ADMIN_SUCCESS_MESSAGES.deleted);
       const gone = doomed.kind === 'one' ? [rowKey(doomed.row)] : doomed.keys;
       selection?.drop(gone);
       // The last rows of a later page went: step back a page.
@@ -67,15 +73,17 @@ export function useConfirmDelete<Row, K>(options: ConfirmDeleteOptions<Row, K>):
       intent="danger"
       icon="trash"
       cancelButtonText={zh.list.cancel}
-      confirmButtonText={zh.list.removeConfirm}
+      confirmButtonText={texts.confirm ?? zh.list.removeConfirm}
       loading={pending}
       onCancel={() => setDoomed(null)}
       onConfirm={() => void confirm()}
     >
-      <p>
-        <strong>{texts.title}</strong>
-      </p>
-      <p>{doomed ? (doomed.kind === 'one' ? texts.one(doomed.row) : texts.many(doomed.keys.length)) : ''}</p>
+      {texts.title ? (
+        <p>
+          <strong>{texts.title}</strong>
+        </p>
+      ) : null}
+      <p>{doomed ? (doomed.kind === 'one' ? texts.one(doomed.row) : texts.many?.(doomed.keys.length)) : ''}</p>
     </Alert>
   );
   return { ask: setDoomed, element };

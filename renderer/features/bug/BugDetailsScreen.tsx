@@ -1,14 +1,14 @@
 // /bug/bugList/details?id=… 漏洞详情: 概览 (ids, level, score, vector, exploit, CWE, dates,
 // description), 影响项目 (affected packages with readable ranges and fixed versions, fix commits,
 // the projects it touches) and 参考信息 (references). The tab is kept in the URL (`tab=`).
-import { Card, Code, H5, HTMLTable, Icon, Tag } from '@blueprintjs/core';
+import { Code, HTMLTable, Icon, Tag } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import type { Static } from 'typebox';
 import type { InvolvedSubjectSchema } from '../../../contract/api/vulnerability.ts';
 import type { VulnerabilityDetail } from '../../../contract/api/vulnerability.ts';
 import { DASH, formatDateTime, formatVulnerabilityId } from '../../../contract/format.ts';
 import { useInvolvedSubjectsQuery, useVulnerabilityDetailQuery } from '../../api/vulnerabilityApi.ts';
-import { DetailPage, useDetailId } from '../../common/DetailPage.tsx';
+import { DetailHeading, DetailPage, useDetailId } from '../../common/DetailPage.tsx';
 import { Field } from '../../common/Field.tsx';
 import { InvolvedSubjectsCard } from '../../common/InvolvedSubjectsCard.tsx';
 import { Panel } from '../../common/Panel.tsx';
@@ -26,8 +26,7 @@ const dashIfEmpty = (v: string | null | undefined): ReactNode => (v && v.trim() 
 function Overview({ v }: { v: VulnerabilityDetail }) {
   return (
     <>
-      <Card className="cairn-panel">
-        <H5>{t.ids}</H5>
+      <Panel title={t.ids}>
         <div className="cairn-fields cairn-fields-grid">
           <Field label={t.identify}>
             <span className="cairn-vul-id-text">{v.identify}</span>
@@ -39,9 +38,8 @@ function Overview({ v }: { v: VulnerabilityDetail }) {
             <TagList items={otherAliases(v)} />
           </Field>
         </div>
-      </Card>
-      <Card className="cairn-panel">
-        <H5>{t.sectionRating}</H5>
+      </Panel>
+      <Panel title={t.sectionRating}>
         <div className="cairn-fields cairn-fields-grid">
           <Field label={t.level}>
             <LevelTag level={v.level} />
@@ -72,93 +70,78 @@ function Overview({ v }: { v: VulnerabilityDetail }) {
             {v.origin && v.origin !== v.source ? <span className="cairn-muted"> · {v.origin}</span> : null}
           </Field>
         </div>
-      </Card>
-      <Card className="cairn-panel">
-        <H5>{t.description}</H5>
-        {v.details.trim() ? <div className="cairn-description">{v.details}</div> : <div className="cairn-muted">{t.noDescription}</div>}
-      </Card>
+      </Panel>
+      <Panel title={t.description} emptyText={v.details.trim() ? undefined : t.noDescription}>
+        <div className="cairn-description">{v.details}</div>
+      </Panel>
     </>
   );
 }
 
-function InvolvedSubjects({ id }: { id: string }) {
-  return (
-    <InvolvedSubjectsCard<Static<typeof InvolvedSubjectSchema>>
-      id={id}
-      title={t.involvedSubjects}
-      emptyText={t.involvedEmpty}
-      useSubjects={useInvolvedSubjectsQuery}
-      columns={[
-        { title: t.subjectColumns.name, cell: (s) => s.subjectName },
-        { title: t.subjectColumns.component, cell: (s) => s.component },
-        { title: t.subjectColumns.version, cell: (s) => s.version },
-      ]}
-      rowKey={(s) => `${s.subjectId}:${s.component}:${s.version}`}
-    />
-  );
-}
+type InvolvedSubject = Static<typeof InvolvedSubjectSchema>;
+const INVOLVED_COLUMNS = [
+  { title: t.subjectColumns.name, cell: (s: InvolvedSubject) => s.subjectName },
+  { title: t.subjectColumns.component, cell: (s: InvolvedSubject) => s.component },
+  { title: t.subjectColumns.version, cell: (s: InvolvedSubject) => s.version },
+];
 
 function ImpactItems({ v, id }: { v: VulnerabilityDetail; id: string }) {
   return (
     <>
-      <Card className="cairn-panel">
-        <H5>
-          {t.affectedPackages} <span className="cairn-muted cairn-h-sub">{t.affectedCount(v.affected.length)}</span>
-        </H5>
-        {v.affected.length === 0 ? (
-          <div className="cairn-muted cairn-panel-empty">{zh.states.empty}</div>
-        ) : (
-          <HTMLTable className="cairn-table cairn-affected-table" striped>
-            <thead>
-              <tr>
-                <th>{t.ecosystem}</th>
-                <th>{t.columns.packages}</th>
-                <th>{t.affectedVersions}</th>
-                <th>{t.fixedVersions}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {v.affected.map((p, i) => {
-                const ranges = p.affected.length ? p.affected : p.vulnerable;
-                return (
-                  <tr key={`${p.ecosystem}:${p.name}:${i}`}>
-                    <td>
-                      <Tag minimal>{p.ecosystem}</Tag>
-                      {p.distribution ? <div className="cairn-muted cairn-cell-sub">{`${t.distribution}：${p.distribution}`}</div> : null}
-                    </td>
-                    <td className="cairn-package-name">{p.name}</td>
-                    <td>
-                      {ranges.length ? (
-                        ranges.map((r) => (
-                          <div key={r}>
-                            <Code>{r}</Code>
-                          </div>
-                        ))
-                      ) : (
-                        <span className="cairn-muted">{DASH}</span>
-                      )}
-                      {p.versions.length ? <div className="cairn-muted cairn-cell-sub" title={p.versions.join(', ')}>{t.explicitVersions(p.versions.length)}</div> : null}
-                    </td>
-                    <td>
-                      {p.fixed.length ? (
-                        <div className="cairn-tag-row">
-                          {p.fixed.map((f) => (
-                            <Tag key={f} minimal intent="success" icon="tick">
-                              {f}
-                            </Tag>
-                          ))}
+      <Panel
+        title={<>{t.affectedPackages} <span className="cairn-muted cairn-h-sub">{t.affectedCount(v.affected.length)}</span></>}
+        emptyText={v.affected.length === 0 ? zh.states.empty : undefined}
+      >
+        <HTMLTable className="cairn-table cairn-affected-table" striped>
+          <thead>
+            <tr>
+              <th>{t.ecosystem}</th>
+              <th>{t.columns.packages}</th>
+              <th>{t.affectedVersions}</th>
+              <th>{t.fixedVersions}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {v.affected.map((p, i) => {
+              const ranges = p.affected.length ? p.affected : p.vulnerable;
+              return (
+                <tr key={`${p.ecosystem}:${p.name}:${i}`}>
+                  <td>
+                    <Tag minimal>{p.ecosystem}</Tag>
+                    {p.distribution ? <div className="cairn-muted cairn-cell-sub">{`${t.distribution}：${p.distribution}`}</div> : null}
+                  </td>
+                  <td className="cairn-package-name">{p.name}</td>
+                  <td>
+                    {ranges.length ? (
+                      ranges.map((r) => (
+                        <div key={r}>
+                          <Code>{r}</Code>
                         </div>
-                      ) : (
-                        <span className="cairn-muted">{t.noFix}</span>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </HTMLTable>
-        )}
-      </Card>
+                      ))
+                    ) : (
+                      <span className="cairn-muted">{DASH}</span>
+                    )}
+                    {p.versions.length ? <div className="cairn-muted cairn-cell-sub" title={p.versions.join(', ')}>{t.explicitVersions(p.versions.length)}</div> : null}
+                  </td>
+                  <td>
+                    {p.fixed.length ? (
+                      <div className="cairn-tag-row">
+                        {p.fixed.map((f) => (
+                          <Tag key={f} minimal intent="success" icon="tick">
+                            {f}
+                          </Tag>
+                        ))}
+                      </div>
+                    ) : (
+                      <span className="cairn-muted">{t.noFix}</span>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </HTMLTable>
+      </Panel>
       <Panel title={t.fixCommits} emptyText={v.fixCommits.length === 0 ? t.noFixCommits : undefined}>
         <ul className="cairn-link-list">
           {v.fixCommits.map((c) => (
@@ -168,7 +151,7 @@ function ImpactItems({ v, id }: { v: VulnerabilityDetail; id: string }) {
           ))}
         </ul>
       </Panel>
-      <InvolvedSubjects id={id} />
+      <InvolvedSubjectsCard id={id} texts={t} useSubjects={useInvolvedSubjectsQuery} columns={INVOLVED_COLUMNS} rowKey={(s) => `${s.subjectId}:${s.component}:${s.version}`} />
     </>
   );
 }
@@ -205,18 +188,7 @@ export default function BugDetailsScreen() {
       id={id}
       texts={t}
       query={q}
-      heading={(v) => (
-        <span className="cairn-detail-heading">
-          <LevelTag level={v.level} />
-          <span className="cairn-vul-id-text">{formatVulnerabilityId(v)}</span>
-          <span className="cairn-detail-name">{v.name}</span>
-          {v.withdrawn ? (
-            <Tag minimal intent="warning">
-              {t.withdrawn}
-            </Tag>
-          ) : null}
-        </span>
-      )}
+      heading={(v) => <DetailHeading level={v.level} id={formatVulnerabilityId(v)} name={v.name} warning={v.withdrawn ? t.withdrawn : null} />}
       panels={(v) => ({
         overview: <Overview v={v} />,
         impactItem: <ImpactItems v={v} id={id} />,

@@ -2,7 +2,7 @@
 // call per level) as tiles and a pie, and the ten most recently published vulnerabilities.
 // Every figure comes from the platform; a slice or a tile opens the list filtered by its level.
 import { useMemo } from 'react';
-import { Button, Card, H5, HTMLTable } from '@blueprintjs/core';
+import { Button, Card } from '@blueprintjs/core';
 import { useNavigate } from 'react-router';
 import { LEVEL_CODES, type VulnerabilityLevel } from '../../../contract/enums.ts';
 import { formatDate, formatVulnerabilityId } from '../../../contract/format.ts';
@@ -12,6 +12,9 @@ import { useAppSelector } from '../../app/hooks.ts';
 import { Page } from '../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
 import { ChartCard } from '../../common/ChartCard.tsx';
+import { DataTable } from '../../common/list/DataTable.tsx';
+import { Panel, QueryBody } from '../../common/Panel.tsx';
+import { pieOption } from '../../common/charts.ts';
 import { LEVEL_COLORS, LevelTag, formatScore, levelLabel } from '../../common/levels.tsx';
 import { writeListState, DEFAULT_LIST_STATE } from './listQuery.ts';
 import { vulnerabilityDetailsPath } from '../../common/vulnerability/columns.tsx';
@@ -28,32 +31,15 @@ const listUrl = (levels: VulnerabilityLevel[] = []) => {
 
 const sumTotals = (totals: LevelTotals): number => LEVEL_CODES.reduce((n, l) => n + (totals[l] ?? 0), 0);
 
-function pieOption(totals: LevelTotals, dark: boolean) {
-  return {
-    tooltip: { trigger: 'item', formatter: '{b}：{c} 个（{d}%）' },
-    legend: { orient: 'horizontal', bottom: 0, itemGap: 16 },
-    series: [
-      {
-        type: 'pie',
-        name: t.levelDistribution,
-        radius: ['45%', '72%'],
-        center: ['50%', '46%'],
-        avoidLabelOverlap: true,
-        // Slices are separated in the colour of the card behind them.
-        itemStyle: { borderColor: dark ? '#2F343C' : '#FFFFFF', borderWidth: 2 },
-        label: { formatter: '{b}  {c}' },
-        // Empty levels stay in the legend but draw no slice or label.
-        data: LEVEL_CODES.map((level) => ({ name: levelLabel(level), value: totals[level], itemStyle: { color: LEVEL_COLORS[level] }, label: { show: totals[level] > 0 }, labelLine: { show: totals[level] > 0 } })),
-      },
-    ],
-  };
-}
+/** The pie of the knowledge base's levels; an empty level stays in the legend but draws no slice. */
+const levelPie = (totals: LevelTotals, dark: boolean) =>
+  pieOption(t.levelDistribution, LEVEL_CODES.map((level) => ({ name: levelLabel(level), value: totals[level], color: LEVEL_COLORS[level] })), dark);
 
 function LevelOverview() {
   const navigate = useNavigate();
   const totals = useVulnerabilityLevelTotalsQuery();
   const dark = useAppSelector((s) => s.ui.dark);
-  const option = useMemo(() => (totals.data ? pieOption(totals.data, dark) : null), [totals.data, dark]);
+  const option = useMemo(() => (totals.data ? levelPie(totals.data, dark) : null), [totals.data, dark]);
   if (totals.isLoading) return <Card className="cairn-panel"><LoadingState /></Card>;
   if (totals.isError) return <Card className="cairn-panel"><ErrorState title={t.kanbanLoadFailed} message={totals.error.message} onRetry={() => void totals.refetch()} /></Card>;
   if (!totals.data || !option) return null;
@@ -76,10 +62,9 @@ function LevelOverview() {
         ))}
       </div>
       {all === 0 ? (
-        <Card className="cairn-panel">
-          <H5>{t.levelDistribution}</H5>
+        <Panel title={t.levelDistribution}>
           <EmptyState title={t.emptyAll} description={t.emptyAllBody} icon="pie-chart" />
-        </Card>
+        </Panel>
       ) : (
         <ChartCard
           title={t.levelDistribution}
@@ -98,52 +83,29 @@ function LevelOverview() {
 function Latest() {
   const navigate = useNavigate();
   const q = useVulnerabilityListQuery({ paging: { page: 1, size: LATEST }, filter: { sort: 'published', order: 'desc' } });
-  let body: React.ReactNode;
-  if (q.isLoading) body = <LoadingState />;
-  else if (q.isError) body = <ErrorState message={q.error.message} onRetry={() => void q.refetch()} />;
-  else if (!q.data || q.data.content.length === 0) body = <EmptyState />;
-  else {
-    body = (
-      <HTMLTable className="cairn-table cairn-vul-table" interactive striped compact>
-        <thead>
-          <tr>
-            <th className="cairn-col-id">{t.columns.id}</th>
-            <th>{t.columns.name}</th>
-            <th className="cairn-col-level">{t.columns.level}</th>
-            <th className="cairn-col-score">{t.columns.score}</th>
-            <th className="cairn-col-date">{t.columns.published}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {q.data.content.map((row) => (
-            <tr key={row.id} className="cairn-clickable-row" onClick={() => navigate(vulnerabilityDetailsPath(row))}>
-              <td className="cairn-col-id">
-                <span className="cairn-vul-id">{formatVulnerabilityId(row)}</span>
-              </td>
-              <td className="cairn-col-name">
-                <div className="cairn-ellipsis-1" title={row.name}>
-                  {row.name || '--'}
-                </div>
-              </td>
-              <td className="cairn-col-level">
-                <LevelTag level={row.level} />
-              </td>
-              <td className="cairn-col-score">{formatScore(row.score)}</td>
-              <td className="cairn-col-date">{formatDate(row.published)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </HTMLTable>
-    );
-  }
+  const c = t.columns;
   return (
-    <Card className="cairn-panel">
-      <div className="cairn-panel-header">
-        <H5>{t.latest}</H5>
-        <Button variant="minimal" rightIcon="arrow-right" text={t.viewAll} onClick={() => navigate(listUrl())} />
-      </div>
-      {body}
-    </Card>
+    <Panel title={t.latest} actions={<Button variant="minimal" rightIcon="arrow-right" text={t.viewAll} onClick={() => navigate(listUrl())} />}>
+      <QueryBody query={q} isEmpty={(d) => d.content.length === 0} emptyText={zh.states.empty}>
+        {(d) => (
+          <DataTable
+            className="cairn-vul-table"
+            compact
+            rows={d.content}
+            rowKey={(row) => row.id}
+            rowLabel={(row) => formatVulnerabilityId(row)}
+            onOpen={(row) => navigate(vulnerabilityDetailsPath(row))}
+            columns={[
+              { key: 'id', title: c.id, className: 'cairn-col-id', cell: (row) => <span className="cairn-vul-id">{formatVulnerabilityId(row)}</span> },
+              { key: 'name', title: c.name, className: 'cairn-col-name', cell: (row) => <div className="cairn-ellipsis-1" title={row.name}>{row.name || '--'}</div> },
+              { key: 'level', title: c.level, className: 'cairn-col-level', cell: (row) => <LevelTag level={row.level} /> },
+              { key: 'score', title: c.score, className: 'cairn-col-score', cell: (row) => formatScore(row.score) },
+              { key: 'published', title: c.published, className: 'cairn-col-date', cell: (row) => formatDate(row.published) },
+            ]}
+          />
+        )}
+      </QueryBody>
+    </Panel>
   );
 }
 

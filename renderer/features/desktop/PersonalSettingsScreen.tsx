@@ -1,7 +1,7 @@
 // /desktop/personal: the signed-in user's account (name, email, phone editable through
 // PATCH /api/user/modifyPersonalInformation), role, permissions and a way to change the password.
 import { useState, type FormEvent } from 'react';
-import { Button, Callout, Card, Collapse, FormGroup, H5, InputGroup, Tag } from '@blueprintjs/core';
+import { Button, Card, Collapse, FormGroup, H5, InputGroup, Tag } from '@blueprintjs/core';
 import { useNavigate } from 'react-router';
 import type { SessionUser } from '../../../contract/api/session.ts';
 import { SUCCESS_MESSAGES } from '../../../contract/errors.ts';
@@ -14,7 +14,7 @@ import { sessionActions } from '../../app/sessionSlice.ts';
 import { toastNotifier as notify } from '../../app/toaster.ts';
 import { GuardedButton } from '../../common/GuardedButton.tsx';
 import { Page } from '../../common/PageHeader.tsx';
-import { ErrorState, LoadingState } from '../../common/states.tsx';
+import { ErrorState, LoadingState, ErrorCallout } from '../../common/states.tsx';
 import { checkPersonalForm, type PersonalForm } from './personalForm.ts';
 import { zh } from '../../i18n/zh-CN.ts';
 
@@ -71,11 +71,7 @@ function EditForm({ user, onDone }: { user: SessionUser; onDone: () => void }) {
       <FormGroup label={t.phone} labelFor="pi-phone" intent={errors.phone ? 'danger' : 'none'} helperText={errors.phone}>
         <InputGroup id="pi-phone" type="tel" leftIcon="phone" value={values.phone} maxLength={30} intent={errors.phone ? 'danger' : 'none'} onValueChange={set('phone')} />
       </FormGroup>
-      {serverError ? (
-        <Callout intent="danger" icon="error" className="cairn-form-notice">
-          {serverError}
-        </Callout>
-      ) : null}
+      <ErrorCallout message={serverError} className="cairn-form-notice" />
       <div className="cairn-form-actions">
         <Button text={t.cancel} onClick={onDone} />
         <GuardedButton type="submit" intent="primary" icon="floppy-disk" loading={isLoading} text={t.save} />

@@ -8,6 +8,7 @@ import { toastNotifier as notify } from '../../app/toaster.ts';
 import { GuardedButton } from '../../common/GuardedButton.tsx';
 import { checkProfileForm, isPlatformUrl, type ProfileForm } from './profileForm.ts';
 import { zh } from '../../i18n/zh-CN.ts';
+import { ErrorCallout } from '../../common/states.tsx';
 
 const t = zh.profiles;
 
@@ -77,11 +78,7 @@ export function ProfileDialog({ profile, onClose }: { profile: Profile | null; o
               {testResult.ok ? t.testOk(testResult.latencyMs) : t.testFailed(testResult.message)}
             </Callout>
           ) : null}
-          {serverError ? (
-            <Callout intent="danger" icon="error" className="cairn-form-notice">
-              {serverError}
-            </Callout>
-          ) : null}
+          <ErrorCallout message={serverError} className="cairn-form-notice" />
         </DialogBody>
         <DialogFooter
           actions={

@@ -1,7 +1,7 @@
 // /desktop/profiles: the analysis platforms the client connects to. List, add, edit, remove
 // (not 本机), switch, and test the connection. Reachable from the login screen without a session.
 import { useState } from 'react';
-import { Alert, Button, ButtonGroup, Card, HTMLTable, Intent, Spinner, SpinnerSize, Tag, Tooltip } from '@blueprintjs/core';
+import { Button, ButtonGroup, Card, HTMLTable, Intent, Spinner, SpinnerSize, Tag, Tooltip } from '@blueprintjs/core';
 import { useNavigate } from 'react-router';
 import type { ConnectionTest, Profile } from '../../../contract/ipc/desktop-contract.ts';
 import { formatDateTime } from '../../../contract/format.ts';
@@ -11,6 +11,7 @@ import { useAppDispatch, useAppSelector, selectSessionStatus } from '../../app/h
 import { switchProfile } from '../../app/sessionFlows.ts';
 import { toastNotifier as notify } from '../../app/toaster.ts';
 import { desktopErrorMessage } from '../../platform/desktop.ts';
+import { useConfirmDelete } from '../../common/list/useConfirmDelete.tsx';
 import { Page } from '../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
 import { PlatformStatusTag } from '../../app/shell/PlatformStatusTag.tsx';
@@ -46,11 +47,10 @@ export default function ProfilesScreen() {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const [activate] = useActivateProfileMutation();
-  const [remove, removal] = useRemoveProfileMutation();
+  const [remove] = useRemoveProfileMutation();
   const [test] = useTestProfileMutation();
   const [tests, setTests] = useState<Record<string, TestState>>({});
   const [dialog, setDialog] = useState<{ mode: 'add' } | { mode: 'edit'; profile: Profile } | null>(null);
-  const [doomed, setDoomed] = useState<Profile | null>(null);
   const [switching, setSwitching] = useState<string | null>(null);
   const signedIn = status === 'authenticated';
 
@@ -78,16 +78,11 @@ export default function ProfilesScreen() {
     }
   };
 
-  const confirmRemove = async () => {
-    if (!doomed) return;
-    try {
-      await remove({ id: doomed.id }).unwrap();
-      notify.success(SUCCESS_MESSAGES.deleted);
-    } catch (e) {
-      notify.error((e as BridgeError).message ?? zh.messages.requestFailed);
-    }
-    setDoomed(null);
-  };
+  const removal = useConfirmDelete<Profile, string>({
+    rowKey: (p) => p.id,
+    removeOne: (p) => remove({ id: p.id }).unwrap(),
+    texts: { title: t.removeTitle, one: (p) => t.removeBody(p.name), done: SUCCESS_MESSAGES.deleted },
+  });
 
   const actions = (
     <>
@@ -158,7 +153,7 @@ export default function ProfilesScreen() {
                           <Button icon="edit" aria-label={t.edit} onClick={() => setDialog({ mode: 'edit', profile: p })} />
                         </Tooltip>
                         <Tooltip content={isLocal ? t.localCannotRemove : t.remove}>
-                          <Button icon="trash" intent="danger" aria-label={t.remove} disabled={isLocal} onClick={() => setDoomed(p)} />
+                          <Button icon="trash" intent="danger" aria-label={t.remove} disabled={isLocal} onClick={() => removal.ask({ kind: 'one', row: p })} />
                         </Tooltip>
                       </ButtonGroup>
                       {!isActive ? <Button size="small" icon="swap-horizontal" text={t.activate} loading={switching === p.id} onClick={() => void makeActive(p)} /> : null}
@@ -179,21 +174,7 @@ export default function ProfilesScreen() {
     <Page title={t.title} subtitle={t.subtitle} actions={actions}>
       {body}
       {dialog ? <ProfileDialog profile={dialog.mode === 'edit' ? dialog.profile : null} onClose={() => setDialog(null)} /> : null}
-      <Alert
-        isOpen={doomed !== null}
-        intent="danger"
-        icon="trash"
-        cancelButtonText={t.cancel}
-        confirmButtonText={t.removeConfirm}
-        loading={removal.isLoading}
-        onCancel={() => setDoomed(null)}
-        onConfirm={() => void confirmRemove()}
-      >
-        <p>
-          <strong>{t.removeTitle}</strong>
-        </p>
-        <p>{doomed ? t.removeBody(doomed.name) : ''}</p>
-      </Alert>
+      {removal.element}
     </Page>
   );
 }

@@ -3,13 +3,14 @@
 // the local copy. Public: it reads only main's files, so it works signed out and with the local
 // platform stopped.
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, ButtonGroup, Card, Classes, HTMLSelect, HTMLTable, InputGroup, Intent, ProgressBar, Tag, Tooltip } from '@blueprintjs/core';
+import { Button, ButtonGroup, Card, Classes, HTMLSelect, HTMLTable, InputGroup, Intent, ProgressBar, Tag, Tooltip } from '@blueprintjs/core';
 import { useNavigate } from 'react-router';
 import type { IpcResult, LibraryEntry } from '../../../contract/ipc/desktop-contract.ts';
 import { formatDateTime, formatFileSize, DASH } from '../../../contract/format.ts';
 import { useProfilesQuery } from '../../api/desktopApi.ts';
 import { toastNotifier as notify } from '../../app/toaster.ts';
 import { desktopErrorMessage, invokeDesktop, type DesktopApi } from '../../platform/desktop.ts';
+import { useConfirmDelete } from '../../common/list/useConfirmDelete.tsx';
 import { Page } from '../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../common/states.tsx';
 import { actionsFor, isTransferring, profilesOf, progressOf, reviewUrl, shortSha } from './libraryModel.ts';
@@ -67,8 +68,6 @@ export default function LibraryScreen() {
   const library = useLibrary({ query: debouncedQuery, profileId });
   const profiles = useProfilesQuery();
   const [busy, setBusy] = useState<string | null>(null);
-  const [doomed, setDoomed] = useState<LibraryEntry | null>(null);
-  const [removing, setRemoving] = useState(false);
 
   // Profiles known to main plus any only the library remembers (a profile removed since).
   const profileOptions = useMemo(() => {
@@ -109,20 +108,14 @@ export default function LibraryScreen() {
     await act(entry, 'cancel', (api) => api.library.cancel({ id: entry.id }));
   };
 
-  const confirmRemove = async () => {
-    if (!doomed) return;
-    setRemoving(true);
-    try {
-      await invokeDesktop((api) => api.library.remove({ id: doomed.id }));
-      library.drop(doomed.id);
-      notify.success(t.removed);
-    } catch (e) {
-      notify.error(desktopErrorMessage(e, t.actionFailed));
-    } finally {
-      setRemoving(false);
-      setDoomed(null);
-    }
-  };
+  const removal = useConfirmDelete<LibraryEntry, string>({
+    rowKey: (e) => e.id,
+    removeOne: async (e) => {
+      await invokeDesktop((api) => api.library.remove({ id: e.id }));
+      library.drop(e.id);
+    },
+    texts: { title: t.removeTitle, one: (e) => t.removeBody(e.fileName), done: t.removed },
+  });
 
   const filtered = debouncedQuery.trim() !== '' || profileId !== '';
   let body: React.ReactNode;
@@ -211,7 +204,7 @@ export default function LibraryScreen() {
                             </Tooltip>
                           )}
                           <Tooltip content={t.actions.remove}>
-                            <Button icon="trash" intent={Intent.DANGER} aria-label={t.actions.remove} disabled={!can.remove} onClick={() => setDoomed(e)} />
+                            <Button icon="trash" intent={Intent.DANGER} aria-label={t.actions.remove} disabled={!can.remove} onClick={() => removal.ask({ kind: 'one', row: e })} />
                           </Tooltip>
                         </ButtonGroup>
                       </div>
@@ -248,21 +241,7 @@ export default function LibraryScreen() {
         <Button icon="refresh" text={t.refresh} loading={library.loading && library.entries.length > 0} onClick={library.reload} />
       </div>
       {body}
-      <Alert
-        isOpen={doomed !== null}
-        intent={Intent.DANGER}
-        icon="trash"
-        cancelButtonText={t.cancel}
-        confirmButtonText={t.removeConfirm}
-        loading={removing}
-        onCancel={() => setDoomed(null)}
-        onConfirm={() => void confirmRemove()}
-      >
-        <p>
-          <strong>{t.removeTitle}</strong>
-        </p>
-        <p>{doomed ? t.removeBody(doomed.fileName) : ''}</p>
-      </Alert>
+      {removal.element}
     </Page>
   );
 }

@@ -2,8 +2,9 @@
 // local path (preload's webUtils, or main's dialog through review.pick). In the web host a
 // browser file has none: it is streamed to the host (/__desktop/files) first and the staged path
 // is opened, the same way the upload drop zone works (renderer/common/uploads.ts).
-import { useEffect, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
+import { useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { Button, Callout, Classes, Icon, Intent, Spinner, SpinnerSize } from '@blueprintjs/core';
+import { useShell } from '../../api/desktopApi.ts';
 import { DesktopError, desktopErrorMessage, invokeDesktop, localPathOf, stageBrowserFile } from '../../platform/desktop.ts';
 import { libraryZh } from '../../i18n/library.ts';
 
@@ -14,15 +15,11 @@ const REVIEW_ACCEPT = ['.pdf', '.docx', '.xlsx', '.json', '.xml', '.spdx', '.zip
 
 export function ReviewPicker({ onPath, busy, error }: { onPath: (path: string) => void; busy: string | null; error: string | null }) {
   const [over, setOver] = useState(false);
-  const [shell, setShell] = useState<'electron' | 'web' | null>(null);
+  const shell = useShell();
   const [problem, setProblem] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [staging, setStaging] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
-
-  useEffect(() => {
-    invokeDesktop((api) => api.app.info({})).then((info) => setShell(info.shell), () => setShell('web'));
-  }, []);
 
   /** A browser File to a local path: its own in Electron, a staged copy in the web host. */
   async function open(file: File) {

@@ -1,16 +1,16 @@
 // /license/details?id=… 许可证详情: 概览 (ids, level and default level, attributes, the SPDX link,
 // the full text) and 影响项目 (the projects whose results contain the licence). The tab is kept
 // in the URL (`tab=`).
-import { Card, H5, Tag } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
 import type { Static } from 'typebox';
 import type { InvolvedSubjectSchema } from '../../../contract/api/license.ts';
 import type { LicenseDetail } from '../../../contract/api/license.ts';
 import { DASH, formatDateTime } from '../../../contract/format.ts';
 import { useLicenseDetailQuery, useLicenseInvolvedSubjectsQuery } from '../../api/licenseApi.ts';
-import { DetailPage, useDetailId } from '../../common/DetailPage.tsx';
+import { DetailHeading, DetailPage, useDetailId } from '../../common/DetailPage.tsx';
 import { Field } from '../../common/Field.tsx';
 import { InvolvedSubjectsCard } from '../../common/InvolvedSubjectsCard.tsx';
+import { Panel } from '../../common/Panel.tsx';
 import { ExternalLink } from '../../common/ExternalLink.tsx';
 import { LevelTag } from '../../common/levels.tsx';
 import { CopyleftText, YesNo } from '../../common/license/LicenseTable.tsx';
@@ -37,8 +37,7 @@ function Overview({ l }: { l: LicenseDetail }) {
     : [];
   return (
     <>
-      <Card className="cairn-panel">
-        <H5>{t.basics}</H5>
+      <Panel title={t.basics}>
         <div className="cairn-fields cairn-fields-grid">
           <Field label={t.spdxId}>
             <span className="cairn-vul-id-text">{l.spdxId}</span>
@@ -63,51 +62,31 @@ function Overview({ l }: { l: LicenseDetail }) {
             </Field>
           ) : null}
         </div>
-      </Card>
-      <Card className="cairn-panel">
-        <H5>{t.attributes}</H5>
-        {a ? (
-          <ul className="cairn-attr-list" aria-label={t.attributes}>
-            {attrs.map(([label, value]) => (
-              <li key={label}>
-                <span className="cairn-muted">{label}</span>
-                <span>{value}</span>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <div className="cairn-muted cairn-panel-empty">{t.noAttributes}</div>
-        )}
-      </Card>
-      <Card className="cairn-panel">
-        <H5>{t.text}</H5>
-        {l.text.trim() ? (
-          <pre className="cairn-license-text" tabIndex={0} aria-label={t.text}>
-            {l.text}
-          </pre>
-        ) : (
-          <div className="cairn-muted cairn-panel-empty">{t.noText}</div>
-        )}
-      </Card>
+      </Panel>
+      <Panel title={t.attributes} emptyText={a ? undefined : t.noAttributes}>
+        <ul className="cairn-attr-list" aria-label={t.attributes}>
+          {attrs.map(([label, value]) => (
+            <li key={label}>
+              <span className="cairn-muted">{label}</span>
+              <span>{value}</span>
+            </li>
+          ))}
+        </ul>
+      </Panel>
+      <Panel title={t.text} emptyText={l.text.trim() ? undefined : t.noText}>
+        <pre className="cairn-license-text" tabIndex={0} aria-label={t.text}>
+          {l.text}
+        </pre>
+      </Panel>
     </>
   );
 }
 
-function InvolvedSubjects({ id }: { id: string }) {
-  return (
-    <InvolvedSubjectsCard<Static<typeof InvolvedSubjectSchema>>
-      id={id}
-      title={t.involvedSubjects}
-      emptyText={t.involvedEmpty}
-      useSubjects={useLicenseInvolvedSubjectsQuery}
-      columns={[
-        { title: t.subjectColumns.project, cell: (s) => s.projectName },
-        { title: t.subjectColumns.subject, cell: (s) => s.subjectName },
-      ]}
-      rowKey={(s) => `${s.projectId}:${s.subjectId}`}
-    />
-  );
-}
+type InvolvedSubject = Static<typeof InvolvedSubjectSchema>;
+const INVOLVED_COLUMNS = [
+  { title: t.subjectColumns.project, cell: (s: InvolvedSubject) => s.projectName },
+  { title: t.subjectColumns.subject, cell: (s: InvolvedSubject) => s.subjectName },
+];
 
 export default function LicenseDetailsScreen() {
   const id = useDetailId();
@@ -120,21 +99,10 @@ export default function LicenseDetailsScreen() {
       id={id}
       texts={t}
       query={q}
-      heading={(l) => (
-        <span className="cairn-detail-heading">
-          <LevelTag level={l.level} />
-          <span className="cairn-vul-id-text">{l.spdxId}</span>
-          <span className="cairn-detail-name">{l.name}</span>
-          {l.deprecated ? (
-            <Tag minimal intent="warning">
-              {t.deprecated}
-            </Tag>
-          ) : null}
-        </span>
-      )}
+      heading={(l) => <DetailHeading level={l.level} id={l.spdxId} name={l.name} warning={l.deprecated ? t.deprecated : null} />}
       panels={(l) => ({
         overview: <Overview l={l} />,
-        impactItem: <InvolvedSubjects id={id} />,
+        impactItem: <InvolvedSubjectsCard id={id} texts={t} useSubjects={useLicenseInvolvedSubjectsQuery} columns={INVOLVED_COLUMNS} rowKey={(s) => `${s.projectId}:${s.subjectId}`} />,
       })}
     />
   );

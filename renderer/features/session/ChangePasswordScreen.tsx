@@ -17,6 +17,7 @@ import { toastNotifier as notify } from '../../app/toaster.ts';
 import { GuardedButton } from '../../common/GuardedButton.tsx';
 import { Page } from '../../common/PageHeader.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
+import { ErrorCallout } from '../../common/states.tsx';
 
 function PasswordField({
   id,
@@ -102,11 +103,7 @@ export default function ChangePasswordScreen() {
       <PasswordField id="cp-new" label={zh.changePassword.newPassword} value={values.password} onChange={set('password')} error={errors.password} helper={hint} autoComplete="new-password" />
       <PasswordField id="cp-confirm" label={zh.changePassword.confirmPassword} value={values.confirm} onChange={set('confirm')} error={errors.confirm} autoComplete="new-password" />
       <p className="cairn-muted cairn-form-note">{zh.changePassword.afterChange}</p>
-      {serverError ? (
-        <Callout intent="danger" icon="error" className="cairn-form-notice">
-          {serverError}
-        </Callout>
-      ) : null}
+      <ErrorCallout message={serverError} className="cairn-form-notice" />
       <div className="cairn-form-actions">
         {forced ? (
           <Button text={zh.shell.logout} icon="log-out" onClick={() => void dispatch(signOut()).then(() => navigate('/login', { replace: true }))} />

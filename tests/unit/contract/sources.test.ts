@@ -1,5 +1,6 @@
 // The source-type table (contract/sources.ts): every getCodeType once, in the form's groups, with
-// the input kind the platform analyses and the exact message of a type it cannot analyse yet.
+// the input kind the platform analyses, the exact message of a type it cannot analyse yet and the
+// files a local upload takes.
 import { describe, expect, it } from 'vitest';
 import { ALL_CODE_TYPES, CODE_TYPE_LABEL, LOCAL_UPLOAD_CODE_TYPES } from '../../../contract/enums.ts';
 import { inputKindOf, SOURCE_GROUPS, SOURCE_TYPES, sourceTypeOf, unsupportedSource } from '../../../contract/sources.ts';
@@ -31,11 +32,22 @@ describe('source types', () => {
     for (const t of SOURCE_TYPES) expect(t.unsupported === null).toBe(t.input !== null);
   });
 
-  it('tells why a type cannot be analysed yet, in the words the platform has always used', () => {
+  it('takes files for the local-upload types only, a folder for source archives and feature files', () => {
+    const uploads = SOURCE_TYPES.filter((t) => t.upload).map((t) => t.code).sort((a, b) => a - b);
+    expect(uploads).toEqual([...LOCAL_UPLOAD_CODE_TYPES]);
+    for (const t of SOURCE_TYPES) if (t.upload) expect(t.upload.extensions.length, String(t.code)).toBeGreaterThan(0);
+    expect(sourceTypeOf(0)?.upload?.extensions).toEqual(expect.arrayContaining(['.zip', '.tar.gz', '.7z']));
+    expect(sourceTypeOf(30)?.upload?.extensions).toEqual(expect.arrayContaining(['.spdx.json', '.xml']));
+    expect(sourceTypeOf(34)?.upload).toEqual({ extensions: ['.xlsx', '.xls', '.csv'], folders: false });
+    expect(SOURCE_TYPES.filter((t) => t.upload?.folders).map((t) => t.code)).toEqual([0, 9]);
+    expect(sourceTypeOf(2)?.upload).toBeNull();
+  });
+
+  it('tells why a type cannot be analysed yet, in words that hold before and after the project is saved', () => {
     for (const code of ALL_CODE_TYPES) {
       const label = CODE_TYPE_LABEL[code];
       const expected = [0, 9, 16, 30, 34].includes(code) ? null
-        : code === 12 || code === 32 ? `代码来源“${label}”的文件已保存，容器镜像分析将在后续版本提供，暂时无法发起分析`
+        : code === 12 || code === 32 ? `代码来源“${label}”的文件会随项目保存，容器镜像分析将在后续版本提供，暂时无法发起分析`
         : `代码来源“${label}”暂不支持自动获取代码，将在后续版本提供，暂时无法发起分析；请改用本地上传`;
       expect(unsupportedSource(code), String(code)).toBe(expected);
       expect(sourceTypeOf(code)?.unsupported).toBe(expected);

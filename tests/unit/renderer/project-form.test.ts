@@ -2,9 +2,9 @@
 // the fields each source type shows, sshType when editing, the request body, the batch import's
 // guesses, the task list's URL state and the batch messages.
 import { describe, expect, it } from 'vitest';
-import { LOCAL_UPLOAD_CODE_TYPES, isCodeType, CODE_TYPE_LABEL } from '../../../contract/enums.ts';
+import { LOCAL_UPLOAD_CODE_TYPES, isCodeType } from '../../../contract/enums.ts';
 import {
-  CODE_TYPE_GROUPS,
+  ALL_UPLOAD_EXTENSIONS,
   buildBody,
   codeTypeOptionLabel,
   formFromProject,
@@ -15,7 +15,7 @@ import {
   textFieldsOf,
   timingBody,
   timingFieldsOf,
-  uploadExtensionsOf,
+  uploadFilesOf,
   validateForm,
   withCodeType,
   type ProjectFormState,
@@ -64,12 +64,6 @@ describe('new project defaults', () => {
 });
 
 describe('source types', () => {
-  it('groups every getCodeType of the spec exactly once', () => {
-    const codes = CODE_TYPE_GROUPS.flatMap((g) => [...g.codes]).sort((a, b) => a - b);
-    const all = Object.keys(CODE_TYPE_LABEL).map(Number).sort((a, b) => a - b);
-    expect(codes).toEqual(all);
-    expect(CODE_TYPE_GROUPS[0]!.codes.every((c) => (LOCAL_UPLOAD_CODE_TYPES as readonly number[]).includes(c))).toBe(true);
-  });
   it('tells apart codes sharing a label', () => {
     expect(codeTypeOptionLabel(0)).toBe('源码-本地上传');
     expect(codeTypeOptionLabel(4)).toBe('源码-Git（4）');
@@ -83,12 +77,17 @@ describe('source types', () => {
     expect(textFieldsOf(19)).toEqual(['ftpIp', 'ftpFilePath', 'ftpUserName', 'ftpPassWord']);
     expect(textFieldsOf(33)).toEqual(['stream', 'pvob', 'vob']);
   });
-  it('accepts the files of each local-upload type', () => {
-    for (const code of LOCAL_UPLOAD_CODE_TYPES) expect(uploadExtensionsOf(code).length).toBeGreaterThan(0);
-    expect(uploadExtensionsOf(0)).toEqual(expect.arrayContaining(['.zip', '.tar.gz', '.7z']));
-    expect(uploadExtensionsOf(30)).toEqual(expect.arrayContaining(['.spdx.json', '.xml']));
-    expect(uploadExtensionsOf(34)).toEqual(['.xlsx', '.xls', '.csv']);
-    expect(uploadExtensionsOf(2)).toEqual([]);
+  it('accepts the files of each local-upload type, as the table of contract/sources.ts says', () => {
+    for (const code of LOCAL_UPLOAD_CODE_TYPES) expect(uploadFilesOf(code).extensions.length).toBeGreaterThan(0);
+    expect(uploadFilesOf(0)).toEqual({ extensions: expect.arrayContaining(['.zip', '.tar.gz', '.7z']), folders: true });
+    expect(uploadFilesOf(30).extensions).toEqual(expect.arrayContaining(['.spdx.json', '.xml']));
+    expect(uploadFilesOf(34)).toEqual({ extensions: ['.xlsx', '.xls', '.csv'], folders: false });
+    expect(uploadFilesOf(2)).toEqual({ extensions: [], folders: false });
+  });
+  it('offers the batch import every extension a local-upload type takes, once', () => {
+    expect(new Set(ALL_UPLOAD_EXTENSIONS).size).toBe(ALL_UPLOAD_EXTENSIONS.length);
+    for (const code of LOCAL_UPLOAD_CODE_TYPES) expect(ALL_UPLOAD_EXTENSIONS).toEqual(expect.arrayContaining([...uploadFilesOf(code).extensions]));
+    expect(ALL_UPLOAD_EXTENSIONS).toEqual(expect.arrayContaining(['.json', '.xlsx', '.csv', '.zip', '.tar.gz', '.jar', '.whl', '.lock', '.mod']));
   });
 });
 

@@ -2,13 +2,14 @@
 // (0–7, optionally with a custom level and its reason) or a VEX statement (0–4). The caller sends;
 // the dialog validates the remark (required, at most 500 characters) and shows the server message.
 import { useState } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, TextArea } from '@blueprintjs/core';
+import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, TextArea } from '@blueprintjs/core';
 import { LEVEL_CODES, VULNERABILITY_LEVEL_LABEL, optionsOf } from '../../../../contract/enums.ts';
 import type { LabelTable } from '../../../../contract/enums.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { apiErrorMessage } from '../../../api/baseQuery.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 import { MARK_REMARK_MAX as MAX, markProblem, type MarkValue } from './marks.ts';
+import { ErrorCallout } from '../../../common/states.tsx';
 
 const t = zh.task.marks;
 
@@ -65,11 +66,7 @@ export function MarkDialog(props: {
   return (
     <Dialog isOpen={isOpen} title={title} onClose={onClose} onOpening={reset} className="cairn-mark-dialog">
       <DialogBody>
-        {error ? (
-          <Callout intent="danger" icon="error" className="cairn-form-error">
-            {error}
-          </Callout>
-        ) : null}
+        <ErrorCallout message={error} className="cairn-form-error" />
         <FormGroup label={label} labelFor="mark-code">
           <HTMLSelect id="mark-code" fill value={code} onChange={(e) => setCode(e.currentTarget.value)} options={optionsOf(table).map((o) => ({ value: String(o.value), label: o.label }))} />
         </FormGroup>

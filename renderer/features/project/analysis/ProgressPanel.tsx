@@ -13,7 +13,7 @@ import { progressFraction } from '../../../common/charts.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 
 const t = zh.task;
-export const PROGRESS_POLL_MS = 1500;
+const PROGRESS_POLL_MS = 1500;
 
 /** What the panel shows: the progress answer, else the header's newest run (progress call failing). */
 function fromRun(run: RunRow, projectId: number): Progress {

@@ -1,24 +1,17 @@
-// 生成报告: pick the formats (one file each), submit, and the platform answers with the spec's
-// message (报告生成提交成功，…) shown as a toast with a way to 报告管理. One dialog for every
-// variant: a task's full report, its licence report, a batch of projects, a subject, statistics.
-// The submit button is click-guarded (disabled 2000 ms after a click, spec doc 1 §5).
+// 生成报告: pick the formats (one file each) and submit, in the report job dialog (ReportJobDialog:
+// the spec's message 报告生成提交成功，… leads to 报告管理). One dialog for every variant: a task's
+// full report, its licence report, a batch of projects, a subject, statistics.
 import { useState } from 'react';
-import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup } from '@blueprintjs/core';
-import { useNavigate } from 'react-router';
-import { REPORT_SUBMITTED_MESSAGE } from '../../../../contract/api/report.ts';
 import type { ExportFormat } from '../../../../contract/enums.ts';
-import { apiErrorMessage } from '../../../api/baseQuery.ts';
 import {
   useReportBatchMutation,
   useReportGenerateMutation,
   useReportStatisticGenerateMutation,
   useReportSubjectGenerateMutation,
 } from '../../../api/reportApi.ts';
-import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { formatOptionLabel, formatsOf, reportTypesOf, type GenerateVariant } from './reportModel.ts';
-import { toastWithAction } from '../../../app/toaster.ts';
+import { FormatChecks, ReportJobDialog } from './ReportJobDialog.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
-import './styles.ts';
 
 const t = zh.report;
 
@@ -52,17 +45,11 @@ export function GenerateReportDialog({ target, onClose }: { target: GenerateTarg
 }
 
 function GenerateForm({ target, onClose }: { target: GenerateTarget; onClose: () => void }) {
-  const navigate = useNavigate();
   const [formats, setFormats] = useState<ExportFormat[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [generate, generating] = useReportGenerateMutation();
-  const [batch, batching] = useReportBatchMutation();
-  const [subject, subjecting] = useReportSubjectGenerateMutation();
-  const [statistic, statisticking] = useReportStatisticGenerateMutation();
-  const busy = generating.isLoading || batching.isLoading || subjecting.isLoading || statisticking.isLoading;
-  const offered = formatsOf(target.variant);
-
-  const toggle = (f: ExportFormat) => setFormats((old) => (old.includes(f) ? old.filter((x) => x !== f) : [...old, f]));
+  const [generate] = useReportGenerateMutation();
+  const [batch] = useReportBatchMutation();
+  const [subject] = useReportSubjectGenerateMutation();
+  const [statistic] = useReportStatisticGenerateMutation();
 
   const send = () => {
     const reportTypes = reportTypesOf(formats);
@@ -84,43 +71,18 @@ function GenerateForm({ target, onClose }: { target: GenerateTarget; onClose: ()
     }
   };
 
-  const submit = async () => {
-    if (formats.length === 0) return;
-    setError(null);
-    try {
-      await send();
-      onClose();
-      toastWithAction(REPORT_SUBMITTED_MESSAGE, { text: t.goToReports, onClick: () => navigate(`/project/report?tab=${TAB_OF[target.variant]}`) });
-    } catch (e) {
-      setError(apiErrorMessage(e, t.submitFailed));
-    }
-  };
-
   return (
-    <Dialog isOpen title={t.dialogTitle[target.variant]} icon="document" onClose={onClose} className="cairn-dialog cairn-report-dialog">
-      <DialogBody>
-        <p className="cairn-report-scope">{scopeText(target)}</p>
-        <FormGroup label={t.formats} helperText={formats.length ? t.formatsHelp : t.formatRequired} intent={formats.length ? 'none' : 'warning'}>
-          <div className="cairn-report-formats" role="group" aria-label={t.formats}>
-            {offered.map((f) => (
-              <Checkbox key={f} label={formatOptionLabel(f)} checked={formats.includes(f)} onChange={() => toggle(f)} />
-            ))}
-          </div>
-        </FormGroup>
-        {error ? (
-          <Callout intent="danger" className="cairn-result-callout" role="alert">
-            {error}
-          </Callout>
-        ) : null}
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button text={t.cancel} onClick={onClose} />
-            <GuardedButton intent="primary" text={t.submit} disabled={formats.length === 0} loading={busy} onClick={() => void submit()} />
-          </>
-        }
-      />
-    </Dialog>
+    <ReportJobDialog
+      title={t.dialogTitle[target.variant] ?? ''}
+      icon="document"
+      scope={scopeText(target)}
+      submitText={t.submit}
+      ready={formats.length > 0}
+      tab={TAB_OF[target.variant]}
+      send={send}
+      onClose={onClose}
+    >
+      <FormatChecks offered={formatsOf(target.variant)} chosen={formats} labelOf={formatOptionLabel} onChange={setFormats} />
+    </ReportJobDialog>
   );
 }

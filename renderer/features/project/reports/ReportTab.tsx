@@ -2,30 +2,27 @@
 // the paged list, re-fetched every 3 s while a report is waiting or generating, row and batch
 // deletes, and downloads into the desktop report library.
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Card, FormGroup, HTMLSelect, Spinner, SpinnerSize } from '@blueprintjs/core';
+import { Button, Card, FormGroup, HTMLSelect, Spinner, SpinnerSize } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { ReportRow } from '../../../../contract/api/report.ts';
 import { EXPORT_STATUS_LABEL } from '../../../../contract/enums.ts';
-import { apiErrorMessage } from '../../../api/baseQuery.ts';
 import { useReportListQuery, useReportRemoveMutation, type ReportListQuery } from '../../../api/reportApi.ts';
 import { usePermissions } from '../../../app/hooks.ts';
-import { toastNotifier as notify } from '../../../app/toaster.ts';
+import { toastNotifier as notify, toastWithAction } from '../../../app/toaster.ts';
 import { KeywordSearch, ResetButton } from '../../../common/list/filters.tsx';
 import { PagedListBody } from '../../../common/list/PagedListBody.tsx';
+import { useConfirmDelete } from '../../../common/list/useConfirmDelete.tsx';
 import { EmptyState } from '../../../common/states.tsx';
 import { desktopErrorMessage } from '../../../platform/desktop.ts';
 import { GenerateReportDialog } from './GenerateReportDialog.tsx';
 import { ReportTable } from './ReportTable.tsx';
 import { anyPending, DEFAULT_REPORT_STATE, readReportState, reportTypeLabel, STATUS_FILTER_CODES, writeReportState, type ReportListState, type ReportTabDef } from './reportModel.ts';
-import { toastWithAction } from '../../../app/toaster.ts';
 import type { LibraryDownloads } from './useLibraryDownloads.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 
 const t = zh.report;
 /** Spec: reports are generated asynchronously; the list follows them while any is unfinished. */
 const PENDING_POLL_MS = 3000;
-/** What a confirmed delete removes; `name` for a single row (selection may span pages, so ids). */
-type Confirm = { ids: number[]; name: string | null } | null;
 
 export function ReportTab({ tab, downloads }: { tab: ReportTabDef; downloads: LibraryDownloads }) {
   const navigate = useNavigate();
@@ -39,9 +36,8 @@ export function ReportTab({ tab, downloads }: { tab: ReportTabDef; downloads: Li
   useEffect(() => setKeyword(state.keyword), [state.keyword]);
   const [poll, setPoll] = useState(false);
   const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
-  const [confirm, setConfirm] = useState<Confirm>(null);
   const [generating, setGenerating] = useState(false);
-  const [remove, removing] = useReportRemoveMutation();
+  const [remove] = useReportRemoveMutation();
 
   const query: ReportListQuery = {
     page,
@@ -69,18 +65,15 @@ export function ReportTab({ tab, downloads }: { tab: ReportTabDef; downloads: Li
       return next;
     });
 
-  const doDelete = async () => {
-    if (!confirm) return;
-    const { ids } = confirm;
-    try {
-      await remove({ kind: tab.key, ids }).unwrap();
-      notify.success(t.deleted);
-      setSelected((old) => new Set([...old].filter((id) => !ids.includes(id))));
-    } catch (e) {
-      notify.error(apiErrorMessage(e, t.deleteFailed));
-    }
-    setConfirm(null);
-  };
+  // The selection may span pages: a batch delete names the checked ids.
+  const removal = useConfirmDelete<ReportRow, number>({
+    rowKey: (r) => r.id,
+    removeOne: (r) => remove({ kind: tab.key, ids: [r.id] }).unwrap(),
+    removeMany: (ids) => remove({ kind: tab.key, ids }).unwrap(),
+    texts: { one: (r) => t.confirmDeleteOne(r.name), many: t.confirmDeleteMany, confirm: t.confirm, done: t.deleted },
+    selection: { drop: (ids) => onSelect([...ids], false) },
+    paging: { page, rows: rows?.length ?? 0, onPage: (n) => setState({ ...state, page: n }) },
+  });
 
   const download = async (row: ReportRow) => {
     if (!downloads.available) {
@@ -145,7 +138,7 @@ export function ReportTab({ tab, downloads }: { tab: ReportTabDef; downloads: Li
             intent="danger"
             icon="trash"
             text={t.batchDelete}
-            onClick={() => setConfirm({ ids: [...selected], name: null })}
+            onClick={() => removal.ask({ kind: 'many', keys: [...selected] })}
           />
         </div>
       ) : null}
@@ -172,22 +165,11 @@ export function ReportTab({ tab, downloads }: { tab: ReportTabDef; downloads: Li
             {...(batchDelete ? { selection: { selected, onSelect } } : {})}
             downloads={downloads.byReport}
             onDownload={(row) => void download(row)}
-            onDelete={(row) => setConfirm({ ids: [row.id], name: row.name })}
+            onDelete={(row) => removal.ask({ kind: 'one', row })}
           />
         )}
       />
-      <Alert
-        isOpen={confirm !== null}
-        intent="danger"
-        icon="trash"
-        confirmButtonText={t.confirm}
-        cancelButtonText={t.cancel}
-        loading={removing.isLoading}
-        onConfirm={() => void doDelete()}
-        onCancel={() => setConfirm(null)}
-      >
-        {confirm ? (confirm.name !== null ? t.confirmDeleteOne(confirm.name) : t.confirmDeleteMany(confirm.ids.length)) : null}
-      </Alert>
+      {removal.element}
       {tab.key === 'statistic' ? <GenerateReportDialog target={generating ? { variant: 'statistic' } : null} onClose={() => setGenerating(false)} /> : null}
     </div>
   );

@@ -1,5 +1,5 @@
 // 成员管理: the subject's members, paged; the owner adds users and removes members (never the owner).
-import { Alert, Button, Card, Checkbox, Dialog, DialogBody, DialogFooter, HTMLTable, InputGroup, Tag } from '@blueprintjs/core';
+import { Button, Card, Checkbox, Dialog, DialogBody, DialogFooter, HTMLTable, InputGroup, Tag } from '@blueprintjs/core';
 import { useState } from 'react';
 import type { SubjectDetail } from '../../../../contract/api/subject.ts';
 import { DASH } from '../../../../contract/enums.ts';
@@ -10,6 +10,7 @@ import { useAddMembersMutation, useMembersQuery, useRemoveMembersMutation, useUs
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { PagedListBody } from '../../../common/list/PagedListBody.tsx';
+import { useConfirmDelete } from '../../../common/list/useConfirmDelete.tsx';
 import { EmptyState } from '../../../common/states.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 import { SettingsLayout } from './SettingsLayout.tsx';
@@ -48,25 +49,21 @@ function Members({ subject }: { subject: SubjectDetail }) {
   const [name, setName] = useState('');
   const [selected, setSelected] = useState<number[]>([]);
   const [adding, setAdding] = useState(false);
-  const [confirming, setConfirming] = useState(false);
   const list = useMembersQuery({ subjectId: subject.id, page, size, ...(name.trim() && { name: name.trim() }) });
   const [remove] = useRemoveMembersMutation();
-  const removeSelected = async () => {
-    try {
-      await remove({ subjectId: subject.id, ids: selected }).unwrap();
-      notify.success(SUCCESS_MESSAGES.deleted);
-      setSelected([]);
-    } catch (err) {
-      notify.error(apiErrorMessage(err));
-    }
-    setConfirming(false);
-  };
+  const removal = useConfirmDelete<{ userId: number }, number>({
+    rowKey: (m) => m.userId,
+    removeOne: (m) => remove({ subjectId: subject.id, ids: [m.userId] }).unwrap(),
+    removeMany: (ids) => remove({ subjectId: subject.id, ids }).unwrap(),
+    texts: { one: () => t.confirmRemoveMembers(1), many: t.confirmRemoveMembers, confirm: t.confirm, done: SUCCESS_MESSAGES.deleted },
+    selection: { drop: (ids) => setSelected((s) => s.filter((id) => !ids.includes(id))) },
+  });
   return (
     <>
       <div className="cairn-subject-toolbar">
         <InputGroup leftIcon="search" placeholder={t.searchMembers} aria-label={t.searchMembers} value={name} onValueChange={(v) => { setName(v); setPage(1); }} />
         <span className="cairn-grow" />
-        <Button icon="remove" intent="danger" text={t.removeMembers} disabled={!subject.canManage || !selected.length} onClick={() => setConfirming(true)} />
+        <Button icon="remove" intent="danger" text={t.removeMembers} disabled={!subject.canManage || !selected.length} onClick={() => removal.ask({ kind: 'many', keys: selected })} />
         <Button icon="new-person" intent="primary" text={t.addMembers} disabled={!subject.canManage} onClick={() => setAdding(true)} />
       </div>
       <PagedListBody list={list} texts={{ loadFailed: t.loadSubjectFailed, emptyFiltered: t.noMembers, emptyFilteredBody: '' }} filtered={!!name}
@@ -90,9 +87,7 @@ function Members({ subject }: { subject: SubjectDetail }) {
           </HTMLTable>
         )} />
       <AddMembersDialog subjectId={subject.id} isOpen={adding} onClose={() => setAdding(false)} />
-      <Alert isOpen={confirming} intent="danger" icon="remove" cancelButtonText={t.cancel} confirmButtonText={t.confirm} onCancel={() => setConfirming(false)} onConfirm={() => void removeSelected()}>
-        {t.confirmRemoveMembers(selected.length)}
-      </Alert>
+      {removal.element}
     </>
   );
 }

@@ -1,7 +1,7 @@
 // /project/repositorySource 代码仓库源: the caller's own saved repository addresses and
 // credentials (per user; nobody else sees them). Add, edit (the password is write-only: only
 // whether one is stored is shown), check the address syntax, delete with a confirmation.
-import { Alert, Button, Card, HTMLTable, Tag } from '@blueprintjs/core';
+import { Button, Card, HTMLTable, Tag } from '@blueprintjs/core';
 import { useState } from 'react';
 import type { RepositorySource } from '../../../../contract/api/subject.ts';
 import { CODE_TYPE_LABEL, DASH, labelOf } from '../../../../contract/enums.ts';
@@ -10,7 +10,7 @@ import { formatDateTime } from '../../../../contract/format.ts';
 import { routeTitle } from '../../../../contract/routes.ts';
 import { apiErrorMessage } from '../../../api/baseQuery.ts';
 import { useDeleteRepositorySourcesMutation, useRepositorySourcesQuery } from '../../../api/subjectApi.ts';
-import { toastNotifier as notify } from '../../../app/toaster.ts';
+import { useConfirmDelete } from '../../../common/list/useConfirmDelete.tsx';
 import { Page } from '../../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../common/states.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
@@ -48,34 +48,25 @@ function SourceTable({ rows, onEdit, onDelete }: { rows: RepositorySource[]; onE
 export default function RepositorySourceScreen() {
   const list = useRepositorySourcesQuery();
   const [editing, setEditing] = useState<RepositorySource | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<RepositorySource | null>(null);
-  const [remove, removing] = useDeleteRepositorySourcesMutation();
-
-  const confirmDelete = async () => {
-    try {
-      await remove([deleting!.id]).unwrap();
-      notify.success(SUCCESS_MESSAGES.deleted);
-    } catch (err) {
-      notify.error(apiErrorMessage(err));
-    }
-    setDeleting(null);
-  };
+  const [remove] = useDeleteRepositorySourcesMutation();
+  const removal = useConfirmDelete<RepositorySource, number>({
+    rowKey: (r) => r.id,
+    removeOne: (r) => remove([r.id]).unwrap(),
+    texts: { one: (r) => s.confirmDelete(r.name), done: SUCCESS_MESSAGES.deleted },
+  });
 
   const addButton = <Button icon="add" intent="primary" text={s.add} onClick={() => setEditing('new')} />;
   let body;
   if (list.isLoading) body = <LoadingState />;
   else if (list.isError) body = <ErrorState title={s.loadFailed} message={apiErrorMessage(list.error)} onRetry={() => void list.refetch()} />;
   else if (!list.data?.length) body = <EmptyState title={s.empty} description={s.emptyBody} icon="git-repo" action={addButton} />;
-  else body = <SourceTable rows={list.data} onEdit={setEditing} onDelete={setDeleting} />;
+  else body = <SourceTable rows={list.data} onEdit={setEditing} onDelete={(row) => removal.ask({ kind: 'one', row })} />;
 
   return (
     <Page title={routeTitle('/project/repositorySource')} subtitle={s.subtitle} actions={list.data?.length ? addButton : undefined}>
       <Card>{body}</Card>
       {editing ? <RepositorySourceDialog key={editing === 'new' ? 'new' : editing.id} editing={editing} onClose={() => setEditing(null)} /> : null}
-      <Alert isOpen={!!deleting} intent="danger" icon="trash" cancelButtonText={t.cancel} confirmButtonText={t.delete} loading={removing.isLoading}
-        onCancel={() => setDeleting(null)} onConfirm={() => void confirmDelete()}>
-        {deleting ? s.confirmDelete(deleting.name) : null}
-      </Alert>
+      {removal.element}
     </Page>
   );
 }

@@ -1,19 +1,18 @@
 // /project/projectList?product= 项目列表: the visible subjects of the product, as a paged list
 // (search, sort) or by group (breadcrumbs, child groups, the subjects directly in a group).
 // 新建应用, batch delete and the row actions live here; a name opens the subject's task list.
-import { Alert, Breadcrumbs, Button, ButtonGroup, Card, HTMLSelect, Icon, InputGroup } from '@blueprintjs/core';
+import { Breadcrumbs, Button, ButtonGroup, Card, HTMLSelect, Icon, InputGroup } from '@blueprintjs/core';
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { SubjectRow } from '../../../../contract/api/subject.ts';
 import { isProduct } from '../../../../contract/enums.ts';
 import { SUCCESS_MESSAGES } from '../../../../contract/errors.ts';
 import { routeTitle } from '../../../../contract/routes.ts';
-import { apiErrorMessage } from '../../../api/baseQuery.ts';
 import { useGroupSubjectsQuery, useRemoveSubjectMutation, useRemoveSubjectsMutation, useSubjectListQuery } from '../../../api/subjectApi.ts';
 import { selectProduct, useAppDispatch, useAppSelector, usePermissions } from '../../../app/hooks.ts';
 import { sessionActions } from '../../../app/sessionSlice.ts';
-import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { PagedListBody } from '../../../common/list/PagedListBody.tsx';
+import { useConfirmDelete } from '../../../common/list/useConfirmDelete.tsx';
 import { Page } from '../../../common/PageHeader.tsx';
 import { EmptyState } from '../../../common/states.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
@@ -62,8 +61,6 @@ export default function SubjectListScreen() {
   const [creating, setCreating] = useState(false);
   const [transferring, setTransferring] = useState<SubjectRow | null>(null);
   const [reporting, setReporting] = useState<SubjectRow | null>(null);
-  const [deleting, setDeleting] = useState<SubjectRow | null>(null);
-  const [batchOpen, setBatchOpen] = useState(false);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [removeOne] = useRemoveSubjectMutation();
   const [removeMany] = useRemoveSubjectsMutation();
@@ -73,18 +70,17 @@ export default function SubjectListScreen() {
     return next;
   });
 
-  const run = async (action: () => Promise<unknown>, done: () => void) => {
-    try {
-      await action();
-      notify.success(SUCCESS_MESSAGES.deleted);
-      done();
-    } catch (err) {
-      notify.error(apiErrorMessage(err));
-    }
-  };
+  const removal = useConfirmDelete<SubjectRow, number>({
+    rowKey: (s) => s.id,
+    removeOne: (s) => removeOne(s.id).unwrap(),
+    removeMany: (ids) => removeMany(ids).unwrap(),
+    texts: { one: (s) => t.confirmDelete(s.name), many: t.confirmBatchDelete, done: SUCCESS_MESSAGES.deleted },
+    selection: { drop: (ids) => select([...ids], false) },
+    paging: { page, rows: (view === 'list' ? list : grouped).data?.content.length ?? 0, onPage: (p) => set({ page: p }) },
+  });
 
   const table = (rows: SubjectRow[]) => (
-    <SubjectTable rows={rows} selected={selected} onSelect={select} onTransfer={setTransferring} onDelete={setDeleting}
+    <SubjectTable rows={rows} selected={selected} onSelect={select} onTransfer={setTransferring} onDelete={(row) => removal.ask({ kind: 'one', row })}
       {...(has('report:list') ? { onReport: setReporting } : {})} />
   );
   const emptyAll = (
@@ -111,7 +107,7 @@ export default function SubjectListScreen() {
       ) : null}
       <span className="cairn-grow" />
       {selected.size ? <span className="cairn-muted">{t.selected(selected.size)}</span> : null}
-      <Button icon="trash" intent="danger" text={t.batchDelete} disabled={!selected.size} onClick={() => setBatchOpen(true)} />
+      <Button icon="trash" intent="danger" text={t.batchDelete} disabled={!selected.size} onClick={() => removal.ask({ kind: 'many', keys: [...selected] })} />
       <Button icon="add" intent="primary" text={t.create} onClick={() => setCreating(true)} />
     </div>
   );
@@ -151,19 +147,10 @@ export default function SubjectListScreen() {
         onSize={(s) => set({ size: s, page: null })}
         table={table}
       />
-      <CreateSubjectDialog isOpen={creating} onClose={() => setCreating(false)} groupId={view === 'group' && pid ? pid : null} />
+      {creating ? <CreateSubjectDialog onClose={() => setCreating(false)} groupId={view === 'group' && pid ? pid : null} /> : null}
       <TransferDialog subject={transferring} onClose={() => setTransferring(null)} />
       <GenerateReportDialog target={reporting ? { variant: 'subject', subjectId: reporting.id, subjectName: reporting.name } : null} onClose={() => setReporting(null)} />
-      <Alert isOpen={!!deleting} intent="danger" icon="trash" cancelButtonText={t.cancel} confirmButtonText={t.delete}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => void run(() => removeOne(deleting!.id).unwrap(), () => { select([deleting!.id], false); setDeleting(null); })}>
-        {deleting ? t.confirmDelete(deleting.name) : null}
-      </Alert>
-      <Alert isOpen={batchOpen} intent="danger" icon="trash" cancelButtonText={t.cancel} confirmButtonText={t.delete}
-        onCancel={() => setBatchOpen(false)}
-        onConfirm={() => void run(() => removeMany([...selected]).unwrap(), () => { setSelected(new Set()); setBatchOpen(false); })}>
-        {t.confirmBatchDelete(selected.size)}
-      </Alert>
+      {removal.element}
     </Page>
   );
 }

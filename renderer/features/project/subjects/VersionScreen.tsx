@@ -1,77 +1,64 @@
-// 版本管理: versions of the subject (unique names); deleting one leaves its projects unlabelled.
-import { Alert, Button, Card, Dialog, DialogBody, DialogFooter, FormGroup, HTMLTable, InputGroup, TextArea } from '@blueprintjs/core';
-import { useState, type FormEvent } from 'react';
+// 版本管理: versions of the subject (unique names: a taken one is refused beside the name, in the
+// shared form dialog); deleting one leaves its projects unlabelled.
+import { Button, Card, FormGroup, HTMLTable, InputGroup, TextArea } from '@blueprintjs/core';
+import { useState } from 'react';
 import type { SubjectDetail, VersionRow } from '../../../../contract/api/subject.ts';
 import { DASH } from '../../../../contract/enums.ts';
 import { SUCCESS_MESSAGES } from '../../../../contract/errors.ts';
 import { formatDateTime } from '../../../../contract/format.ts';
 import { validateDescription, validateName } from '../../../../contract/validation.ts';
-import { apiErrorMessage } from '../../../api/baseQuery.ts';
 import { useCreateVersionMutation, useDeleteVersionMutation, useUpdateVersionMutation, useVersionsQuery } from '../../../api/subjectApi.ts';
-import { toastNotifier as notify } from '../../../app/toaster.ts';
-import { GuardedButton } from '../../../common/GuardedButton.tsx';
+import { FormDialog } from '../../../common/form/FormDialog.tsx';
+import { validateFields } from '../../../common/form/formErrors.ts';
+import { useConfirmDelete } from '../../../common/list/useConfirmDelete.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../common/states.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 import { SettingsLayout } from './SettingsLayout.tsx';
 
 const t = zh.subject;
 
-function VersionDialog({ subjectId, editing, onClose }: { subjectId: number; editing: VersionRow | 'new' | null; onClose: () => void }) {
-  const current = editing && editing !== 'new' ? editing : null;
-  const [name, setName] = useState(current?.name ?? '');
-  const [remark, setRemark] = useState(current?.remark ?? '');
-  const [touched, setTouched] = useState(false);
-  const [create, creating] = useCreateVersionMutation();
-  const [update, updating] = useUpdateVersionMutation();
-  const nameProblem = validateName(name);
-  const remarkProblem = validateDescription(remark);
-  const submit = async (e?: FormEvent) => {
-    e?.preventDefault();
-    setTouched(true);
-    if (nameProblem || remarkProblem) return;
-    try {
-      if (current) await update({ id: current.id, name, remark }).unwrap();
-      else await create({ subjectId, name, remark }).unwrap();
-      notify.success(current ? SUCCESS_MESSAGES.saved : SUCCESS_MESSAGES.added);
-      onClose();
-    } catch (err) {
-      notify.error(apiErrorMessage(err));
-    }
-  };
+type VersionValues = { name: string; remark: string };
+const validateVersion = validateFields<VersionValues>({ name: validateName, remark: validateDescription });
+
+function VersionDialog({ subjectId, editing, onClose }: { subjectId: number; editing: VersionRow | 'new'; onClose: () => void }) {
+  const current = editing !== 'new' ? editing : null;
+  const [create] = useCreateVersionMutation();
+  const [update] = useUpdateVersionMutation();
   return (
-    <Dialog isOpen={!!editing} onClose={onClose} title={current ? t.editVersion : t.addVersion} icon="tag" style={{ width: 480 }}>
-      <form onSubmit={(e) => void submit(e)}>
-        <DialogBody>
-          <FormGroup label={t.versionName} labelFor="version-name" labelInfo="*" intent={touched && nameProblem ? 'danger' : 'none'} helperText={touched ? nameProblem : undefined}>
-            <InputGroup id="version-name" value={name} onValueChange={setName} autoFocus />
+    <FormDialog<VersionValues>
+      title={current ? t.editVersion : t.addVersion}
+      icon="tag"
+      idPrefix="version"
+      onClose={onClose}
+      initial={{ name: current?.name ?? '', remark: current?.remark ?? '' }}
+      validate={validateVersion}
+      submit={(v) => (current ? update({ id: current.id, ...v }).unwrap() : create({ subjectId, ...v }).unwrap())}
+      success={current ? SUCCESS_MESSAGES.saved : SUCCESS_MESSAGES.added}
+      fields={['name', 'remark']}
+    >
+      {(form) => (
+        <>
+          <FormGroup label={t.versionName} labelFor={form.id('name')} labelInfo="*" {...form.group('name')}>
+            <InputGroup id={form.id('name')} intent={form.intent('name')} value={form.values.name} onValueChange={(v) => form.set('name', v)} autoFocus />
           </FormGroup>
-          <FormGroup label={t.remark} labelFor="version-remark" intent={touched && remarkProblem ? 'danger' : 'none'} helperText={touched ? remarkProblem : undefined}>
-            <TextArea id="version-remark" fill value={remark} onChange={(e) => setRemark(e.currentTarget.value)} />
+          <FormGroup label={t.remark} labelFor={form.id('remark')} {...form.group('remark')}>
+            <TextArea id={form.id('remark')} intent={form.intent('remark')} fill value={form.values.remark} onChange={(e) => form.set('remark', e.currentTarget.value)} />
           </FormGroup>
-        </DialogBody>
-        <DialogFooter actions={<>
-          <Button text={t.cancel} onClick={onClose} />
-          <GuardedButton type="submit" intent="primary" text={t.save} loading={creating.isLoading || updating.isLoading} />
-        </>} />
-      </form>
-    </Dialog>
+        </>
+      )}
+    </FormDialog>
   );
 }
 
 function Versions({ subject }: { subject: SubjectDetail }) {
   const list = useVersionsQuery(subject.id);
   const [editing, setEditing] = useState<VersionRow | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<VersionRow | null>(null);
   const [remove] = useDeleteVersionMutation();
-  const confirmDelete = async () => {
-    try {
-      await remove({ id: deleting!.id }).unwrap();
-      notify.success(SUCCESS_MESSAGES.deleted);
-    } catch (err) {
-      notify.error(apiErrorMessage(err));
-    }
-    setDeleting(null);
-  };
+  const removal = useConfirmDelete<VersionRow, number>({
+    rowKey: (v) => v.id,
+    removeOne: (v) => remove({ id: v.id }).unwrap(),
+    texts: { one: (v) => t.confirmDeleteVersion(v.name, v.projectCount), done: SUCCESS_MESSAGES.deleted },
+  });
   let body;
   if (list.isLoading) body = <LoadingState />;
   else if (list.isError) body = <ErrorState message={(list.error as { message?: string }).message} onRetry={() => void list.refetch()} />;
@@ -88,7 +75,7 @@ function Versions({ subject }: { subject: SubjectDetail }) {
             <td>{formatDateTime(v.createdAt)}</td>
             <td className="cairn-table-actions">
               <Button small minimal icon="edit" text={t.edit} disabled={!subject.canManage} onClick={() => setEditing(v)} />
-              <Button small minimal icon="trash" intent="danger" text={t.delete} disabled={!subject.canManage} onClick={() => setDeleting(v)} />
+              <Button small minimal icon="trash" intent="danger" text={t.delete} disabled={!subject.canManage} onClick={() => removal.ask({ kind: 'one', row: v })} />
             </td>
           </tr>
         ))}
@@ -103,9 +90,7 @@ function Versions({ subject }: { subject: SubjectDetail }) {
       </div>
       {body}
       {editing ? <VersionDialog key={editing === 'new' ? 'new' : editing.id} subjectId={subject.id} editing={editing} onClose={() => setEditing(null)} /> : null}
-      <Alert isOpen={!!deleting} intent="danger" icon="trash" cancelButtonText={t.cancel} confirmButtonText={t.delete} onCancel={() => setDeleting(null)} onConfirm={() => void confirmDelete()}>
-        {deleting ? t.confirmDeleteVersion(deleting.name, deleting.projectCount) : null}
-      </Alert>
+      {removal.element}
     </>
   );
 }

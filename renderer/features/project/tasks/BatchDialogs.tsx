@@ -9,6 +9,7 @@ import { useProjectBatchCronMutation, useProjectBatchOwnerMutation, useProjectOw
 import { TimingFields } from './TimingFields.tsx';
 import { initialTiming, timingBody } from './projectForm.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
+import { ErrorCallout } from '../../../common/states.tsx';
 
 const t = zh.project;
 
@@ -60,7 +61,7 @@ function BatchDialog(props: {
     <Dialog isOpen title={title} onClose={() => onClose(result !== null)} className="cairn-dialog">
       <DialogBody>
         {children}
-        {error ? <Callout intent="danger" className="cairn-result-callout">{error}</Callout> : null}
+        <ErrorCallout message={error} className="cairn-result-callout" />
         {result ? <BatchOutcome result={result} message={doneMessage(result)} /> : null}
       </DialogBody>
       <DialogFooter

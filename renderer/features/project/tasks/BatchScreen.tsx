@@ -5,20 +5,20 @@
 // with the reasons of the failures. The router clears the stored selection when the user leaves
 // the batch-reanalysis screens; the launch screen clears its own when it closes.
 import { useEffect, useState } from 'react';
-import { Button, Callout, Card, Checkbox, FormGroup, HTMLTable, Switch, Tag } from '@blueprintjs/core';
+import { Button, Card, Checkbox, FormGroup, HTMLTable, Switch, Tag } from '@blueprintjs/core';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { BatchResult } from '../../../../contract/api/task.ts';
-import { ANALYSIS_MODE_LABEL, ANALYSIS_MODE_ORDER, TASK_STATUS_LABEL, labelOf, parseAnalysisModes } from '../../../../contract/enums.ts';
+import { ANALYSIS_MODE_LABEL, ANALYSIS_MODE_ORDER, CODE_TYPE_LABEL, TASK_STATUS_LABEL, labelOf, parseAnalysisModes } from '../../../../contract/enums.ts';
 import { routeTitle } from '../../../../contract/routes.ts';
 import { apiErrorMessage } from '../../../api/baseQuery.ts';
 import { useProjectBatchCheckMutation, useProjectBatchRecheckMutation, useProjectBatchRecheckSetupMutation } from '../../../api/taskApi.ts';
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { Page } from '../../../common/PageHeader.tsx';
-import { EmptyState } from '../../../common/states.tsx';
+import { EmptyState, ErrorCallout } from '../../../common/states.tsx';
 import { BatchOutcome } from './BatchDialogs.tsx';
 import { batchLaunchMessage, clearSelection, readSelection, type SelectedProject, type SelectionSource } from './batchSelection.ts';
-import { DEFAULT_ANALYSIS_MODES, codeTypeLabel, joinModes } from './projectForm.ts';
+import { DEFAULT_ANALYSIS_MODES, joinModes } from './projectForm.ts';
 import { statusIntent } from './TaskTable.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
@@ -97,7 +97,7 @@ function BatchScreen({ mode, source, path }: { mode: 'launch' | 'reanalysis'; so
               <tr key={r.projectId}>
                 <td>{r.projectName}</td>
                 <td>{r.subjectName}</td>
-                <td>{codeTypeLabel(r.getCodeType)}</td>
+                <td>{labelOf(CODE_TYPE_LABEL, r.getCodeType)}</td>
                 <td>{r.status === null ? <Tag minimal>{zh.project.list.noRun}</Tag> : <Tag minimal intent={statusIntent(r.status)}>{labelOf(TASK_STATUS_LABEL, r.status)}</Tag>}</td>
               </tr>
             ))}
@@ -128,7 +128,7 @@ function BatchScreen({ mode, source, path }: { mode: 'launch' | 'reanalysis'; so
           ) : null}
         </Card>
       ) : null}
-      {error ? <Callout intent="danger" icon="error" className="cairn-result-callout" role="alert">{error}</Callout> : null}
+      <ErrorCallout message={error} className="cairn-result-callout" />
       {result ? <BatchOutcome result={result} message={batchLaunchMessage(result.successNum, result.failNum)} /> : null}
       <div className="cairn-form-actions">
         {result ? (

@@ -1,13 +1,13 @@
 // /project/import?subjectId= 批量导入项目: many files dropped at once, each becoming a project of the
-// subject — named after its file, its source type guessed from the extension (SBOM 30, Excel 34,
-// manifest 9, binary 16, archive 0), both editable per row — then POST
+// subject — named after its file, its source type guessed from the extension (the local-upload type
+// of an SBOM, an Excel list, a manifest, a binary or an archive), both editable per row — then POST
 // /api/project/batch/checkAndCreateProject with launch on. The spec's message
 // 批量导入项目完成，成功：N个， 失败：M个 follows, with each failure's reason.
 import { useState } from 'react';
-import { Button, Callout, Card, FormGroup, HTMLSelect, HTMLTable, InputGroup, Switch } from '@blueprintjs/core';
+import { Button, Card, FormGroup, HTMLSelect, HTMLTable, InputGroup, Switch } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { BatchResult } from '../../../../contract/api/task.ts';
-import { LOCAL_UPLOAD_CODE_TYPES, NEW_PROJECT_DEFAULTS } from '../../../../contract/enums.ts';
+import { NEW_PROJECT_DEFAULTS, isLocalUploadType } from '../../../../contract/enums.ts';
 import { formatFileSize } from '../../../../contract/format.ts';
 import { routeTitle } from '../../../../contract/routes.ts';
 import { validateProjectName } from '../../../../contract/validation.ts';
@@ -20,9 +20,11 @@ import { Page } from '../../../common/PageHeader.tsx';
 import { BatchOutcome } from './BatchDialogs.tsx';
 import { batchImportMessage } from './batchSelection.ts';
 import { ProjectUploads } from './ProjectUpload.tsx';
-import { DEFAULT_ANALYSIS_MODES, codeTypeOptionLabel, guessCodeType, joinModes, projectNameFromFile, type UploadedFile } from './projectForm.ts';
+import { SourceTypeOptions } from './SourceTypeOptions.tsx';
+import { ALL_UPLOAD_EXTENSIONS, DEFAULT_ANALYSIS_MODES, guessCodeType, joinModes, projectNameFromFile, type UploadedFile } from './projectForm.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
+import { ErrorCallout } from '../../../common/states.tsx';
 
 const t = zh.project.importScreen;
 
@@ -31,9 +33,6 @@ interface ImportRow {
   projectName: string;
   getCodeType: number | null;
 }
-
-/** Every extension the local-upload types accept: what the import's picker offers. */
-const IMPORT_EXTENSIONS = ['.json', '.xml', '.spdx', '.yaml', '.yml', '.rdf', '.tv', '.xlsx', '.xls', '.csv', '.zip', '.tar', '.tar.gz', '.tgz', '.7z', '.jar', '.war', '.ear', '.apk', '.whl', '.nupkg', '.gem', '.lock', '.txt', '.mod'];
 
 export default function ImportScreen() {
   const [params] = useSearchParams();
@@ -85,7 +84,7 @@ export default function ImportScreen() {
             {(subjects.data ?? []).map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
           </HTMLSelect>
         </FormGroup>
-        {result ? null : <ProjectUploads extensions={IMPORT_EXTENSIONS} hint={t.dropHint} onUploaded={add} />}
+        {result ? null : <ProjectUploads extensions={ALL_UPLOAD_EXTENSIONS} hint={t.dropHint} onUploaded={add} />}
       </Card>
       {rows.length ? (
         <Card className="cairn-table-card">
@@ -123,7 +122,7 @@ export default function ImportScreen() {
                       onChange={(e) => update(i, { getCodeType: e.currentTarget.value === '' ? null : Number(e.currentTarget.value) })}
                     >
                       <option value="">--</option>
-                      {LOCAL_UPLOAD_CODE_TYPES.map((c) => <option key={c} value={c}>{codeTypeOptionLabel(c)}</option>)}
+                      <SourceTypeOptions only={isLocalUploadType} marked />
                     </HTMLSelect>
                   </td>
                   <td>
@@ -135,7 +134,7 @@ export default function ImportScreen() {
           </HTMLTable>
         </Card>
       ) : null}
-      {error ? <Callout intent="danger" icon="error" className="cairn-result-callout" role="alert">{error}</Callout> : null}
+      <ErrorCallout message={error} className="cairn-result-callout" />
       {result ? <BatchOutcome result={result} message={batchImportMessage(result.successNum, result.failNum)} /> : null}
       <div className="cairn-form-actions">
         {result ? (

@@ -2,19 +2,22 @@
 // /api/project/{projectId}), edited and launched again with PUT /api/analysis (taskId = the project
 // id). Every source field and the timing are prefilled; passwords are write-only, so their inputs
 // start empty and an empty one keeps the stored password. sshType follows the editing rule (spec §4).
+// A source type the platform cannot analyse yet is said up front (the form's notice) and its
+// settings are only saved (PATCH /api/project/{projectId}, 仅保存修改), then the task list opens.
 import { useEffect, useState } from 'react';
-import { Button, Callout } from '@blueprintjs/core';
+import { Button } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import { LAUNCH_SUCCESS } from '../../../../contract/api/task.ts';
 import { isLocalUploadType } from '../../../../contract/enums.ts';
 import { formatDateTime } from '../../../../contract/format.ts';
 import { routeTitle } from '../../../../contract/routes.ts';
+import { unsupportedSource } from '../../../../contract/sources.ts';
 import { apiErrorMessage } from '../../../api/baseQuery.ts';
-import { useProjectFormQuery, useProjectRelaunchMutation } from '../../../api/taskApi.ts';
+import { useProjectFormQuery, useProjectRelaunchMutation, useProjectUpdateMutation } from '../../../api/taskApi.ts';
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { Page } from '../../../common/PageHeader.tsx';
-import { EmptyState, ErrorState, LoadingState } from '../../../common/states.tsx';
+import { EmptyState, ErrorState, LoadingState, ErrorCallout } from '../../../common/states.tsx';
 import { fieldLabel } from './NewProjectScreen.tsx';
 import { ProjectFormView } from './ProjectFormView.tsx';
 import { buildBody, formFromProject, validateForm, type FormErrors, type ProjectFormState } from './projectForm.ts';
@@ -34,6 +37,7 @@ export default function LaunchScreen() {
   const [errors, setErrors] = useState<FormErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [relaunch, launching] = useProjectRelaunchMutation();
+  const [update, updating] = useProjectUpdateMutation();
 
   useEffect(() => {
     if (form || !stored.data || stored.isFetching) return;
@@ -52,6 +56,8 @@ export default function LaunchScreen() {
   const project = stored.data;
   if (!project || !form) return <Page title={title}><LoadingState /></Page>;
 
+  const saveOnly = unsupportedSource(form.getCodeType) !== null;
+  const listUrl = `/project/taskList?subjectId=${project.subjectId}`;
   const submit = async () => {
     const found = validateForm(form, fieldLabel, true);
     setErrors(found);
@@ -62,6 +68,16 @@ export default function LaunchScreen() {
     setFailure(null);
     // The subject is fixed; the timing is sent always (the form started from the stored one).
     const { subjectId: _subject, ...body } = buildBody(form, { editing: true });
+    if (saveOnly) {
+      const saved = await update({ projectId, body });
+      if ('error' in saved) {
+        setFailure(apiErrorMessage(saved.error));
+        return;
+      }
+      notify.success(t.saved);
+      navigate(listUrl);
+      return;
+    }
     const answer = await relaunch({ ...body, taskId: projectId });
     if ('error' in answer) {
       setFailure(apiErrorMessage(answer.error));
@@ -72,7 +88,7 @@ export default function LaunchScreen() {
       navigate(`/project/analysis/details?projectId=${projectId}`);
     } else {
       notify.warning(answer.data.message || t.form.notLaunched);
-      navigate(`/project/taskList?subjectId=${project.subjectId}`);
+      navigate(listUrl);
     }
   };
 
@@ -87,10 +103,16 @@ export default function LaunchScreen() {
         }}
       >
         <ProjectFormView form={form} errors={errors} editing onChange={setForm} uploadNote={keepsUpload ? t.edit.replaceUpload : undefined} />
-        {failure ? <Callout intent="danger" icon="error" className="cairn-form-callout" role="alert">{failure}</Callout> : null}
+        <ErrorCallout message={failure} className="cairn-form-callout" />
         <div className="cairn-form-actions">
           <Button text={t.form.cancel} onClick={() => navigate(-1)} />
-          <GuardedButton type="submit" intent="primary" icon="refresh" text={t.form.submitEdit} loading={launching.isLoading} />
+          <GuardedButton
+            type="submit"
+            intent="primary"
+            icon={saveOnly ? 'floppy-disk' : 'refresh'}
+            text={saveOnly ? t.form.submitSaveEdit : t.form.submitEdit}
+            loading={launching.isLoading || updating.isLoading}
+          />
         </div>
       </form>
     </Page>

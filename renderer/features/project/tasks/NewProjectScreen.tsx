@@ -1,12 +1,14 @@
 // /project/newProject?subjectId= 新建项目: the project form with the spec's defaults; 保存并发起分析
 // posts POST /api/analysis. 任务发起成功！ only when the platform answers SUCCESS (spec §8), then the
-// task details; any other message (a remote type not fetched yet) is shown and the project, which
-// is saved, is found in the task list.
+// task details; any other message is shown and the project, which is saved, is found in the task
+// list. A source type the platform cannot analyse yet is said up front: the form shows why and the
+// button only saves (仅保存项目, the same call; the platform saves and answers why it did not launch).
 import { useState } from 'react';
-import { Button, Callout } from '@blueprintjs/core';
+import { Button } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import { LAUNCH_SUCCESS } from '../../../../contract/api/task.ts';
 import { routeTitle } from '../../../../contract/routes.ts';
+import { unsupportedSource } from '../../../../contract/sources.ts';
 import { useProjectLaunchMutation, useProjectQuotaQuery } from '../../../api/taskApi.ts';
 import { apiErrorMessage } from '../../../api/baseQuery.ts';
 import { readItem, writeItem } from '../../../app/storage.ts';
@@ -17,6 +19,7 @@ import { ProjectFormView } from './ProjectFormView.tsx';
 import { LAST_CODE_TYPE_KEY, buildBody, initialForm, validateForm, type FormErrors, type TextField } from './projectForm.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
+import { ErrorCallout } from '../../../common/states.tsx';
 
 const t = zh.project.form;
 export const fieldLabel = (f: TextField): string => zh.project.fields[f] ?? f;
@@ -62,11 +65,11 @@ export default function NewProjectScreen() {
   };
 
   const q = quota.data;
+  const saveOnly = unsupportedSource(form.getCodeType) !== null;
   return (
     <Page
       title={routeTitle('/project/newProject')}
       subtitle={q ? t.quota(q.used, q.limit) : undefined}
-
     >
       <form
         onSubmit={(e) => {
@@ -81,14 +84,10 @@ export default function NewProjectScreen() {
           onChange={setForm}
           onCodeTypeChosen={(code) => writeItem(LAST_CODE_TYPE_KEY, String(code))}
         />
-        {failure ? (
-          <Callout intent="danger" icon="error" className="cairn-form-callout" role="alert">
-            {failure}
-          </Callout>
-        ) : null}
+        <ErrorCallout message={failure} className="cairn-form-callout" />
         <div className="cairn-form-actions">
           <Button text={t.cancel} onClick={() => navigate(listUrl(form.subjectId))} />
-          <GuardedButton type="submit" intent="primary" icon="play" text={t.submitNew} loading={launching.isLoading} />
+          <GuardedButton type="submit" intent="primary" icon={saveOnly ? 'floppy-disk' : 'play'} text={saveOnly ? t.submitSaveOnly : t.submitNew} loading={launching.isLoading} />
         </div>
       </form>
     </Page>

@@ -1,17 +1,19 @@
 // The project form (new project and edit): basic facts, the source (an upload for local types,
 // the remote fields otherwise), analysis settings and timing. State lives with the caller; the
-// rules (defaults, fields per type, timing disabled for local uploads) are in projectForm.ts.
+// rules (defaults, fields per type, timing disabled for local uploads) are in projectForm.ts. A
+// source type the platform cannot analyse yet is marked in the select and, once chosen, says so
+// with the contract's message (contract/sources.ts) before anything is uploaded or saved.
 import type { ReactNode } from 'react';
-import { Card, Checkbox, FormGroup, H5, HTMLSelect, InputGroup, Switch, TagInput } from '@blueprintjs/core';
+import { Callout, Card, Checkbox, FormGroup, H5, HTMLSelect, InputGroup, Switch, TagInput } from '@blueprintjs/core';
 import { ANALYSIS_MODE_LABEL, ANALYSIS_MODE_ORDER, isLocalUploadType, isTimingDisabled } from '../../../../contract/enums.ts';
+import { unsupportedSource } from '../../../../contract/sources.ts';
 import { useSubjectAllQuery, useVersionsQuery } from '../../../api/subjectApi.ts';
 import { ProjectUpload } from './ProjectUpload.tsx';
 import { SourceFields } from './SourceFields.tsx';
+import { SourceTypeOptions } from './SourceTypeOptions.tsx';
 import { TimingFields } from './TimingFields.tsx';
 import {
-  CODE_TYPE_GROUPS,
-  codeTypeOptionLabel,
-  uploadExtensionsOf,
+  uploadFilesOf,
   withCodeType,
   type FormErrors,
   type ProjectFormState,
@@ -43,6 +45,7 @@ export function ProjectFormView({ form, errors, editing, onChange, onCodeTypeCho
   const versions = useVersionsQuery(form.subjectId ?? 0, { skip: !form.subjectId });
   const code = form.getCodeType;
   const local = isLocalUploadType(code);
+  const pending = unsupportedSource(code);
   const set = (patch: Partial<ProjectFormState>) => onChange({ ...form, ...patch });
   const toggleMode = (m: number) =>
     set({ analysisModes: form.analysisModes.includes(m) ? form.analysisModes.filter((x) => x !== m) : [...form.analysisModes, m] });
@@ -128,22 +131,21 @@ export function ProjectFormView({ form, errors, editing, onChange, onCodeTypeCho
               onCodeTypeChosen?.(next);
             }}
           >
-            {CODE_TYPE_GROUPS.map((g) => (
-              <optgroup key={g.label} label={g.label}>
-                {g.codes.map((c) => (
-                  <option key={c} value={c}>{codeTypeOptionLabel(c)}</option>
-                ))}
-              </optgroup>
-            ))}
+            <SourceTypeOptions marked />
           </HTMLSelect>
         </FormGroup>
+        {pending ? (
+          <Callout intent="warning" icon="info-sign" className="cairn-form-callout" role="note">
+            {pending}
+            <div>{t.pendingSave}</div>
+          </Callout>
+        ) : null}
         {local ? (
           <FormGroup label={t.upload} labelInfo="*" intent={errors.upload ? 'danger' : 'none'} helperText={errors.upload}>
             {uploadNote ? <div className="cairn-muted cairn-form-note">{uploadNote}</div> : null}
             <ProjectUpload
               key={code}
-              code={code}
-              extensions={uploadExtensionsOf(code)}
+              files={uploadFilesOf(code)}
               value={form.upload}
               current={Boolean(form.upload && form.upload.uploadId === form.stored?.uploadId)}
               onChange={(upload) => set({ upload })}

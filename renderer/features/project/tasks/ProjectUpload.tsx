@@ -1,18 +1,18 @@
 // The file input of a local-upload project: the shared drop zone (renderer/common/UploadDropZone)
-// filtered to the type's extensions, and what was uploaded. Source archives and feature files
-// also take a dropped folder (zipped before upload).
+// filtered to the type's extensions, and what was uploaded. Types whose table row says so (source
+// archives, feature files) also take a dropped folder (zipped before upload).
 import { Icon } from '@blueprintjs/core';
 import { formatFileSize } from '../../../../contract/format.ts';
 import { UploadDropZone } from '../../../common/UploadDropZone.tsx';
+import type { UploadFiles } from '../../../../contract/sources.ts';
 import type { UploadedFile } from './projectForm.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 
 const t = zh.project.form;
-const FOLDER_TYPES: readonly number[] = [0, 9];
 
-export function ProjectUpload({ code, extensions, value, current, onChange }: {
-  code: number;
-  extensions: readonly string[];
+export function ProjectUpload({ files, value, current, onChange }: {
+  /** The files the source type takes (contract/sources.ts). */
+  files: UploadFiles;
   value: UploadedFile | null;
   /** The value is the edited project's stored input (not a file just dropped). */
   current?: boolean;
@@ -20,7 +20,7 @@ export function ProjectUpload({ code, extensions, value, current, onChange }: {
 }) {
   return (
     <div className="cairn-project-upload">
-      <UploadDropZone accept={[...extensions]} folders={FOLDER_TYPES.includes(code)} label={t.upload} onUploaded={onChange} />
+      <UploadDropZone accept={[...files.extensions]} folders={files.folders} label={t.upload} onUploaded={onChange} />
       {value ? (
         <div className="cairn-upload-done" role="status">
           <Icon icon={current ? 'document' : 'tick-circle'} intent={current ? 'none' : 'success'} />

@@ -1,8 +1,9 @@
 // The source part of the project form for the remote getCodeTypes (spec doc 1 §3 groupings):
 // repository address, branch and credentials (password or SSH key) for SVN/Git/Mercurial/TFVC,
-// image name and credentials for registries, the fire-fly server fields (11), FTP (19, 38) and
-// the configuration-management server (33). Local-upload types use ProjectUpload instead.
-import { Callout, FormGroup, HTMLSelect, InputGroup, NumericInput, Radio, RadioGroup, Switch } from '@blueprintjs/core';
+// image name and credentials for registries, the fire-fly server fields (VCS_SERVER_CODE_TYPE),
+// FTP (FTP_CODE_TYPES) and the configuration-management server (CONFIG_MANAGEMENT_CODE_TYPE), as
+// projectForm.ts's sourceKindOf sorts them. Local-upload types use ProjectUpload instead.
+import { FormGroup, HTMLSelect, InputGroup, NumericInput, Radio, RadioGroup, Switch } from '@blueprintjs/core';
 import { sshTypeWhenEditing } from '../../../../contract/enums.ts';
 import {
   SECRET_FIELDS,
@@ -37,9 +38,6 @@ export function SourceFields({ form, errors, editing, onChange }: {
 
   return (
     <div className="cairn-source-fields">
-      <Callout intent="primary" icon="info-sign" className="cairn-form-callout">
-        {t.remoteNotice}
-      </Callout>
       {kind === 'vcs' ? (
         <FormGroup label={t.sshType} inline>
           <RadioGroup

@@ -19,10 +19,11 @@ import { usePermissions } from '../../../app/hooks.ts';
 import { CheckTagGroup, KeywordSearch, ResetButton } from '../../../common/list/filters.tsx';
 import { EmptyState } from '../../../common/states.tsx';
 import { PagedListBody } from '../../../common/list/PagedListBody.tsx';
+import { useConfirmDelete } from '../../../common/list/useConfirmDelete.tsx';
 import { BatchCronDialog, BatchOwnerDialog } from './BatchDialogs.tsx';
 import { GenerateReportDialog } from '../reports/GenerateReportDialog.tsx';
 import { storeSelection, type SelectedProject, type SelectionSource } from './batchSelection.ts';
-import { CODE_TYPE_GROUPS, codeTypeOptionLabel } from './projectForm.ts';
+import { SourceTypeOptions } from './SourceTypeOptions.tsx';
 import { TaskTable } from './TaskTable.tsx';
 import { DEFAULT_TASK_LIST, changedTaskList, hasTaskFilters, parseTaskList, serializeTaskList, taskListArgs, type StatusFilter, type TaskListState } from './taskListQuery.ts';
 import { useProgressPoll } from './useProgressPoll.ts';
@@ -42,8 +43,6 @@ const toSelected = (r: TaskRow): SelectedProject => ({
   retentionAudit: r.retentionAudit,
 });
 
-type Confirm = { kind: 'delete'; rows: TaskRow[] } | { kind: 'stop'; row: TaskRow } | null;
-
 export function TaskListView({ source }: { source: SelectionSource }) {
   const [params, setParams] = useSearchParams();
   const state = parseTaskList(params);
@@ -59,12 +58,12 @@ export function TaskListView({ source }: { source: SelectionSource }) {
 
   // Selection survives paging and filtering: rows are kept by id.
   const [selected, setSelected] = useState<Map<number, TaskRow>>(new Map());
-  const [confirm, setConfirm] = useState<Confirm>(null);
+  const [stopping, setStopping] = useState<TaskRow | null>(null);
   const [dialog, setDialog] = useState<'cron' | 'owner' | 'report' | null>(null);
   const [keyword, setKeyword] = useState(state.keyword);
   const [relaunch] = useProjectRelaunchMutation();
   const [stop] = useProjectStopMutation();
-  const [remove, removing] = useProjectDeleteMutation();
+  const [remove] = useProjectDeleteMutation();
 
   const ids = useMemo(() => new Set(selected.keys()), [selected]);
   const select = (row: TaskRow, on: boolean) => {
@@ -95,24 +94,22 @@ export function TaskListView({ source }: { source: SelectionSource }) {
     else if (answer.data.message === LAUNCH_SUCCESS) notify.success(zh.project.launchSuccess);
     else notify.warning(answer.data.message || zh.project.form.notLaunched);
   };
-  const doConfirm = async () => {
-    if (!confirm) return;
-    if (confirm.kind === 'stop') {
-      const answer = await stop(confirm.row.projectId);
-      if ('error' in answer) notify.error(apiErrorMessage(answer.error));
-      else notify.success(zh.project.operationDone);
-    } else {
-      const answer = await remove(confirm.rows.map((r) => r.projectId));
-      if ('error' in answer) notify.error(apiErrorMessage(answer.error));
-      else {
-        notify.success(zh.project.deleted);
-        const next = new Map(selected);
-        for (const r of confirm.rows) next.delete(r.projectId);
-        setSelected(next);
-      }
-    }
-    setConfirm(null);
+  const doStop = async (row: TaskRow) => {
+    const answer = await stop(row.projectId);
+    if ('error' in answer) notify.error(apiErrorMessage(answer.error));
+    else notify.success(zh.project.operationDone);
+    setStopping(null);
   };
+  const removal = useConfirmDelete<TaskRow, number>({
+    rowKey: (r) => r.projectId,
+    removeOne: (r) => remove([r.projectId]).unwrap(),
+    removeMany: (projectIds) => remove(projectIds).unwrap(),
+    texts: { one: (r) => t.confirmDeleteOne(r.projectName), many: t.confirmDelete, confirm: t.confirm, done: zh.project.deleted },
+    selection: {
+      drop: (gone) => setSelected((old) => new Map([...old].filter(([id]) => !gone.includes(id)))),
+    },
+    paging: { page: state.page, rows: list.data?.content.length ?? 0, onPage: (page) => setState(changedTaskList(state, { page })) },
+  });
 
   const showSubjectFilter = source === 'analysis' || state.subjectId === null;
   const filters = (
@@ -136,11 +133,7 @@ export function TaskListView({ source }: { source: SelectionSource }) {
         <FormGroup inline label={t.codeType} labelFor="tl-type" className="cairn-filter-group">
           <HTMLSelect id="tl-type" value={state.codeType ?? ''} onChange={(e) => setState(changedTaskList(state, { codeType: e.currentTarget.value === '' ? null : Number(e.currentTarget.value) }))}>
             <option value="">{t.allTypes}</option>
-            {CODE_TYPE_GROUPS.map((g) => (
-              <optgroup key={g.label} label={g.label}>
-                {g.codes.map((c) => <option key={c} value={c}>{codeTypeOptionLabel(c)}</option>)}
-              </optgroup>
-            ))}
+            <SourceTypeOptions />
           </HTMLSelect>
         </FormGroup>
         <FormGroup inline label={t.sort} labelFor="tl-sort" className="cairn-filter-group">
@@ -186,7 +179,7 @@ export function TaskListView({ source }: { source: SelectionSource }) {
       <Button small icon="time" text={t.batchCron} onClick={() => setDialog('cron')} />
       {has('setup:user:user:list') ? <Button small icon="person" text={t.batchOwner} onClick={() => setDialog('owner')} /> : null}
       {has('report:list') ? <Button small icon="document" text={zh.report.batchGenerate} onClick={() => setDialog('report')} /> : null}
-      <Button small intent="danger" icon="trash" text={t.batchDelete} onClick={() => setConfirm({ kind: 'delete', rows: [...selected.values()] })} />
+      <Button small intent="danger" icon="trash" text={t.batchDelete} onClick={() => removal.ask({ kind: 'many', keys: [...selected.keys()] })} />
     </div>
   ) : null;
 
@@ -221,30 +214,24 @@ export function TaskListView({ source }: { source: SelectionSource }) {
             actions={{
               onOpen: (row) => navigate(`/project/analysis/details?projectId=${row.projectId}`),
               onRelaunch: (row) => void doRelaunch(row),
-              onStop: (row) => setConfirm({ kind: 'stop', row }),
+              onStop: setStopping,
               onEdit: (row) => navigate(`/project/analysis/launch?projectId=${row.projectId}`),
-              onDelete: (row) => setConfirm({ kind: 'delete', rows: [row] }),
+              onDelete: (row) => removal.ask({ kind: 'one', row }),
             }}
           />
         )}
       />
+      {removal.element}
       <Alert
-        isOpen={confirm !== null}
-        intent={confirm?.kind === 'delete' ? 'danger' : 'warning'}
-        icon={confirm?.kind === 'delete' ? 'trash' : 'stop'}
+        isOpen={stopping !== null}
+        intent="warning"
+        icon="stop"
         confirmButtonText={t.confirm}
         cancelButtonText={zh.project.form.cancel}
-        loading={removing.isLoading}
-        onConfirm={() => void doConfirm()}
-        onCancel={() => setConfirm(null)}
+        onConfirm={() => void (stopping && doStop(stopping))}
+        onCancel={() => setStopping(null)}
       >
-        {confirm?.kind === 'stop'
-          ? t.confirmStop(confirm.row.projectName)
-          : confirm?.kind === 'delete'
-            ? confirm.rows.length === 1
-              ? t.confirmDeleteOne(confirm.rows[0]!.projectName)
-              : t.confirmDelete(confirm.rows.length)
-            : null}
+        {stopping ? t.confirmStop(stopping.projectName) : null}
       </Alert>
       {dialog === 'cron' ? <BatchCronDialog projectIds={[...ids]} onClose={() => setDialog(null)} /> : null}
       {dialog === 'owner' ? <BatchOwnerDialog projectIds={[...ids]} onClose={() => setDialog(null)} /> : null}

@@ -2,10 +2,9 @@
 // queued or analysing, the findings of its latest result by level, and the row actions.
 import { Button, Checkbox, HTMLTable, ProgressBar, Tag, type Intent } from '@blueprintjs/core';
 import type { Progress, TaskRow } from '../../../../contract/api/task.ts';
-import { TASK_STATUS_LABEL, VULNERABILITY_LEVEL_LABEL, labelOf, isLocalUploadType } from '../../../../contract/enums.ts';
+import { CODE_TYPE_LABEL, TASK_STATUS_LABEL, VULNERABILITY_LEVEL_LABEL, labelOf, isLocalUploadType } from '../../../../contract/enums.ts';
 import { formatDateTime, formatTimestamp } from '../../../../contract/format.ts';
 import { levelColor } from '../../../common/levels.tsx';
-import { codeTypeLabel } from './projectForm.ts';
 import { isPolledStatus } from './taskListQuery.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 
@@ -15,7 +14,7 @@ const LEVELS = [1, 2, 4, 8, 16] as const;
 export const statusIntent = (status: number | null | undefined): Intent =>
   status === 2 ? 'success' : status === 3 ? 'danger' : status === 4 ? 'warning' : status === null || status === undefined ? 'none' : 'primary';
 
-export function StatusCell({ row, progress }: { row: TaskRow; progress: Progress | undefined }) {
+function StatusCell({ row, progress }: { row: TaskRow; progress: Progress | undefined }) {
   const status = progress?.status ?? row.status;
   if (status === null || status === undefined) return <Tag minimal>{t.noRun}</Tag>;
   const running = isPolledStatus(status);
@@ -41,7 +40,7 @@ export function StatusCell({ row, progress }: { row: TaskRow; progress: Progress
   );
 }
 
-export function LevelCounts({ row }: { row: TaskRow }) {
+function LevelCounts({ row }: { row: TaskRow }) {
   const byLevel = row.summary.byLevel;
   if (!row.resultTaskId || !byLevel) return <span className="cairn-muted">--</span>;
   const total = LEVELS.reduce((n, l) => n + (byLevel[l] ?? 0), 0);
@@ -124,7 +123,7 @@ export function TaskTable({ rows, progress, selected, onSelect, onSelectPage, ac
                 ) : null}
               </td>
               {showSubject ? <td className="cairn-col-subject">{row.subjectName}{row.versionName ? <div className="cairn-muted">{row.versionName}</div> : null}</td> : null}
-              <td className="cairn-col-type">{codeTypeLabel(row.getCodeType)}</td>
+              <td className="cairn-col-type">{labelOf(CODE_TYPE_LABEL, row.getCodeType)}</td>
               <td className="cairn-col-status"><StatusCell row={row} progress={p} /></td>
               <td className="cairn-col-findings"><LevelCounts row={row} /></td>
               <td className="cairn-col-components">{row.resultTaskId && row.summary.components !== undefined ? t.components(row.summary.components) : '--'}</td>

@@ -1,6 +1,8 @@
 // The new-project / edit-project form as plain data (spec doc 1 §3 fields, §4 defaults and rules):
-// its initial state, which fields each getCodeType shows, which files each local-upload type
-// accepts, validation, and the body of POST/PUT /api/analysis. Pure functions, tested in Node.
+// its initial state, which fields each getCodeType shows, the batch import's guess of a file's type,
+// validation, and the body of POST/PUT /api/analysis and PATCH /api/project/{projectId}. Which types
+// there are, in which groups, whether they are analysed and which files an upload takes are the
+// contract's table (contract/sources.ts). Pure functions, tested in Node.
 import type { CallData } from '../../../../contract/api/define.ts';
 import type { ProjectForm, projectForm } from '../../../../contract/api/task.ts';
 import {
@@ -17,11 +19,14 @@ import {
   isRemoteVcsType,
   isTimingDisabled,
   joinAnalysisModes,
+  labelOf,
   parseAnalysisModes,
   sshTypeWhenEditing,
   type SshAuthType,
 } from '../../../../contract/enums.ts';
+import { SOURCE_TYPES, sourceTypeOf, type InputKind, type UploadFiles } from '../../../../contract/sources.ts';
 import { validateProjectName } from '../../../../contract/validation.ts';
+import { zh } from '../../../i18n/zh-CN.ts';
 
 /** Text inputs of the remote source types, by the spec's field names. */
 const TEXT_FIELDS = [
@@ -133,23 +138,8 @@ export function initialForm(opts: { subjectId?: number | null; lastCodeType?: st
 }
 
 // ---- source types -------------------------------------------------------------------------------
-
-export interface CodeTypeGroup {
-  label: string;
-  codes: readonly number[];
-}
-
-/**
- * The source-type select, grouped as an analyst thinks of it. Codes sharing a label in the spec
- * (2/4/7/10 源码-Git, ...) are distinct integrations; codeTypeOptionLabel tells them apart.
- */
-export const CODE_TYPE_GROUPS: readonly CodeTypeGroup[] = [
-  { label: '本地上传', codes: [0, 9, 16, 30, 34, 12, 32] },
-  { label: '代码仓库', codes: [2, 4, 7, 10, 1, 3, 8, 39, 40, 5, 11, 33] },
-  { label: '容器镜像', codes: [13, 14, 15, 31] },
-  { label: '制品仓库', codes: [35, 17, 18, 36, 37] },
-  { label: '其他', codes: [19, 38] },
-];
+// The groups, their order, whether a type is analysed and the files an upload takes are the
+// contract's table (contract/sources.ts); the form and the task list's filter list SOURCE_GROUPS.
 
 const labelCounts = (() => {
   const counts = new Map<string, number>();
@@ -157,14 +147,11 @@ const labelCounts = (() => {
   return counts;
 })();
 
-/** The option text of a getCodeType: its label, plus its code where several codes share the label. */
+/** The option text of a getCodeType: its label, plus its code where several codes share the label (2/4/7/10 源码-Git, …). */
 export function codeTypeOptionLabel(code: number): string {
-  const label = (CODE_TYPE_LABEL as Record<number, string>)[code] ?? String(code);
+  const label = labelOf(CODE_TYPE_LABEL, code);
   return (labelCounts.get(label) ?? 0) > 1 ? `${label}（${code}）` : label;
 }
-
-export const codeTypeLabel = (code: number | null | undefined): string =>
-  code === null || code === undefined ? '--' : ((CODE_TYPE_LABEL as Record<number, string>)[code] ?? String(code));
 
 /** What the form shows for the source of a getCodeType. */
 export type SourceKind = 'upload' | 'vcs' | 'image' | 'vcsServer' | 'ftp' | 'configManagement';
@@ -201,22 +188,11 @@ export function requiredFieldsOf(code: number): TextField[] {
 
 // ---- files of the local-upload types ------------------------------------------------------------
 
-const ARCHIVES = ['.zip', '.jar', '.war', '.tar', '.tar.gz', '.tgz', '.tar.bz2', '.tar.xz', '.7z'] as const;
-/** Manifests and lockfiles the engine reads, by extension (names like go.mod end in .mod). */
-const FEATURE_FILES = ['.json', '.lock', '.xml', '.txt', '.toml', '.mod', '.sum', '.gradle', '.kts', '.yaml', '.yml', '.csproj', '.config', '.cfg', '.gemspec', '.podspec'] as const;
+/** The files a local-upload type takes (contract/sources.ts); none for a remote source. */
+export const uploadFilesOf = (code: number): UploadFiles => sourceTypeOf(code)?.upload ?? { extensions: [], folders: false };
 
-/** The extensions each local-upload type accepts (file pickers filter on them; drops are checked). */
-const UPLOAD_EXTENSIONS: Readonly<Record<number, readonly string[]>> = {
-  0: ARCHIVES,
-  9: [...FEATURE_FILES, ...ARCHIVES],
-  12: ['.tar', '.tar.gz', '.tgz'],
-  16: ['.jar', '.war', '.ear', '.zip', '.apk', '.aar', '.whl', '.nupkg', '.gem', '.tgz', '.egg', '.exe', '.dll', '.so', '.deb', '.rpm'],
-  30: ['.json', '.xml', '.spdx', '.spdx.json', '.yaml', '.yml', '.rdf', '.tv'],
-  32: ['.tar', '.tar.gz', '.tgz', '.json'],
-  34: ['.xlsx', '.xls', '.csv'],
-};
-
-export const uploadExtensionsOf = (code: number): readonly string[] => UPLOAD_EXTENSIONS[code] ?? [];
+/** Every extension a local-upload type takes: what the batch import's picker offers. */
+export const ALL_UPLOAD_EXTENSIONS: readonly string[] = [...new Set(SOURCE_TYPES.flatMap((t) => t.upload?.extensions ?? []))];
 
 /** Whether a file name ends with one of the extensions (case-insensitive). */
 function hasExtension(fileName: string, extensions: readonly string[]): boolean {
@@ -242,22 +218,36 @@ const MANIFEST_NAMES = new Set([
   'mix.lock', 'podfile.lock', 'package.resolved',
 ]);
 
-/**
- * The getCodeType a dropped file most likely is (batch import): SBOM 30, Excel list 34, a
- * manifest or lockfile 9, a binary artefact 16, any other archive 0. Null when unknown.
- */
-export function guessCodeType(fileName: string): number | null {
+const ARCHIVES = ['.zip', '.tar', '.tar.gz', '.tgz', '.tar.bz2', '.tar.xz', '.7z'];
+const SBOM_FILES = ['.spdx', '.spdx.json', '.cdx.json', '.bom.json', '.cdx.xml', '.bom.xml', '.rdf', '.tv'];
+const BINARY_FILES = ['.jar', '.war', '.ear', '.apk', '.aar', '.whl', '.nupkg', '.gem', '.egg', '.exe', '.dll', '.so', '.deb', '.rpm'];
+
+/** What a dropped file most likely is to the engine: a manifest or lockfile, a sheet, an SBOM, a binary artefact, any other archive. */
+function guessInput(fileName: string): InputKind | null {
   const base = fileName.split(/[\\/]/).pop() ?? fileName;
   const lower = base.toLowerCase();
-  if (MANIFEST_NAMES.has(lower)) return 9;
+  if (MANIFEST_NAMES.has(lower)) return 'feature';
   const ext = extensionOf(lower);
-  if (['.xlsx', '.xls', '.csv'].includes(ext)) return 34;
-  if (['.spdx', '.spdx.json', '.cdx.json', '.bom.json', '.cdx.xml', '.bom.xml', '.rdf', '.tv'].includes(ext)) return 30;
-  if ((ext === '.json' || ext === '.xml' || ext === '.yaml' || ext === '.yml') && SBOM_HINT.test(lower)) return 30;
-  if (['.jar', '.war', '.ear', '.apk', '.aar', '.whl', '.nupkg', '.gem', '.egg', '.exe', '.dll', '.so', '.deb', '.rpm'].includes(ext)) return 16;
-  if ((ARCHIVES as readonly string[]).includes(ext)) return 0;
-  if (ext === '.json' || ext === '.xml') return 30;
+  if (uploadFilesOf(uploadTypeOf('excel')).extensions.includes(ext)) return 'excel';
+  if (SBOM_FILES.includes(ext)) return 'sbom';
+  if ((ext === '.json' || ext === '.xml' || ext === '.yaml' || ext === '.yml') && SBOM_HINT.test(lower)) return 'sbom';
+  if (BINARY_FILES.includes(ext)) return 'binary';
+  if (ARCHIVES.includes(ext)) return 'source';
+  if (ext === '.json' || ext === '.xml') return 'sbom';
   return null;
+}
+
+/** The local-upload type whose upload is this engine input (the contract's table). */
+function uploadTypeOf(input: InputKind): number {
+  const type = SOURCE_TYPES.find((t) => t.upload && t.input === input);
+  if (!type) throw new Error(`no local-upload type for ${input}`);
+  return type.code;
+}
+
+/** The getCodeType a dropped file most likely is (batch import): the upload type of its guessed input; null when unknown. */
+export function guessCodeType(fileName: string): number | null {
+  const input = guessInput(fileName);
+  return input ? uploadTypeOf(input) : null;
 }
 
 const FORBIDDEN = /[*?"<>|；《》\s]+/g;
@@ -304,14 +294,7 @@ export function timingBody(timing: TimingState, code: number): Pick<ProjectForm,
 
 export type FormErrors = Partial<Record<'subjectId' | 'projectName' | 'upload' | 'analysisModes' | 'timing' | TextField, string>>;
 
-const FORM_MESSAGES = {
-  subjectRequired: '请选择应用',
-  uploadRequired: '请上传待分析的文件',
-  modesRequired: '请至少选择一种分析方式',
-  required: (label: string) => `请填写${label}`,
-  weekDaysRequired: '请至少选择一天',
-  daysRequired: '请至少选择一个日期',
-} as const;
+const FORM_MESSAGES = zh.project.form;
 
 /**
  * Errors of the form, by field; empty when it may be sent. `editing`: the subject is fixed. The
@@ -444,7 +427,7 @@ export function formFromProject(p: StoredProject): ProjectFormState {
 
 /** Switching the source type: timing is switched off for local-upload types; a kept upload is dropped when its file does not fit. */
 export function withCodeType(form: ProjectFormState, code: number): ProjectFormState {
-  const upload = form.upload && isLocalUploadType(code) && hasExtension(form.upload.fileName, uploadExtensionsOf(code)) ? form.upload : null;
+  const upload = form.upload && isLocalUploadType(code) && hasExtension(form.upload.fileName, uploadFilesOf(code).extensions) ? form.upload : null;
   return {
     ...form,
     getCodeType: code,

@@ -6,7 +6,7 @@ import type { Progress, TaskRow } from '../../../../contract/api/task.ts';
 import { useProjectProgressQuery } from '../../../api/taskApi.ts';
 import { isPolledStatus } from './taskListQuery.ts';
 
-export const PROGRESS_POLL_MS = 2000;
+const PROGRESS_POLL_MS = 2000;
 
 export function useProgressPoll(rows: readonly TaskRow[] | undefined, onFinished: () => void): Map<number, Progress> {
   const ids = useMemo(() => (rows ?? []).filter((r) => isPolledStatus(r.status)).map((r) => r.projectId), [rows]);

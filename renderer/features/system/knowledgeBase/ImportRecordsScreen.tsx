@@ -2,7 +2,7 @@
 // progress, 导入成功, 导入失败), refreshed every 3 s while any is importing; a record's per-file
 // errors open in a drawer.
 import { useEffect, useState } from 'react';
-import { Button, Card, Drawer, DrawerSize, HTMLTable, Intent, ProgressBar, Tag, Tooltip } from '@blueprintjs/core';
+import { Button, Card, Drawer, DrawerSize, Intent, ProgressBar, Tag, Tooltip } from '@blueprintjs/core';
 import { useNavigate } from 'react-router';
 import type { ImportRecord } from '../../../../contract/api/vulnerability.ts';
 import { IMPORT_RECORD_STATUS_LABEL, labelOf } from '../../../../contract/enums.ts';
@@ -11,7 +11,9 @@ import { routeTitle } from '../../../../contract/routes.ts';
 import { useImportHistoryQuery, useImportRecordsQuery } from '../../../api/vulnerabilityApi.ts';
 import { Page } from '../../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../common/states.tsx';
+import { DataTable, type Column } from '../../../common/list/DataTable.tsx';
 import { Pager } from '../../../common/list/Pager.tsx';
+import { QueryBody } from '../../../common/Panel.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
 
@@ -63,39 +65,26 @@ function Counts({ r }: { r: ImportRecord }) {
   );
 }
 
+const ERROR_COLUMNS: ReadonlyArray<Column<{ file: string; message: string }>> = [
+  { key: 'file', title: t.importErrorColumns.file, className: 'cairn-mono cairn-break', cell: (e) => e.file },
+  { key: 'message', title: t.importErrorColumns.message, cell: (e) => e.message },
+];
+
 function ErrorsDrawer({ record, onClose }: { record: ImportRecord; onClose: () => void }) {
   const [page, setPage] = useState(1);
   const q = useImportHistoryQuery({ recordId: record.id, paging: { page, size: SIZE } });
-  let body: React.ReactNode;
-  if (q.isLoading) body = <LoadingState />;
-  else if (q.isError) body = <ErrorState message={q.error.message} onRetry={() => void q.refetch()} />;
-  else if (!q.data || q.data.content.length === 0) body = <EmptyState />;
-  else {
-    body = (
-      <>
-        <HTMLTable className="cairn-table" striped compact>
-          <thead>
-            <tr>
-              <th>{t.importErrorColumns.file}</th>
-              <th>{t.importErrorColumns.message}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {q.data.content.map((e, i) => (
-              <tr key={`${e.file}:${i}`}>
-                <td className="cairn-mono cairn-break">{e.file}</td>
-                <td>{e.message}</td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-        <Pager page={page} size={SIZE} total={q.data.total} onPage={setPage} />
-      </>
-    );
-  }
   return (
     <Drawer isOpen onClose={onClose} title={t.importErrorsTitle(record.name)} icon="error" size={DrawerSize.STANDARD}>
-      <div className="cairn-drawer-body">{body}</div>
+      <div className="cairn-drawer-body">
+        <QueryBody query={q} isEmpty={(d) => d.content.length === 0} emptyText={zh.states.empty}>
+          {(d) => (
+            <>
+              <DataTable rows={d.content.map((e, i) => ({ ...e, key: `${e.file}:${i}` }))} columns={ERROR_COLUMNS} rowKey={(e) => e.key} rowLabel={(e) => e.file} compact />
+              <Pager page={page} size={SIZE} total={d.total} onPage={setPage} />
+            </>
+          )}
+        </QueryBody>
+      </div>
     </Drawer>
   );
 }
@@ -109,6 +98,7 @@ export default function ImportRecordsScreen() {
   // Poll while any record is importing (decided from the last answer).
   useEffect(() => setPolling(importing), [importing]);
   const [errorsOf, setErrorsOf] = useState<ImportRecord | null>(null);
+  const c = t.importColumns;
 
   let body: React.ReactNode;
   if (q.isLoading) body = <LoadingState />;
@@ -117,42 +107,27 @@ export default function ImportRecordsScreen() {
   else {
     body = (
       <Card className="cairn-table-card">
-        <HTMLTable className="cairn-table cairn-import-table" striped>
-          <thead>
-            <tr>
-              <th>{t.importColumns.name}</th>
-              <th>{t.importColumns.kind}</th>
-              <th>{t.importColumns.status}</th>
-              <th>{t.importColumns.counts}</th>
-              <th>{t.importColumns.user}</th>
-              <th className="cairn-col-date">{t.importColumns.createdAt}</th>
-              <th className="cairn-col-date">{t.importColumns.finishedAt}</th>
-              <th className="cairn-col-actions">{t.importColumns.actions}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {q.data.content.map((r) => (
-              <tr key={r.id}>
-                <td className="cairn-import-name">{r.name}</td>
-                <td>
-                  <Tag minimal>{t.importKinds[r.kind] ?? r.kind}</Tag>
-                </td>
-                <td>
-                  <StatusCell r={r} />
-                </td>
-                <td>
-                  <Counts r={r} />
-                </td>
-                <td>{orDash(r.userName)}</td>
-                <td className="cairn-col-date">{formatDateTime(r.createdAt)}</td>
-                <td className="cairn-col-date">{formatDateTime(r.finishedAt)}</td>
-                <td className="cairn-col-actions">
-                  {r.errorCount > 0 ? <Button size="small" intent="danger" variant="minimal" icon="list" text={t.importErrors(r.errorCount)} onClick={() => setErrorsOf(r)} /> : <span className="cairn-muted">--</span>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
+        <DataTable
+          className="cairn-import-table"
+          rows={q.data.content}
+          rowKey={(r) => r.id}
+          rowLabel={(r) => r.name}
+          columns={[
+            { key: 'name', title: c.name, className: 'cairn-import-name', cell: (r) => r.name },
+            { key: 'kind', title: c.kind, cell: (r) => <Tag minimal>{t.importKinds[r.kind] ?? r.kind}</Tag> },
+            { key: 'status', title: c.status, cell: (r) => <StatusCell r={r} /> },
+            { key: 'counts', title: c.counts, cell: (r) => <Counts r={r} /> },
+            { key: 'user', title: c.user, cell: (r) => orDash(r.userName) },
+            { key: 'createdAt', title: c.createdAt, className: 'cairn-col-date', cell: (r) => formatDateTime(r.createdAt) },
+            { key: 'finishedAt', title: c.finishedAt, className: 'cairn-col-date', cell: (r) => formatDateTime(r.finishedAt) },
+            {
+              key: 'actions',
+              title: c.actions,
+              className: 'cairn-col-actions',
+              cell: (r) => (r.errorCount > 0 ? <Button size="small" intent="danger" variant="minimal" icon="list" text={t.importErrors(r.errorCount)} onClick={() => setErrorsOf(r)} /> : <span className="cairn-muted">--</span>),
+            },
+          ]}
+        />
         {importing ? <div className="cairn-table-note cairn-muted">{t.importAutoRefresh}</div> : null}
         <Pager page={page} size={SIZE} total={q.data.total} onPage={setPage} />
       </Card>
