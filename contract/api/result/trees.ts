@@ -2,11 +2,10 @@
 // paged level at a time, and the search that finds a node and the path to expand to it.
 import { Type, type Static, type TSchema } from 'typebox';
 import { defineCall } from '../define.ts';
-import { Id, Nullable, PageSchema } from '../kit.ts';
+import { Id, Nullable, PackageFields, PageSchema } from '../kit.ts';
 import { RiskLevelSchema } from '../vulnerability.ts';
 import {
-  ComponentMarkSchema, PackageFields, PathStepSchema, ProjectIdParams, ProjectParams, RESULT_PERMISSION, ScopeSchema,
-  TaskPagingQuery,
+  ComponentMarkSchema, PathStepSchema, ProjectIdParams, ProjectParams, RESULT_PERMISSION, ScopeSchema, TaskPagingQuery,
 } from './common.ts';
 
 const L = Type.Literal;
