@@ -126,6 +126,12 @@ export type ProjectTaskView = Static<typeof ProjectTaskViewSchema>;
 
 // ---- component fields ----------------------------------------------------------------------------
 
+/** A component's risk: its worst finding's level (COMPONENT_RISK_LABEL code) and how many findings it has. */
+export const ComponentRiskFields = {
+  riskLevel: RiskLevelSchema,
+  vulCount: Type.Integer(),
+};
+
 /** What a component row says of a component: its type, licences, findings and the version to move to. */
 export const ComponentRatingFields = {
   componentType: ComponentTypeSchema,
@@ -133,9 +139,8 @@ export const ComponentRatingFields = {
   licenseExpression: Nullable(Type.String()),
   /** Riskiest level among the expression's licences (16 when unknown). */
   licenseLevel: LevelSchema,
-  riskLevel: RiskLevelSchema,
-  /** Findings of the component (in a run's row: all of them, VEX 不受影响 included). */
-  vulCount: Type.Integer(),
+  /** vulCount: in a run's row, all of them, VEX 不受影响 included. */
+  ...ComponentRiskFields,
   vulLevels: LevelCountsSchema,
   /** Nearest higher version no known advisory affects; null when none or not vulnerable. */
   recommendVersion: Nullable(Type.String()),

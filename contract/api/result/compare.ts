@@ -4,8 +4,8 @@ import { Type, type Static, type TProperties, type TSchema } from 'typebox';
 import { defineCall } from '../define.ts';
 import { Id, Keyword, Nullable, PageSchema, PagingQuerySchema } from '../kit.ts';
 import { TaskStatusSchema } from '../task.ts';
-import { LevelSchema, RiskLevelSchema, VulnerabilityIdFields } from '../vulnerability.ts';
-import { ChangeSchema, RunRowSchema, VexSchema, VulnerabilityMarkSchema } from './common.ts';
+import { LevelSchema, VulnerabilityIdFields } from '../vulnerability.ts';
+import { ChangeSchema, ComponentRiskFields, RunRowSchema, VexSchema, VulnerabilityMarkSchema } from './common.ts';
 
 // ---- comparison ----------------------------------------------------------------------------------
 
@@ -34,8 +34,7 @@ export const ComponentSideSchema = Type.Object({
   /** Row id in a task comparison; null in a subject comparison (several projects). */
   componentId: Nullable(Type.Integer()),
   version: Type.String(),
-  riskLevel: RiskLevelSchema,
-  vulCount: Type.Integer(),
+  ...ComponentRiskFields,
   licenseExpression: Nullable(Type.String()),
   /** Projects containing it (1 in a task comparison). */
   projectCount: Type.Integer(),

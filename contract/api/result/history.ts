@@ -8,7 +8,8 @@ import {
 } from '../kit.ts';
 import { LevelCountsSchema, RiskCountsSchema, RiskLevelSchema } from '../vulnerability.ts';
 import {
-  ComponentMarkSchema, ComponentRatingFields, CountRowSchema, Csv, ProjectIdParams, ProjectParams, RESULT_PERMISSION,
+  ComponentMarkSchema, ComponentRatingFields, ComponentRiskFields, CountRowSchema, Csv, ProjectIdParams, ProjectParams,
+  RESULT_PERMISSION,
 } from './common.ts';
 
 const L = Type.Literal;
@@ -66,8 +67,7 @@ export const ModuleInfluenceRowSchema = Type.Object({
   purl: Type.String(),
   version: Type.String(),
   direct: Type.Boolean(),
-  riskLevel: RiskLevelSchema,
-  vulCount: Type.Integer(),
+  ...ComponentRiskFields,
 });
 export type ModuleInfluenceRow = Static<typeof ModuleInfluenceRowSchema>;
 
@@ -90,8 +90,7 @@ export const HistoryComponentRowSchema = Type.Object({
   /** Succeeded runs that contained it. */
   runCount: Type.Integer(),
   /** As of the last run containing it (or of the latest refresh). */
-  riskLevel: RiskLevelSchema,
-  vulCount: Type.Integer(),
+  ...ComponentRiskFields,
   /** Version of the same ecosystem + name in the latest run, null when the package is gone. */
   currentVersion: Nullable(Type.String()),
 });

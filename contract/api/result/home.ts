@@ -3,10 +3,8 @@
 import { Type } from 'typebox';
 import { defineCall } from '../define.ts';
 import { filteredList, Keyword, Nullable, PackageFields, ProjectRefFields, SubjectRefFields } from '../kit.ts';
-import {
-  LevelCountsSchema, LevelSchema, RiskCountsSchema, RiskLevelSchema, VulnerabilityRowSchema, VulnerabilityIdFields,
-} from '../vulnerability.ts';
-import { FindingComponentFields } from './common.ts';
+import { LevelCountsSchema, LevelSchema, RiskCountsSchema, VulnerabilityIdFields, VulnerabilityRowSchema } from '../vulnerability.ts';
+import { ComponentRiskFields, FindingComponentFields } from './common.ts';
 
 // ---- home ----------------------------------------------------------------------------------------
 
@@ -26,8 +24,7 @@ export const HomeStatisticsSchema = Type.Object({
 
 export const TopComponentRowSchema = Type.Object({
   ...PackageFields,
-  riskLevel: RiskLevelSchema,
-  vulCount: Type.Integer(),
+  ...ComponentRiskFields,
   /** Visible projects whose latest run contains it. */
   projectCount: Type.Integer(),
 });

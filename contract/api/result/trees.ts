@@ -5,7 +5,8 @@ import { defineCall } from '../define.ts';
 import { Id, Nullable, PackageFields, PageSchema } from '../kit.ts';
 import { RiskLevelSchema } from '../vulnerability.ts';
 import {
-  ComponentMarkSchema, PathStepSchema, ProjectIdParams, ProjectParams, RESULT_PERMISSION, ScopeSchema, TaskPagingQuery,
+  ComponentMarkSchema, ComponentRiskFields, PathStepSchema, ProjectIdParams, ProjectParams, RESULT_PERMISSION,
+  ScopeSchema, TaskPagingQuery,
 } from './common.ts';
 
 const L = Type.Literal;
@@ -38,8 +39,7 @@ export const DependencyNodeSchema = Type.Object({
   ...PackageFields,
   direct: Type.Boolean(),
   scope: ScopeSchema,
-  riskLevel: RiskLevelSchema,
-  vulCount: Type.Integer(),
+  ...ComponentRiskFields,
   licenseExpression: Nullable(Type.String()),
   mark: ComponentMarkSchema,
   /** Distinct direct children. */
