@@ -141,6 +141,18 @@ function createClient(app: FastifyInstance): TestClient {
   return client;
 }
 
+/**
+ * Adds a user (an ordinary user unless `roleCodes` says otherwise) and signs them in on a client of
+ * their own: the user's id and the client. Throws when the login fails.
+ */
+export async function signIn(server: TestServer, username: string, password: string, roleCodes?: number[]): Promise<{ id: number; client: TestClient }> {
+  const id = await server.addUser(username, password, roleCodes);
+  const client = server.client();
+  const reply = await client.login(username, password);
+  if (reply.body.code !== 1) throw new Error(`${username} login failed: ${reply.body.message}`);
+  return { id, client };
+}
+
 /** Signs in as admin and changes the initial password, so admin-only calls can be exercised. */
 export async function adminClient(server: TestServer, newPassword = 'Cairn@456x'): Promise<TestClient> {
   const client = server.client();

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assessSeverity, type Advisory } from '../../../server/engine/index.ts';
 import { saveAdvisories, type AdvisoryRecord } from '../../../server/db/repositories/knowledge-base.ts';
-import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { adminClient, databases, signIn, startServer, type TestClient, type TestServer } from './harness.ts';
 
 type Affected = Advisory['affected'][number];
 
@@ -60,12 +60,8 @@ describe.each(databases)('knowledge-base checks on $name', (database) => {
     server = await startServer(database);
     await saveAdvisories(server.app.cairn.db, RECORDS);
     admin = await adminClient(server);
-    await server.addUser('erin', 'Erin@12345');
-    user = server.client();
-    await user.login('erin', 'Erin@12345');
-    await server.addUser('nobody', 'Nobody@12345', []);
-    nobody = server.client();
-    await nobody.login('nobody', 'Nobody@12345');
+    user = (await signIn(server, 'erin', 'Erin@12345')).client;
+    nobody = (await signIn(server, 'nobody', 'Nobody@12345', [])).client;
   });
   afterAll(() => server?.close());
 

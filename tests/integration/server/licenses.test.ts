@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { putSetting } from '../../../server/db/repositories/settings.ts';
 import { syncLicenseCatalogue } from '../../../server/licenses/catalogue.ts';
-import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { adminClient, databases, signIn, startServer, type TestClient, type TestServer } from './harness.ts';
 
 describe.each(databases)('licence knowledge base on $name', (database) => {
   let server: TestServer;
@@ -14,9 +14,7 @@ describe.each(databases)('licence knowledge base on $name', (database) => {
   beforeAll(async () => {
     server = await startServer(database);
     admin = await adminClient(server);
-    await server.addUser('lena', 'Lena@12345');
-    user = server.client();
-    await user.login('lena', 'Lena@12345');
+    user = (await signIn(server, 'lena', 'Lena@12345')).client;
   });
   afterAll(() => server?.close());
 

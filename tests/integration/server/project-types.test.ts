@@ -3,7 +3,7 @@
 // online names for the 应用 forms, field-named refusals, the permission, and one transaction per
 // command with its audit row.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { adminClient, databases, signIn, startServer, type TestClient, type TestServer } from './harness.ts';
 
 describe.each(databases)('项目类型 on $name', (database) => {
   let server: TestServer;
@@ -19,9 +19,7 @@ describe.each(databases)('项目类型 on $name', (database) => {
   beforeAll(async () => {
     server = await startServer(database);
     admin = await adminClient(server);
-    await server.addUser('uma', 'Uma@123456');
-    user = server.client();
-    await user.login('uma', 'Uma@123456');
+    user = (await signIn(server, 'uma', 'Uma@123456')).client;
   });
   afterAll(() => server?.close());
 

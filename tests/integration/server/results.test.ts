@@ -3,7 +3,7 @@
 // components, influence and the home dashboard — on a seeded analysis, with data scope (members
 // only), permission codes (a role without the audit and vulnerability codes) and bad input.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { adminClient, databases, signIn, startServer, type TestClient, type TestServer } from './harness.ts';
 import { seedNextRun, seedRun, type SeededRun } from './fixtures/seed-run.ts';
 import { osvRecord } from '../../../server/kb/formats/osv.ts';
 import { deleteAdvisories, saveAdvisories } from '../../../server/db/repositories/knowledge-base.ts';
@@ -27,18 +27,14 @@ describe.each(databases)('result calls on $name', (database) => {
     const role = await db.insertInto('roles').values({ code: READER_ROLE, name: '组件只读' }).returning('id').executeTakeFirstOrThrow();
     await db.insertInto('role_permissions').values(['analysis:task:list', 'analysis:result:cominfo:list', 'analysis:result:summary']
       .map((permission_code) => ({ role_id: role.id, permission_code }))).execute();
-    const memberId = await server.addUser('wangfang', 'Wang@12345');
-    await server.addUser('lixin', 'Li@123456');
-    const readerId = await server.addUser('zhaolei', 'Zhao@12345', [READER_ROLE]);
-    seeded = await seedRun(db, { ownerId: memberId, memberIds: [readerId] });
+    const signedMember = await signIn(server, 'wangfang', 'Wang@12345');
+    outsider = (await signIn(server, 'lixin', 'Li@123456')).client;
+    const signedReader = await signIn(server, 'zhaolei', 'Zhao@12345', [READER_ROLE]);
+    member = signedMember.client;
+    reader = signedReader.client;
+    seeded = await seedRun(db, { ownerId: signedMember.id, memberIds: [signedReader.id] });
     // Another subject of the same owner, no licence set: every conflict verdict is unknown.
-    other = await seedRun(db, { ownerId: memberId, subjectName: '手机银行', projectName: 'bank-app', outboundLicense: null });
-    member = server.client();
-    await member.login('wangfang', 'Wang@12345');
-    outsider = server.client();
-    await outsider.login('lixin', 'Li@123456');
-    reader = server.client();
-    await reader.login('zhaolei', 'Zhao@12345');
+    other = await seedRun(db, { ownerId: signedMember.id, subjectName: '手机银行', projectName: 'bank-app', outboundLicense: null });
   });
   afterAll(() => server?.close());
 

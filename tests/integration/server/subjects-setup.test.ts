@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../../server/db/time.ts';
 import { decryptSecret } from '../../../server/secrets.ts';
-import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { adminClient, databases, signIn, startServer, type TestClient, type TestServer } from './harness.ts';
 
 const DENIED = { code: 0, message: 'Permission denied', data: null };
 
@@ -19,12 +19,7 @@ describe.each(databases)('subject setup on $name', (database) => {
   let subjectId: number;
   let ids: Record<string, number>;
 
-  const login = async (name: string, roleCodes?: number[]) => {
-    const id = await server.addUser(name, 'Pass@12345', roleCodes);
-    const client = server.client();
-    await client.login(name, 'Pass@12345');
-    return { id, client };
-  };
+  const login = (name: string, roleCodes?: number[]) => signIn(server, name, 'Pass@12345', roleCodes);
 
   beforeAll(async () => {
     server = await startServer(database);

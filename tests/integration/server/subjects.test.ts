@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../../server/db/time.ts';
 import { canAccessSubject, canManageSubject, isDomainAdmin, visibleSubjectIds } from '../../../server/db/repositories/subject-access.ts';
-import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { adminClient, databases, signIn, startServer, type TestClient, type TestServer } from './harness.ts';
 
 const DENIED = { code: 0, message: 'Permission denied', data: null };
 
@@ -17,12 +17,7 @@ describe.each(databases)('subjects on $name', (database) => {
   let limited: TestClient;
   let ids: { owner: number; other: number; limited: number };
 
-  const login = async (name: string, roleCodes?: number[]) => {
-    const id = await server.addUser(name, 'Pass@12345', roleCodes);
-    const client = server.client();
-    await client.login(name, 'Pass@12345');
-    return { id, client };
-  };
+  const login = (name: string, roleCodes?: number[]) => signIn(server, name, 'Pass@12345', roleCodes);
   const create = async (client: TestClient, body: Record<string, unknown>, binary = false) =>
     client.request({ method: 'POST', url: binary ? '/api/binary/subject/create' : '/api/subject/create', body });
 

@@ -14,7 +14,7 @@ import { registerUploadBodyParser } from '../../../server/uploads/body-parser.ts
 import { MAX_UPLOAD_ENV } from '../../../server/uploads/limits.ts';
 import { findCompleteUpload, partPath, uploadPath } from '../../../server/uploads/store.ts';
 import { sweepAbandonedUploads } from '../../../server/uploads/sweep.ts';
-import { databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { databases, signIn, startServer, type TestClient, type TestServer } from './harness.ts';
 
 const MiB = 1024 * 1024;
 const octet = { 'content-type': 'application/octet-stream' };
@@ -28,12 +28,8 @@ describe.each(databases)('uploads on $name', (database) => {
     server = await startServer(database);
     // buildApp does not register it yet (see the report): the chunk call's streaming body parser.
     registerUploadBodyParser(server.app);
-    await server.addUser('lena', 'Lena@12345');
-    await server.addUser('omar', 'Omar@12345');
-    lena = server.client();
-    await lena.login('lena', 'Lena@12345');
-    omar = server.client();
-    await omar.login('omar', 'Omar@12345');
+    lena = (await signIn(server, 'lena', 'Lena@12345')).client;
+    omar = (await signIn(server, 'omar', 'Omar@12345')).client;
   });
   afterAll(() => server?.close());
   afterEach(() => {

@@ -9,6 +9,7 @@ import { parseCondaMeta, requestedFromHistory, splitMetaFileName } from '../../.
 import { extractors } from '../../../../server/engine/extractors/conda/index.ts';
 import { scanTree } from '../../../../server/engine/scan.ts';
 import { TRIVY } from '../../../support/golden.ts';
+import { expectClaims } from '../../../support/extractor-claims.ts';
 
 const ENV = `name: science
 channels:
@@ -37,9 +38,7 @@ const meta = (name: string, version: string, extra: Record<string, unknown> = {}
 describe('conda environment.yml', () => {
   it('matches environment.yml / environment.yaml', () => {
     const env = extractors.find((e) => e.name === 'conda-environment')!;
-    expect(env.matches('envs/environment.yml')).toBe(true);
-    expect(env.matches('environment.yaml')).toBe(true);
-    expect(env.matches('docker-compose.yml')).toBe(false);
+    expectClaims(env, ['envs/environment.yml', 'environment.yaml'], ['docker-compose.yml']);
   });
 
   it('reads the trivy fixture', () => {
@@ -88,9 +87,7 @@ describe('conda environment.yml', () => {
 describe('conda-meta', () => {
   it('matches conda-meta/*.json only', () => {
     const m = extractors.find((e) => e.name === 'conda-meta')!;
-    expect(m.matches('opt/conda/conda-meta/zlib-1.2.13-h_0.json')).toBe(true);
-    expect(m.matches('conda-meta/history')).toBe(false);
-    expect(m.matches('meta/zlib.json')).toBe(false);
+    expectClaims(m, ['opt/conda/conda-meta/zlib-1.2.13-h_0.json'], ['conda-meta/history', 'meta/zlib.json']);
   });
 
   it('reads the trivy fixture: name, version, licence', async () => {

@@ -10,6 +10,7 @@ import {
   compareGoVersions, componentsFromModFile, extractors, goModExtractor, goVendorExtractor, parseGoSum, parseModFile,
 } from '../../../../server/engine/extractors/golang/index.ts';
 import { CORPORA, TRIVY } from '../../../support/golden.ts';
+import { expectClaims } from '../../../support/extractor-claims.ts';
 
 const SCALIBR = path.join(CORPORA, 'lockfiles/scalibr/golang');
 const gomodCase = (name: string) => readFileSync(path.join(SCALIBR, 'gomod/testdata', name), 'utf8');
@@ -191,14 +192,8 @@ describe('go.mod syntax', () => {
   });
 
   it('matches go.mod and vendor/modules.txt only', () => {
-    expect(goModExtractor.matches('go.mod')).toBe(true);
-    expect(goModExtractor.matches('a/b/go.mod')).toBe(true);
-    expect(goModExtractor.matches('a/go.mod.bak')).toBe(false);
-    expect(goModExtractor.matches('a/ago.mod')).toBe(false);
-    expect(goVendorExtractor.matches('vendor/modules.txt')).toBe(true);
-    expect(goVendorExtractor.matches('x/vendor/modules.txt')).toBe(true);
-    expect(goVendorExtractor.matches('modules.txt')).toBe(false);
-    expect(goVendorExtractor.matches('x/modules.txt')).toBe(false);
+    expectClaims(goModExtractor, ['go.mod', 'a/b/go.mod'], ['a/go.mod.bak', 'a/ago.mod']);
+    expectClaims(goVendorExtractor, ['vendor/modules.txt', 'x/vendor/modules.txt'], ['modules.txt', 'x/modules.txt']);
   });
 });
 

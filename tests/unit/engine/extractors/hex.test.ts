@@ -9,6 +9,7 @@ import { readTerm, tokenize } from '../../../../server/engine/extractors/hex/eli
 import { extractors } from '../../../../server/engine/extractors/hex/index.ts';
 import { scanTree } from '../../../../server/engine/scan.ts';
 import { TRIVY } from '../../../support/golden.ts';
+import { expectClaims } from '../../../support/extractor-claims.ts';
 
 const LOCK = `%{
   # a comment
@@ -50,8 +51,7 @@ end
 
 describe('hex mix.lock', () => {
   it('matches mix.lock only', () => {
-    expect(extractors[0]!.matches('apps/web/mix.lock')).toBe(true);
-    expect(extractors[0]!.matches('mix.exs')).toBe(false);
+    expectClaims(extractors[0]!, ['apps/web/mix.lock'], ['mix.exs']);
   });
 
   it('reads the trivy fixture with one-line locations and edges from the deps lists', () => {
