@@ -5,7 +5,7 @@ import { ExtractError } from '../../../../server/engine/model.ts';
 import { cocoapodsPurl, parsePodfileLock, splitPod } from '../../../../server/engine/extractors/cocoapods/podfile-lock.ts';
 import { extractors } from '../../../../server/engine/extractors/cocoapods/index.ts';
 import { TRIVY } from '../../../support/golden.ts';
-import { expectClaims } from '../../../support/extractor-claims.ts';
+import { expectClaims } from './extractor.ts';
 
 const LOCK = `PODS:
   - Alamofire (5.6.2)

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempScan } from '../../../support/temp-scan.ts';
-import { expectClaims } from '../../../support/extractor-claims.ts';
+import { expectClaims } from './extractor.ts';
 import type { Target } from '../../../../server/engine/model.ts';
 import { scanTree } from '../../../../server/engine/scan.ts';
 import { composerInstalledExtractor, composerLockExtractor, composerPurl, extractors } from '../../../../server/engine/extractors/composer/index.ts';

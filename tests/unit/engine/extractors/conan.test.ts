@@ -5,7 +5,7 @@ import { ExtractError } from '../../../../server/engine/model.ts';
 import { conanPurl, parseConanLock, parseConanRef } from '../../../../server/engine/extractors/conan/conan-lock.ts';
 import { extractors } from '../../../../server/engine/extractors/conan/index.ts';
 import { TRIVY } from '../../../support/golden.ts';
-import { expectClaims } from '../../../support/extractor-claims.ts';
+import { expectClaims } from './extractor.ts';
 
 const V1_BUILD = JSON.stringify({
   graph_lock: {

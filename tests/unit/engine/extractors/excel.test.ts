@@ -11,7 +11,7 @@ import { ExtractError } from '../../../../server/engine/model.ts';
 import type { Component } from '../../../../server/engine/model.ts';
 import { excelListExtractor, extractors, importComponentList, lookupEcosystem, splitLicenses } from '../../../../server/engine/extractors/excel/index.ts';
 import { cfb } from '../../../support/xls-writer.ts';
-import { expectClaims } from '../../../support/extractor-claims.ts';
+import { expectClaims } from './extractor.ts';
 
 let dir: string;
 beforeAll(async () => { dir = await mkdtemp(path.join(tmpdir(), 'cairn-excel-')); });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTempScan } from '../../../support/temp-scan.ts';
-import { expectClaims } from '../../../support/extractor-claims.ts';
+import { expectClaims } from './extractor.ts';
 import type { Target } from '../../../../server/engine/model.ts';
 import {
   extractors, gemfileLockExtractor, gemspecExtractor, parseGemfileGroups, parseGemfileLock, parseGemspec,

@@ -5,7 +5,7 @@ import { ExtractError } from '../../../../server/engine/model.ts';
 import { parsePackageResolved, swiftPackageName } from '../../../../server/engine/extractors/swift/package-resolved.ts';
 import { extractors } from '../../../../server/engine/extractors/swift/index.ts';
 import { TRIVY } from '../../../support/golden.ts';
-import { expectClaims } from '../../../support/extractor-claims.ts';
+import { expectClaims } from './extractor.ts';
 
 const V2 = `{
   "originHash" : "abc",
