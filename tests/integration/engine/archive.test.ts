@@ -7,6 +7,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { openInput, unpackArchive, UnpackError } from '../../../server/engine/index.ts';
+import { hasCommand } from '../../support/commands.ts';
 import { gzip, probeScan, tarball, useWorkspace, zip } from '../../unit/engine/sources/archives.ts';
 
 const REPO = path.resolve('../shared/corpora/trivy/repo');
@@ -91,14 +92,7 @@ describe('bombs at the default limits', () => {
   });
 });
 
-const hasTar = (() => {
-  try {
-    execFileSync('tar', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasTar = hasCommand('tar', '--version');
 
 describe.skipIf(!hasTar)('archives written by the system tar', () => {
   for (const format of ['gnu', 'posix', 'v7']) {
