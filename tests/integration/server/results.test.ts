@@ -2,8 +2,8 @@
 // licences, marks with their logs and retention, batches and comparisons, history, subject-level
 // components, influence and the home dashboard — on a seeded analysis, with data scope (members
 // only), permission codes (a role without the audit and vulnerability codes) and bad input.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, databases, signIn, startServer, type TestClient, type TestServer } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, databases, signIn, useServer, type TestClient } from './harness.ts';
 import { seedNextRun, seedRun, type SeededRun } from './fixtures/seed-run.ts';
 import { osvRecord } from '../../../server/kb/formats/osv.ts';
 import { deleteAdvisories, saveAdvisories } from '../../../server/db/repositories/knowledge-base.ts';
@@ -12,7 +12,6 @@ import { deleteAdvisories, saveAdvisories } from '../../../server/db/repositorie
 const READER_ROLE = 90;
 
 describe.each(databases)('result calls on $name', (database) => {
-  let server: TestServer;
   let admin: TestClient;
   let member: TestClient;
   let outsider: TestClient;
@@ -20,8 +19,8 @@ describe.each(databases)('result calls on $name', (database) => {
   let seeded: SeededRun;
   let other: SeededRun;
 
+  const server = useServer(database);
   beforeAll(async () => {
-    server = await startServer(database);
     admin = await adminClient(server);
     const db = server.app.cairn.db;
     const role = await db.insertInto('roles').values({ code: READER_ROLE, name: '组件只读' }).returning('id').executeTakeFirstOrThrow();
@@ -36,7 +35,6 @@ describe.each(databases)('result calls on $name', (database) => {
     // Another subject of the same owner, no licence set: every conflict verdict is unknown.
     other = await seedRun(db, { ownerId: signedMember.id, subjectName: '手机银行', projectName: 'bank-app', outboundLicense: null });
   });
-  afterAll(() => server?.close());
 
   const get = (client: TestClient, url: string) => client.request({ method: 'GET', url });
   const post = (client: TestClient, url: string, body: unknown = {}) => client.request({ method: 'POST', url, body });
