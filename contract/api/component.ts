@@ -2,14 +2,11 @@
 // lists and details are result calls (contract/api/result/components.ts).
 import { Type } from 'typebox';
 import { defineCall } from './define.ts';
-import { Nullable } from './kit.ts';
+import { Nullable, PackageFields } from './kit.ts';
 
 export const RecommendVersionSchema = Type.Object({
-  /** The purl as asked. */
-  purl: Type.String(),
-  ecosystem: Type.String(),
-  name: Type.String(),
-  version: Type.String(),
+  /** purl: as asked. */
+  ...PackageFields,
   /** The nearest higher version no known advisory affects; the current one when it is clean; null when none. */
   recommendVersion: Nullable(Type.String()),
   reason: Type.String(),

@@ -1,7 +1,11 @@
 // The shapes every area repeats: nullable fields, row ids and their path parameters, comma-separated
-// id lists, delete counts, search keywords, paging and pages. Area files (contract/api/<area>.ts,
+// id lists, delete counts, search keywords, the fields that name a package, a record's author or the
+// project a row is about, paging, pages and paged list calls. Area files (contract/api/<area>.ts,
 // contract/api/result/, contract/ipc/) import them from here and never define their own copy, so a
 // list call of any area pages the same way.
+//
+// A field group (`…Fields`) is a plain object of property schemas, spread into a row where the
+// fields stand: `Type.Object({ id: Type.Integer(), ...AuthorFields })`.
 import { Type, type Static, type TSchema } from 'typebox';
 
 /** A field that is always present but may be `null` (never left out): `T | null`. */
@@ -32,6 +36,56 @@ export const IdCsv = (maxLength: number, options: { minLength?: number } = {}) =
 /** A query holding one comma-separated id list under `name` (`?projectIds=1,2`), 4000 characters at most. */
 export const IdsQuery = (name: string) => Type.Object({ [name]: IdCsv(4000) });
 
+// ---- field groups ---------------------------------------------------------------------------------
+
+/**
+ * Who made a record and when: the user's id and display name, both null once the account is
+ * deleted, and the ISO-8601 time it was made (mark logs, knowledge-base import records).
+ */
+export const AuthorFields = {
+  userId: Nullable(Type.Integer()),
+  userName: Nullable(Type.String()),
+  createdAt: Type.String(),
+};
+
+/**
+ * A package as a row names it: its purl and the purl's parts (result rows, the recommended
+ * versions, the knowledge base's component check).
+ */
+export const PackageFields = {
+  purl: Type.String(),
+  /** purl type: npm, maven, pypi, golang, … */
+  ecosystem: Type.String(),
+  name: Type.String(),
+  /** '' when the input pins no version (risk 64 未知版本). */
+  version: Type.String(),
+};
+
+/** The project (an analysed source of an 应用) a row is about: its id and name. */
+export const ProjectRefFields = {
+  projectId: Type.Integer(),
+  projectName: Type.String(),
+};
+
+/** The 应用 (subject) a row is about: its id and name. */
+export const SubjectRefFields = {
+  subjectId: Type.Integer(),
+  subjectName: Type.String(),
+};
+
+/**
+ * A project with where it stands: its 应用, the 应用 version it is labelled with (null: none) and
+ * how its input is fetched (getCodeType, a CODE_TYPE_LABEL code). The task list's rows and the
+ * task-detail header name their project so.
+ */
+export const ProjectContextFields = {
+  ...ProjectRefFields,
+  ...SubjectRefFields,
+  versionId: Nullable(Type.Integer()),
+  versionName: Nullable(Type.String()),
+  getCodeType: Type.Integer(),
+};
+
 // ---- paging -------------------------------------------------------------------------------------
 
 /** Rows a page when the query says none: what the list screens show by default. */
@@ -61,3 +115,13 @@ export interface Page<T> {
  */
 export const PageSchema = <T extends TSchema>(row: T) =>
   Type.Object({ content: Type.Array(row), total: Type.Integer({ minimum: 0 }) });
+
+/**
+ * The schemas of a paged list call, spread into its declaration: paging in the query, a page of
+ * `row` as the answer (`defineCall({ …, ...pagedList(RowSchema), permission })`).
+ */
+export const pagedList = <R extends TSchema>(row: R) => ({ query: PagingQuerySchema, response: PageSchema(row) });
+
+/** A paged list call whose filter is the body: `...filteredList(FilterSchema, RowSchema)`. */
+export const filteredList = <B extends TSchema, R extends TSchema>(filter: B, row: R) =>
+  ({ query: PagingQuerySchema, body: filter, response: PageSchema(row) });

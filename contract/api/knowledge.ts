@@ -3,7 +3,7 @@
 // the licence knowledge base and is declared with it.
 import { Type, type Static } from 'typebox';
 import { defineCall } from './define.ts';
-import { Nullable } from './kit.ts';
+import { Nullable, PackageFields } from './kit.ts';
 import { LevelSchema, RiskLevelSchema } from './vulnerability.ts';
 
 export const VulnerabilityCheckRowSchema = Type.Object({
@@ -37,11 +37,8 @@ export const ComponentRefSchema = Type.Object({
 });
 
 export const ComponentCheckRowSchema = Type.Object({
-  /** The purl as asked, or the one built from ecosystem/name/version. */
-  purl: Type.String(),
-  ecosystem: Type.String(),
-  name: Type.String(),
-  version: Type.String(),
+  /** purl: as asked, or the one built from ecosystem/name/version. */
+  ...PackageFields,
   /** Whether any advisory in the knowledge base names the package at all. */
   known: Type.Boolean(),
   findings: Type.Integer(),

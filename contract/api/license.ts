@@ -5,7 +5,9 @@
 // results (/api/license/list/{projectId}, …) are result calls (contract/api/result/licences.ts).
 import { Type, type Static } from 'typebox';
 import { defineCall } from './define.ts';
-import { Id, Keyword, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
+import {
+  filteredList, Id, Keyword, Nullable, pagedList, PageSchema, PagingQuerySchema, ProjectRefFields, SubjectRefFields,
+} from './kit.ts';
 import { LevelSchema } from './vulnerability.ts';
 
 const L = Type.Literal;
@@ -55,9 +57,7 @@ export const list = defineCall({
   method: 'POST',
   path: '/api/license/list',
   summary: '许可证知识库列表',
-  query: PagingQuerySchema,
-  body: LicenseFilterSchema,
-  response: PageSchema(LicenseRowSchema),
+  ...filteredList(LicenseFilterSchema, LicenseRowSchema),
 });
 
 export const LicenseDetailSchema = Type.Object({
@@ -82,12 +82,8 @@ export const detail = defineCall({
   response: LicenseDetailSchema,
 });
 
-export const InvolvedSubjectSchema = Type.Object({
-  subjectId: Type.Integer(),
-  subjectName: Type.String(),
-  projectId: Type.Integer(),
-  projectName: Type.String(),
-});
+/** A project that uses the licence, with its 应用. */
+export const InvolvedSubjectSchema = Type.Object({ ...SubjectRefFields, ...ProjectRefFields });
 
 export const involvedSubjects = defineCall({
   name: 'license.involvedSubjects',
@@ -95,8 +91,7 @@ export const involvedSubjects = defineCall({
   path: '/api/license/{id}/involvedSubjectsList',
   summary: '使用该许可证的项目',
   params: IdOrSpdxParams,
-  query: PagingQuerySchema,
-  response: PageSchema(InvolvedSubjectSchema),
+  ...pagedList(InvolvedSubjectSchema),
 });
 
 export const systemList = defineCall({

@@ -6,7 +6,7 @@
 import { Type, type Static } from 'typebox';
 import { DESCRIPTION_MAX_LENGTH, NAME_MAX_LENGTH } from '../validation.ts';
 import { defineCall } from './define.ts';
-import { Id, IdParams, Keyword, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
+import { filteredList, Id, IdParams, Keyword, Nullable } from './kit.ts';
 
 const L = Type.Literal;
 
@@ -51,9 +51,7 @@ export const list = defineCall({
   method: 'POST',
   path: '/api/subjectType/query',
   summary: '项目类型列表',
-  query: PagingQuerySchema,
-  body: SubjectTypeFilterSchema,
-  response: PageSchema(SubjectTypeRowSchema),
+  ...filteredList(SubjectTypeFilterSchema, SubjectTypeRowSchema),
   permission: 'setup:projectType',
 });
 

@@ -420,13 +420,16 @@ export const versionDelete = defineCall({
 
 // ---- notice setup ---------------------------------------------------------------------------
 
+/** A member as the notice setup lists them: with the address the notices go to. */
+export const NoticeUserSchema = Type.Object({ ...UserRefSchema.properties, email: Nullable(Type.String()) });
+
 export const noticeUserList = defineCall({
   name: 'subject.noticeUserList',
   method: 'GET',
   path: '/api/subject/vulInform/queryUserList',
   summary: '接收漏洞通知的成员',
   query: SubjectIdParams,
-  response: Type.Array(Type.Object({ ...UserRefSchema.properties, email: Nullable(Type.String()) })),
+  response: Type.Array(NoticeUserSchema),
   permission: 'project:setup:information',
 });
 
@@ -436,7 +439,7 @@ export const noticeCandidates = defineCall({
   path: '/api/subject/vulInform/queryHasNoUserList',
   summary: '尚未接收通知的成员',
   query: SubjectIdParams,
-  response: Type.Array(Type.Object({ ...UserRefSchema.properties, email: Nullable(Type.String()) })),
+  response: Type.Array(NoticeUserSchema),
   permission: 'project:setup:information',
 });
 

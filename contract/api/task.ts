@@ -4,7 +4,9 @@
 // A project is one analysed source; each analysis of it is a run (the spec's task/batch).
 import { Type, type Static, type TSchema } from 'typebox';
 import { defineCall } from './define.ts';
-import { DeletedSchema, Id, IdCsv, IdsQuery, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
+import {
+  DeletedSchema, Id, IdCsv, IdsQuery, Nullable, pagedList, PageSchema, PagingQuerySchema, ProjectContextFields, ProjectRefFields,
+} from './kit.ts';
 import { PROJECT_NAME_MAX_LENGTH } from '../validation.ts';
 import { LevelCountsSchema } from './vulnerability.ts';
 
@@ -198,13 +200,7 @@ export type RunSummary = Static<typeof RunSummarySchema>;
 
 /** A project with its latest run: one row of the task list. */
 export const TaskRowSchema = Type.Object({
-  projectId: Type.Integer(),
-  projectName: Type.String(),
-  subjectId: Type.Integer(),
-  subjectName: Type.String(),
-  versionId: Nullable(Type.Integer()),
-  versionName: Nullable(Type.String()),
-  getCodeType: Type.Integer(),
+  ...ProjectContextFields,
   analysisModes: Type.String(),
   projectTags: Type.String(),
   /** Latest run; null before the first launch. */
@@ -264,8 +260,7 @@ export const projectList = defineCall({
   summary: '应用下的全部项目（选择器、对比用）',
   body: Type.Object({ subjectId: Id() }),
   response: Type.Array(Type.Object({
-    projectId: Type.Integer(),
-    projectName: Type.String(),
+    ...ProjectRefFields,
     getCodeType: Type.Integer(),
     status: Nullable(TaskStatusSchema),
     resultTaskId: Nullable(Type.Integer()),
@@ -451,8 +446,7 @@ export const ftpListDir = defineCall({
 export const QueueRowSchema = Type.Object({
   /** The run id (the spec's checkId). */
   checkId: Type.Integer(),
-  projectId: Type.Integer(),
-  projectName: Type.String(),
+  ...ProjectRefFields,
   subjectName: Type.String(),
   seq: Type.Integer(),
   status: TaskStatusSchema,
@@ -470,8 +464,7 @@ export const queueList = defineCall({
   method: 'GET',
   path: '/api/task-queue/list',
   summary: '任务队列：排队中、分析中和已暂停的任务',
-  query: PagingQuerySchema,
-  response: PageSchema(QueueRowSchema),
+  ...pagedList(QueueRowSchema),
   permission: 'setup:queue:task',
 });
 

@@ -124,6 +124,13 @@ export const LoginResultSchema = Type.Object({
 });
 export type LoginResult = Static<typeof LoginResultSchema>;
 
+/**
+ * The states main's transfers (uploads, report downloads) share: `retrying`, the connection dropped
+ * and it waits to try again (an upload with backoff, up to about a minute; a download from the bytes
+ * already on disk), and how it ended.
+ */
+const TransferStates = [Type.Literal('retrying'), Type.Literal('done'), Type.Literal('failed'), Type.Literal('cancelled')] as const;
+
 // ---- uploads (issue 6): local files streamed to the active platform in chunks by main/
 
 export const UploadStateNameSchema = Type.Union([
@@ -131,11 +138,7 @@ export const UploadStateNameSchema = Type.Union([
   Type.Literal('preparing'),
   Type.Literal('uploading'),
   Type.Literal('paused'),
-  /** The connection dropped: waiting to try again (with backoff, up to about a minute). */
-  Type.Literal('retrying'),
-  Type.Literal('done'),
-  Type.Literal('failed'),
-  Type.Literal('cancelled'),
+  ...TransferStates,
 ]);
 export type UploadStateName = Static<typeof UploadStateNameSchema>;
 
@@ -179,11 +182,7 @@ export type LibraryFormat = Static<typeof LibraryFormatSchema>;
 
 export const LibraryStateSchema = Type.Union([
   Type.Literal('downloading'),
-  /** The connection dropped: retrying from the bytes already on disk. */
-  Type.Literal('retrying'),
-  Type.Literal('done'),
-  Type.Literal('failed'),
-  Type.Literal('cancelled'),
+  ...TransferStates,
   /** On disk, but its SHA-256 no longer matches the platform's: offer a new download. */
   Type.Literal('corrupt'),
 ]);

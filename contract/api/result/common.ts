@@ -10,7 +10,7 @@
 // header/overview carry `run: null`. Component ids are `run_components.id`, finding ids
 // `run_vulnerabilities.id` (both belong to exactly one run).
 import { Type, type Static } from 'typebox';
-import { Id, IdParams, Nullable, PagingQuerySchema } from '../kit.ts';
+import { Id, IdParams, Nullable, PagingQuerySchema, ProjectContextFields } from '../kit.ts';
 import { TaskStatusSchema } from '../task.ts';
 import { LevelCountsSchema, LevelSchema, RiskLevelSchema } from '../vulnerability.ts';
 
@@ -100,17 +100,10 @@ export const RunRowSchema = Type.Object({
 export type RunRow = Static<typeof RunRowSchema>;
 
 export const ProjectHeaderSchema = Type.Object({
-  projectId: Type.Integer(),
-  projectName: Type.String(),
-  subjectId: Type.Integer(),
+  ...ProjectContextFields,
   subjectUuid: Type.String(),
-  subjectName: Type.String(),
   /** 1 source-code product, 2 binary product (chooses /binary paths). */
   product: Type.Integer(),
-  versionId: Nullable(Type.Integer()),
-  versionName: Nullable(Type.String()),
-  /** CODE_TYPE_LABEL code. */
-  getCodeType: Type.Integer(),
   projectTags: Type.Array(Type.String()),
   analysisModes: Type.Array(Type.Integer()),
   /** SPDX expression the product is distributed under, the licence-conflict tab's reference. */
@@ -133,14 +126,10 @@ export type ProjectTaskView = Static<typeof ProjectTaskViewSchema>;
 
 // ---- component fields ----------------------------------------------------------------------------
 
-/** A package as the result rows name it: its purl and the purl's parts. */
-export const PackageFields = {
-  purl: Type.String(),
-  /** purl type: npm, maven, pypi, golang, … */
-  ecosystem: Type.String(),
-  name: Type.String(),
-  /** '' when the input pins no version (risk 64 未知版本). */
-  version: Type.String(),
+/** A component's risk: its worst finding's level (COMPONENT_RISK_LABEL code) and how many findings it has. */
+export const ComponentRiskFields = {
+  riskLevel: RiskLevelSchema,
+  vulCount: Type.Integer(),
 };
 
 /** What a component row says of a component: its type, licences, findings and the version to move to. */
@@ -150,12 +139,18 @@ export const ComponentRatingFields = {
   licenseExpression: Nullable(Type.String()),
   /** Riskiest level among the expression's licences (16 when unknown). */
   licenseLevel: LevelSchema,
-  riskLevel: RiskLevelSchema,
-  /** Findings of the component (in a run's row: all of them, VEX 不受影响 included). */
-  vulCount: Type.Integer(),
+  /** vulCount: in a run's row, all of them, VEX 不受影响 included. */
+  ...ComponentRiskFields,
   vulLevels: LevelCountsSchema,
   /** Nearest higher version no known advisory affects; null when none or not vulnerable. */
   recommendVersion: Nullable(Type.String()),
+};
+
+/** The component a finding was found in: its row id in the run (run_components.id), name and version. */
+export const FindingComponentFields = {
+  componentId: Type.Integer(),
+  componentName: Type.String(),
+  componentVersion: Type.String(),
 };
 
 /** One step of a path from a root, for breadcrumbs and expanding the tree to a node. */

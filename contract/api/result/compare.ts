@@ -1,11 +1,11 @@
 // Result area, batches and comparison (spec doc 1 §7 "Batch"): a project's runs, and two runs (or
 // two subjects' latest runs) compared component by component and finding by finding.
-import { Type, type TSchema, type Static } from 'typebox';
+import { Type, type Static, type TProperties, type TSchema } from 'typebox';
 import { defineCall } from '../define.ts';
 import { Id, Keyword, Nullable, PageSchema, PagingQuerySchema } from '../kit.ts';
 import { TaskStatusSchema } from '../task.ts';
-import { LevelSchema, RiskLevelSchema } from '../vulnerability.ts';
-import { ChangeSchema, RunRowSchema, VexSchema, VulnerabilityMarkSchema } from './common.ts';
+import { LevelSchema, VulnerabilityIdFields } from '../vulnerability.ts';
+import { ChangeSchema, ComponentRiskFields, RunRowSchema, VexSchema, VulnerabilityMarkSchema } from './common.ts';
 
 // ---- comparison ----------------------------------------------------------------------------------
 
@@ -18,26 +18,29 @@ const CompareFilter = {
   ...PagingQuerySchema.properties,
 };
 
+/**
+ * A comparison row: how it changed, the fields that pair the two sides (`key`), and each side's
+ * values (null when the row is not on that side).
+ */
+const CompareRowSchema = <K extends TProperties, S extends TSchema>(key: K, side: S) => Type.Object({
+  change: ChangeSchema,
+  ...key,
+  base: Nullable(side),
+  compare: Nullable(side),
+});
+
 /** Components are paired by ecosystem + name: a version change is `changed`, not removed + added. */
 export const ComponentSideSchema = Type.Object({
   /** Row id in a task comparison; null in a subject comparison (several projects). */
   componentId: Nullable(Type.Integer()),
   version: Type.String(),
-  riskLevel: RiskLevelSchema,
-  vulCount: Type.Integer(),
+  ...ComponentRiskFields,
   licenseExpression: Nullable(Type.String()),
   /** Projects containing it (1 in a task comparison). */
   projectCount: Type.Integer(),
 });
 
-export const ComponentCompareRowSchema = Type.Object({
-  change: ChangeSchema,
-  ecosystem: Type.String(),
-  name: Type.String(),
-  /** null when the component is not on that side. */
-  base: Nullable(ComponentSideSchema),
-  compare: Nullable(ComponentSideSchema),
-});
+export const ComponentCompareRowSchema = CompareRowSchema({ ecosystem: Type.String(), name: Type.String() }, ComponentSideSchema);
 export type ComponentCompareRow = Static<typeof ComponentCompareRowSchema>;
 
 /** Findings are paired by advisory + component ecosystem/name; `changed`: level, mark, VEX or version differ. */
@@ -50,17 +53,12 @@ export const FindingSideSchema = Type.Object({
   projectCount: Type.Integer(),
 });
 
-export const VulnerabilityCompareRowSchema = Type.Object({
-  change: ChangeSchema,
-  identify: Type.String(),
-  cve: Nullable(Type.String()),
-  cnnvd: Nullable(Type.String()),
+export const VulnerabilityCompareRowSchema = CompareRowSchema({
+  ...VulnerabilityIdFields,
   summary: Type.String(),
   ecosystem: Type.String(),
   componentName: Type.String(),
-  base: Nullable(FindingSideSchema),
-  compare: Nullable(FindingSideSchema),
-});
+}, FindingSideSchema);
 export type VulnerabilityCompareRow = Static<typeof VulnerabilityCompareRowSchema>;
 
 export const CompareSideRefSchema = Type.Object({

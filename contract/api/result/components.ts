@@ -3,12 +3,14 @@
 // and the component export.
 import { Type, type Static } from 'typebox';
 import { defineCall } from '../define.ts';
-import { Id, IdParams, Keyword, Nullable, PageSchema, PagingQuerySchema } from '../kit.ts';
-import { ExploitSchema, LevelCountsSchema, LevelSchema, RiskCountsSchema, RiskLevelSchema } from '../vulnerability.ts';
+import { Id, IdParams, Keyword, Nullable, PackageFields, PageSchema, PagingQuerySchema } from '../kit.ts';
 import {
-  ComponentMarkSchema, ComponentRatingFields, ComponentTypeSchema, CountRowSchema, Csv, LicenseSourceSchema,
-  PackageFields, PathStepSchema, ProjectIdParams, ProjectParams, ProjectTaskViewSchema, RESULT_PERMISSION, ScopeSchema,
-  sortOf, TaskQuery, VexSchema, VUL_PERMISSION, VulnerabilityMarkSchema,
+  ExploitSchema, LevelCountsSchema, LevelSchema, RiskCountsSchema, RiskLevelSchema, VulnerabilityAllIdFields,
+} from '../vulnerability.ts';
+import {
+  ComponentMarkSchema, ComponentRatingFields, ComponentTypeSchema, CountRowSchema, Csv, FindingComponentFields,
+  LicenseSourceSchema, PathStepSchema, ProjectIdParams, ProjectParams, ProjectTaskViewSchema, RESULT_PERMISSION,
+  ScopeSchema, sortOf, TaskQuery, VexSchema, VUL_PERMISSION, VulnerabilityMarkSchema,
 } from './common.ts';
 
 const L = Type.Literal;
@@ -64,17 +66,11 @@ export const FindingRowSchema = Type.Object({
   /** run_vulnerabilities.id: the ids of the vulnerability mark/VEX calls. */
   id: Type.Integer(),
   taskId: Type.Integer(),
-  componentId: Type.Integer(),
-  componentName: Type.String(),
-  componentVersion: Type.String(),
+  ...FindingComponentFields,
   ecosystem: Type.String(),
   purl: Type.String(),
   direct: Type.Boolean(),
-  /** Primary advisory id (GHSA-…, GO-…, CVE-…): the spec's identify; shown with formatVulnerabilityId. */
-  identify: Type.String(),
-  cve: Nullable(Type.String()),
-  cnnvd: Nullable(Type.String()),
-  cnvd: Nullable(Type.String()),
+  ...VulnerabilityAllIdFields,
   aliases: Type.Array(Type.String()),
   summary: Type.String(),
   /** Effective level: the custom level when one was set, else the advisory's. */

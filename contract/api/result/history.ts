@@ -3,10 +3,12 @@
 // and which projects a component reaches.
 import { Type, type Static } from 'typebox';
 import { defineCall } from '../define.ts';
-import { Id, IdParams, Keyword, Nullable, PageSchema, PagingQuerySchema } from '../kit.ts';
+import {
+  filteredList, Id, IdParams, Keyword, Nullable, PackageFields, PageSchema, PagingQuerySchema, ProjectRefFields,
+} from '../kit.ts';
 import { LevelCountsSchema, RiskCountsSchema, RiskLevelSchema } from '../vulnerability.ts';
 import {
-  ComponentMarkSchema, ComponentRatingFields, CountRowSchema, Csv, PackageFields, ProjectIdParams, ProjectParams,
+  ComponentMarkSchema, ComponentRatingFields, ComponentRiskFields, CountRowSchema, Csv, ProjectIdParams, ProjectParams,
   RESULT_PERMISSION,
 } from './common.ts';
 
@@ -17,8 +19,7 @@ const RISK_CSV = '1|2|4|8|16|32|64';
 // ---- subject-level components and influence ------------------------------------------------------
 
 export const ProjectUseSchema = Type.Object({
-  projectId: Type.Integer(),
-  projectName: Type.String(),
+  ...ProjectRefFields,
   taskId: Type.Integer(),
   /** The component's row id in that run (opens the detail). */
   componentId: Type.Integer(),
@@ -60,15 +61,13 @@ export const ModuleInfluenceRowSchema = Type.Object({
   subjectUuid: Type.String(),
   subjectName: Type.String(),
   versionName: Nullable(Type.String()),
-  projectId: Type.Integer(),
-  projectName: Type.String(),
+  ...ProjectRefFields,
   taskId: Type.Integer(),
   componentId: Type.Integer(),
   purl: Type.String(),
   version: Type.String(),
   direct: Type.Boolean(),
-  riskLevel: RiskLevelSchema,
-  vulCount: Type.Integer(),
+  ...ComponentRiskFields,
 });
 export type ModuleInfluenceRow = Static<typeof ModuleInfluenceRowSchema>;
 
@@ -91,12 +90,18 @@ export const HistoryComponentRowSchema = Type.Object({
   /** Succeeded runs that contained it. */
   runCount: Type.Integer(),
   /** As of the last run containing it (or of the latest refresh). */
-  riskLevel: RiskLevelSchema,
-  vulCount: Type.Integer(),
+  ...ComponentRiskFields,
   /** Version of the same ecosystem + name in the latest run, null when the package is gone. */
   currentVersion: Nullable(Type.String()),
 });
 export type HistoryComponentRow = Static<typeof HistoryComponentRowSchema>;
+
+export const HistoryFilterSchema = Type.Object({
+  /** removed (default): gone from the latest succeeded run; present; all. */
+  state: Type.Optional(HistoryStateSchema),
+  keyword: Keyword,
+  riskLevels: Type.Optional(Type.Array(RiskLevelSchema, { maxItems: 7 })),
+});
 
 export const HistoryComponentInfoSchema = Type.Object({
   ...HistoryComponentRowSchema.properties,
@@ -130,9 +135,7 @@ export const subjectComponentList = defineCall({
   method: 'POST',
   path: '/api/subject/component/list',
   summary: '项目（应用）组件列表：各工程最新成功任务汇总，按 purl 去重',
-  query: PagingQuerySchema,
-  body: SubjectComponentFilterSchema,
-  response: PageSchema(SubjectComponentRowSchema),
+  ...filteredList(SubjectComponentFilterSchema, SubjectComponentRowSchema),
   permission: RESULT_PERMISSION,
 });
 
@@ -144,14 +147,7 @@ export const historyList = defineCall({
   path: '/api/component/history/list/{projectId}',
   summary: '历史组件：曾出现在早先任务中的组件（默认只列已不在最新任务中的）',
   params: ProjectParams,
-  query: PagingQuerySchema,
-  body: Type.Object({
-    /** removed (default): gone from the latest succeeded run; present; all. */
-    state: Type.Optional(HistoryStateSchema),
-    keyword: Keyword,
-    riskLevels: Type.Optional(Type.Array(RiskLevelSchema, { maxItems: 7 })),
-  }),
-  response: PageSchema(HistoryComponentRowSchema),
+  ...filteredList(HistoryFilterSchema, HistoryComponentRowSchema),
   permission: RESULT_PERMISSION,
 });
 

@@ -2,11 +2,9 @@
 // latest findings over the projects the user may see, and the knowledge base's latest advisories.
 import { Type } from 'typebox';
 import { defineCall } from '../define.ts';
-import { Keyword, Nullable, PageSchema, PagingQuerySchema } from '../kit.ts';
-import {
-  LevelCountsSchema, LevelSchema, RiskCountsSchema, RiskLevelSchema, VulnerabilityRowSchema,
-} from '../vulnerability.ts';
-import { PackageFields } from './common.ts';
+import { filteredList, Keyword, Nullable, PackageFields, ProjectRefFields, SubjectRefFields } from '../kit.ts';
+import { LevelCountsSchema, LevelSchema, RiskCountsSchema, VulnerabilityIdFields, VulnerabilityRowSchema } from '../vulnerability.ts';
+import { ComponentRiskFields, FindingComponentFields } from './common.ts';
 
 // ---- home ----------------------------------------------------------------------------------------
 
@@ -26,8 +24,7 @@ export const HomeStatisticsSchema = Type.Object({
 
 export const TopComponentRowSchema = Type.Object({
   ...PackageFields,
-  riskLevel: RiskLevelSchema,
-  vulCount: Type.Integer(),
+  ...ComponentRiskFields,
   /** Visible projects whose latest run contains it. */
   projectCount: Type.Integer(),
 });
@@ -35,19 +32,22 @@ export const TopComponentRowSchema = Type.Object({
 export const HomeFindingRowSchema = Type.Object({
   findingId: Type.Integer(),
   taskId: Type.Integer(),
-  projectId: Type.Integer(),
-  projectName: Type.String(),
-  subjectId: Type.Integer(),
-  subjectName: Type.String(),
-  componentId: Type.Integer(),
-  componentName: Type.String(),
-  componentVersion: Type.String(),
-  identify: Type.String(),
-  cve: Nullable(Type.String()),
-  cnnvd: Nullable(Type.String()),
+  ...ProjectRefFields,
+  ...SubjectRefFields,
+  ...FindingComponentFields,
+  ...VulnerabilityIdFields,
   summary: Type.String(),
   level: LevelSchema,
   published: Nullable(Type.String()),
+});
+
+/** The knowledge base's latest advisories, as the dashboard's 开源情报 panel filters them. */
+export const IntelligenceFilterSchema = Type.Object({
+  /** Published within the last N days (default 30). */
+  days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
+  levels: Type.Optional(Type.Array(LevelSchema, { maxItems: 5 })),
+  ecosystem: Type.Optional(Type.String({ maxLength: 30 })),
+  keyword: Keyword,
 });
 
 // ---- calls: home dashboard (any signed-in user; the server limits to visible subjects) -----------
@@ -81,16 +81,8 @@ export const homeIntelligence = defineCall({
   method: 'POST',
   path: '/api/home-page/opensource/intelligence',
   summary: '开源情报：漏洞库中最新发布的公告',
-  query: PagingQuerySchema,
-  body: Type.Object({
-    /** Published within the last N days (default 30). */
-    days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
-    levels: Type.Optional(Type.Array(LevelSchema, { maxItems: 5 })),
-    ecosystem: Type.Optional(Type.String({ maxLength: 30 })),
-    keyword: Keyword,
-  }),
   /** Knowledge-base rows; involvedSubjects counts the caller's visible projects affected. */
-  response: PageSchema(VulnerabilityRowSchema),
+  ...filteredList(IntelligenceFilterSchema, VulnerabilityRowSchema),
 });
 
 /** The home dashboard calls (server/routes/result/home.ts answers them). */

@@ -2,7 +2,7 @@
 // levels, VEX statements, and the logs of each.
 import { Type, type Static } from 'typebox';
 import { defineCall } from '../define.ts';
-import { Id, Nullable, PageSchema, PagingQuerySchema } from '../kit.ts';
+import { AuthorFields, Id, Nullable, pagedList } from '../kit.ts';
 import { LevelSchema } from '../vulnerability.ts';
 import {
   ComponentMarkSchema, MarkLogKindSchema, RESULT_PERMISSION, VexSchema, VUL_PERMISSION, VulnerabilityMarkSchema,
@@ -65,10 +65,8 @@ export const MarkLogRowSchema = Type.Object({
   oldLabel: Type.String(),
   newLabel: Type.String(),
   remark: Type.String(),
-  userId: Nullable(Type.Integer()),
-  /** null when the user was deleted, '系统' for marks carried over by retention audit. */
-  userName: Nullable(Type.String()),
-  createdAt: Type.String(),
+  /** userName is '系统' for marks carried over by retention audit. */
+  ...AuthorFields,
 });
 export type MarkLogRow = Static<typeof MarkLogRowSchema>;
 
@@ -106,8 +104,7 @@ export const componentMarkLog = defineCall({
   path: '/api/mark/component/log/{projectId}/{id}',
   summary: '组件标记记录',
   params: MarkLogParams,
-  query: PagingQuerySchema,
-  response: PageSchema(MarkLogRowSchema),
+  ...pagedList(MarkLogRowSchema),
   permission: RESULT_PERMISSION,
 });
 
@@ -137,8 +134,7 @@ export const vulnerabilityMarkLog = defineCall({
   path: '/api/mark/vulnerability/log/{projectId}/{id}',
   summary: '漏洞标记与等级修改记录',
   params: MarkLogParams,
-  query: PagingQuerySchema,
-  response: PageSchema(MarkLogRowSchema),
+  ...pagedList(MarkLogRowSchema),
   permission: VUL_PERMISSION,
 });
 
@@ -158,8 +154,7 @@ export const vexMarkLog = defineCall({
   path: '/api/vex/mark/vulnerability/log/{projectId}/{id}',
   summary: 'VEX 状态修改记录',
   params: MarkLogParams,
-  query: PagingQuerySchema,
-  response: PageSchema(MarkLogRowSchema),
+  ...pagedList(MarkLogRowSchema),
   permission: VUL_PERMISSION,
 });
 

@@ -2,11 +2,11 @@
 // paged level at a time, and the search that finds a node and the path to expand to it.
 import { Type, type Static, type TSchema } from 'typebox';
 import { defineCall } from '../define.ts';
-import { Id, Nullable, PageSchema } from '../kit.ts';
+import { Id, Nullable, PackageFields, PageSchema } from '../kit.ts';
 import { RiskLevelSchema } from '../vulnerability.ts';
 import {
-  ComponentMarkSchema, PackageFields, PathStepSchema, ProjectIdParams, ProjectParams, RESULT_PERMISSION, ScopeSchema,
-  TaskPagingQuery,
+  ComponentMarkSchema, ComponentRiskFields, PathStepSchema, ProjectIdParams, ProjectParams, RESULT_PERMISSION,
+  ScopeSchema, TaskPagingQuery,
 } from './common.ts';
 
 const L = Type.Literal;
@@ -39,8 +39,7 @@ export const DependencyNodeSchema = Type.Object({
   ...PackageFields,
   direct: Type.Boolean(),
   scope: ScopeSchema,
-  riskLevel: RiskLevelSchema,
-  vulCount: Type.Integer(),
+  ...ComponentRiskFields,
   licenseExpression: Nullable(Type.String()),
   mark: ComponentMarkSchema,
   /** Distinct direct children. */

@@ -5,21 +5,15 @@ import { createHash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openInput, scanTree, unpackArchive, UnpackError, walkTree, type Extractor } from '../../../server/engine/index.ts';
-import { gzip, tarball, workspace, zip } from '../../unit/engine/sources/archives.ts';
-import type { Workspace } from '../../unit/engine/sources/archives.ts';
+import { describe, expect, it } from 'vitest';
+import { openInput, unpackArchive, UnpackError } from '../../../server/engine/index.ts';
+import { hasCommand } from '../../support/commands.ts';
+import { gzip, probeScan, tarball, useWorkspace, zip } from '../../unit/engine/sources/archives.ts';
 
 const REPO = path.resolve('../shared/corpora/trivy/repo');
 const MiB = 1024 ** 2;
 
-let ws: Workspace;
-beforeEach(async () => {
-  ws = await workspace();
-});
-afterEach(async () => {
-  await ws.dispose();
-});
+const ws = useWorkspace();
 
 /** Every regular file under a folder, node_modules included (walkTree skips it). */
 async function filesOf(root: string): Promise<{ name: string; data: Buffer }[]> {
@@ -53,20 +47,7 @@ describe('openInput + scanTree on corpus projects packed at test time', () => {
         const input = await openInput(await ws.put(name, data), { tempDir: ws.dir });
         try {
           expect(await digest(path.join(input.root, project))).toEqual(expected);
-          const seen: string[] = [];
-          const probe: Extractor = {
-            name: 'probe',
-            ecosystem: 'generic',
-            matches: (p) => /(^|\/)(package-lock\.json|pom\.xml|composer\.json|go\.mod)$/.test(p),
-            extract: async (file) => {
-              seen.push(file.path);
-              return [];
-            },
-          };
-          const result = await scanTree(input.root, { extractors: [probe] });
-          let walked = 0;
-          for await (const _ of walkTree(input.root)) walked++;
-          expect(result.stats.files).toBe(walked);
+          const seen = await probeScan(input.root, (p) => /(^|\/)(package-lock\.json|pom\.xml|composer\.json|go\.mod)$/.test(p));
           expect(seen.length).toBeGreaterThan(0);
         } finally {
           await input.cleanup();
@@ -111,14 +92,7 @@ describe('bombs at the default limits', () => {
   });
 });
 
-const hasTar = (() => {
-  try {
-    execFileSync('tar', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasTar = hasCommand('tar', '--version');
 
 describe.skipIf(!hasTar)('archives written by the system tar', () => {
   for (const format of ['gnu', 'posix', 'v7']) {

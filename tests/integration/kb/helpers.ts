@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import { openDatabase } from '../../../server/db/connect.ts';
 import { migrateToLatest } from '../../../server/db/migrations/index.ts';
 import type { Database } from '../../../server/db/schema.ts';
+import { hasCommand } from '../../support/commands.ts';
 import type { TestDatabase } from '../server/harness.ts';
 
 export interface KbDatabase {
@@ -49,9 +50,7 @@ export async function contentHash(db: Kysely<Database>): Promise<string> {
   return hash.digest('hex');
 }
 
-export function hasZip(): boolean {
-  return spawnSync('zip', ['-v'], { stdio: 'ignore' }).status === 0;
-}
+export const hasZip = (): boolean => hasCommand('zip', '-v');
 
 /** Builds a zip with the system `zip` (no zip writer is among the dependencies). */
 export function makeZip(zipFile: string, cwd: string, entries: string[]): void {

@@ -2,7 +2,7 @@
 // back: Excel with exceljs (sheets, frozen header, auto filter, level colours, every row), Word
 // with mammoth (title, contents, every section), CSV as bytes. With LibreOffice on the PATH both
 // documents are also converted to PDF, which fails on a package it cannot open.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,9 +14,10 @@ import { writeDocx } from '../../../server/reports/docx.ts';
 import type { ReportModel } from '../../../server/reports/model.ts';
 import { COMPONENT_TABLE, LEVEL_COLOURS, LICENSE_SECTIONS, REPORT_TITLES, TABLE_SECTIONS, sectionsFor } from '../../../server/reports/sections.ts';
 import { sheetName, writeComponentsXlsx, writeXlsx } from '../../../server/reports/xlsx.ts';
+import { hasCommand } from '../../support/commands.ts';
 import { sampleReportModel } from '../../support/report-model.ts';
 
-const hasSoffice = spawnSync('soffice', ['--version'], { stdio: 'ignore' }).status === 0;
+const hasSoffice = hasCommand('soffice', '--version');
 
 /** The sample model with the awkward values a real scan brings: commas, quotes, markup, control characters. */
 function awkwardModel(): ReportModel {

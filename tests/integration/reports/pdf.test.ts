@@ -8,16 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { summaryCharts } from '../../../server/reports/charts.ts';
 import { writePdf } from '../../../server/reports/pdf.ts';
 import { REPORT_TITLES } from '../../../server/reports/sections.ts';
+import { hasCommand } from '../../support/commands.ts';
 import { sampleReportModel } from '../../support/report-model.ts';
 
-const hasPoppler = (() => {
-  try {
-    execFileSync('pdftotext', ['-v'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasPoppler = hasCommand('pdftotext', '-v');
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const SHOTS = path.resolve('test-results');

@@ -3,9 +3,9 @@
 // nothing of itself behind; once the audit row can be written again, the same command goes through
 // and leaves exactly one audit row. On SQLite and PostgreSQL.
 import { sql, type Kysely } from 'kysely';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../../server/db/schema.ts';
-import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { adminClient, databases, useServer, type TestClient } from './harness.ts';
 
 /** Makes every audit insert fail (`on`) or lets it through again (`off`). */
 async function refuseAudit(db: Kysely<Database>, postgres: boolean, on: boolean): Promise<void> {
@@ -23,7 +23,6 @@ async function refuseAudit(db: Kysely<Database>, postgres: boolean, on: boolean)
 }
 
 describe.each(databases)('a command and its audit row on $name', (database) => {
-  let server: TestServer;
   let admin: TestClient;
   let db: Kysely<Database>;
   let subjectId: number;
@@ -53,14 +52,13 @@ describe.each(databases)('a command and its audit row on $name', (database) => {
     expect(await auditRows(action)).toBe(before + 1);
   }
 
+  const server = useServer(database);
   beforeAll(async () => {
-    server = await startServer(database);
     db = server.app.cairn.db;
     admin = await adminClient(server);
     const created = await admin.request({ method: 'POST', url: '/api/subject/create', body: { name: 'audited-app' } });
     subjectId = created.body.data.id;
   });
-  afterAll(() => server?.close());
   beforeEach(() => refuseAudit(db, postgres, false));
 
   it('creates no subject (nor its members) when its audit row cannot be written', async () => {

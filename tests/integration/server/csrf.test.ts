@@ -1,16 +1,14 @@
 // CSRF: every state-changing call needs the x-csrf-token header bound to the browser's cookie.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, databases, startServer, type TestServer } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, databases, useServer } from './harness.ts';
 
 const CSRF_MESSAGE = 'CSRF 令牌无效或已过期，请刷新页面后重试';
 
 describe.each(databases)('CSRF on $name', (database) => {
-  let server: TestServer;
+  const server = useServer(database);
   beforeAll(async () => {
-    server = await startServer(database);
     await server.addUser('alice', 'Alice@1234');
   });
-  afterAll(() => server?.close());
 
   it('issues a token bound to an HttpOnly, SameSite=Strict cookie', async () => {
     const client = server.client();

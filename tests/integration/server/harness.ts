@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppOptions } from '../../../server/app.ts';
 import { hashPassword } from '../../../server/auth/password.ts';
@@ -139,6 +140,48 @@ function createClient(app: FastifyInstance): TestClient {
     },
   };
   return client;
+}
+
+/**
+ * The server of a describe block: started before its tests (ahead of the block's own beforeAll,
+ * which may use it), closed after them. The answer stands for that server.
+ */
+export function useServer(database: TestDatabase, options: Partial<AppOptions> = {}): TestServer {
+  let current: TestServer | undefined;
+  beforeAll(async () => {
+    current = await startServer(database, options);
+  });
+  afterAll(async () => {
+    await current?.close();
+    current = undefined;
+  });
+  const now = (): TestServer => {
+    if (!current) throw new Error('useServer: the server is not running');
+    return current;
+  };
+  return {
+    get app() {
+      return now().app;
+    },
+    get database() {
+      return now().database;
+    },
+    client: () => now().client(),
+    addUser: (username, password, roleCodes) => now().addUser(username, password, roleCodes),
+    close: () => now().close(),
+  };
+}
+
+/**
+ * Adds a user (an ordinary user unless `roleCodes` says otherwise) and signs them in on a client of
+ * their own: the user's id and the client. Throws when the login fails.
+ */
+export async function signIn(server: TestServer, username: string, password: string, roleCodes?: number[]): Promise<{ id: number; client: TestClient }> {
+  const id = await server.addUser(username, password, roleCodes);
+  const client = server.client();
+  const reply = await client.login(username, password);
+  if (reply.body.code !== 1) throw new Error(`${username} login failed: ${reply.body.message}`);
+  return { id, client };
 }
 
 /** Signs in as admin and changes the initial password, so admin-only calls can be exercised. */

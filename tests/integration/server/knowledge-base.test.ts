@@ -1,9 +1,9 @@
 // Knowledge-base checks and recommended versions over HTTP: which ids the knowledge base knows,
 // what it says about components (by ecosystem/name/version or purl), and the upgrade it suggests.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { assessSeverity, type Advisory } from '../../../server/engine/index.ts';
 import { saveAdvisories, type AdvisoryRecord } from '../../../server/db/repositories/knowledge-base.ts';
-import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { adminClient, databases, signIn, useServer, type TestClient } from './harness.ts';
 
 type Affected = Advisory['affected'][number];
 
@@ -51,23 +51,17 @@ const RECORDS = [
 ];
 
 describe.each(databases)('knowledge-base checks on $name', (database) => {
-  let server: TestServer;
   let admin: TestClient;
   let user: TestClient;
   let nobody: TestClient;
 
+  const server = useServer(database);
   beforeAll(async () => {
-    server = await startServer(database);
     await saveAdvisories(server.app.cairn.db, RECORDS);
     admin = await adminClient(server);
-    await server.addUser('erin', 'Erin@12345');
-    user = server.client();
-    await user.login('erin', 'Erin@12345');
-    await server.addUser('nobody', 'Nobody@12345', []);
-    nobody = server.client();
-    await nobody.login('nobody', 'Nobody@12345');
+    user = (await signIn(server, 'erin', 'Erin@12345')).client;
+    nobody = (await signIn(server, 'nobody', 'Nobody@12345', [])).client;
   });
-  afterAll(() => server?.close());
 
   const recommend = (client: TestClient, purl: string) =>
     client.request({ method: 'GET', url: `/api/component/recommendVersion/${encodeURIComponent(purl)}` });

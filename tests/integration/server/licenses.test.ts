@@ -1,24 +1,20 @@
 // The licence knowledge base over HTTP: the catalogue seeded from the shipped SPDX data, filters
 // and paging, details with the full text and attributes, administrators' level edits (kept when
 // the catalogue is re-synced), permissions, and the licence-declaration check.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { putSetting } from '../../../server/db/repositories/settings.ts';
 import { syncLicenseCatalogue } from '../../../server/licenses/catalogue.ts';
-import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { adminClient, databases, signIn, useServer, type TestClient } from './harness.ts';
 
 describe.each(databases)('licence knowledge base on $name', (database) => {
-  let server: TestServer;
   let admin: TestClient;
   let user: TestClient;
 
+  const server = useServer(database);
   beforeAll(async () => {
-    server = await startServer(database);
     admin = await adminClient(server);
-    await server.addUser('lena', 'Lena@12345');
-    user = server.client();
-    await user.login('lena', 'Lena@12345');
+    user = (await signIn(server, 'lena', 'Lena@12345')).client;
   });
-  afterAll(() => server?.close());
 
   it('lists the SPDX licences, riskiest first, with filters and paging', async () => {
     const all = await user.request({ method: 'POST', url: '/api/license/list?page=1&size=15', body: {} });

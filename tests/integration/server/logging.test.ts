@@ -1,17 +1,15 @@
 // Logs are structured JSON and never carry credentials: passwords, tokens, cookies, CSRF tokens.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createPersonalToken } from '../../../server/db/repositories/personal-tokens.ts';
-import { databases, startServer, type TestServer } from './harness.ts';
+import { databases, useServer } from './harness.ts';
 
 describe.each(databases)('logging on $name', (database) => {
-  let server: TestServer;
   const lines: string[] = [];
+  const server = useServer(database, { logLevel: 'info', logStream: { write: (line) => { lines.push(line); } } });
   beforeAll(async () => {
-    server = await startServer(database, { logLevel: 'info', logStream: { write: (line) => { lines.push(line); } } });
     server.app.get('/api/test/boom', async () => { throw new Error('boom'); });
     await server.addUser('frank', 'Frank@12345');
   });
-  afterAll(() => server?.close());
 
   it('writes JSON lines without secrets', async () => {
     const client = server.client();

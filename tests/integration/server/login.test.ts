@@ -1,17 +1,15 @@
 // Password login, lockout, injection attempts, personal-token login and logout.
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createPersonalToken } from '../../../server/db/repositories/personal-tokens.ts';
-import { databases, startServer, type TestServer } from './harness.ts';
+import { databases, useServer } from './harness.ts';
 
 describe.each(databases)('login on $name', (database) => {
-  let server: TestServer;
+  const server = useServer(database);
   beforeAll(async () => {
-    server = await startServer(database);
     await server.addUser('bob', 'Bob@12345');
     await server.addUser('carol', 'Carol@12345');
   });
-  afterAll(() => server?.close());
 
   it('signs in, sets a hardened session cookie and returns the session user', async () => {
     const client = server.client();

@@ -1,12 +1,10 @@
 // First login forces a password change; the policy is enforced; a change ends every session.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { putSetting } from '../../../server/db/repositories/settings.ts';
-import { ADMIN_PASSWORD, databases, startServer, type TestServer } from './harness.ts';
+import { ADMIN_PASSWORD, databases, useServer } from './harness.ts';
 
 describe.each(databases)('initial password and password change on $name', (database) => {
-  let server: TestServer;
-  beforeAll(async () => { server = await startServer(database); });
-  afterAll(() => server?.close());
+  const server = useServer(database);
 
   it('lets the seeded admin in with updatedPwd false and refuses other calls until it changes', async () => {
     const client = server.client();

@@ -2,11 +2,10 @@
 // follows onto the 应用 that have the type), online/offline, delete refused while in use, the
 // online names for the 应用 forms, field-named refusals, the permission, and one transaction per
 // command with its audit row.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, databases, signIn, useServer, type TestClient } from './harness.ts';
 
 describe.each(databases)('项目类型 on $name', (database) => {
-  let server: TestServer;
   let admin: TestClient;
   let user: TestClient;
 
@@ -16,14 +15,11 @@ describe.each(databases)('项目类型 on $name', (database) => {
     client.request({ method: 'POST', url: `/api/subjectType/query${query}`, body });
   const names = async (client: TestClient) => (await client.request({ method: 'GET', url: '/api/subjectType/querySubjectTypeNameList' })).body.data as string[];
 
+  const server = useServer(database);
   beforeAll(async () => {
-    server = await startServer(database);
     admin = await adminClient(server);
-    await server.addUser('uma', 'Uma@123456');
-    user = server.client();
-    await user.login('uma', 'Uma@123456');
+    user = (await signIn(server, 'uma', 'Uma@123456')).client;
   });
-  afterAll(() => server?.close());
 
   it('adds types and lists them online first, by name, with the creator and paging', async () => {
     const web = await add(admin, 'Web应用', '对外网站');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHECKSUM_HEADER, REPORT_SUBMITTED_MESSAGE } from '../../../contract/api/report.ts';
-import { databases, type TestClient, type TestServer } from './harness.ts';
+import { databases, signIn, type TestClient, type TestServer } from './harness.ts';
 import { sampleAppZip, startSampleServer, uploadFile, waitForRun } from './sample-app.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'cairn-reports-'));
@@ -42,13 +42,10 @@ describe.each(databases)('reports on $name', (database) => {
     emptyProjectId = Number((await db.insertInto('projects').values({ subject_id: subjectId, name: '未检测项目', get_code_type: 0, created_at: now, updated_at: now })
       .returning('id').executeTakeFirstOrThrow()).id);
 
-    const memberId = await server.addUser('wangfang', 'Wang@12345');
-    await server.addUser('lixin', 'Li@123456');
-    await db.insertInto('subject_members').values({ subject_id: subjectId, user_id: memberId, role: 2, created_at: now }).execute();
-    member = server.client();
-    expect((await member.login('wangfang', 'Wang@12345')).body.code).toBe(1);
-    outsider = server.client();
-    expect((await outsider.login('lixin', 'Li@123456')).body.code).toBe(1);
+    const signedMember = await signIn(server, 'wangfang', 'Wang@12345');
+    member = signedMember.client;
+    outsider = (await signIn(server, 'lixin', 'Li@123456')).client;
+    await db.insertInto('subject_members').values({ subject_id: subjectId, user_id: signedMember.id, role: 2, created_at: now }).execute();
   }, 240_000);
   afterAll(() => server?.close());
 

@@ -2,8 +2,8 @@
 // licences, marks with their logs and retention, batches and comparisons, history, subject-level
 // components, influence and the home dashboard — on a seeded analysis, with data scope (members
 // only), permission codes (a role without the audit and vulnerability codes) and bad input.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, databases, signIn, useServer, type TestClient } from './harness.ts';
 import { seedNextRun, seedRun, type SeededRun } from './fixtures/seed-run.ts';
 import { osvRecord } from '../../../server/kb/formats/osv.ts';
 import { deleteAdvisories, saveAdvisories } from '../../../server/db/repositories/knowledge-base.ts';
@@ -12,7 +12,6 @@ import { deleteAdvisories, saveAdvisories } from '../../../server/db/repositorie
 const READER_ROLE = 90;
 
 describe.each(databases)('result calls on $name', (database) => {
-  let server: TestServer;
   let admin: TestClient;
   let member: TestClient;
   let outsider: TestClient;
@@ -20,27 +19,22 @@ describe.each(databases)('result calls on $name', (database) => {
   let seeded: SeededRun;
   let other: SeededRun;
 
+  const server = useServer(database);
   beforeAll(async () => {
-    server = await startServer(database);
     admin = await adminClient(server);
     const db = server.app.cairn.db;
     const role = await db.insertInto('roles').values({ code: READER_ROLE, name: '组件只读' }).returning('id').executeTakeFirstOrThrow();
     await db.insertInto('role_permissions').values(['analysis:task:list', 'analysis:result:cominfo:list', 'analysis:result:summary']
       .map((permission_code) => ({ role_id: role.id, permission_code }))).execute();
-    const memberId = await server.addUser('wangfang', 'Wang@12345');
-    await server.addUser('lixin', 'Li@123456');
-    const readerId = await server.addUser('zhaolei', 'Zhao@12345', [READER_ROLE]);
-    seeded = await seedRun(db, { ownerId: memberId, memberIds: [readerId] });
+    const signedMember = await signIn(server, 'wangfang', 'Wang@12345');
+    outsider = (await signIn(server, 'lixin', 'Li@123456')).client;
+    const signedReader = await signIn(server, 'zhaolei', 'Zhao@12345', [READER_ROLE]);
+    member = signedMember.client;
+    reader = signedReader.client;
+    seeded = await seedRun(db, { ownerId: signedMember.id, memberIds: [signedReader.id] });
     // Another subject of the same owner, no licence set: every conflict verdict is unknown.
-    other = await seedRun(db, { ownerId: memberId, subjectName: '手机银行', projectName: 'bank-app', outboundLicense: null });
-    member = server.client();
-    await member.login('wangfang', 'Wang@12345');
-    outsider = server.client();
-    await outsider.login('lixin', 'Li@123456');
-    reader = server.client();
-    await reader.login('zhaolei', 'Zhao@12345');
+    other = await seedRun(db, { ownerId: signedMember.id, subjectName: '手机银行', projectName: 'bank-app', outboundLicense: null });
   });
-  afterAll(() => server?.close());
 
   const get = (client: TestClient, url: string) => client.request({ method: 'GET', url });
   const post = (client: TestClient, url: string, body: unknown = {}) => client.request({ method: 'POST', url, body });

@@ -1,15 +1,13 @@
 // The envelope around everything that is not a handled call: 501/404, bad input, docs, health.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databases, startServer, type TestServer } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { databases, useServer } from './harness.ts';
 
 describe.each(databases)('routing and errors on $name', (database) => {
-  let server: TestServer;
+  const server = useServer(database, { bodyLimit: 4096 });
   beforeAll(async () => {
-    server = await startServer(database, { bodyLimit: 4096 });
     // Added before the app is ready, to see what an unexpected failure looks like from outside.
     server.app.get('/api/test/boom', async () => { throw new Error('secret internals at /srv/cairn'); });
   });
-  afterAll(() => server?.close());
 
   it('answers 501 服务未实现 for spec calls not built yet, binary variants and braces included', async () => {
     const client = server.client();

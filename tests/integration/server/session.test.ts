@@ -1,14 +1,12 @@
 // Sessions and permissions: code 3 without a live session, 'Permission denied' without the code.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, databases, startServer, type TestServer } from './harness.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, databases, startServer, useServer } from './harness.ts';
 
 describe.each(databases)('session and permissions on $name', (database) => {
-  let server: TestServer;
+  const server = useServer(database);
   beforeAll(async () => {
-    server = await startServer(database);
     await server.addUser('dave', 'Dave@12345');
   });
-  afterAll(() => server?.close());
 
   it('answers HTTP 401 code 3 without a session or with an unknown one', async () => {
     const expected = { code: 3, message: '登录已失效，请重新登录', data: null };

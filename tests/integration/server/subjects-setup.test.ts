@@ -3,15 +3,14 @@
 // encrypted and never answered.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../../server/db/time.ts';
 import { decryptSecret } from '../../../server/secrets.ts';
-import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { adminClient, databases, signIn, useServer, type TestClient } from './harness.ts';
 
 const DENIED = { code: 0, message: 'Permission denied', data: null };
 
 describe.each(databases)('subject setup on $name', (database) => {
-  let server: TestServer;
   let owner: TestClient;
   let member: TestClient;
   let limited: TestClient;
@@ -19,15 +18,10 @@ describe.each(databases)('subject setup on $name', (database) => {
   let subjectId: number;
   let ids: Record<string, number>;
 
-  const login = async (name: string, roleCodes?: number[]) => {
-    const id = await server.addUser(name, 'Pass@12345', roleCodes);
-    const client = server.client();
-    await client.login(name, 'Pass@12345');
-    return { id, client };
-  };
+  const login = (name: string, roleCodes?: number[]) => signIn(server, name, 'Pass@12345', roleCodes);
 
+  const server = useServer(database);
   beforeAll(async () => {
-    server = await startServer(database);
     await adminClient(server);
     const db = server.app.cairn.db;
     const { id: roleId } = await db.insertInto('roles').values({ code: 90, name: '只读' }).returning('id').executeTakeFirstOrThrow();
@@ -41,7 +35,6 @@ describe.each(databases)('subject setup on $name', (database) => {
     const made = await owner.request({ method: 'POST', url: '/api/subject/create', body: { name: 'setup-app', memberIds: [m.id, l.id] } });
     subjectId = made.body.data.id;
   });
-  afterAll(() => server?.close());
 
   it('stores who is told about what, members only', async () => {
     const before = await member.request({ method: 'GET', url: `/api/subject/notice/${subjectId}` });

@@ -2,32 +2,26 @@
 // scope), group view, create, details, setup, custom fields, delete (single and all-or-nothing
 // batch), transfer, members and versions — each with its validation, permission (no code / not a
 // member / not the owner) and not-found answers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { nowIso } from '../../../server/db/time.ts';
 import { canAccessSubject, canManageSubject, isDomainAdmin, visibleSubjectIds } from '../../../server/db/repositories/subject-access.ts';
-import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { adminClient, databases, signIn, useServer, type TestClient } from './harness.ts';
 
 const DENIED = { code: 0, message: 'Permission denied', data: null };
 
 describe.each(databases)('subjects on $name', (database) => {
-  let server: TestServer;
   let admin: TestClient;
   let owner: TestClient;
   let other: TestClient;
   let limited: TestClient;
   let ids: { owner: number; other: number; limited: number };
 
-  const login = async (name: string, roleCodes?: number[]) => {
-    const id = await server.addUser(name, 'Pass@12345', roleCodes);
-    const client = server.client();
-    await client.login(name, 'Pass@12345');
-    return { id, client };
-  };
+  const login = (name: string, roleCodes?: number[]) => signIn(server, name, 'Pass@12345', roleCodes);
   const create = async (client: TestClient, body: Record<string, unknown>, binary = false) =>
     client.request({ method: 'POST', url: binary ? '/api/binary/subject/create' : '/api/subject/create', body });
 
+  const server = useServer(database);
   beforeAll(async () => {
-    server = await startServer(database);
     admin = await adminClient(server);
     // A role holding only project:list: lists and creates, but has no setup codes.
     const db = server.app.cairn.db;
@@ -41,7 +35,6 @@ describe.each(databases)('subjects on $name', (database) => {
     limited = l.client;
     ids = { owner: o.id, other: p.id, limited: l.id };
   });
-  afterAll(() => server?.close());
 
   it('creates a subject with the creator as owner, refuses bad names and duplicates', async () => {
     const made = await create(owner, { name: 'payment-gateway', description: '支付网关', importance: 1, memberIds: [ids.other] });

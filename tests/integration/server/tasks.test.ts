@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadComponentLists } from '../../../server/engine/index.ts';
-import { databases, type TestClient, type TestServer } from './harness.ts';
+import { databases, signIn, type TestClient, type TestServer } from './harness.ts';
 import { CORPORA, sampleAppZip, startSampleServer, uploadFile, waitForRun } from './sample-app.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'cairn-tasks-'));
@@ -168,9 +168,7 @@ describe.each(databases)('tasks on %s', (database) => {
   it('answers not found and permission denied', async () => {
     const missing = await admin.request({ method: 'PATCH', url: '/api/code/notcheck/999999' });
     expect(missing.body.message).toBe('项目不存在');
-    await server.addUser('outsider', 'Outsider@123');
-    const outsider = server.client();
-    expect((await outsider.login('outsider', 'Outsider@123')).body.code).toBe(1);
+    const { client: outsider } = await signIn(server, 'outsider', 'Outsider@123');
     const denied = await outsider.request({ method: 'PATCH', url: `/api/code/notcheck/${projectId}` });
     // As the guard answers: the client shows 'Permission denied' as 用户无权查看当前项目.
     expect(denied.status).toBe(403);

@@ -8,34 +8,28 @@ import http from 'node:http';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_CHUNK_MAX_BYTES } from '../../../contract/api/upload.ts';
 import { registerUploadBodyParser } from '../../../server/uploads/body-parser.ts';
 import { MAX_UPLOAD_ENV } from '../../../server/uploads/limits.ts';
 import { findCompleteUpload, partPath, uploadPath } from '../../../server/uploads/store.ts';
 import { sweepAbandonedUploads } from '../../../server/uploads/sweep.ts';
-import { databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { databases, signIn, useServer, type TestClient } from './harness.ts';
 
 const MiB = 1024 * 1024;
 const octet = { 'content-type': 'application/octet-stream' };
 
 describe.each(databases)('uploads on $name', (database) => {
-  let server: TestServer;
   let lena: TestClient;
   let omar: TestClient;
 
+  const server = useServer(database);
   beforeAll(async () => {
-    server = await startServer(database);
     // buildApp does not register it yet (see the report): the chunk call's streaming body parser.
     registerUploadBodyParser(server.app);
-    await server.addUser('lena', 'Lena@12345');
-    await server.addUser('omar', 'Omar@12345');
-    lena = server.client();
-    await lena.login('lena', 'Lena@12345');
-    omar = server.client();
-    await omar.login('omar', 'Omar@12345');
+    lena = (await signIn(server, 'lena', 'Lena@12345')).client;
+    omar = (await signIn(server, 'omar', 'Omar@12345')).client;
   });
-  afterAll(() => server?.close());
   afterEach(() => {
     delete process.env[MAX_UPLOAD_ENV];
   });

@@ -1,37 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
-  ADMIN_SUCCESS_MESSAGES,
-  HTTP_STATUS_MESSAGES,
-  SUCCESS_MESSAGES,
-  batchImportResultMessage,
-  batchLaunchResultMessage,
-  displayServerMessage,
-  endsSession,
-  isSessionInvalid,
-  messageForEnvelope,
-  messageForHttpError,
-  serverMessageOf,
-  snippetMatchedMessage,
-  taskLaunchSucceeded,
-  unauthorizedRedirect,
-  userDeletionWarning,
+  ADMIN_SUCCESS_MESSAGES, HTTP_STATUS_MESSAGES, SUCCESS_MESSAGES, batchImportResultMessage, batchLaunchResultMessage,
+  displayServerMessage, endsSession, isSessionInvalid, messageForEnvelope, messageForHttpError, serverMessageOf,
+  snippetMatchedMessage, taskLaunchSucceeded, unauthorizedRedirect, userDeletionWarning,
 } from '../../../contract/errors.ts';
 
+/**
+ * The HTTP status table of the spec's error catalogue (document 1 §8), read from the document:
+ * status -> the message its row starts with (a row may go on in English: `请求地址出错, plus the URL`).
+ */
+function specHttpStatusMessages(): Record<string, string> {
+  const document = readFileSync(join(import.meta.dirname, '../../../../shared/spec/000_42d7c7d152592e51.txt'), 'utf8');
+  const table = document.slice(document.indexOf('HTTP statuses:'), document.indexOf('The server errMessage'));
+  const rows = [...table.matchAll(/^\| (\d{3}) \| (.+?) \|$/gm)];
+  return Object.fromEntries(rows.map(([, status, cell]) => [status!, cell!.split(/[.,] /)[0]!]));
+}
+
 describe('HTTP errors', () => {
-  it('has the catalogue verbatim', () => {
-    expect(HTTP_STATUS_MESSAGES).toEqual({
-      400: '请求错误',
-      401: '未授权，请登录',
-      403: '拒绝访问',
-      404: '请求地址出错',
-      408: '请求超时',
-      500: '服务器内部错误',
-      501: '服务未实现',
-      502: '网关错误',
-      503: '服务不可用',
-      504: '网关超时',
-      505: 'HTTP版本不受支持',
-    });
+  it('has the catalogue of document 1 §8 verbatim', () => {
+    const spec = specHttpStatusMessages();
+    expect(Object.keys(spec)).toHaveLength(11);
+    expect(HTTP_STATUS_MESSAGES).toEqual(spec);
+  });
+
+  it('maps every catalogued status to its message, the URL appended for 404', () => {
+    for (const [status, message] of Object.entries(HTTP_STATUS_MESSAGES)) {
+      expect(messageForHttpError(Number(status), '/api/x')).toBe(status === '404' ? `${message}: /api/x` : message);
+    }
   });
 
   it('maps statuses, appending the URL for 404', () => {

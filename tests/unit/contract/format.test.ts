@@ -1,15 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  dayRange,
-  formatDate,
-  formatDateTime,
-  formatDotDate,
-  formatFileSize,
-  formatLargeNumber,
-  formatTimestamp,
-  formatVulnerabilityId,
-  isDay,
-  orDash,
+  dayRange, formatDate, formatDateTime, formatDotDate, formatFileSize, formatLargeNumber, formatTimestamp, formatVulnerabilityId,
+  isDay, orDash,
 } from '../../../contract/format.ts';
 
 describe('orDash', () => {

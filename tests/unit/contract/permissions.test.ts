@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_PERMISSION_CODES,
-  PERMISSIONS,
-  ROLE_LABEL,
-  hasAnyPermission,
-  hasPermission,
-  modulesForRoleCodes,
-  permissionChecker,
+  ALL_PERMISSION_CODES, PERMISSIONS, ROLE_LABEL, hasAnyPermission, hasPermission, modulesForRoleCodes, permissionChecker,
 } from '../../../contract/permissions.ts';
 
 describe('permission codes', () => {

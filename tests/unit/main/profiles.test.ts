@@ -7,19 +7,13 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_PROFILE_ID, createProfiles, validateUrl } from '../../../main/services/profiles.ts';
 import { createConfStore } from '../../../main/services/store.ts';
+import { hasCommand } from '../../support/commands.ts';
 import { createMemoryStore } from '../../support/memory-store.ts';
 import { describeNetworkError } from '../../../main/services/net-errors.ts';
 import { DesktopError } from '../../../main/services/errors.ts';
 import { json, tinyServer } from './fakes.ts';
 
-const hasOpenssl = (() => {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasOpenssl = hasCommand('openssl', 'version');
 
 const make = (over: Partial<Parameters<typeof createProfiles>[0]> = {}) => {
   let n = 0;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempScan } from '../../../support/temp-scan.ts';
+import { expectClaims } from './extractor.ts';
 import type { Target } from '../../../../server/engine/model.ts';
 import { scanTree } from '../../../../server/engine/scan.ts';
 import { cargoLockExtractor, extractors, parseCargoLock } from '../../../../server/engine/extractors/cargo/index.ts';
@@ -11,10 +12,7 @@ const by = (t: Target, name: string, version?: string) => t.components.find((c) 
 
 describe('Cargo.lock', () => {
   it('matches Cargo.lock only', () => {
-    expect(cargoLockExtractor.matches('Cargo.lock')).toBe(true);
-    expect(cargoLockExtractor.matches('crates/x/Cargo.lock')).toBe(true);
-    expect(cargoLockExtractor.matches('Cargo.toml')).toBe(false);
-    expect(cargoLockExtractor.matches('xCargo.lock')).toBe(false);
+    expectClaims(cargoLockExtractor, ['Cargo.lock', 'crates/x/Cargo.lock'], ['Cargo.toml', 'xCargo.lock']);
   });
 
   it('reads the trivy v4 fixture: root package, "name version" references, dev-only part, lines', async () => {

@@ -5,6 +5,7 @@ import { ExtractError } from '../../../../server/engine/model.ts';
 import { cocoapodsPurl, parsePodfileLock, splitPod } from '../../../../server/engine/extractors/cocoapods/podfile-lock.ts';
 import { extractors } from '../../../../server/engine/extractors/cocoapods/index.ts';
 import { TRIVY } from '../../../support/golden.ts';
+import { expectClaims } from './extractor.ts';
 
 const LOCK = `PODS:
   - Alamofire (5.6.2)
@@ -34,8 +35,7 @@ COCOAPODS: 1.12.1
 describe('cocoapods Podfile.lock', () => {
   it('matches Podfile.lock only', () => {
     expect(extractors.map((e) => e.name)).toEqual(['cocoapods']);
-    expect(extractors[0]!.matches('ios/Podfile.lock')).toBe(true);
-    expect(extractors[0]!.matches('ios/Podfile')).toBe(false);
+    expectClaims(extractors[0]!, ['ios/Podfile.lock'], ['ios/Podfile']);
   });
 
   it('reads the trivy fixture', () => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempScan } from '../../../support/temp-scan.ts';
+import { expectClaims } from './extractor.ts';
 import type { Target } from '../../../../server/engine/model.ts';
 import { scanTree } from '../../../../server/engine/scan.ts';
 import { composerInstalledExtractor, composerLockExtractor, composerPurl, extractors } from '../../../../server/engine/extractors/composer/index.ts';
@@ -13,12 +14,8 @@ const pkg = (name: string, version: string, extra: Record<string, unknown> = {})
 
 describe('composer.lock', () => {
   it('matches composer.lock and installed.json', () => {
-    expect(composerLockExtractor.matches('composer.lock')).toBe(true);
-    expect(composerLockExtractor.matches('app/composer.lock')).toBe(true);
-    expect(composerLockExtractor.matches('composer.json')).toBe(false);
-    expect(composerInstalledExtractor.matches('vendor/composer/installed.json')).toBe(true);
-    expect(composerInstalledExtractor.matches('installed.json')).toBe(true);
-    expect(composerInstalledExtractor.matches('vendor/composer/installed.php')).toBe(false);
+    expectClaims(composerLockExtractor, ['composer.lock', 'app/composer.lock'], ['composer.json']);
+    expectClaims(composerInstalledExtractor, ['vendor/composer/installed.json', 'installed.json'], ['vendor/composer/installed.php']);
   });
 
   it('reads the trivy fixture: licences, lines, require edges without platform packages', async () => {

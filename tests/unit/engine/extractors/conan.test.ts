@@ -5,6 +5,7 @@ import { ExtractError } from '../../../../server/engine/model.ts';
 import { conanPurl, parseConanLock, parseConanRef } from '../../../../server/engine/extractors/conan/conan-lock.ts';
 import { extractors } from '../../../../server/engine/extractors/conan/index.ts';
 import { TRIVY } from '../../../support/golden.ts';
+import { expectClaims } from './extractor.ts';
 
 const V1_BUILD = JSON.stringify({
   graph_lock: {
@@ -36,8 +37,7 @@ const V2 = `{
 
 describe('conan conan.lock', () => {
   it('matches conan.lock only', () => {
-    expect(extractors[0]!.matches('build/conan.lock')).toBe(true);
-    expect(extractors[0]!.matches('conanfile.txt')).toBe(false);
+    expectClaims(extractors[0]!, ['build/conan.lock'], ['conanfile.txt']);
   });
 
   it('reads the v1 trivy fixture: node lines, edges from requires, direct from node 0', () => {

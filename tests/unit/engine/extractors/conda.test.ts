@@ -1,6 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExtractError } from '../../../../server/engine/model.ts';
@@ -9,6 +7,10 @@ import { parseCondaMeta, requestedFromHistory, splitMetaFileName } from '../../.
 import { extractors } from '../../../../server/engine/extractors/conda/index.ts';
 import { scanTree } from '../../../../server/engine/scan.ts';
 import { TRIVY } from '../../../support/golden.ts';
+import { expectClaims } from './extractor.ts';
+import { useTempScan } from '../../../support/temp-scan.ts';
+
+const { scan } = useTempScan('cairn-conda-', extractors);
 
 const ENV = `name: science
 channels:
@@ -37,9 +39,7 @@ const meta = (name: string, version: string, extra: Record<string, unknown> = {}
 describe('conda environment.yml', () => {
   it('matches environment.yml / environment.yaml', () => {
     const env = extractors.find((e) => e.name === 'conda-environment')!;
-    expect(env.matches('envs/environment.yml')).toBe(true);
-    expect(env.matches('environment.yaml')).toBe(true);
-    expect(env.matches('docker-compose.yml')).toBe(false);
+    expectClaims(env, ['envs/environment.yml', 'environment.yaml'], ['docker-compose.yml']);
   });
 
   it('reads the trivy fixture', () => {
@@ -88,9 +88,7 @@ describe('conda environment.yml', () => {
 describe('conda-meta', () => {
   it('matches conda-meta/*.json only', () => {
     const m = extractors.find((e) => e.name === 'conda-meta')!;
-    expect(m.matches('opt/conda/conda-meta/zlib-1.2.13-h_0.json')).toBe(true);
-    expect(m.matches('conda-meta/history')).toBe(false);
-    expect(m.matches('meta/zlib.json')).toBe(false);
+    expectClaims(m, ['opt/conda/conda-meta/zlib-1.2.13-h_0.json'], ['conda-meta/history', 'meta/zlib.json']);
   });
 
   it('reads the trivy fixture: name, version, licence', async () => {
@@ -103,30 +101,24 @@ describe('conda-meta', () => {
   });
 
   it('edges to installed siblings, direct from the history file', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'cairn-conda-'));
-    try {
-      const cm = path.join(dir, 'env', 'conda-meta');
-      await mkdir(cm, { recursive: true });
-      await writeFile(path.join(cm, 'numpy-1.26.0-py310h_0.json'), meta('numpy', '1.26.0', { license: 'BSD-3-Clause', depends: ['libblas >=3.9.0', 'python >=3.10,<3.11.0a0', 'missing-pkg'] }));
-      await writeFile(path.join(cm, 'libblas-3.9.0-17_openblas.json'), meta('libblas', '3.9.0'));
-      await writeFile(path.join(cm, 'python-3.10.12-h955ad1f_0.json'), meta('python', '3.10.12', { license: 'Python-2.0' }));
-      await writeFile(path.join(cm, 'scipy-1.11.0-py310h_0.json'), meta('scipy', '1.11.0'));
-      await writeFile(path.join(cm, 'history'), [
+    const result = await scan({
+      'env/conda-meta/numpy-1.26.0-py310h_0.json': meta('numpy', '1.26.0', { license: 'BSD-3-Clause', depends: ['libblas >=3.9.0', 'python >=3.10,<3.11.0a0', 'missing-pkg'] }),
+      'env/conda-meta/libblas-3.9.0-17_openblas.json': meta('libblas', '3.9.0'),
+      'env/conda-meta/python-3.10.12-h955ad1f_0.json': meta('python', '3.10.12', { license: 'Python-2.0' }),
+      'env/conda-meta/scipy-1.11.0-py310h_0.json': meta('scipy', '1.11.0'),
+      'env/conda-meta/history': [
         '==> 2023-10-01 10:00:00 <==',
         '# cmd: conda create -n env python=3.10 numpy scipy',
         "# update specs: ['python=3.10', 'numpy', 'scipy']",
         '==> 2023-10-02 10:00:00 <==',
         "# remove specs: ['scipy']",
-      ].join('\n'));
-      const result = await scanTree(dir, { extractors });
-      expect(result.problems).toEqual([]);
-      const all = new Map(result.targets.flatMap((t) => t.components).map((c) => [c.name, c]));
-      expect(all.get('numpy')!.dependsOn.sort()).toEqual(['pkg:conda/libblas@3.9.0', 'pkg:conda/python@3.10.12']);
-      expect([...all.values()].filter((c) => c.direct).map((c) => c.name).sort()).toEqual(['numpy', 'python']);
-      expect(all.get('python')!.licenses).toEqual(['Python-2.0']);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+      ].join('\n'),
+    });
+    expect(result.problems).toEqual([]);
+    const all = new Map(result.targets.flatMap((t) => t.components).map((c) => [c.name, c]));
+    expect(all.get('numpy')!.dependsOn.sort()).toEqual(['pkg:conda/libblas@3.9.0', 'pkg:conda/python@3.10.12']);
+    expect([...all.values()].filter((c) => c.direct).map((c) => c.name).sort()).toEqual(['numpy', 'python']);
+    expect(all.get('python')!.licenses).toEqual(['Python-2.0']);
   });
 
   it('helpers', () => {

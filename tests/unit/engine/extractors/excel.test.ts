@@ -11,6 +11,7 @@ import { ExtractError } from '../../../../server/engine/model.ts';
 import type { Component } from '../../../../server/engine/model.ts';
 import { excelListExtractor, extractors, importComponentList, lookupEcosystem, splitLicenses } from '../../../../server/engine/extractors/excel/index.ts';
 import { cfb } from '../../../support/xls-writer.ts';
+import { expectClaims } from './extractor.ts';
 
 let dir: string;
 beforeAll(async () => { dir = await mkdtemp(path.join(tmpdir(), 'cairn-excel-')); });
@@ -437,13 +438,7 @@ describe('ecosystem names and licences', () => {
 describe('excel extractor', () => {
   it('claims files named as component lists only', () => {
     expect(extractors).toEqual([excelListExtractor]);
-    expect(excelListExtractor.matches('项目组件清单.xlsx')).toBe(true);
-    expect(excelListExtractor.matches('docs/组件清单-v2.CSV')).toBe(true);
-    expect(excelListExtractor.matches('docs/第三方组件列表.xlsm')).toBe(true);
-    expect(excelListExtractor.matches('components.xlsx')).toBe(false);
-    expect(excelListExtractor.matches('组件清单导入模板.xlsx')).toBe(false);
-    expect(excelListExtractor.matches('~$组件清单.xlsx')).toBe(false);
-    expect(excelListExtractor.matches('组件清单.xls')).toBe(true);
+    expectClaims(excelListExtractor, ['项目组件清单.xlsx', 'docs/组件清单-v2.CSV', 'docs/第三方组件列表.xlsm', '组件清单.xls'], ['components.xlsx', '组件清单导入模板.xlsx', '~$组件清单.xlsx']);
   });
 
   const ctx = { readText: async () => undefined, list: async () => [], exists: async () => false, signal: new AbortController().signal };

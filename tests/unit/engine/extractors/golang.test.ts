@@ -1,8 +1,6 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ExtractError } from '../../../../server/engine/model.ts';
 import type { Target } from '../../../../server/engine/model.ts';
 import { scanTree } from '../../../../server/engine/scan.ts';
@@ -10,6 +8,8 @@ import {
   compareGoVersions, componentsFromModFile, extractors, goModExtractor, goVendorExtractor, parseGoSum, parseModFile,
 } from '../../../../server/engine/extractors/golang/index.ts';
 import { CORPORA, TRIVY } from '../../../support/golden.ts';
+import { useTempScan } from '../../../support/temp-scan.ts';
+import { expectClaims } from './extractor.ts';
 
 const SCALIBR = path.join(CORPORA, 'lockfiles/scalibr/golang');
 const gomodCase = (name: string) => readFileSync(path.join(SCALIBR, 'gomod/testdata', name), 'utf8');
@@ -17,19 +17,7 @@ const ids = (t: Target) => t.components.map((c) => `${c.name}@${c.version}`).sor
 const fromMod = (name: string, sum?: string) =>
   componentsFromModFile(parseModFile(gomodCase(name), 'go.mod'), 'go.mod', sum === undefined ? undefined : { entries: parseGoSum(gomodCase(sum)), file: 'go.sum' });
 
-const temps: string[] = [];
-async function tree(files: Record<string, string>): Promise<string> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'cairn-go-'));
-  temps.push(root);
-  for (const [rel, text] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
-    await writeFile(path.join(root, rel), text);
-  }
-  return root;
-}
-afterEach(async () => {
-  await Promise.all(temps.splice(0).map((t) => rm(t, { recursive: true, force: true })));
-});
+const { writeTree: tree } = useTempScan('cairn-go-', extractors);
 
 describe('go.mod against trivy goldens (vulnerable packages are found)', () => {
   for (const golden of ['gomod.json.golden', 'gomod-skip.json.golden', 'gomod-vex.json.golden']) {
@@ -191,14 +179,8 @@ describe('go.mod syntax', () => {
   });
 
   it('matches go.mod and vendor/modules.txt only', () => {
-    expect(goModExtractor.matches('go.mod')).toBe(true);
-    expect(goModExtractor.matches('a/b/go.mod')).toBe(true);
-    expect(goModExtractor.matches('a/go.mod.bak')).toBe(false);
-    expect(goModExtractor.matches('a/ago.mod')).toBe(false);
-    expect(goVendorExtractor.matches('vendor/modules.txt')).toBe(true);
-    expect(goVendorExtractor.matches('x/vendor/modules.txt')).toBe(true);
-    expect(goVendorExtractor.matches('modules.txt')).toBe(false);
-    expect(goVendorExtractor.matches('x/modules.txt')).toBe(false);
+    expectClaims(goModExtractor, ['go.mod', 'a/b/go.mod'], ['a/go.mod.bak', 'a/ago.mod']);
+    expectClaims(goVendorExtractor, ['vendor/modules.txt', 'x/vendor/modules.txt'], ['modules.txt', 'x/modules.txt']);
   });
 });
 

@@ -1,29 +1,23 @@
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { extractors } from '../../../../server/engine/extractors/gradle/index.ts';
 import { exactGradleVersion } from '../../../../server/engine/extractors/gradle/catalog.ts';
 import { gradleScope, isDevConfiguration } from '../../../../server/engine/extractors/gradle/lockfile.ts';
 import type { Target } from '../../../../server/engine/model.ts';
 import { ExtractError } from '../../../../server/engine/model.ts';
 import { scanTree } from '../../../../server/engine/scan.ts';
-import { treeContext } from '../../../../server/engine/sources/tree.ts';
 import { CORPORA, TRIVY } from '../../../support/golden.ts';
+import { expectClaims, extractFile } from './extractor.ts';
+import { useTempScan } from '../../../support/temp-scan.ts';
 
 const SCALIBR = path.join(CORPORA, 'lockfiles/scalibr/java');
 const by = (name: string) => extractors.find((e) => e.name === name)!;
 
-async function extractAt(name: string, root: string, rel: string): Promise<Target> {
-  const abs = path.join(root, rel);
-  const targets = await by(name).extract({ path: rel, size: 0, read: () => readFile(abs), text: () => readFile(abs, 'utf8') }, treeContext(root, new AbortController().signal));
-  expect(targets).toHaveLength(1);
-  return targets[0]!;
-}
+const extractAt = (name: string, root: string, rel: string) => extractFile(by(name), root, rel);
 const purls = (t: Target) => t.components.map((c) => c.purl);
 
-const temps: string[] = [];
-afterAll(async () => { await Promise.all(temps.map((t) => rm(t, { recursive: true, force: true }))); });
+const { scan, writeTree } = useTempScan('cairn-gradle-', extractors);
 
 describe('gradle.lockfile', () => {
   it('finds every package trivy reports a vulnerability for (gradle.json.golden)', async () => {
@@ -62,14 +56,12 @@ describe('gradle.lockfile', () => {
     expect(gradleScope(['annotationProcessor', 'testCompileClasspath'])).toBe('development');
     expect(gradleScope(['developmentOnly', 'runtimeClasspath'])).toBe('runtime');
 
-    const root = await mkdtemp(path.join(tmpdir(), 'cairn-gradle-'));
-    temps.push(root);
-    await mkdir(path.join(root, 'app/gradle/dependency-locks'), { recursive: true });
-    await writeFile(path.join(root, 'app/gradle.lockfile'), 'junit:junit:4.13.2=testCompileClasspath,testRuntimeClasspath\na:b:1=compileClasspath\na:b:1=runtimeClasspath\nempty=annotationProcessor\n');
-    await writeFile(path.join(root, 'app/gradle/dependency-locks/testCompileClasspath.lockfile'), '# old style\norg.mockito:mockito-core:5.0.0\n');
-    await writeFile(path.join(root, 'app/bin.lockfile'), 'x');
-    await writeFile(path.join(root, 'app/build.gradle.kts'), 'dependencies {\n  testImplementation("junit:junit:4.13.2")\n  implementation(libs.ab)\n}\n');
-    const result = await scanTree(root, { extractors });
+    const result = await scan({
+      'app/gradle.lockfile': 'junit:junit:4.13.2=testCompileClasspath,testRuntimeClasspath\na:b:1=compileClasspath\na:b:1=runtimeClasspath\nempty=annotationProcessor\n',
+      'app/gradle/dependency-locks/testCompileClasspath.lockfile': '# old style\norg.mockito:mockito-core:5.0.0\n',
+      'app/bin.lockfile': 'x',
+      'app/build.gradle.kts': 'dependencies {\n  testImplementation("junit:junit:4.13.2")\n  implementation(libs.ab)\n}\n',
+    });
     expect(result.problems).toEqual([]);
     const t = result.targets.find((x) => x.file === 'app/gradle.lockfile')!;
     expect(t.components.map((c) => [c.name, c.scope, c.direct])).toEqual([['junit:junit', 'development', true], ['a:b', 'runtime', false]]);
@@ -81,18 +73,14 @@ describe('gradle.lockfile', () => {
   });
 
   it('reads a 5,000-entry lockfile quickly', async () => {
-    const root = await mkdtemp(path.join(tmpdir(), 'cairn-gradle-'));
-    temps.push(root);
     const lines = Array.from({ length: 5000 }, (_, i) => `org.g${i % 50}:a${i}:1.${i}.0=compileClasspath,runtimeClasspath,testCompileClasspath`);
-    await writeFile(path.join(root, 'gradle.lockfile'), `# header\n${lines.join('\n')}\nempty=\n`);
+    const root = await writeTree({ 'gradle.lockfile': `# header\n${lines.join('\n')}\nempty=\n` });
     const t = await extractAt('gradle', root, 'gradle.lockfile');
     expect(t.components).toHaveLength(5000);
   });
 
   it('rejects binary content', async () => {
-    const root = await mkdtemp(path.join(tmpdir(), 'cairn-gradle-'));
-    temps.push(root);
-    await writeFile(path.join(root, 'gradle.lockfile'), Buffer.from([0x50, 0x4b, 0, 3]));
+    const root = await writeTree({ 'gradle.lockfile': Buffer.from([0x50, 0x4b, 0, 3]) });
     await expect(extractAt('gradle', root, 'gradle.lockfile')).rejects.toThrow(/二进制/);
   });
 });
@@ -116,9 +104,7 @@ describe('gradle verification metadata', () => {
   });
   it('rejects what is not verification metadata', async () => {
     await expect(extractAt('gradle-verification', dir, 'not-xml.txt')).rejects.toBeInstanceOf(ExtractError);
-    expect(by('gradle-verification').matches('gradle/verification-metadata.xml')).toBe(true);
-    expect(by('gradle-verification').matches('sub/gradle/verification-metadata.xml')).toBe(true);
-    expect(by('gradle-verification').matches('verification-metadata.xml')).toBe(false);
+    expectClaims(by('gradle-verification'), ['gradle/verification-metadata.xml', 'sub/gradle/verification-metadata.xml'], ['verification-metadata.xml']);
   });
 });
 
@@ -143,11 +129,7 @@ describe('gradle version catalog', () => {
     expect((await extractAt('gradle-catalog', dir, 'empty.versions.toml')).components).toEqual([]);
   });
   it('flattens dotted aliases and ignores bundles and plugins', async () => {
-    const root = await mkdtemp(path.join(tmpdir(), 'cairn-catalog-'));
-    temps.push(root);
-    await mkdir(path.join(root, 'gradle'));
-    await writeFile(path.join(root, 'gradle/libs.versions.toml'), '[versions]\nktor = "2.3.7"\n\n[libraries]\nktor.server.core = { module = "io.ktor:ktor-server-core", version.ref = "ktor" }\nktor.client = { group = "io.ktor", name = "ktor-client-core", version = { strictly = "[2.0,3.0)", prefer = "2.3.7" } }\nmissing-ref = { module = "a:b", version.ref = "nope" }\n\n[bundles]\nktor = ["ktor.server.core"]\n\n[plugins]\nkotlin = { id = "org.jetbrains.kotlin.jvm", version = "1.9.22" }\n');
-    const result = await scanTree(root, { extractors });
+    const result = await scan({ 'gradle/libs.versions.toml': '[versions]\nktor = "2.3.7"\n\n[libraries]\nktor.server.core = { module = "io.ktor:ktor-server-core", version.ref = "ktor" }\nktor.client = { group = "io.ktor", name = "ktor-client-core", version = { strictly = "[2.0,3.0)", prefer = "2.3.7" } }\nmissing-ref = { module = "a:b", version.ref = "nope" }\n\n[bundles]\nktor = ["ktor.server.core"]\n\n[plugins]\nkotlin = { id = "org.jetbrains.kotlin.jvm", version = "1.9.22" }\n' });
     expect(result.problems).toEqual([]);
     const t = result.targets[0]!;
     expect(t.components.map((c) => [c.purl, c.locations[0]!.startLine])).toEqual([

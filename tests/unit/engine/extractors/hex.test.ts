@@ -1,6 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExtractError } from '../../../../server/engine/model.ts';
@@ -9,6 +7,10 @@ import { readTerm, tokenize } from '../../../../server/engine/extractors/hex/eli
 import { extractors } from '../../../../server/engine/extractors/hex/index.ts';
 import { scanTree } from '../../../../server/engine/scan.ts';
 import { TRIVY } from '../../../support/golden.ts';
+import { expectClaims } from './extractor.ts';
+import { useTempScan } from '../../../support/temp-scan.ts';
+
+const { scan } = useTempScan('cairn-hex-', extractors);
 
 const LOCK = `%{
   # a comment
@@ -50,8 +52,7 @@ end
 
 describe('hex mix.lock', () => {
   it('matches mix.lock only', () => {
-    expect(extractors[0]!.matches('apps/web/mix.lock')).toBe(true);
-    expect(extractors[0]!.matches('mix.exs')).toBe(false);
+    expectClaims(extractors[0]!, ['apps/web/mix.lock'], ['mix.exs']);
   });
 
   it('reads the trivy fixture with one-line locations and edges from the deps lists', () => {
@@ -90,43 +91,31 @@ describe('hex mix.lock', () => {
   });
 
   it('with a sibling mix.exs: direct deps, development scope for what only dev/test deps bring', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'cairn-hex-'));
-    try {
-      await writeFile(path.join(dir, 'mix.lock'), LOCK);
-      await writeFile(path.join(dir, 'mix.exs'), MIX_EXS);
-      const result = await scanTree(dir, { extractors });
-      expect(result.problems).toEqual([]);
-      const t = result.targets[0]!;
-      expect(t.project).toEqual({ purl: 'pkg:hex/my_app@0.1.0', name: 'my_app', version: '0.1.0' });
-      const byName = new Map(t.components.map((c) => [c.name, c]));
-      expect(byName.get('credo')!.scope).toBe('development');
-      expect(byName.get('credo')!.direct).toBe(true);
-      expect(byName.get('bunt')!.scope).toBe('development');
-      expect(byName.get('jason')!.scope).toBe('runtime'); // plug needs it at runtime too
-      expect(byName.get('mime')!.direct).toBe(false);
-      expect(t.roots.sort()).toEqual(['pkg:hex/acme/private_lib@0.1.0', 'pkg:hex/credo@1.7.0', 'pkg:hex/legacy@0.9.0', 'pkg:hex/plug@1.14.0', 'pkg:hex/real_pkg@3.0.0']);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const result = await scan({ 'mix.lock': LOCK, 'mix.exs': MIX_EXS });
+    expect(result.problems).toEqual([]);
+    const t = result.targets[0]!;
+    expect(t.project).toEqual({ purl: 'pkg:hex/my_app@0.1.0', name: 'my_app', version: '0.1.0' });
+    const byName = new Map(t.components.map((c) => [c.name, c]));
+    expect(byName.get('credo')!.scope).toBe('development');
+    expect(byName.get('credo')!.direct).toBe(true);
+    expect(byName.get('bunt')!.scope).toBe('development');
+    expect(byName.get('jason')!.scope).toBe('runtime'); // plug needs it at runtime too
+    expect(byName.get('mime')!.direct).toBe(false);
+    expect(t.roots.sort()).toEqual(['pkg:hex/acme/private_lib@0.1.0', 'pkg:hex/credo@1.7.0', 'pkg:hex/legacy@0.9.0', 'pkg:hex/plug@1.14.0', 'pkg:hex/real_pkg@3.0.0']);
   });
 
   it('umbrella projects: deps of apps/*/mix.exs count as declared', async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'cairn-hex-'));
-    try {
-      await writeFile(path.join(dir, 'mix.lock'), LOCK);
-      await writeFile(path.join(dir, 'mix.exs'), 'defmodule U.MixProject do\n  def project, do: [apps_path: "apps", deps: deps()]\n  defp deps, do: []\nend\n');
-      await mkdir(path.join(dir, 'apps', 'web'), { recursive: true });
-      await writeFile(path.join(dir, 'apps', 'web', 'mix.exs'), 'defmodule Web do\n  defp deps do\n    [{:core, in_umbrella: true}, {:jason, "~> 1.4"}, {:credo, "~> 1.7", only: :dev}]\n  end\nend\n');
-      const result = await scanTree(dir, { extractors });
-      expect(result.problems).toEqual([]);
-      const byName = new Map(result.targets[0]!.components.map((c) => [c.name, c]));
-      expect(byName.get('jason')!.direct).toBe(true);
-      expect(byName.get('credo')!.scope).toBe('development');
-      expect(byName.get('bunt')!.scope).toBe('development');
-      expect(byName.get('jason')!.scope).toBe('runtime');
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const result = await scan({
+      'mix.lock': LOCK,
+      'mix.exs': 'defmodule U.MixProject do\n  def project, do: [apps_path: "apps", deps: deps()]\n  defp deps, do: []\nend\n',
+      'apps/web/mix.exs': 'defmodule Web do\n  defp deps do\n    [{:core, in_umbrella: true}, {:jason, "~> 1.4"}, {:credo, "~> 1.7", only: :dev}]\n  end\nend\n',
+    });
+    expect(result.problems).toEqual([]);
+    const byName = new Map(result.targets[0]!.components.map((c) => [c.name, c]));
+    expect(byName.get('jason')!.direct).toBe(true);
+    expect(byName.get('credo')!.scope).toBe('development');
+    expect(byName.get('bunt')!.scope).toBe('development');
+    expect(byName.get('jason')!.scope).toBe('runtime');
   });
 
   it('without mix.exs, entries nothing depends on are the direct ones', async () => {

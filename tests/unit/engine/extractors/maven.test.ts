@@ -1,39 +1,24 @@
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { extractors } from '../../../../server/engine/extractors/maven/index.ts';
 import { exactMavenVersion } from '../../../../server/engine/extractors/maven/pom.ts';
 import { parseXml } from '../../../../server/engine/extractors/common/xml.ts';
 import type { Component, Target } from '../../../../server/engine/model.ts';
 import { ExtractError } from '../../../../server/engine/model.ts';
 import { scanTree } from '../../../../server/engine/scan.ts';
-import { treeContext } from '../../../../server/engine/sources/tree.ts';
 import { CORPORA, TRIVY } from '../../../support/golden.ts';
+import { useTempScan } from '../../../support/temp-scan.ts';
+import { extractFile } from './extractor.ts';
 
 const pom = extractors.find((e) => e.name === 'pom')!;
 const SCALIBR = path.join(CORPORA, 'lockfiles/scalibr/java/pomxml/testdata');
 
-async function extractAt(root: string, rel: string): Promise<Target> {
-  const abs = path.join(root, rel);
-  const targets = await pom.extract({ path: rel, size: 0, read: () => readFile(abs), text: () => readFile(abs, 'utf8') }, treeContext(root, new AbortController().signal));
-  expect(targets).toHaveLength(1);
-  return targets[0]!;
-}
+const extractAt = (root: string, rel: string) => extractFile(pom, root, rel);
 const byName = (t: Target) => new Map<string, Component>(t.components.map((c) => [c.name, c]));
 const versions = (t: Target) => Object.fromEntries(t.components.map((c) => [c.name, c.version]));
 
-const temps: string[] = [];
-async function tree(files: Record<string, string>): Promise<string> {
-  const root = await mkdtemp(path.join(tmpdir(), 'cairn-pom-'));
-  temps.push(root);
-  for (const [rel, text] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
-    await writeFile(path.join(root, rel), text);
-  }
-  return root;
-}
-afterAll(async () => { await Promise.all(temps.map((t) => rm(t, { recursive: true, force: true }))); });
+const { writeTree: tree } = useTempScan('cairn-pom-', extractors);
 
 const dep = (g: string, a: string, v = '', extra = '') => `<dependency><groupId>${g}</groupId><artifactId>${a}</artifactId>${v ? `<version>${v}</version>` : ''}${extra}</dependency>`;
 const project = (body: string) => `<?xml version="1.0"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0">\n<modelVersion>4.0.0</modelVersion>\n${body}\n</project>\n`;

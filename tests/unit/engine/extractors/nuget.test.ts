@@ -1,24 +1,13 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { extractors } from '../../../../server/engine/extractors/nuget/index.ts';
 import { exactNugetVersion, jsonObjectLines, pathKey } from '../../../../server/engine/extractors/nuget/common.ts';
 import type { Component, ScanResult, Target } from '../../../../server/engine/model.ts';
 import { scanTree } from '../../../../server/engine/scan.ts';
 import { TRIVY } from '../../../support/golden.ts';
+import { useTempScan } from '../../../support/temp-scan.ts';
 
-const temps: string[] = [];
-afterAll(async () => { await Promise.all(temps.map((t) => rm(t, { recursive: true, force: true }))); });
-async function scanFiles(files: Record<string, string>): Promise<ScanResult> {
-  const root = await mkdtemp(path.join(tmpdir(), 'cairn-nuget-'));
-  temps.push(root);
-  for (const [rel, text] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
-    await writeFile(path.join(root, rel), text);
-  }
-  return scanTree(root, { extractors });
-}
+const { scan: scanFiles } = useTempScan('cairn-nuget-', extractors);
 const target = (r: ScanResult, file: string): Target => {
   const t = r.targets.find((x) => x.file === file);
   expect(t, `${file}: ${r.targets.map((x) => x.file).join(', ')}`).toBeDefined();

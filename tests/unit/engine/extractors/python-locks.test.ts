@@ -1,12 +1,10 @@
 // Pipfile.lock, poetry.lock, uv.lock, pdm.lock, pylock.toml and installed distributions: trivy
 // fixtures plus synthetic cases (scopes, groups, edges, root project, malformed input).
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Component, ExtractContext, Extractor, InputFile, Target } from '../../../../server/engine/model.ts';
 import { ExtractError } from '../../../../server/engine/model.ts';
-import { scanTree } from '../../../../server/engine/scan.ts';
 import { extractors } from '../../../../server/engine/extractors/python/index.ts';
 import { installed, isInstalledMetadata, licensesOf, parseHeaders } from '../../../../server/engine/extractors/python/installed.ts';
 import { pdm } from '../../../../server/engine/extractors/python/pdm.ts';
@@ -15,6 +13,9 @@ import { poetry } from '../../../../server/engine/extractors/python/poetry.ts';
 import { isPylock, pylock } from '../../../../server/engine/extractors/python/pylock.ts';
 import { uv } from '../../../../server/engine/extractors/python/uv.ts';
 import { TRIVY } from '../../../support/golden.ts';
+import { useTempScan } from '../../../support/temp-scan.ts';
+
+const { scan } = useTempScan('cairn-py-', extractors);
 
 function memCtx(files: Record<string, string>): ExtractContext {
   return {
@@ -306,26 +307,19 @@ describe('已安装的包（dist-info / egg-info）', () => {
 
 describe('在目录树中扫描', () => {
   it('所有格式各成一个目标，格式错误的文件只报告问题', async () => {
-    const root = await mkdtemp(path.join(tmpdir(), 'cairn-py-'));
-    try {
-      const site = path.join(root, 'venv/lib/python3.12/site-packages');
-      await mkdir(path.join(site, 'six-1.16.0.dist-info'), { recursive: true });
-      await writeFile(path.join(site, 'six-1.16.0.dist-info/METADATA'), 'Name: six\nVersion: 1.16.0\nLicense: MIT\n');
-      await writeFile(path.join(root, 'requirements.txt'), '-r requirements.txt\nsix==1.16.0\n');
-      await writeFile(path.join(root, 'poetry.lock'), '[[package]\n');
-      await mkdir(path.join(root, 'svc'));
-      await writeFile(path.join(root, 'svc/uv.lock'), await readFile(path.join(TRIVY, 'repo/uv/uv.lock'), 'utf8'));
-      const result = await scanTree(root, { extractors });
-      expect(result.targets.map((t) => `${t.type} ${t.file}`)).toEqual([
-        'pip requirements.txt',
-        'uv svc/uv.lock',
-        'python-pkg venv/lib/python3.12/site-packages/six-1.16.0.dist-info/METADATA',
-      ]);
-      expect(result.problems).toHaveLength(1);
-      expect(result.problems[0].file).toBe('poetry.lock');
-      expect(result.problems[0].message).toMatch(/不是有效的 TOML/);
-    } finally {
-      await rm(root, { recursive: true, force: true });
-    }
+    const result = await scan({
+      'venv/lib/python3.12/site-packages/six-1.16.0.dist-info/METADATA': 'Name: six\nVersion: 1.16.0\nLicense: MIT\n',
+      'requirements.txt': '-r requirements.txt\nsix==1.16.0\n',
+      'poetry.lock': '[[package]\n',
+      'svc/uv.lock': await readFile(path.join(TRIVY, 'repo/uv/uv.lock'), 'utf8'),
+    });
+    expect(result.targets.map((t) => `${t.type} ${t.file}`)).toEqual([
+      'pip requirements.txt',
+      'uv svc/uv.lock',
+      'python-pkg venv/lib/python3.12/site-packages/six-1.16.0.dist-info/METADATA',
+    ]);
+    expect(result.problems).toHaveLength(1);
+    expect(result.problems[0].file).toBe('poetry.lock');
+    expect(result.problems[0].message).toMatch(/不是有效的 TOML/);
   });
 });

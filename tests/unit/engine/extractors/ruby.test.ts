@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTempScan } from '../../../support/temp-scan.ts';
+import { expectClaims } from './extractor.ts';
 import type { Target } from '../../../../server/engine/model.ts';
 import {
   extractors, gemfileLockExtractor, gemspecExtractor, parseGemfileGroups, parseGemfileLock, parseGemspec,
@@ -83,10 +84,8 @@ end
 
 describe('Gemfile.lock', () => {
   it('matches Gemfile.lock and gems.locked', () => {
-    expect(gemfileLockExtractor.matches('Gemfile.lock')).toBe(true);
-    expect(gemfileLockExtractor.matches('app/gems.locked')).toBe(true);
-    expect(gemfileLockExtractor.matches('Gemfile')).toBe(false);
-    expect(gemspecExtractor.matches('specifications/rack-3.0.8.gemspec')).toBe(true);
+    expectClaims(gemfileLockExtractor, ['Gemfile.lock', 'app/gems.locked'], ['Gemfile']);
+    expectClaims(gemspecExtractor, ['specifications/rack-3.0.8.gemspec'], []);
   });
 
   it('specs with nested dependencies, platform suffixes stripped, PATH gem as the project', async () => {

@@ -5,6 +5,7 @@ import { ExtractError } from '../../../../server/engine/model.ts';
 import { parsePackageResolved, swiftPackageName } from '../../../../server/engine/extractors/swift/package-resolved.ts';
 import { extractors } from '../../../../server/engine/extractors/swift/index.ts';
 import { TRIVY } from '../../../support/golden.ts';
+import { expectClaims } from './extractor.ts';
 
 const V2 = `{
   "originHash" : "abc",
@@ -49,8 +50,7 @@ const V2 = `{
 
 describe('swift Package.resolved', () => {
   it('matches Package.resolved only', () => {
-    expect(extractors[0]!.matches('App.xcworkspace/xcshareddata/swiftpm/Package.resolved')).toBe(true);
-    expect(extractors[0]!.matches('Package.swift')).toBe(false);
+    expectClaims(extractors[0]!, ['App.xcworkspace/xcshareddata/swiftpm/Package.resolved'], ['Package.swift']);
   });
 
   it('reads the v1 trivy fixture with names from the repository URL and pin lines', () => {

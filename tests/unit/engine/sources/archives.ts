@@ -1,12 +1,15 @@
 // Builds real archives at test time: a tiny zip writer (stored or deflated entries, Unix modes,
 // the UTF-8 flag, raw names), tar via tar-stream, gzip via node:zlib. xz and bzip2 have no
 // compressor among our libraries: small archives made once with `xz -9` / `bzip2 -9` are inlined.
+// Also the temporary workspace the archive tests unpack into, and a scan of what they unpacked.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32, deflateRawSync, gzipSync } from 'node:zlib';
 import tar from 'tar-stream';
 import type { Header } from 'tar-stream';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { scanTree, walkTree, type Extractor } from '../../../../server/engine/index.ts';
 
 export interface ZipItem {
   name: string | Buffer;
@@ -133,7 +136,7 @@ export interface Workspace {
   dispose(): Promise<void>;
 }
 
-export async function workspace(): Promise<Workspace> {
+async function workspace(): Promise<Workspace> {
   const dir = await mkdtemp(path.join(tmpdir(), 'cairn-unpack-test-'));
   return {
     dir,
@@ -144,4 +147,52 @@ export async function workspace(): Promise<Workspace> {
     },
     dispose: () => rm(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * A fresh workspace for every test of the calling file: made before each test, removed after it.
+ * Call it at the top of the file; the answer stands for the current test's workspace.
+ */
+export function useWorkspace(): Workspace {
+  let current: Workspace | undefined;
+  beforeEach(async () => {
+    current = await workspace();
+  });
+  afterEach(async () => {
+    await current?.dispose();
+    current = undefined;
+  });
+  const now = (): Workspace => {
+    if (!current) throw new Error('useWorkspace: no test is running');
+    return current;
+  };
+  return {
+    get dir() {
+      return now().dir;
+    },
+    put: (name, data) => now().put(name, data),
+    dispose: () => now().dispose(),
+  };
+}
+
+/**
+ * Scans an unpacked tree with a probe extractor for the files `matches` accepts, expects the scan
+ * to have counted every file walkTree yields, and answers the paths the probe was given.
+ */
+export async function probeScan(root: string, matches: (file: string) => boolean): Promise<string[]> {
+  const seen: string[] = [];
+  const probe: Extractor = {
+    name: 'probe',
+    ecosystem: 'generic',
+    matches,
+    extract: async (file) => {
+      seen.push(file.path);
+      return [];
+    },
+  };
+  const result = await scanTree(root, { extractors: [probe] });
+  let walked = 0;
+  for await (const _ of walkTree(root)) walked++;
+  expect(result.stats.files).toBe(walked);
+  return seen;
 }

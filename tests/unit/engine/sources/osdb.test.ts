@@ -2,22 +2,15 @@
 // go-rpmdb (read from ../shared/corpora, copied only into temporary folders).
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allExtractors } from '../../../../server/engine/extractors/index.ts';
 import { detectOsDatabases, matchOsDatabase } from '../../../../server/engine/sources/unpack.ts';
-import { workspace } from './archives.ts';
-import type { Workspace } from './archives.ts';
+import { useWorkspace } from './archives.ts';
 
 const CORPUS = path.resolve('../shared/corpora/os');
 const scalibr = (rel: string) => path.join(CORPUS, 'scalibr', rel);
 
-let ws: Workspace;
-beforeEach(async () => {
-  ws = await workspace();
-});
-afterEach(async () => {
-  await ws.dispose();
-});
+const ws = useWorkspace();
 
 async function place(from: string, rel: string): Promise<void> {
   const to = path.join(ws.dir, rel);

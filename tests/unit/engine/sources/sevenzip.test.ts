@@ -3,28 +3,18 @@
 import { chmod, mkdir, readFile, readdir, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { SevenZipModuleFactory } from '7z-wasm';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Extractor } from '../../../../server/engine/model.ts';
-import { scanTree } from '../../../../server/engine/scan.ts';
+import { describe, expect, it } from 'vitest';
 import { checkListing, extractSevenZip, parseListing } from '../../../../server/engine/sources/archive/sevenzip.ts';
 import type { Budget } from '../../../../server/engine/sources/archive/sink.ts';
 import { resolveLimits } from '../../../../server/engine/sources/limits.ts';
-import { walkTree } from '../../../../server/engine/sources/tree.ts';
 import { UnpackError, openInput, unpackArchive } from '../../../../server/engine/sources/unpack.ts';
 import type { UnpackOptions } from '../../../../server/engine/sources/unpack.ts';
-import { gzip, tarball, workspace } from './archives.ts';
-import type { Workspace } from './archives.ts';
+import { gzip, probeScan, tarball, useWorkspace } from './archives.ts';
 
 const MiB = 1024 ** 2;
 const REPO = path.resolve('../shared/corpora/trivy/repo');
 
-let ws: Workspace;
-beforeEach(async () => {
-  ws = await workspace();
-});
-afterEach(async () => {
-  await ws.dispose();
-});
+const ws = useWorkspace();
 
 const dest = () => path.join(ws.dir, 'out');
 const text = (rel: string) => readFile(path.join(dest(), rel), 'utf8');
@@ -237,20 +227,7 @@ describe('7z: openInput + scanTree on a corpus project', () => {
     try {
       expect(input.unpacked?.format).toBe('7z');
       expect(await readFile(path.join(input.root, 'npm/package-lock.json'), 'utf8')).toBe(await readFile(path.join(REPO, 'npm/package-lock.json'), 'utf8'));
-      const seen: string[] = [];
-      const probe: Extractor = {
-        name: 'probe',
-        ecosystem: 'generic',
-        matches: (p) => /(^|\/)package-lock\.json$/.test(p),
-        extract: async (file) => {
-          seen.push(file.path);
-          return [];
-        },
-      };
-      const result = await scanTree(input.root, { extractors: [probe] });
-      let walked = 0;
-      for await (const _ of walkTree(input.root)) walked++;
-      expect(result.stats.files).toBe(walked);
+      const seen = await probeScan(input.root, (p) => /(^|\/)package-lock\.json$/.test(p));
       expect(seen).toContain('npm/package-lock.json');
     } finally {
       await input.cleanup();

@@ -1,19 +1,12 @@
 import { lstat, mkdir, readFile, readdir, readlink, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import iconv from 'iconv-lite';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UnpackError, openInput, unpackArchive } from '../../../../server/engine/sources/unpack.ts';
 import type { UnpackResult } from '../../../../server/engine/sources/unpack.ts';
-import { DEMO_TAR_BZ2, DEMO_TAR_XZ, NOTE_XZ, gzip, rawTarName, tarball, workspace, zip } from './archives.ts';
-import type { Workspace } from './archives.ts';
+import { DEMO_TAR_BZ2, DEMO_TAR_XZ, NOTE_XZ, gzip, rawTarName, tarball, useWorkspace, zip } from './archives.ts';
 
-let ws: Workspace;
-beforeEach(async () => {
-  ws = await workspace();
-});
-afterEach(async () => {
-  await ws.dispose();
-});
+const ws = useWorkspace();
 
 const dest = () => path.join(ws.dir, 'out');
 const text = (rel: string) => readFile(path.join(dest(), rel), 'utf8');
