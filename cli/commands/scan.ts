@@ -51,7 +51,11 @@ async function scanInput(given: string): Promise<ScanResult> {
   });
   try {
     const { allExtractors } = await loadExtractors();
-    return await scanTree(input.root, { extractors: allExtractors });
+    const result = await scanTree(input.root, { extractors: allExtractors });
+    // Nested archives left packed (too deep, damaged) are problems: their contents were not read.
+    const left = input.unpacked?.problems ?? [];
+    if (left.length) result.problems = [...result.problems, ...left].sort((a, b) => a.file.localeCompare(b.file));
+    return result;
   } finally {
     await input.cleanup();
   }

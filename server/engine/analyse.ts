@@ -72,7 +72,7 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
 
   onProgress({ stage: 'preparing', fraction: 0, detail: request.fileName });
   // The unpacker's file count sizes the progress bar: no extra walk of the tree just to count.
-  const { root, files: scanned } = await prepareTree(request, onProgress, signal);
+  const { root, files: scanned, problems } = await prepareTree(request, onProgress, signal);
 
   let seen = 0;
   const scan = await scanTree(root, {
@@ -84,6 +84,8 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
     },
   });
   onProgress({ stage: 'scanning', fraction: 1 });
+  // Nested archives left packed (too deep, damaged) are problems of the scan: their contents were not read.
+  if (problems.length) scan.problems = [...scan.problems, ...problems].sort((a, b) => a.file.localeCompare(b.file));
 
   const examiners = await Promise.all(fileAnalyzersFor(request.modes).map((analyzer) => analyzer.start()));
   const files: FileEntry[] = [];
@@ -106,7 +108,7 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
 }
 
 /** The folder to scan: an unpacked archive, or the single uploaded file under its own name. */
-async function prepareTree(request: AnalyseRequest, onProgress: (p: AnalyseProgress) => void, signal: AbortSignal): Promise<{ root: string; files: number }> {
+async function prepareTree(request: AnalyseRequest, onProgress: (p: AnalyseProgress) => void, signal: AbortSignal): Promise<{ root: string; files: number; problems: ScanProblem[] }> {
   const root = path.join(request.workDir, 'root');
   const detected = await detectFormat(request.file);
   // Unsupported formats (rar, zstd, ...) go through unpackArchive too, which refuses them clearly.
@@ -119,7 +121,7 @@ async function prepareTree(request: AnalyseRequest, onProgress: (p: AnalyseProgr
       // Unpacked bytes against a guess of 4x the packed size: a rough but moving bar.
       onProgress: (event) => onProgress({ stage: 'preparing', fraction: Math.min(0.95, event.bytes / Math.max(1, size * 4)) }),
     });
-    return { root, files: unpacked.files };
+    return { root, files: unpacked.files, problems: unpacked.problems };
   }
   if (request.kind === 'source') {
     throw new UnpackError('not-archive', `上传的文件 ${request.fileName} 不是可识别的压缩包（支持 zip、jar、war、tar、tar.gz、tar.bz2、tar.xz、7z）`);
@@ -127,7 +129,7 @@ async function prepareTree(request: AnalyseRequest, onProgress: (p: AnalyseProgr
   // A feature file or a single binary artifact is analysed as a folder holding just that file.
   await mkdir(root, { recursive: true });
   await copyFile(request.file, path.join(root, path.basename(request.fileName)));
-  return { root, files: 1 };
+  return { root, files: 1, problems: [] };
 }
 
 async function importList(request: AnalyseRequest, started: number): Promise<AnalyseResult> {

@@ -9,13 +9,13 @@ import { extractArchive, unsupported } from './archive/index.ts';
 import { detectFormat } from './archive/detect.ts';
 import type { ArchiveFormat } from './archive/detect.ts';
 import { UnpackError } from './archive/errors.ts';
-import type { Budget, UnpackNote, UnpackProgress } from './archive/sink.ts';
+import type { Budget, UnpackNote, UnpackProblem, UnpackProgress } from './archive/sink.ts';
 import { resolveLimits } from './limits.ts';
 import type { UnpackLimits } from './limits.ts';
 import { walkTree } from './tree.ts';
 
 export { UnpackError } from './archive/errors.ts';
-export type { UnpackNote, UnpackProgress } from './archive/sink.ts';
+export type { UnpackNote, UnpackProblem, UnpackProgress } from './archive/sink.ts';
 export type { ArchiveFormat } from './archive/detect.ts';
 export { detectFormat } from './archive/detect.ts';
 export type { UnpackLimits } from './limits.ts';
@@ -37,6 +37,11 @@ export interface UnpackResult {
   bytes: number;
   /** Entries not written (special files, links leaving the folder, duplicates, ...), with why. */
   entries: UnpackNote[];
+  /**
+   * Nested archives left packed (deeper than `maxDepth`, damaged, unsupported), for the scan's
+   * problems: their contents were not scanned.
+   */
+  problems: UnpackProblem[];
 }
 
 /**
@@ -58,9 +63,10 @@ export async function unpackArchive(file: string, dest: string, options: UnpackO
   const emptyDir = await checkDestination(target);
   await mkdir(path.dirname(target), { recursive: true });
   const temp = await mkdtemp(path.join(path.dirname(target), `.${path.basename(target)}.unpacking-`));
-  const budget: Budget = { limits, signal, entries: 0, files: 0, bytes: 0, notes: [], onProgress: options.onProgress };
+  const name = options.name ?? path.basename(file);
+  const budget: Budget = { limits, signal, name, entries: 0, files: 0, bytes: 0, notes: [], problems: [], onProgress: options.onProgress };
   try {
-    await extractArchive(file, temp, { budget, depth: 0, prefix: '', name: options.name ?? path.basename(file), encoding: options.encoding });
+    await extractArchive(file, temp, { budget, depth: 0, prefix: '', name, encoding: options.encoding });
     signal.throwIfAborted();
     if (emptyDir) await rmdir(target);
     await rename(temp, target);
@@ -68,7 +74,7 @@ export async function unpackArchive(file: string, dest: string, options: UnpackO
     await rm(temp, { recursive: true, force: true, maxRetries: 3 });
     throw error;
   }
-  return { format, files: budget.files, bytes: budget.bytes, entries: budget.notes };
+  return { format, files: budget.files, bytes: budget.bytes, entries: budget.notes, problems: budget.problems };
 }
 
 /** true when dest is an existing empty folder, false when absent; throws when unusable. */

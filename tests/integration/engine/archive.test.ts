@@ -64,7 +64,7 @@ describe('bombs at the default limits', () => {
     const bomb = Buffer.concat(Array.from({ length: 128 }, () => member));
     const error = await unpackArchive(await ws.put('bomb.gz', bomb), path.join(ws.dir, 'out')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnpackError);
-    expect((error as UnpackError).message).toBe('压缩包的压缩比超过上限（200:1），疑似压缩炸弹，已拒绝');
+    expect((error as UnpackError).message).toBe('压缩包 bomb.gz 的压缩比超过 200:1 上限，疑似压缩炸弹，已拒绝');
     expect(await leftovers()).toEqual([]);
   });
 
@@ -80,14 +80,14 @@ describe('bombs at the default limits', () => {
     const member = gzipSync(Buffer.alloc(64 * MiB), { level: 9 });
     const bomb = Buffer.concat([gzipSync(header), ...Array.from({ length: 16 }, () => member)]);
     const error = await unpackArchive(await ws.put('bomb.tgz', bomb), path.join(ws.dir, 'out'), { limits: { maxRatio: 1e9, maxTotalBytes: 32 * MiB } }).catch((e: unknown) => e);
-    expect((error as UnpackError).message).toBe('压缩包解压后超过大小上限（32 MiB），疑似压缩炸弹，已拒绝');
+    expect((error as UnpackError).message).toBe('压缩包 bomb.tgz 解压后超过 32 MiB 上限，疑似压缩炸弹，已拒绝');
     expect(await leftovers()).toEqual([]);
   });
 
   it('a zip of 200 001 empty entries is refused before anything is written', async () => {
     const items = Array.from({ length: 200_001 }, (_, i) => ({ name: `f${i}`, data: '' }));
     const error = await unpackArchive(await ws.put('many.zip', zip(items)), path.join(ws.dir, 'out')).catch((e: unknown) => e);
-    expect((error as UnpackError).message).toBe('压缩包中的条目超过数量上限（200000 个），疑似压缩炸弹，已拒绝');
+    expect((error as UnpackError).message).toBe('压缩包 many.zip 中的条目超过 200000 个上限，疑似压缩炸弹，已拒绝');
     expect(await leftovers()).toEqual([]);
   });
 });

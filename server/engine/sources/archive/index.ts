@@ -8,14 +8,17 @@ import type { ArchiveFormat, Detected } from './detect.ts';
 import { UnpackError, corrupt } from './errors.ts';
 import { printable } from './names.ts';
 import { extractSevenZip } from './sevenzip.ts';
-import { Sink } from './sink.ts';
+import { archiveLabel, Sink } from './sink.ts';
 import type { Budget } from './sink.ts';
 import { counter, decompress, peek } from './streams.ts';
 import { readTar } from './tar.ts';
-import { openZip, readZip } from './zip.ts';
+import { openZip, readZip, ZipConsumption } from './zip.ts';
 
 /** Names of files unpacked as nested archives (their content is still checked by magic bytes). */
 const NESTED_ARCHIVE = /\.(zip|jar|war|ear|aar|apk|whl|egg|nupkg|hpi|jpi|sar|rar|tar|tgz|tbz|tbz2|txz|crate|tar\.gz|tar\.bz2|tar\.xz|7z)$/i;
+
+/** Names of compressed tars. */
+const TAR_NAME = /\.(tar\.[a-z0-9]+|tgz|tbz2?|txz|taz|tz2?)$/i;
 
 export interface ExtractOptions {
   budget: Budget;
@@ -59,11 +62,10 @@ export async function extractArchive(file: string, root: string, options: Extrac
 async function extractZip(file: string, root: string, options: ExtractOptions): Promise<string[]> {
   const size = (await stat(file)).size;
   const zip = await openZip(file);
-  const handle = { compressed: 0 };
-  // Overlapping entries can claim more compressed bytes than the file has: cap at its size.
-  const sink = new Sink(root, options.prefix, options.budget, () => Math.min(handle.compressed, size));
+  const consumption = new ZipConsumption();
+  const sink = new Sink(root, options.prefix, options.budget, () => Math.min(consumption.total, size));
   try {
-    await readZip(zip, sink, handle, options.encoding);
+    await readZip(zip, sink, consumption, size, options.encoding);
     await sink.finish();
   } finally {
     zip.close();
@@ -72,32 +74,32 @@ async function extractZip(file: string, root: string, options: ExtractOptions): 
 }
 
 async function extractStream(file: string, format: Exclude<ArchiveFormat, 'zip' | '7z'>, root: string, options: ExtractOptions): Promise<string[]> {
-  let compressed = 0;
-  const sink = new Sink(root, options.prefix, options.budget, () => compressed);
-  const raw = createReadStream(file, { highWaterMark: 256 * 1024 });
-  const input = counter((n) => {
-    compressed += n;
-  });
-  raw.on('error', (error) => input.destroy(error));
-  input.on('close', () => raw.destroy()); // whichever way the unpack ends, the file is closed
-  raw.pipe(input);
   if (format === 'tar') {
+    // Nothing to inflate: what is read is what is written.
+    const input = createReadStream(file, { highWaterMark: 64 * 1024 });
+    const sink = new Sink(root, options.prefix, options.budget, () => input.bytesRead);
     await readTar(input, sink, options.encoding);
+    await sink.finish();
+    return sink.written;
+  }
+  const { output: decompressed, consumed } = decompress(format, file, archiveLabel(options.budget, options.prefix));
+  const sink = new Sink(root, options.prefix, options.budget, consumed);
+  // Every decoded chunk is counted (tar padding and skipped entries too) before it goes on.
+  const meter = decompressed.pipe(counter((n) => sink.decompressedBytes(n)));
+  decompressed.on('error', (error) => meter.destroy(error));
+  meter.on('close', () => decompressed.destroy());
+  const { head, rest } = await peek(meter, 512);
+  // A tar, or an empty one (only its end-of-archive zeros) when named like a tar: a bare
+  // `disk.img.gz` of zeros is a file of zeros, not a broken tar.
+  const emptyTar = head.length === 512 && head.every((b) => b === 0) && TAR_NAME.test(options.name);
+  if (isTarHeader(head) || emptyTar) {
+    await readTar(rest, sink, options.encoding);
   } else {
-    const decompressed = decompress(format, input);
-    const meter = decompressed.pipe(counter((n) => sink.decompressedBytes(n)));
-    decompressed.on('error', (error) => meter.destroy(error));
-    meter.on('close', () => decompressed.destroy());
-    const { head, rest } = await peek(meter, 512);
-    if (isTarHeader(head) || (head.length === 512 && head.every((b) => b === 0))) {
-      await readTar(rest, sink, options.encoding);
-    } else {
-      // A single compressed file: `x.json.gz` -> `x.json`.
-      const single = singleName(options.name, format);
-      const rel = sink.begin(single);
-      if (rel === undefined) rest.destroy();
-      else await sink.file(single, rel, rest, 0o644);
-    }
+    // A single compressed file: `x.json.gz` -> `x.json`.
+    const single = singleName(options.name, format);
+    const rel = sink.begin(single);
+    if (rel === undefined) rest.destroy();
+    else await sink.file(single, rel, rest, 0o644);
   }
   await sink.finish();
   return sink.written;
@@ -118,15 +120,21 @@ async function extractNested(root: string, written: readonly string[], options: 
     const absolute = path.join(root, ...rel.split('/'));
     const display = `${options.prefix}${rel}`;
     if ((await detectFormat(absolute)).kind !== 'archive') continue;
+    // `app.zip!/lib/x.jar`: the chain from the upload, as messages name archives.
+    const chain = archiveLabel(budget, `${display}!/`);
+    const leftPacked = (reason: string, message: string) => {
+      budget.notes.push({ entry: printable(display), reason });
+      budget.problems.push({ file: printable(display), message });
+    };
     if (options.depth >= budget.limits.maxDepth) {
-      if (budget.limits.maxDepth > 0) budget.notes.push({ entry: printable(display), reason: `内嵌压缩包超过 ${budget.limits.maxDepth} 层，未解压` });
+      if (budget.limits.maxDepth > 0) leftPacked(`内嵌压缩包超过 ${budget.limits.maxDepth} 层，未解压`, `嵌套压缩包超过 ${budget.limits.maxDepth} 层，未解压：${chain}`);
       continue;
     }
     const inner = `${absolute}!`;
     try {
       await mkdir(inner);
     } catch {
-      budget.notes.push({ entry: printable(display), reason: `已存在同名的 ${path.basename(inner)}，内嵌压缩包未解压` });
+      leftPacked(`已存在同名的 ${path.basename(inner)}，内嵌压缩包未解压`, `已存在同名的 ${path.basename(inner)}，嵌套压缩包未解压：${chain}`);
       continue;
     }
     try {
@@ -134,7 +142,7 @@ async function extractNested(root: string, written: readonly string[], options: 
     } catch (error) {
       if (!(error instanceof UnpackError) || error.fatal) throw error;
       await rm(inner, { recursive: true, force: true });
-      budget.notes.push({ entry: printable(display), reason: `内嵌压缩包未解压：${error.message}` });
+      leftPacked(`内嵌压缩包未解压：${error.message}`, `嵌套压缩包 ${chain} 未解压：${error.message}`);
     }
   }
 }

@@ -1,12 +1,16 @@
 // 7z archives through 7z-wasm (7-Zip 24.09 compiled to WebAssembly), under the same limits and
 // safety as the other formats:
+//  0. MEMORY: each instance's WebAssembly heap may grow to 256 MiB (7-Zip's build allows 2 GiB):
+//     an archive whose dictionary, model or header needs more is refused, never decoded.
 //  1. LIST (`l -slt -ba`): the declared entries are checked before anything is written (count,
-//     sizes, ratio, absolute / `..` / drive-letter paths, encryption: never any `-p`).
+//     sizes, ratio, absolute / `..` / drive-letter paths, encryption: never any `-p`). The listing
+//     is parsed line by line as 7-Zip prints it and stopped once it passes the entry limit.
 //  2. EXTRACT (`x`) into a fresh work folder beside the destination. The archive's folder and the
 //     work folder are mounted with NODEFS (the archive is read in place, never copied into memory).
 //     The instance's FS is wrapped: nothing under the archive's folder can be written, symbolic
 //     links are recorded instead of created, every byte written is counted against the limits
-//     (a lying header is stopped while it writes, not after it has filled the disk).
+//     (a lying header is stopped while it writes, not after it has filled the disk). 7-Zip itself
+//     never writes more for a file than the header declares (it reports a data error instead).
 //  3. WALK the work folder: every real file is streamed through the Sink (limits again on the real
 //     written sizes, safe names), recorded links go through Sink.symlink (kept only when they stay
 //     inside), so nested archives and cleanup-on-failure work as for the other formats.
@@ -22,11 +26,11 @@ import { createReadStream } from 'node:fs';
 import { lstat, mkdtemp, readFile, readdir, readlink, rm, stat, unlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { FileSystem, SevenZipModule, SevenZipModuleFactory } from '7z-wasm';
+import type { FileSystem, SevenZipModule, SevenZipModuleFactory, SevenZipModuleOptions } from '7z-wasm';
 import { formatBytes } from '../limits.ts';
-import { UnpackError } from './errors.ts';
+import { fileTooLarge, ratioTooHigh, totalTooLarge, tooManyEntries, UnpackError } from './errors.ts';
 import { printable, safeEntryPath } from './names.ts';
-import { Sink } from './sink.ts';
+import { archiveLabel, Sink } from './sink.ts';
 import type { Budget } from './sink.ts';
 
 export interface SevenZipEntry {
@@ -38,36 +42,65 @@ export interface SevenZipEntry {
   encrypted: boolean;
 }
 
-/** Parses `7zz l -slt -ba` output: blocks of `Key = Value` lines, one block per entry. */
-export function parseListing(text: string): SevenZipEntry[] {
-  const entries: SevenZipEntry[] = [];
-  let current: Record<string, string> | undefined;
-  const flush = () => {
+/** The key of a `Key = Value` line. */
+const KEY = /^[A-Za-z][A-Za-z ]*$/;
+
+/**
+ * Reads `7zz l -slt -ba` output line by line: blocks of `Key = Value` lines, one block per entry.
+ * `onEntry` sees each entry as soon as its block ends.
+ */
+export class ListingParser {
+  private current: Record<string, string> | undefined;
+  /** Lines that are not `Key = Value` (warnings, errors), the first 200. */
+  readonly other: string[] = [];
+
+  private readonly onEntry: (entry: SevenZipEntry) => void;
+
+  constructor(onEntry: (entry: SevenZipEntry) => void) {
+    this.onEntry = onEntry;
+  }
+
+  line(raw: string): void {
+    // Progress output (`\b` redraws) may precede a line; it is turned off, but stay tolerant.
+    let line = raw.includes('\b') ? raw.slice(raw.lastIndexOf('\b') + 1) : raw;
+    if (line.endsWith('\r')) line = line.slice(0, -1);
+    const equals = line.indexOf(' = ');
+    const key = equals > 0 ? line.slice(0, equals) : '';
+    if (!KEY.test(key)) {
+      if (line.trim() && this.other.length < 200) this.other.push(line);
+      return;
+    }
+    const value = line.slice(equals + 3);
+    if (key === 'Path') {
+      this.flush();
+      this.current = {};
+    }
+    if (this.current) this.current[key] = value;
+  }
+
+  /** Ends the last block. */
+  flush(): void {
+    const current = this.current;
     if (!current) return;
+    this.current = undefined;
     const attributes = current['Attributes'] ?? '';
     const mode = attributes.split(' ')[1] ?? '';
-    entries.push({
+    this.onEntry({
       path: current['Path'] ?? '',
       size: Number(current['Size'] || 0) || 0,
       folder: current['Folder'] === '+' || attributes.startsWith('D') || mode.startsWith('d'),
       link: mode.startsWith('l') || Boolean(current['Symbolic Link']),
       encrypted: current['Encrypted'] === '+',
     });
-    current = undefined;
-  };
-  for (const raw of text.split('\n')) {
-    // Progress output (`\b` redraws) may precede a line; it is turned off, but stay tolerant.
-    const line = raw.slice(raw.lastIndexOf('\b') + 1).replace(/\r$/, '');
-    const match = /^([A-Za-z][A-Za-z ]*?) = (.*)$/.exec(line);
-    if (!match) continue;
-    const [, key, value] = match as unknown as [string, string, string];
-    if (key === 'Path') {
-      flush();
-      current = {};
-    }
-    if (current) current[key] = value;
   }
-  flush();
+}
+
+/** Parses a whole `7zz l -slt -ba` output. */
+export function parseListing(text: string): SevenZipEntry[] {
+  const entries: SevenZipEntry[] = [];
+  const parser = new ListingParser((entry) => entries.push(entry));
+  for (const line of text.split('\n')) parser.line(line);
+  parser.flush();
   return entries;
 }
 
@@ -78,7 +111,14 @@ const OUT = '/out';
 const EPERM = 63;
 const ENOSPC = 51;
 
-let wasmBinary: Promise<Buffer> | undefined;
+/** The global WebAssembly object (not in the server's type libraries). */
+const wasm = (globalThis as unknown as { WebAssembly: { compile(binary: Uint8Array): Promise<object>; Instance: new (module: object, imports: object) => { exports: object } } }).WebAssembly;
+
+/** 7-Zip's WebAssembly, compiled once per thread; every command gets a fresh instance of it. */
+let compiled: Promise<object> | undefined;
+
+/** The most each 7-Zip instance's WebAssembly heap may grow to. */
+export const SEVEN_ZIP_MEMORY = 256 * 1024 * 1024;
 
 interface Run {
   code: number;
@@ -86,33 +126,57 @@ interface Run {
   err: string;
   /** An exception out of 7-Zip (a C++ exception when asked for a password, a WebAssembly trap). */
   thrown?: unknown;
+  /** 7-Zip asked for more memory than SEVEN_ZIP_MEMORY. */
+  memory: boolean;
+}
+
+interface RunOptions {
+  /** Receives stdout lines instead of keeping them (a listing may be huge). */
+  onLine?: (line: string) => void;
 }
 
 /** A fresh instance for one command; `prepare` mounts folders and wraps its FS. */
-async function sevenZip(args: string[], prepare: (module: SevenZipModule) => void): Promise<Run> {
+async function sevenZip(args: string[], prepare: (module: SevenZipModule) => void, options: RunOptions = {}): Promise<Run> {
   const require = createRequire(import.meta.url);
-  wasmBinary ??= readFile(path.join(path.dirname(require.resolve('7z-wasm')), '7zz.wasm')).catch((error: unknown) => {
-    wasmBinary = undefined;
-    throw error;
-  });
+  compiled ??= readFile(path.join(path.dirname(require.resolve('7z-wasm')), '7zz.wasm'))
+    .then((binary) => wasm.compile(binary))
+    .catch((error: unknown) => {
+      compiled = undefined;
+      throw error;
+    });
   // CommonJS under NodeNext: the factory is the module's default export at run time.
   const factory = ((await import('7z-wasm')) as unknown as { default: SevenZipModuleFactory }).default;
   const out: string[] = [];
   const err: string[] = [];
-  const binary = await wasmBinary;
+  const code = await compiled;
+  let memory = false;
   const module = await factory({
-    print: (line: string) => out.push(line),
+    print: options.onLine ?? ((line: string) => out.push(line)),
     printErr: (line: string) => err.push(line),
     stdin: () => null as unknown as number, // a password prompt reads end of input, never waits
-    wasmBinary: binary.buffer.slice(binary.byteOffset, binary.byteOffset + binary.byteLength) as ArrayBuffer,
-  });
+    // Emscripten grows the heap through this import: refusing makes 7-Zip's allocation fail.
+    instantiateWasm: (imports: Record<string, Record<string, unknown>>, receive: (instance: object) => void) => {
+      const env = imports['env']!;
+      const grow = env['emscripten_resize_heap'] as (size: number) => boolean;
+      env['emscripten_resize_heap'] = (size: number) => {
+        if (size >>> 0 > SEVEN_ZIP_MEMORY) {
+          memory = true;
+          return false;
+        }
+        return grow(size);
+      };
+      const instance = new wasm.Instance(code, imports);
+      receive(instance);
+      return instance.exports;
+    },
+  } as Partial<SevenZipModuleOptions>);
   prepare(module);
   const exitCode = process.exitCode;
   try {
-    const code = module.callMain(args) as unknown as number;
-    return { code: typeof code === 'number' ? code : 0, out: out.join('\n'), err: err.join('\n') };
+    const exit = module.callMain(args) as unknown as number;
+    return { code: typeof exit === 'number' ? exit : 0, out: out.join('\n'), err: err.join('\n'), memory };
   } catch (thrown) {
-    return { code: -1, out: out.join('\n'), err: err.join('\n'), thrown };
+    return { code: -1, out: out.join('\n'), err: err.join('\n'), thrown, memory };
   } finally {
     process.exitCode = exitCode;
   }
@@ -153,30 +217,27 @@ function isEncrypted(run: Run): boolean {
   return /Enter password|Wrong password|encrypted archive/i.test(`${run.out}\n${run.err}`);
 }
 
-function failure(run: Run): UnpackError {
+function failure(run: Run, label: string): UnpackError {
+  if (run.memory) return new UnpackError('unsupported', `压缩包 ${label} 解压所需内存超过 ${formatBytes(SEVEN_ZIP_MEMORY)} 上限，无法解压`);
   if (isEncrypted(run)) return new UnpackError('unsupported', ENCRYPTED);
   return new UnpackError('corrupt', `压缩包已损坏：${printable(firstError(run))}`, { cause: run.thrown });
 }
 
-const tooMany = (max: number) => new UnpackError('too-many-files', `压缩包中的条目超过数量上限（${max} 个），疑似压缩炸弹，已拒绝`);
-const fileTooLarge = (name: string, max: number) => new UnpackError('too-large', `压缩包中的文件 ${printable(name)} 解压后超过单个文件大小上限（${formatBytes(max)}），已拒绝`);
-const totalTooLarge = (max: number) => new UnpackError('too-large', `压缩包解压后超过大小上限（${formatBytes(max)}），疑似压缩炸弹，已拒绝`);
-const ratioTooHigh = (max: number) => new UnpackError('ratio', `压缩包的压缩比超过上限（${max}:1），疑似压缩炸弹，已拒绝`);
-
 /** Checks the listing against the limits before anything is extracted. */
 export function checkListing(entries: readonly SevenZipEntry[], budget: Budget, archiveBytes: number, prefix = ''): void {
   const { limits } = budget;
-  if (budget.entries + entries.length > limits.maxFiles) throw tooMany(limits.maxFiles);
+  const label = archiveLabel(budget, prefix);
+  if (budget.entries + entries.length > limits.maxFiles) throw tooManyEntries(label, limits.maxFiles);
   let total = 0;
   for (const entry of entries) {
     safeEntryPath(entry.path, Number.MAX_SAFE_INTEGER); // throws on an absolute path, a drive letter, a `..` out
     if (entry.encrypted) throw new UnpackError('unsupported', ENCRYPTED);
     if (entry.folder) continue;
-    if (entry.size > limits.maxFileBytes) throw fileTooLarge(prefix + entry.path, limits.maxFileBytes);
+    if (entry.size > limits.maxFileBytes) throw fileTooLarge(label, printable(entry.path), limits.maxFileBytes);
     total += entry.size;
   }
-  if (budget.bytes + total > limits.maxTotalBytes) throw totalTooLarge(limits.maxTotalBytes);
-  if (total > limits.ratioGraceBytes && total / Math.max(1, archiveBytes) > limits.maxRatio) throw ratioTooHigh(limits.maxRatio);
+  if (budget.bytes + total > limits.maxTotalBytes) throw totalTooLarge(printable(budget.name), limits.maxTotalBytes);
+  if (total > limits.ratioGraceBytes && total / Math.max(1, archiveBytes) > limits.maxRatio) throw ratioTooHigh(label, limits.maxRatio);
 }
 
 interface FsStream {
@@ -186,14 +247,27 @@ interface FsStream {
   node?: unknown;
 }
 
+interface GuardState {
+  /** The first limit a write hit (the write failed with ENOSPC, so 7-Zip stops). */
+  tripped?: UnpackError;
+  /**
+   * Set to stop 7-Zip at its next write, stdout included: thrown from the FS (not as an FS
+   * error, which 7-Zip would handle and go on), it unwinds 7-Zip entirely.
+   */
+  stop?: UnpackError;
+  links: { link: string; target: string }[];
+}
+
 /**
  * Wraps an instance's FS: the input folder is read-only, links are recorded rather than created,
  * writes under the work folder are counted against the limits (the first limit hit is kept in
- * `state.tripped` and the write fails, so 7-Zip stops).
+ * `state.tripped` and the write fails, so 7-Zip stops), and `state.stop` ends 7-Zip at its next write.
  */
-function guard(FS: FileSystem, budget: Budget, archiveBytes: number, prefix: string, state: { tripped?: UnpackError; links: { link: string; target: string }[] }): void {
+function guard(FS: FileSystem, budget: Budget, archiveBytes: number, prefix: string, state: GuardState): void {
   const fs = FS as unknown as Record<string, (...args: unknown[]) => unknown> & { ErrnoError: new (errno: number) => Error; cwd(): string };
   const { limits } = budget;
+  const label = archiveLabel(budget, prefix);
+  const entryOf = (file: string) => printable(file.startsWith(`${OUT}/`) ? file.slice(OUT.length + 1) : file);
   const resolve = (p: unknown) => path.posix.resolve(fs.cwd(), String(p));
   const inInput = (p: unknown) => {
     const full = resolve(p);
@@ -234,7 +308,8 @@ function guard(FS: FileSystem, budget: Budget, archiveBytes: number, prefix: str
   });
   wrap('ftruncate', (args) => {
     if (Number(args[1]) > limits.maxFileBytes) {
-      state.tripped ??= fileTooLarge(prefix, limits.maxFileBytes);
+      const stream = fs['getStream']?.(args[0]) as FsStream | undefined;
+      state.tripped ??= fileTooLarge(label, entryOf(stream?.path ?? ''), limits.maxFileBytes);
       throw new fs.ErrnoError(ENOSPC);
     }
   });
@@ -255,18 +330,19 @@ function guard(FS: FileSystem, budget: Budget, archiveBytes: number, prefix: str
     if (file.startsWith(`${IN}/`) || file === IN) throw deny();
     if (file.startsWith(`${OUT}/`)) {
       const position = typeof args[4] === 'number' ? args[4] : (stream.position ?? 0);
-      const name = prefix + file.slice(OUT.length + 1);
       written += length;
       let limit: UnpackError | undefined;
-      if (position + length > limits.maxFileBytes) limit = fileTooLarge(name, limits.maxFileBytes);
-      else if (budget.bytes + written > limits.maxTotalBytes) limit = totalTooLarge(limits.maxTotalBytes);
-      else if (written > limits.ratioGraceBytes && written / Math.max(1, archiveBytes) > limits.maxRatio) limit = ratioTooHigh(limits.maxRatio);
+      if (position + length > limits.maxFileBytes) limit = fileTooLarge(label, entryOf(file), limits.maxFileBytes);
+      else if (budget.bytes + written > limits.maxTotalBytes) limit = totalTooLarge(printable(budget.name), limits.maxTotalBytes);
+      else if (written > limits.ratioGraceBytes && written / Math.max(1, archiveBytes) > limits.maxRatio) limit = ratioTooHigh(label, limits.maxRatio);
       if (limit) {
         state.tripped ??= limit;
         throw new fs.ErrnoError(ENOSPC);
       }
     }
-    return write(...args);
+    const result = write(...args);
+    if (state.stop) throw state.stop;
+    return result;
   };
 }
 
@@ -290,17 +366,33 @@ export async function extractSevenZip(file: string, root: string, options: Seven
     module.FS.symlink(`${IN}/${path.basename(source)}`, inside);
   };
 
-  const listing = await sevenZip(['l', '-t7z', '-slt', '-ba', '-bsp0', '-sccUTF-8', inside], (module) => {
-    open(module);
-    guard(module.FS, budget, archiveBytes, prefix, { links: [] });
+  const label = archiveLabel(budget, prefix);
+  // Entries are kept parsed, not as 7-Zip's text, and counting stops the listing at the limit.
+  const entries: SevenZipEntry[] = [];
+  const room = Math.max(0, budget.limits.maxFiles - budget.entries);
+  const listState: GuardState = { links: [] };
+  const parser = new ListingParser((entry) => {
+    // One entry too many stops 7-Zip at the write that printed it.
+    if (entries.length >= room) listState.stop ??= tooManyEntries(label, budget.limits.maxFiles);
+    else entries.push(entry);
   });
-  if (listing.code !== 0 || listing.thrown !== undefined) throw failure(listing);
-  checkListing(parseListing(listing.out), budget, archiveBytes, prefix);
+  const listing = await sevenZip(
+    ['l', '-t7z', '-slt', '-ba', '-bsp0', '-sccUTF-8', inside],
+    (module) => {
+      open(module);
+      guard(module.FS, budget, archiveBytes, prefix, listState);
+    },
+    { onLine: (line) => parser.line(line) },
+  );
+  if (!listState.stop) parser.flush();
+  if (listState.stop) throw listState.stop;
+  if (listing.code !== 0 || listing.thrown !== undefined) throw failure({ ...listing, out: parser.other.join('\n') }, label);
+  checkListing(entries, budget, archiveBytes, prefix);
   signal.throwIfAborted();
 
   const work = await mkdtemp(path.join(path.dirname(path.resolve(root)), `.${path.basename(root)}.7z-`));
   try {
-    const state: { tripped?: UnpackError; links: { link: string; target: string }[] } = { links: [] };
+    const state: GuardState = { links: [] };
     const run = await sevenZip(['x', '-t7z', `-o${OUT}`, '-y', '-bsp0', '-bso0', '-sccUTF-8', inside], (module) => {
       open(module);
       mount(module, work, OUT);
@@ -313,7 +405,7 @@ export async function extractSevenZip(file: string, root: string, options: Seven
       budget.notes.push({ entry: printable(prefix + name), reason: `符号链接指向解压目录之外（${printable(target)}），已忽略` });
     }
     const onlyDangerous = dangerous.length > 0 && run.code === 2 && !errorLines(run).some((l) => !DANGEROUS.test(l));
-    if (run.thrown !== undefined || run.code < 0 || (run.code >= 2 && !onlyDangerous)) throw failure(run);
+    if (run.thrown !== undefined || run.code < 0 || (run.code >= 2 && !onlyDangerous)) throw failure(run, label);
     if (run.code === 1) budget.notes.push({ entry: printable(prefix || path.basename(source)), reason: `7-Zip 警告：${printable(firstError(run))}` });
     signal.throwIfAborted();
     return await collect(work, root, prefix, budget, archiveBytes, state.links);

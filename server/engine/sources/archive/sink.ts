@@ -7,9 +7,8 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { formatBytes } from '../limits.ts';
 import type { UnpackLimits } from '../limits.ts';
-import { UnpackError } from './errors.ts';
+import { fileTooLarge, ratioTooHigh, totalTooLarge, tooManyEntries } from './errors.ts';
 import { printable, safeEntryPath } from './names.ts';
 
 /** An entry that was not written, and why (Chinese, for the user). */
@@ -25,17 +24,33 @@ export interface UnpackProgress {
   bytes: number;
 }
 
+/** Something the scan should report: an archive inside the upload that was not unpacked. */
+export interface UnpackProblem {
+  /** Root-relative path of the nested archive (`lib/a.jar!/b.zip`). */
+  file: string;
+  message: string;
+}
+
 /** Shared by an archive and every archive nested in it. */
 export interface Budget {
   limits: UnpackLimits;
   signal: AbortSignal;
+  /** The outer archive's name as the user knows it (an upload's original name), for messages. */
+  name: string;
   /** Entries seen (of any kind). */
   entries: number;
   /** Regular files written. */
   files: number;
   bytes: number;
   notes: UnpackNote[];
+  /** Nested archives left packed (too deep, damaged, unsupported), for the scan's problems. */
+  problems: UnpackProblem[];
   onProgress?: (event: UnpackProgress) => void;
+}
+
+/** `app.zip`, or `app.zip!/lib/x.jar` for the archive whose entries get the prefix `lib/x.jar!/`. */
+export function archiveLabel(budget: Budget, prefix: string): string {
+  return printable(prefix ? `${budget.name}!/${prefix.slice(0, -2)}` : budget.name);
 }
 
 type Kind = 'file' | 'dir' | 'link';
@@ -51,8 +66,10 @@ export class Sink {
   /** Display prefix of this archive's entries (`''` at the top, `lib/x.jar!/` when nested). */
   readonly prefix: string;
   readonly budget: Budget;
-  /** Compressed bytes consumed so far by this archive's reader (the ratio's denominator). */
+  /** Compressed bytes the decoder has consumed so far (the ratio's denominator). */
   readonly compressed: () => number;
+  /** This archive's display name in messages. */
+  readonly label: string;
   /** Bytes this archive produced: written, or out of the decompressor when larger (the ratio's numerator). */
   uncompressed = 0;
   private decompressed = 0;
@@ -66,6 +83,7 @@ export class Sink {
     this.prefix = prefix;
     this.budget = budget;
     this.compressed = compressed;
+    this.label = archiveLabel(budget, prefix);
   }
 
   /** Counts an entry and resolves its name; undefined when it is skipped (a note is added). */
@@ -73,9 +91,7 @@ export class Sink {
     const { budget } = this;
     budget.signal.throwIfAborted();
     budget.entries++;
-    if (budget.entries > budget.limits.maxFiles) {
-      throw new UnpackError('too-many-files', `压缩包中的条目超过数量上限（${budget.limits.maxFiles} 个），疑似压缩炸弹，已拒绝`);
-    }
+    if (budget.entries > budget.limits.maxFiles) throw tooManyEntries(this.label, budget.limits.maxFiles);
     const safe = safeEntryPath(name, budget.limits.maxPathBytes);
     if (!safe.ok) return this.skip(name, safe.reason);
     budget.onProgress?.({ entry: this.prefix + name, files: budget.files, bytes: budget.bytes });
@@ -235,7 +251,9 @@ export class Sink {
 
   /**
    * Counts bytes out of a decompressor (gzip, bzip2, xz), so padding and skipped entries count
-   * too, and checks the ratio: a bomb is stopped after `ratioGraceBytes`, not at the end.
+   * too, and checks the ratio: a bomb is stopped after `ratioGraceBytes`, not at the end. Called
+   * for every chunk the decoder produces (at most 64 KiB), against the compressed bytes it has
+   * consumed so far.
    */
   decompressedBytes(n: number): void {
     this.decompressed += n;
@@ -271,16 +289,16 @@ export class Sink {
     return true;
   }
 
-  private fileTooLarge(name: string): UnpackError {
-    return new UnpackError('too-large', `压缩包中的文件 ${printable(this.prefix + name)} 解压后超过单个文件大小上限（${formatBytes(this.budget.limits.maxFileBytes)}），已拒绝`);
+  private fileTooLarge(name: string) {
+    return fileTooLarge(this.label, printable(name), this.budget.limits.maxFileBytes);
   }
 
-  private totalTooLarge(): UnpackError {
-    return new UnpackError('too-large', `压缩包解压后超过大小上限（${formatBytes(this.budget.limits.maxTotalBytes)}），疑似压缩炸弹，已拒绝`);
+  private totalTooLarge() {
+    return totalTooLarge(printable(this.budget.name), this.budget.limits.maxTotalBytes);
   }
 
-  private ratioTooHigh(): UnpackError {
-    return new UnpackError('ratio', `压缩包的压缩比超过上限（${this.budget.limits.maxRatio}:1），疑似压缩炸弹，已拒绝`);
+  private ratioTooHigh() {
+    return ratioTooHigh(this.label, this.budget.limits.maxRatio);
   }
 }
 

@@ -1,14 +1,23 @@
-// Decompressing streams for gzip (node:zlib), bzip2 (unbzip2-stream) and xz (xz-decompress,
-// WebAssembly), a byte counter for the compressed side, and a peek at the first bytes.
-import { PassThrough, Readable, Transform } from 'node:stream';
+// Decoding a compressed file: gzip (node:zlib), bzip2 (bzip2.ts) and xz (xz-decompress,
+// WebAssembly). Each gives its output in chunks of at most 64 KiB, only as fast as it is read
+// (backpressure: nothing decoded waits in memory beyond a chunk or two), and says how many
+// compressed bytes the decoder has actually consumed (the ratio's denominator), not how many were
+// read from the disk ahead of it. Also a byte counter and a peek at the first bytes.
+import { createReadStream } from 'node:fs';
+import { Readable, Transform } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createGunzip } from 'node:zlib';
-import bz2 from 'unbzip2-stream';
 import xzDecompress from 'xz-decompress';
+import { bunzip2 } from './bzip2.ts';
 import type { ArchiveFormat } from './detect.ts';
+import { UnpackError } from './errors.ts';
 
 const { XzReadableStream } = xzDecompress;
 
-/** Counts bytes that pass (the compressed bytes consumed so far). */
+/** Compressed bytes read from the disk at a time. */
+const READ_CHUNK = 64 * 1024;
+
+/** Counts bytes that pass. */
 export function counter(onBytes: (n: number) => void): Transform {
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -22,45 +31,104 @@ export function counter(onBytes: (n: number) => void): Transform {
   });
 }
 
-function bunzip(source: Readable): Readable {
-  // unbzip2-stream is a classic `through` stream that closes before it ends, which
-  // stream.pipeline reports as a premature close; bridge it by hand with backpressure.
-  const decoder = bz2();
-  const out = new PassThrough();
-  decoder.on('data', (chunk: Buffer) => {
-    if (!out.write(chunk)) {
-      decoder.pause();
-      out.once('drain', () => decoder.resume());
-    }
-  });
-  decoder.on('end', () => out.end());
-  decoder.on('error', (error: Error) => out.destroy(error));
-  source.on('error', (error: Error) => out.destroy(error));
-  out.on('close', () => {
-    if (!source.destroyed) source.destroy();
-    decoder.destroy();
-  });
-  source.pipe(decoder);
-  return out;
+export interface Decoding {
+  output: Readable;
+  /** Compressed bytes the decoder has consumed so far. */
+  consumed(): number;
 }
 
-function unxz(source: Readable): Readable {
-  const web = Readable.toWeb(source) as ReadableStream<Uint8Array>;
-  return Readable.fromWeb(new XzReadableStream(web) as import('node:stream/web').ReadableStream<Uint8Array>);
+function gunzip(file: string): Decoding {
+  const raw = createReadStream(file, { highWaterMark: READ_CHUNK });
+  // zlib's chunks are 16 KiB; bytesWritten is what inflate has taken from its input, not what
+  // was written to it.
+  const output = createGunzip();
+  raw.on('error', (error) => output.destroy(error));
+  output.on('close', () => raw.destroy());
+  raw.pipe(output);
+  return { output, consumed: () => output.bytesWritten };
 }
 
-/** The decompressed stream of a gzip, bzip2 or xz file. */
-export function decompress(format: Exclude<ArchiveFormat, 'zip' | 'tar'>, source: Readable): Readable {
-  if (format === 'gzip') {
-    const gunzip = createGunzip();
-    source.on('error', (error) => gunzip.destroy(error));
-    gunzip.on('close', () => {
-      if (!source.destroyed) source.destroy();
-    });
-    return source.pipe(gunzip);
+function bunzip(file: string): Decoding {
+  const raw = createReadStream(file, { highWaterMark: READ_CHUNK });
+  const decoding = bunzip2(raw);
+  return { output: decoding.output, consumed: decoding.consumed };
+}
+
+/** xz-embedded's error codes (xz.h), as xz-decompress reports them (`... error code 4`). */
+function xzError(error: unknown, label: string): Error {
+  const code = /error code (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
+  const options = { cause: error };
+  switch (code) {
+    case '3':
+    case '4':
+      // XZ_MEM_ERROR, XZ_MEMLIMIT_ERROR: the library decodes with at most a 64 MiB dictionary.
+      return new UnpackError('unsupported', `压缩包 ${label} 的 xz 字典大于 64 MiB，解压所需内存超过上限，无法解压`, options);
+    case '5':
+      return new UnpackError('corrupt', '压缩包已损坏：不是 xz 数据', options);
+    case '6':
+      return new UnpackError('unsupported', `压缩包 ${label} 使用了不支持的 xz 选项，无法解压`, options);
+    case '7':
+      return new UnpackError('corrupt', '压缩包已损坏：xz 数据校验失败', options);
+    case '8':
+      return new UnpackError('corrupt', '压缩包已损坏：xz 数据不完整', options);
   }
-  if (format === 'bzip2') return bunzip(source);
-  return unxz(source);
+  // xz-decompress reads past the end of a truncated input (a TypeError on null).
+  if (error instanceof TypeError) return new UnpackError('corrupt', '压缩包已损坏：xz 数据不完整', options);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * xz-decompress decodes on demand (a pull per 64 KiB of output; its dictionary is capped at
+ * 64 MiB by the library). Its input is handed over only when it asks for more, so what has been
+ * handed over is what it has consumed, give or take the last 64 KiB read.
+ */
+function unxz(file: string, label: string): Decoding {
+  const raw = createReadStream(file, { highWaterMark: READ_CHUNK });
+  const chunks = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let consumed = 0;
+  const input = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await chunks.next();
+        if (next.done) return controller.close();
+        consumed += next.value.length;
+        controller.enqueue(new Uint8Array(next.value.buffer, next.value.byteOffset, next.value.length));
+      },
+      cancel() {
+        raw.destroy();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  const reader = (new XzReadableStream(input as unknown as ReadableStream<Uint8Array>) as unknown as WebReadableStream<Uint8Array>).getReader();
+  const output = new Readable({
+    highWaterMark: READ_CHUNK,
+    read() {
+      reader.read().then(
+        ({ done, value }) => {
+          if (done) this.push(null);
+          else this.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+        },
+        (error: unknown) => this.destroy(xzError(error, label)),
+      );
+    },
+    destroy(error, callback) {
+      // Cancelling releases the library's decoder (it decodes one stream at a time per thread).
+      reader.cancel().then(
+        () => callback(error),
+        () => callback(error),
+      );
+      raw.destroy();
+    },
+  });
+  return { output, consumed: () => consumed };
+}
+
+/** The decoded stream of a gzip, bzip2 or xz file; `label` names the archive in messages. */
+export function decompress(format: Exclude<ArchiveFormat, 'zip' | 'tar' | '7z'>, file: string, label: string): Decoding {
+  if (format === 'gzip') return gunzip(file);
+  if (format === 'bzip2') return bunzip(file);
+  return unxz(file, label);
 }
 
 /** Reads the first `n` bytes (fewer at the end of the stream) and gives back the whole stream. */

@@ -1,9 +1,15 @@
 // Zip containers (zip, jar, war, ear, aar, apk, whl, nupkg, ...) streamed into a Sink with yauzl:
-// the central directory is read entry by entry (lazyEntries), each entry's data is streamed.
+// the central directory is read entry by entry (lazyEntries), each entry's raw data is streamed
+// through our own inflater, so the limits see what it has consumed and produced as it goes, and
+// an entry that inflates to more than its header declares is stopped at that point. Entries whose
+// data overlap (the "overlapping files" bomb: thousands of entries sharing one compressed kernel)
+// are refused as soon as the space they claim exceeds the file.
+import { Readable, Transform } from 'node:stream';
+import { createInflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
 import type { Entry } from 'yauzl';
-import { UnpackError } from './errors.ts';
-import { decodeName, unicodePathField } from './names.ts';
+import { UnpackError, tooManyEntries } from './errors.ts';
+import { decodeName, printable, unicodePathField } from './names.ts';
 import type { Sink } from './sink.ts';
 
 const S_IFMT = 0o170000;
@@ -13,9 +19,24 @@ const S_IFLNK = 0o120000;
 /** Hosts whose external attributes carry a Unix mode: Unix, and OS X (Info-ZIP on macOS). */
 const UNIX_HOSTS = new Set([3, 19]);
 
-export interface ZipHandle {
-  /** Compressed bytes of the entries started so far (the ratio's denominator). */
-  compressed: number;
+/**
+ * Compressed bytes the inflater has consumed (the ratio's denominator): the entries finished so
+ * far plus the current one's progress.
+ */
+export class ZipConsumption {
+  private finished = 0;
+  private current: () => number = () => 0;
+  /** Local headers and data of the entries read so far (overlapping entries claim more than the file has). */
+  claimed = 0;
+
+  get total(): number {
+    return this.finished + this.current();
+  }
+
+  start(progress: () => number): void {
+    this.finished += this.current();
+    this.current = progress;
+  }
 }
 
 function nameOf(entry: Entry, encoding?: string): string {
@@ -29,11 +50,9 @@ export async function openZip(file: string): Promise<yauzl.ZipFile> {
   return yauzl.openPromise(file, { lazyEntries: true, decodeStrings: false, validateEntrySizes: true, autoClose: false, strictFileNames: false });
 }
 
-export async function readZip(zip: yauzl.ZipFile, sink: Sink, handle: ZipHandle, encoding?: string): Promise<void> {
+export async function readZip(zip: yauzl.ZipFile, sink: Sink, consumption: ZipConsumption, fileSize: number, encoding?: string): Promise<void> {
   const { budget } = sink;
-  if (budget.entries + zip.entryCount > budget.limits.maxFiles) {
-    throw new UnpackError('too-many-files', `压缩包中的条目超过数量上限（${budget.limits.maxFiles} 个），疑似压缩炸弹，已拒绝`);
-  }
+  if (budget.entries + zip.entryCount > budget.limits.maxFiles) throw tooManyEntries(sink.label, budget.limits.maxFiles);
   for await (const entry of zip.eachEntry()) {
     const name = nameOf(entry, encoding);
     const rel = sink.begin(name);
@@ -62,15 +81,61 @@ export async function readZip(zip: yauzl.ZipFile, sink: Sink, handle: ZipHandle,
         sink.skip(name, '符号链接的目标过长，已忽略');
         continue;
       }
-      handle.compressed += entry.compressedSize;
       const chunks: Buffer[] = [];
-      for await (const chunk of await zip.openReadStreamPromise(entry)) chunks.push(chunk as Buffer);
+      for await (const chunk of await entryData(zip, entry, name, sink, consumption, fileSize)) chunks.push(chunk as Buffer);
       sink.symlink(name, rel, decodeName(Buffer.concat(chunks), (entry.generalPurposeBitFlag & 0x800) !== 0, encoding));
       continue;
     }
     sink.announce(name, entry.uncompressedSize, entry.compressedSize);
-    handle.compressed += entry.compressedSize;
-    const stream = await zip.openReadStreamPromise(entry);
-    await sink.file(name, rel, stream, mode);
+    await sink.file(name, rel, await entryData(zip, entry, name, sink, consumption, fileSize), mode);
   }
+}
+
+/** An entry's data, inflated here (zlib chunks of 16 KiB), no longer than its header declares. */
+async function entryData(zip: yauzl.ZipFile, entry: Entry, name: string, sink: Sink, consumption: ZipConsumption, fileSize: number): Promise<Readable> {
+  const { fileDataStart } = await zip.readLocalFileHeaderPromise(entry, { minimal: true });
+  consumption.claimed += fileDataStart - entry.relativeOffsetOfLocalHeader + entry.compressedSize;
+  if (consumption.claimed > fileSize) throw new UnpackError('ratio', `压缩包 ${sink.label} 中的条目数据相互重叠，疑似压缩炸弹，已拒绝`);
+  // (yauzl 3.4's openReadStreamLowLevelPromise calls openReadStream: the callback form is used.)
+  const raw = await new Promise<Readable>((resolve, reject) => {
+    zip.openReadStreamLowLevel(fileDataStart, entry.compressedSize, 0, entry.compressedSize, false, entry.uncompressedSize, (error, stream) => (error ? reject(error) : resolve(stream)));
+  });
+  let data: Readable;
+  if (entry.compressionMethod === 8) {
+    const inflate = createInflateRaw();
+    raw.on('error', (error: Error) => inflate.destroy(error));
+    inflate.on('close', () => raw.destroy());
+    raw.pipe(inflate);
+    consumption.start(() => inflate.bytesWritten);
+    data = inflate;
+  } else {
+    let read = 0;
+    consumption.start(() => read);
+    data = raw.pipe(
+      new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          read += chunk.length;
+          done(null, chunk);
+        },
+      }),
+    );
+    raw.on('error', (error: Error) => data.destroy(error));
+    data.on('close', () => raw.destroy());
+  }
+  const declared = entry.uncompressedSize;
+  let size = 0;
+  const checked = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      if (size > declared) done(new UnpackError('corrupt', `压缩包已损坏：条目 ${printable(name)} 解压后超过其声明的 ${declared} 字节`));
+      else done(null, chunk);
+    },
+    flush(done) {
+      if (size < declared) done(new UnpackError('corrupt', `压缩包已损坏：条目 ${printable(name)} 解压后不足其声明的 ${declared} 字节`));
+      else done();
+    },
+  });
+  data.on('error', (error) => checked.destroy(error));
+  checked.on('close', () => data.destroy());
+  return data.pipe(checked);
 }

@@ -2,6 +2,7 @@
 // with NODEFS), then unpacked under the same limits and safety as the other formats.
 import { chmod, mkdir, readFile, readdir, readlink, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import type { SevenZipModuleFactory } from '7z-wasm';
 import { describe, expect, it } from 'vitest';
 import { checkListing, extractSevenZip, parseListing } from '../../../../server/engine/sources/archive/sevenzip.ts';
@@ -106,7 +107,7 @@ describe('7z: round trip', () => {
 });
 
 describe('7z: refused before extracting', () => {
-  const budget = (limits = {}): Budget => ({ limits: resolveLimits(limits), signal: new AbortController().signal, entries: 0, files: 0, bytes: 0, notes: [] });
+  const budget = (limits = {}): Budget => ({ limits: resolveLimits(limits), signal: new AbortController().signal, name: 'test.7z', entries: 0, files: 0, bytes: 0, notes: [], problems: [] });
   const listing = (...paths: string[]) => paths.map((p) => `Path = ${p}\nSize = 3\nPacked Size = 3\nAttributes = A -rw-r--r--\nEncrypted = -\n`).join('\n');
 
   it('parses the listing: folders, links, encryption, sizes', () => {
@@ -157,12 +158,30 @@ describe('7z: refused before extracting', () => {
   it('a bomb of zeros: per-file, total and ratio limits from the declared sizes', async () => {
     await tree('src', { 'zeros.bin': Buffer.alloc(8 * MiB) });
     const archive = await pack('bomb.7z', 'src');
-    expect((await refused(archive, { limits: { maxFileBytes: MiB } })).message).toBe('压缩包中的文件 zeros.bin 解压后超过单个文件大小上限（1 MiB），已拒绝');
-    expect((await refused(archive, { limits: { maxTotalBytes: 4 * MiB } })).message).toBe('压缩包解压后超过大小上限（4 MiB），疑似压缩炸弹，已拒绝');
+    expect((await refused(archive, { limits: { maxFileBytes: MiB } })).message).toBe('压缩包 bomb.7z 中的文件 zeros.bin 解压后超过单个文件 1 MiB 上限，已拒绝');
+    expect((await refused(archive, { limits: { maxTotalBytes: 4 * MiB } })).message).toBe('压缩包 bomb.7z 解压后超过 4 MiB 上限，疑似压缩炸弹，已拒绝');
     expect((await refused(archive, { limits: { maxRatio: 50, ratioGraceBytes: MiB } })).code).toBe('ratio');
     expect((await refused(archive, { limits: { maxFiles: 0 } })).code).toBe('too-many-files');
     // Within the limits, the same archive unpacks.
     expect((await unpackArchive(archive, dest())).bytes).toBe(8 * MiB);
+  });
+
+  it('an archive needing more than 256 MiB of 7-Zip memory (its dictionary) is refused, not decoded', async () => {
+    await tree('src', { 'a.txt': 'hello 7z' });
+    const archive = await pack('dict.7z', 'src', ['-mhc=off', '-m0=LZMA2']);
+    const data = await readFile(archive);
+    const headerAt = 32 + Number(data.readBigUInt64LE(12));
+    const header = data.subarray(headerAt, headerAt + Number(data.readBigUInt64LE(20)));
+    const coder = header.indexOf(Buffer.from([0x21, 0x21, 0x01])); // LZMA2, one property byte: the dictionary
+    expect(coder).toBeGreaterThan(0);
+    header[coder + 3] = 34; // 512 MiB
+    data.writeUInt32LE(crc32(header), 28);
+    data.writeUInt32LE(crc32(data.subarray(12, 32)), 8);
+    await writeFile(archive, data);
+    const error = await refused(archive);
+    expect(error.code).toBe('unsupported');
+    expect(error.message).toBe('压缩包 dict.7z 解压所需内存超过 256 MiB 上限，无法解压');
+    expect(process.exitCode).toBeUndefined();
   });
 
   it('the bytes 7-Zip writes are counted too: a header that lies about sizes is stopped while writing', async () => {
@@ -176,7 +195,7 @@ describe('7z: refused before extracting', () => {
     const root = path.join(ws.dir, 'root');
     await mkdir(root);
     const error = await extractSevenZip(archive, root, { budget: { ...budget(), limits }, prefix: '' }).catch((e: unknown) => e);
-    expect((error as UnpackError).message).toBe('压缩包中的文件 zeros.bin 解压后超过单个文件大小上限（1 MiB），已拒绝');
+    expect((error as UnpackError).message).toBe('压缩包 test.7z 中的文件 zeros.bin 解压后超过单个文件 1 MiB 上限，已拒绝');
     expect(reads).toBeGreaterThan(1);
     await expectNothingLeft(['liar.7z', 'root', 'src']);
     expect(await readdir(root)).toEqual([]);

@@ -1,5 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readFile, readdir, readlink, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { crc32 } from 'node:zlib';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { UnpackError, openInput, unpackArchive } from '../../../../server/engine/sources/unpack.ts';
@@ -269,7 +271,7 @@ describe('unpackArchive: bombs are stopped early', () => {
     const file = await ws.put('bomb.zip', zip([{ name: 'zeros.bin', data: Buffer.alloc(64 * 1024 ** 2) }]));
     const error = await refused(file);
     expect(error.code).toBe('ratio');
-    expect(error.message).toBe('压缩包的压缩比超过上限（200:1），疑似压缩炸弹，已拒绝');
+    expect(error.message).toBe('压缩包 bomb.zip 的压缩比超过 200:1 上限，疑似压缩炸弹，已拒绝');
   });
 
   it('a gzip bomb is stopped while streaming by the ratio', async () => {
@@ -283,20 +285,61 @@ describe('unpackArchive: bombs are stopped early', () => {
   it('the total size limit, with the message of the brief', async () => {
     const file = await ws.put('big.tgz', gzip(await tarball([{ name: 'a', data: Buffer.alloc(3 * 1024 ** 2, 1) }, { name: 'b', data: Buffer.alloc(3 * 1024 ** 2, 2) }])));
     const error = await refused(file, { limits: { maxTotalBytes: 4 * 1024 ** 2, maxRatio: 1e9 } });
-    expect(error.message).toBe('压缩包解压后超过大小上限（4 MiB），疑似压缩炸弹，已拒绝');
+    expect(error.message).toBe('压缩包 big.tgz 解压后超过 4 MiB 上限，疑似压缩炸弹，已拒绝');
     expect(error.code).toBe('too-large');
   });
 
   it('the per-file limit', async () => {
     const file = await ws.put('one.tar', await tarball([{ name: 'dir/huge.bin', data: Buffer.alloc(2 * 1024 ** 2) }]));
     const error = await refused(file, { limits: { maxFileBytes: 1024 ** 2 } });
-    expect(error.message).toBe('压缩包中的文件 dir/huge.bin 解压后超过单个文件大小上限（1 MiB），已拒绝');
+    expect(error.message).toBe('压缩包 one.tar 中的文件 dir/huge.bin 解压后超过单个文件 1 MiB 上限，已拒绝');
   });
 
   it('a zip with too many entries is refused from its directory record', async () => {
     const items = Array.from({ length: 300 }, (_, i) => ({ name: `f${i}`, data: '' }));
     const error = await refused(await ws.put('many.zip', zip(items)), { limits: { maxFiles: 100 } });
-    expect(error.message).toBe('压缩包中的条目超过数量上限（100 个），疑似压缩炸弹，已拒绝');
+    expect(error.message).toBe('压缩包 many.zip 中的条目超过 100 个上限，疑似压缩炸弹，已拒绝');
+  });
+
+  it('a zip entry that inflates past its declared size is stopped there', async () => {
+    const data = Buffer.alloc(4 * 1024 ** 2, 'a');
+    const good = zip([{ name: 'a.txt', data }]);
+    // Both headers claim 1,000 bytes.
+    const liar = Buffer.from(good);
+    liar.writeUInt32LE(1000, 22);
+    liar.writeUInt32LE(1000, liar.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 24);
+    const error = await refused(await ws.put('liar.zip', liar));
+    expect(error.code).toBe('corrupt');
+    expect(error.message).toBe('压缩包已损坏：条目 a.txt 解压后超过其声明的 1000 字节');
+  });
+
+  it('zip entries sharing their data (the overlapping-files bomb) are refused', async () => {
+    const one = zip([{ name: 'a.txt', data: randomBytes(4096), method: 0 }]);
+    const central = one.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    const end = one.indexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+    const record = one.subarray(central, end);
+    const copies = Array.from({ length: 5 }, (_, i) => {
+      const copy = Buffer.from(record);
+      copy.write(`${i}`, 46); // a.txt -> 0.txt, 1.txt, ...: same data offset
+      return copy;
+    });
+    const eocd = Buffer.from(one.subarray(end));
+    eocd.writeUInt16LE(5, 8);
+    eocd.writeUInt16LE(5, 10);
+    eocd.writeUInt32LE(record.length * 5, 12);
+    const overlapping = Buffer.concat([one.subarray(0, central), ...copies, eocd]);
+    const error = await refused(await ws.put('overlap.zip', overlapping));
+    expect(error.code).toBe('ratio');
+    expect(error.message).toBe('压缩包 overlap.zip 中的条目数据相互重叠，疑似压缩炸弹，已拒绝');
+  });
+
+  it('an xz whose dictionary is over 64 MiB is refused, not decoded', async () => {
+    const xz = Buffer.from(NOTE_XZ);
+    xz[16] = 30; // the block header's LZMA2 dictionary: 128 MiB
+    xz.writeUInt32LE(crc32(xz.subarray(12, 20)), 20);
+    const error = await refused(await ws.put('note.txt.xz', xz));
+    expect(error.code).toBe('unsupported');
+    expect(error.message).toBe('压缩包 note.txt.xz 的 xz 字典大于 64 MiB，解压所需内存超过上限，无法解压');
   });
 
   it('a tar with too many entries is refused once it passes the count', async () => {
@@ -326,6 +369,16 @@ describe('unpackArchive: nested archives', () => {
     await expect(stat(path.join(dest(), 'broken.jar!'))).rejects.toThrow();
     expect(result.entries.map((e) => e.entry).sort()).toEqual(['b.jar!/c.jar', 'broken.jar']);
     expect(result.entries.find((e) => e.entry === 'broken.jar')?.reason).toMatch(/^内嵌压缩包未解压：压缩包已损坏/);
+    // Both are problems of the scan: their contents were not read.
+    expect(result.problems.map((p) => p.file).sort()).toEqual(['b.jar!/c.jar', 'broken.jar']);
+    expect(result.problems.find((p) => p.file === 'b.jar!/c.jar')?.message).toBe('嵌套压缩包超过 1 层，未解压：a.zip!/b.jar!/c.jar');
+    expect(result.problems.find((p) => p.file === 'broken.jar')?.message).toMatch(/^嵌套压缩包 a\.zip!\/broken\.jar 未解压：压缩包已损坏/);
+  });
+
+  it('with nesting turned off (maxDepth 0), nested archives are neither unpacked nor problems', async () => {
+    const result = await unpackArchive(await ws.put('a.zip', zip([{ name: 'b.jar', data: zip([{ name: 'x', data: 'x' }]) }])), dest(), { limits: { maxDepth: 0 } });
+    expect(result.problems).toEqual([]);
+    await expect(stat(path.join(dest(), 'b.jar!'))).rejects.toThrow();
   });
 
   it('a traversal inside a nested archive rejects the whole upload', async () => {

@@ -1,0 +1,72 @@
+// The same limits on the platform (issue 13, item 2): a 1.7 KB bzip2 file that expands to 2 GiB,
+// uploaded and analysed by the run queue in its analysis thread, fails quickly with the engine's
+// message, in bounded memory (measured in this process, which hosts the server and its thread),
+// storing nothing; an upload with archives nested deeper than the limit succeeds and lists them
+// in the run's problems.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminClient, databases, startServer, type TestClient, type TestServer } from '../server/harness.ts';
+import { uploadFile, waitForRun } from '../server/sample-app.ts';
+import { bzip2Bomb, nestedZips } from './bomb-makers.ts';
+import { measure } from './memory-probe.ts';
+
+describe.each(databases)('bombs on the platform, %s', (database) => {
+  let server: TestServer;
+  let admin: TestClient;
+  let subjectId: number;
+  let work: string;
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'cairn-bombs-platform-'));
+    server = await startServer(database, { scanConcurrency: 1 });
+    admin = await adminClient(server);
+    const created = await admin.request({ method: 'POST', url: '/api/subject/create', body: { name: '压缩炸弹测试', description: '', importance: 3 } });
+    expect(created.body.code, created.body.message).toBe(1);
+    subjectId = created.body.data.id as number;
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.close();
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  const analyse = async (file: string, projectName: string) => {
+    const uploadId = await uploadFile(admin, file);
+    const launched = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName, getCodeType: 0, uploadId } });
+    expect(launched.body.message).toBe('SUCCESS');
+    return waitForRun(admin, launched.body.data.projectId as number, 60_000);
+  };
+
+  it('a bzip2 bomb fails its run with the engine message, quickly and in bounded memory', async () => {
+    const bomb = path.join(work, 'bomb.bz2');
+    await writeFile(bomb, await bzip2Bomb());
+    // A first analysis warms up the analysis thread's code (it is started per run).
+    const warm = path.join(work, 'warm.zip');
+    await writeFile(warm, nestedZips(['warm.zip', 'inner.zip']));
+    expect((await analyse(warm, 'warm-up')).status).toBe(2);
+
+    const run = await measure(() => analyse(bomb, 'bomb'));
+    expect(run.outcome.ok).toBe(true);
+    const done = (run.outcome as { value: Awaited<ReturnType<typeof waitForRun>> }).value;
+    expect(done.status).toBe(3);
+    expect(done.message).toBe('压缩包 bomb.bz2 的压缩比超过 200:1 上限，疑似压缩炸弹，已拒绝');
+    console.log(`platform, bzip2 bomb (${database.name}): ${run.ms.toFixed(0)} ms from upload to failed run, +${run.rssMiB.toFixed(0)} MiB RSS`);
+    // Upload, queue, a fresh analysis thread, the refusal, and polling every 250 ms.
+    expect(run.ms).toBeLessThan(5000);
+    expect(run.rssMiB).toBeLessThan(300);
+    const { db } = server.app.cairn;
+    expect(await db.selectFrom('run_components').select('id').where('run_id', '=', done.taskId).execute()).toHaveLength(0);
+  }, 60_000);
+
+  it('archives nested deeper than the limit are in the run problems', async () => {
+    const file = path.join(work, 'deep.zip');
+    await writeFile(file, nestedZips(['deep.zip', 'b.zip', 'c.zip', 'd.zip', 'e.zip']));
+    const done = await analyse(file, 'deep');
+    expect(done.status, done.message).toBe(2);
+    const { db } = server.app.cairn;
+    const row = await db.selectFrom('runs').select('problems').where('id', '=', done.taskId).executeTakeFirstOrThrow();
+    expect(JSON.parse(row.problems as string)).toEqual([{ file: 'b.zip!/c.zip!/d.zip!/e.zip', message: '嵌套压缩包超过 3 层，未解压：deep.zip!/b.zip!/c.zip!/d.zip!/e.zip' }]);
+  }, 60_000);
+});
