@@ -159,6 +159,13 @@ export async function heartbeatReports(db: Db, ids: number[], worker: string): P
     .where('id', 'in', ids).where('worker', '=', worker).where('status', '=', EXPORT_STATUS.GENERATING).execute();
 }
 
+/** Which of these reports are no longer `worker`'s: deleted (status 3) or handed to another worker meanwhile. */
+export async function lostReports(db: Db, ids: number[], worker: string): Promise<number[]> {
+  const gone = await db.selectFrom('reports').select('id').where('id', 'in', ids)
+    .where((eb) => eb.or([eb('status', '<>', EXPORT_STATUS.GENERATING), eb('worker', 'is', null), eb('worker', '<>', worker)])).execute();
+  return gone.map((r) => Number(r.id));
+}
+
 /** Generating reports whose worker went silent (or `worker`'s own, on stop) go back to waiting. */
 export async function requeueStaleReports(db: Db, olderThan: string, worker?: string): Promise<number> {
   let q = db.updateTable('reports').set({ status: EXPORT_STATUS.WAITING, progress: 0, worker: null, heartbeat_at: null })
