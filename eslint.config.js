@@ -3,7 +3,8 @@
 // server never electron; server/engine never fastify, the db or routes; outside server/engine,
 // only server/engine/index.ts (the engine's public face) is imported. Also: ipcMain only in
 // main/ipc/, window.desktop only in renderer/platform/. And design.md §9's server rules: no query
-// builder in server/routes/ (SQL lives in server/db/repositories/), a route area never imports
+// builder in server/routes/ (SQL lives in server/db/repositories/), no SQL anywhere else outside
+// server/db/ either (transactions open through server/db/transaction.ts), a route area never imports
 // another (what two share is a top-level server/routes/*.ts module or lives lower down), and only
 // server/app.ts, which registers the areas, imports server/routes/ from outside it.
 // In the renderer (design.md §9) a feature folder never imports another one and common/ never
