@@ -131,7 +131,7 @@ export async function accessibleSubject(db: Db, userId: number, subject: { id?: 
   return row;
 }
 
-export interface LatestRun { runId: number; projectId: number }
+export interface LatestRun { runId: number; projectId: number; subjectId: number }
 
 /**
  * The latest succeeded run of each project in scope: subjects (ids or 'all'), optionally one
@@ -140,13 +140,13 @@ export interface LatestRun { runId: number; projectId: number }
 export async function latestRunsOf(db: Db, scope: { subjectIds: number[] | 'all'; versionId?: number }): Promise<LatestRun[]> {
   if (scope.subjectIds !== 'all' && scope.subjectIds.length === 0) return [];
   let query = db.selectFrom('runs').innerJoin('projects', 'projects.id', 'runs.project_id')
-    .select(['runs.project_id', (eb) => eb.fn.max('runs.id').as('run_id')])
+    .select(['runs.project_id', 'projects.subject_id', (eb) => eb.fn.max('runs.id').as('run_id')])
     .where('runs.status', '=', TASK_STATUS.SUCCEEDED)
-    .groupBy('runs.project_id');
+    .groupBy(['runs.project_id', 'projects.subject_id']);
   if (scope.subjectIds !== 'all') query = query.where('projects.subject_id', 'in', scope.subjectIds);
   if (scope.versionId !== undefined) query = query.where('projects.version_id', '=', scope.versionId);
   const rows = await query.execute();
-  return rows.map((r) => ({ runId: Number(r.run_id), projectId: Number(r.project_id) })).sort((a, b) => a.projectId - b.projectId);
+  return rows.map((r) => ({ runId: Number(r.run_id), projectId: Number(r.project_id), subjectId: Number(r.subject_id) })).sort((a, b) => a.projectId - b.projectId);
 }
 
 export async function visibleLatestRuns(db: Db, userId: number): Promise<LatestRun[]> {

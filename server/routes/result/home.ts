@@ -5,7 +5,8 @@ import type { ServerContext } from '../../context.ts';
 import { visibleSubjectIds } from '../../db/repositories/subject-access.ts';
 import { latestRunsOf } from '../../db/repositories/results.ts';
 import { aggregateComponents, statisticOf } from '../../db/repositories/results-aggregate.ts';
-import { homeCounts, involvedProjects, latestFindings } from '../../db/repositories/results-home.ts';
+import { involvedProjects } from '../../db/repositories/involved.ts';
+import { homeCounts, latestFindings } from '../../db/repositories/results-home.ts';
 import { listVulnerabilities } from '../../db/repositories/vulnerabilities.ts';
 import { pagingOf } from '../shared.ts';
 import { signedIn } from '../register.ts';
@@ -52,7 +53,7 @@ export function homeHandlers({ db }: ServerContext): HandlersOf<'homeStatistics'
       const page = await listVulnerabilities(db, {
         publishedFrom: from, sort: 'published', order: 'desc',
         ...(body?.levels?.length && { levels: body.levels }), ...(body?.ecosystem && { ecosystem: body.ecosystem }), ...(body?.keyword && { keyword: body.keyword }),
-      }, pagingOf(query));
+      }, pagingOf(query), { involvedIn: null });
       const { runs } = await scopeOf(signedIn(request).userId);
       const involved = await involvedProjects(db, runs, page.content.map((r) => r.identify));
       return ok({ total: page.total, content: page.content.map((r) => ({ ...r, involvedSubjects: involved.get(r.identify) ?? 0 })) });
