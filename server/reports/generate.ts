@@ -1,7 +1,7 @@
 // Writes one report row's file: picks the writer by kind and report type, runs it in a worker
 // thread (a 10,000-finding PDF is seconds of CPU that must not stall the API's event loop),
 // writes to `<name>.part` and renames only when complete, then hashes the file as a stream.
-// This module is also the worker's entry: the thread loads it with `workerData.cairnReportWriter`.
+// The thread's entry is writer-worker.ts, which asks this module's writerFor for the writer.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';

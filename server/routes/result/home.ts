@@ -1,5 +1,6 @@
 // Home dashboard: figures over the latest succeeded run of every project the user may see, and
 // the knowledge base's newest advisories ("开源情报") with how many of those projects they affect.
+import type { resultHomeCalls } from '../../../contract/api/result/index.ts';
 import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { visibleSubjectIds } from '../../db/repositories/subject-access.ts';
@@ -9,10 +10,9 @@ import { involvedProjects } from '../../db/repositories/involved.ts';
 import { homeCounts, latestFindings } from '../../db/repositories/results-home.ts';
 import { listVulnerabilities } from '../../db/repositories/vulnerabilities.ts';
 import { pagingOf } from '../shared.ts';
-import { signedIn } from '../register.ts';
-import type { HandlersOf } from './common.ts';
+import { signedIn, type AreaHandlers } from '../register.ts';
 
-export function homeHandlers({ db }: ServerContext): HandlersOf<'homeStatistics' | 'homeTop10' | 'homeLatestVulnerabilities' | 'homeIntelligence'> {
+export function homeHandlers({ db }: ServerContext): AreaHandlers<typeof resultHomeCalls> {
   const scopeOf = async (userId: number) => {
     const subjectIds = await visibleSubjectIds(db, userId);
     return { subjectIds, runs: await latestRunsOf(db, { subjectIds }) };

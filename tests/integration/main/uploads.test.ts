@@ -17,7 +17,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UploadProgress } from '../../../contract/ipc/desktop-contract.ts';
 import { createApiClient, type ApiClient } from '../../../main/services/api-client.ts';
 import { createUploads, type UploadsOptions, type UploadsService } from '../../../main/services/uploads.ts';
-import { registerUploadBodyParser } from '../../../server/uploads/body-parser.ts';
 import { findUpload } from '../../../server/db/repositories/uploads.ts';
 import { findCompleteUpload } from '../../../server/uploads/store.ts';
 import { databases, startServer, type TestServer } from '../server/harness.ts';
@@ -121,7 +120,6 @@ describe('uploads from main to a real platform', () => {
 
   beforeAll(async () => {
     server = await startServer(databases[0]!);
-    registerUploadBodyParser(server.app);
     await server.app.listen({ port: 0, host: '127.0.0.1' });
     proxy = await startProxy((server.app.server.address() as AddressInfo).port);
     await server.addUser('lena', 'Lena@12345');

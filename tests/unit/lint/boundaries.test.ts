@@ -101,7 +101,7 @@ const cases: Case[] = [
   // Route areas: no area imports another; the top-level shared modules serve them all.
   {
     rule: 'a route area imports no other area', file: 'server/routes/result/x.ts', bad: "import { submit } from '../report/index.ts';\nexport const a = submit;", says: otherArea,
-    good: "import { pagingOf } from '../shared.ts';\nimport { signedIn } from '../register.ts';\nimport type { HandlersOf } from './common.ts';\nexport const a = [pagingOf, signedIn];\nexport type H = HandlersOf<never>;",
+    good: "import { pagingOf } from '../shared.ts';\nimport { signedIn } from '../register.ts';\nimport type { ResultHandlers } from './common.ts';\nexport const a = [pagingOf, signedIn];\nexport type H = ResultHandlers;",
   },
   { rule: 'a shared route module imports no area', file: 'server/routes/shared.ts', bad: "import { taskHandlers } from './task/index.ts';\nexport const a = taskHandlers;", says: otherArea, good: "import { signedIn } from './register.ts';\nexport const a = signedIn;" },
   // Only server/app.ts imports the routes.
