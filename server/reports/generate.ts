@@ -37,11 +37,11 @@ export async function writerFor(kind: string, reportType: number): Promise<Write
 }
 
 /** Characters no file system accepts in a name; the stored file keeps the rest of the report's name. */
-export const safeFileName = (name: string): string =>
+const safeFileName = (name: string): string =>
   [...name].map((ch) => (ch.charCodeAt(0) < 0x20 || '\\/:*?"<>|'.includes(ch) ? '_' : ch)).join('').slice(0, 200);
 
 /** The report's file relative to the data folder. */
-export const reportFileOf = (id: number, name: string): string => path.posix.join('reports', String(id), safeFileName(name));
+const reportFileOf = (id: number, name: string): string => path.posix.join('reports', String(id), safeFileName(name));
 
 export interface GeneratedFile {
   /** Relative to the data folder. */

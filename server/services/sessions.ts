@@ -13,7 +13,7 @@ import { UserError } from '../errors.ts';
 import { MSG } from '../messages.ts';
 
 /** Consecutive wrong passwords before the account locks (design §7 "account lockout"). */
-export const MAX_FAILED_LOGINS = 5;
+const MAX_FAILED_LOGINS = 5;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[\d\s()-]{3,30}$/;

@@ -10,7 +10,7 @@ import {
 import { inTransaction, type Db } from '../db/transaction.ts';
 import { UserError } from '../errors.ts';
 
-export const SUBJECT_TYPE_MSG = {
+const SUBJECT_TYPE_MSG = {
   notFound: '项目类型不存在',
   duplicate: (name: string) => `项目类型“${name}”已存在`,
   inUse: (count: number) => `该项目类型正被 ${count} 个应用使用，不能删除；可将其下线，不再供新应用选择`,

@@ -20,7 +20,7 @@ const SOURCE_FIELDS = [
   'scanAdvancedOption', 'infoleakDetectMode',
 ] as const;
 /** Form fields that are secrets: stored encrypted, never answered. */
-export const SECRET_FIELDS = ['svnGitPwd', 'token', 'imagePassword', 'fireFlyPassWord', 'ftpPassWord'] as const;
+const SECRET_FIELDS = ['svnGitPwd', 'token', 'imagePassword', 'fireFlyPassWord', 'ftpPassWord'] as const;
 const TIMING_FIELDS = ['cronType', 'week', 'month', 'time', 'interval', 'weekFlag', 'days', 'weekDays'] as const;
 
 type Form = Partial<ProjectForm>;

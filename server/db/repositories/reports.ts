@@ -90,7 +90,7 @@ export async function listReports(
   return { content: rows.map((r) => reportView(r, r.creator)), total };
 }
 
-export function reportView(r: ReportRecord, creator: string | null): ReportRow {
+function reportView(r: ReportRecord, creator: string | null): ReportRow {
   return {
     id: Number(r.id), kind: r.kind as ReportKind, name: r.name, reportType: Number(r.report_type), status: Number(r.status), progress: Number(r.progress),
     size: r.size === null ? null : Number(r.size), sha256: r.sha256, message: r.message,

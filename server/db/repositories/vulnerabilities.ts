@@ -46,7 +46,7 @@ function chunks<T>(items: T[], size: number): T[][] {
  * look-up; databases write them upper case (CVE-, GO-, PYSEC-, CNNVD-) except GHSA's lower-case
  * body, so these variants cover what a user types in any case without a lower() scan.
  */
-export function idVariants(text: string): string[] {
+function idVariants(text: string): string[] {
   const id = text.trim();
   const variants = new Set([id, id.toUpperCase(), id.toLowerCase()]);
   const ghsa = /^ghsa-(.+)$/i.exec(id);
@@ -55,7 +55,7 @@ export function idVariants(text: string): string[] {
 }
 
 /** Looks like a vulnerability id (CVE-2021-44228, GO-2022-0001, GHSA-xxxx-…) rather than words. */
-export const isIdLike = (text: string): boolean => /^[A-Z]{2,12}-\d{2,}[\w.:-]*$/i.test(text) || /^GHSA(-[a-z0-9]{4}){3}$/i.test(text);
+const isIdLike = (text: string): boolean => /^[A-Z]{2,12}-\d{2,}[\w.:-]*$/i.test(text) || /^GHSA(-[a-z0-9]{4}){3}$/i.test(text);
 
 const lowerLike = (column: string, pattern: string) => sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 
@@ -301,7 +301,7 @@ export async function lookupIds(db: Db, ids: string[]): Promise<Map<string, IdMa
 }
 
 /** One OSV range as people read it: `>=1.0.0, <1.2.3`; several introduced events give several. */
-export function rangeText(range: OsvRange): string[] {
+function rangeText(range: OsvRange): string[] {
   const out: string[] = [];
   let lower: string | null = null;
   let open = false;

@@ -17,7 +17,7 @@ import { signedIn, type AreaHandlers } from '../register.ts';
 
 const CHANGE_ORDER = { added: 0, removed: 1, changed: 2, same: 3 };
 
-export function compareComponents(base: CSide[], compare: CSide[]): ComponentCompareRow[] {
+function compareComponents(base: CSide[], compare: CSide[]): ComponentCompareRow[] {
   const groups = new Map<string, { b: CSide[]; c: CSide[] }>();
   const groupOf = (s: CSide) => {
     const k = `${s.ecosystem}\u0000${s.name}`;
@@ -49,7 +49,7 @@ export function compareComponents(base: CSide[], compare: CSide[]): ComponentCom
   return rows.sort((x, y) => CHANGE_ORDER[x.change] - CHANGE_ORDER[y.change] || x.name.localeCompare(y.name) || x.ecosystem.localeCompare(y.ecosystem));
 }
 
-export function compareFindings(base: FSide[], compare: FSide[]): VulnerabilityCompareRow[] {
+function compareFindings(base: FSide[], compare: FSide[]): VulnerabilityCompareRow[] {
   const other = new Map(compare.map((s) => [s.key, s]));
   const strip = ({ key: _k, identify: _i, cve: _c, cnnvd: _n, summary: _s, ecosystem: _e, componentName: _m, ...side }: FSide) => side;
   const head = (s: FSide) => ({ identify: s.identify, cve: s.cve, cnnvd: s.cnnvd, summary: s.summary, ecosystem: s.ecosystem, componentName: s.componentName });

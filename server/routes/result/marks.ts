@@ -9,7 +9,7 @@ import { UserError } from '../../errors.ts';
 import { pagingOf } from '../shared.ts';
 import { signedIn, type AreaHandlers } from '../register.ts';
 
-export const MARK_MSG = {
+const MARK_MSG = {
   marked: '标记成功！',
   vex: 'VEX 状态设置成功！',
   levelRemark: '修改漏洞等级时请填写修改原因',
