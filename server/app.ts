@@ -3,7 +3,7 @@
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
-import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { implementedCalls } from '../contract/api/index.ts';
 import { loadCsrfSecret } from './auth/csrf.ts';
@@ -15,6 +15,7 @@ import { migrateToLatest } from './db/migrations/index.ts';
 import { seed } from './db/seed.ts';
 import { failInterruptedImports } from './kb/import.ts';
 import { syncLicenseCatalogue } from './licenses/catalogue.ts';
+import { boundedValidatorCompiler } from './plugins/input-bounds.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -120,7 +121,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => { stopSweeper(); await queue.stop(); await reports.stop(); await db.destroy(); });
   app.decorate('cairn', context);
-  app.setValidatorCompiler(TypeBoxValidatorCompiler);
+  app.setValidatorCompiler(boundedValidatorCompiler);
 
   registerErrorHandling(app);
   registerUploadBodyParser(app);

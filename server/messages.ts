@@ -25,6 +25,7 @@ export const MSG = {
   emailInvalid: '邮箱格式不正确',
   phoneInvalid: '手机号码格式不正确',
   badParameters: '请求参数错误',
+  numberOutOfRange: '数值超出允许的范围',
   invalidJson: '请求体不是有效的 JSON',
   bodyTooLarge: '请求体过大',
   unsupportedMediaType: '不支持的请求内容类型',

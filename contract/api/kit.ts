@@ -11,8 +11,17 @@ import { Type, type Static, type TSchema } from 'typebox';
 /** A field that is always present but may be `null` (never left out): `T | null`. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** A row id: a positive integer (a new schema object at each use). */
-export const Id = () => Type.Integer({ minimum: 1 });
+/**
+ * The largest whole number a request may carry where it is not declared otherwise: the databases'
+ * integer column (PostgreSQL `integer`, 2^31 − 1). Row ids are such columns. The server bounds
+ * every request integer without its own maximum to it (server/plugins/input-bounds.ts), so
+ * `99999999999` or `1e300` is refused with 400 before a query sees it; a field that may be larger
+ * (byte sizes, offsets) declares its own maximum.
+ */
+export const MAX_DB_INTEGER = 2_147_483_647;
+
+/** A row id: a positive integer the database can hold (a new schema object at each use). */
+export const Id = () => Type.Integer({ minimum: 1, maximum: MAX_DB_INTEGER });
 
 /** Path parameters of a call on one row: `/api/…/{id}`, a row id. */
 export const IdParams = Type.Object({ id: Id() });
@@ -23,7 +32,12 @@ export const DeletedSchema = Type.Object({ deleted: Type.Integer() });
 /** An optional free-text search field of a list filter, 200 characters at most. */
 export const Keyword = Type.Optional(Type.String({ maxLength: 200 }));
 
-const ID_CSV_PATTERN = '^\\d+(,\\d+)*$';
+/**
+ * One id of a list: 0 … 2147483647 (MAX_DB_INTEGER), leading zeros allowed (0 is dropped by the
+ * server's parseIds). Larger numbers do not match, so the list is refused with 400.
+ */
+const ID_IN_CSV = '0*(?:\\d{1,9}|1\\d{9}|20\\d{8}|21[0-3]\\d{7}|214[0-6]\\d{6}|2147[0-3]\\d{5}|21474[0-7]\\d{4}|214748[0-2]\\d{3}|2147483[0-5]\\d{2}|21474836[0-3]\\d|214748364[0-7])';
+const ID_CSV_PATTERN = `^${ID_IN_CSV}(,${ID_IN_CSV})*$`;
 
 /**
  * Ids as one comma-separated string (`?ids=1,2,3`), the spec's way of naming several rows in a
@@ -91,15 +105,20 @@ export const ProjectContextFields = {
 /** Rows a page when the query says none: what the list screens show by default. */
 export const DEFAULT_PAGE_SIZE = 15;
 
+/** The largest page size a list answers: a bigger one is refused (400), not served. */
+export const MAX_PAGE_SIZE = 500;
+/** The largest page number: far beyond any list, small enough that page × size stays exact. */
+export const MAX_PAGE = 1_000_000;
+
 /**
- * Paging of every list call, in the query as the spec writes `?page&size`: page counts from 1,
- * size is 1..500. Absent values are 1 and DEFAULT_PAGE_SIZE (the server fills them in
+ * Paging of every list call, in the query as the spec writes `?page&size`: page counts from 1
+ * (MAX_PAGE at most), size is 1..MAX_PAGE_SIZE; anything else is refused with 400. Absent values are 1 and DEFAULT_PAGE_SIZE (the server fills them in
  * server/routes/shared.ts `pagingOf`). An area that sorts adds its own `sort`
  * field with the columns it allows (`...PagingQuerySchema.properties, sort: …`).
  */
 export const PagingQuerySchema = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1 })),
-  size: Type.Optional(Type.Integer({ minimum: 1, maximum: 500 })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE })),
+  size: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE })),
 });
 export type PagingQuery = Static<typeof PagingQuerySchema>;
 

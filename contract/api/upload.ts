@@ -33,7 +33,8 @@ export type UploadState = Static<typeof UploadStateSchema>;
 export const UploadCreateSchema = Type.Object({
   /** A bare file name (no folder part), shown in the project and used for its extension. */
   fileName: Type.String({ minLength: 1, maxLength: 255 }),
-  size: Type.Integer({ minimum: 1 }),
+  /** Bytes; larger than a database integer may hold (the platform's limit is 20 GiB by default). */
+  size: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
   /** Checked once the last byte arrived; a mismatch restarts the upload. */
   sha256: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$' })),
 });
@@ -61,7 +62,7 @@ export const chunk = defineCall({
   path: '/api/upload/{uploadId}',
   summary: '上传一个数据块',
   params: UploadIdParams,
-  query: Type.Object({ offset: Type.Integer({ minimum: 0 }) }),
+  query: Type.Object({ offset: Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }) }),
   response: UploadStateSchema,
 });
 

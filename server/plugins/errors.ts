@@ -17,10 +17,18 @@ const BY_STATUS: Record<number, string> = {
   400: MSG.badRequest, 401: MSG.unauthorized, 403: MSG.forbidden, 404: MSG.notFound, 408: MSG.timeout,
 };
 
+/**
+ * PostgreSQL's 22003 (numeric_value_out_of_range): a number from the request the column cannot
+ * hold. The schemas' bounds (plugins/input-bounds.ts) refuse those first; this is the net behind
+ * them, so such a number is still the caller's 400, never a 500.
+ */
+const isOutOfRange = (error: FastifyError): boolean => error.code === '22003';
+
 function describeError(error: FastifyError): { status: number; message: string } {
   if (error.validation) {
     return { status: 400, message: `${MSG.badParameters}：${validationMessage(error.validation, error.validationContext)}` };
   }
+  if (isOutOfRange(error)) return { status: 400, message: `${MSG.badParameters}：${MSG.numberOutOfRange}` };
   const known = BY_CODE[error.code];
   if (known) return { status: known[0], message: known[1] };
   const status = error.statusCode ?? 500;
@@ -32,6 +40,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, message } = describeError(error);
     if (status >= 500) request.log.error({ err: error }, 'request failed');
+    else if (isOutOfRange(error)) request.log.warn({ err: error }, message);
     else request.log.info({ code: error.code, status }, message);
     return reply.code(status).send(fail(message));
   });
