@@ -16,6 +16,7 @@ import { seed } from './db/seed.ts';
 import { failInterruptedImports } from './kb/import.ts';
 import { syncLicenseCatalogue } from './licenses/catalogue.ts';
 import { boundedValidatorCompiler } from './plugins/input-bounds.ts';
+import { moveStoredUrlCredentials } from './services/url-credentials.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { loggerOptions } from './plugins/logging.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
@@ -82,6 +83,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await failInterruptedImports(db);
     await syncLicenseCatalogue(db);
     const dataDir = options.dataDir ?? (options.database.kind === 'sqlite' ? path.dirname(options.database.file) : path.resolve('.cairn-data'));
+    // Addresses saved with user:password@ before credentials were split off on save lose them now.
+    await moveStoredUrlCredentials(db, dataDir);
     queue = new RunQueue({ db, databaseKind: kind, dataDir, concurrency: options.scanConcurrency ?? 1, log: silentUntilReady });
     const version = options.version ?? productVersion();
     reports = new ReportQueue({ db, databaseKind: kind, dataDir, log: silentUntilReady, version });

@@ -117,12 +117,19 @@ export const LaunchResultSchema = Type.Object({
 /** Message of a successful launch (spec: the client shows 任务发起成功！ only on SUCCESS). */
 export const LAUNCH_SUCCESS = 'SUCCESS';
 
+/**
+ * Whether a new project is launched as well as saved (default true). `false` only saves it (仅保存项目,
+ * the way a source type the platform cannot analyse yet is kept): the answer's taskId is null.
+ * With a launch, a refused launch (a source type not analysed yet, no upload, …) saves nothing.
+ */
+const LaunchFlag = { launch: Opt(Type.Boolean()) };
+
 export const launch = defineCall({
   name: 'task.launch',
   method: 'POST',
   path: '/api/analysis',
-  summary: '新建项目并发起分析（成功时 message 为 SUCCESS）',
-  body: ProjectFormSchema,
+  summary: '新建项目并发起分析（成功时 message 为 SUCCESS；launch 为 false 时仅保存项目；发起被拒绝时不保存任何内容）',
+  body: Type.Object({ ...ProjectFormSchema.properties, ...LaunchFlag }),
   response: LaunchResultSchema,
   permission: 'analysis:task:list',
 });
@@ -131,7 +138,7 @@ export const relaunch = defineCall({
   name: 'task.relaunch',
   method: 'PUT',
   path: '/api/analysis',
-  summary: '修改项目设置并重新发起分析（taskId 为项目 id；成功时 message 为 SUCCESS）',
+  summary: '修改项目设置并重新发起分析（taskId 为项目 id；成功时 message 为 SUCCESS；发起被拒绝时设置不变）',
   body: Type.Intersect([Type.Partial(ProjectFormSchema), Type.Object({ taskId: Id() })]),
   response: LaunchResultSchema,
   permission: 'analysis:task:list',
@@ -315,24 +322,43 @@ export const stop = defineCall({
   permission: 'analysis:task:list',
 });
 
+/**
+ * The project count the new-project form shows (已创建 N 个项目). A domain administrator reads the
+ * platform's: every project. Anyone else reads only the projects of the 应用 in their own data
+ * scope (owned or joined), never the platform-wide figure: what others create does not change it.
+ * This platform sets no project quota, so `limit` and `available` are null for everyone (were
+ * there one, an ordinary user would be told only whether room is left, not the platform's count).
+ */
 export const availableNum = defineCall({
   name: 'task.availableNum',
   method: 'GET',
   path: '/api/project/available-num',
-  summary: '项目数量：已用与上限（null 为不限）',
+  summary: '项目数量：已用与上限（null 为不限）；管理员为全平台，其他用户仅为自己数据范围内的应用',
   response: Type.Object({ used: Type.Integer(), limit: Nullable(Type.Integer()), available: Nullable(Type.Integer()) }),
   permission: 'analysis:task:list',
 });
 
+/**
+ * Whether an analysis can be launched now, and where the queue stands (the task list's 分析中 N ·
+ * 排队 M · 并发上限 C). `running` and `queued` count, for a domain administrator, every run on
+ * the platform; for anyone else only the runs of projects in their own data scope, so other
+ * users' work is not disclosed. `concurrency` is the platform's setting, the same for everyone.
+ * (A queued run's own place in line is the progress call's `queuePosition`.)
+ */
 export const ifCanCheck = defineCall({
   name: 'task.ifCanCheck',
   method: 'GET',
   path: '/api/project/ifCanCheck',
-  summary: '当前能否发起分析，以及队列情况',
+  summary: '当前能否发起分析，以及队列情况（管理员为全平台，其他用户仅为自己数据范围内的任务）',
   response: Type.Object({ canCheck: Type.Boolean(), running: Type.Integer(), queued: Type.Integer(), concurrency: Type.Integer(), reason: Nullable(Type.String()) }),
   permission: 'analysis:task:list',
 });
 
+/**
+ * What a batch did. A failure names its project by name only when the caller may see it: an id
+ * that does not exist and one outside the caller's data scope both fail as `#<id>` with
+ * 项目不存在或无权访问, counted alike. An import row that failed has no projectId (nothing was created).
+ */
 export const BatchResultSchema = Type.Object({
   successNum: Type.Integer(),
   failNum: Type.Integer(),
@@ -413,10 +439,10 @@ export const batchCron = defineCall({
   permission: 'analysis:task:list',
 });
 
-/** One row of the batch project import: a project to create in the subject. */
+/** One row of the batch project import: a project to create in the subject (launched too unless `launch` is false). */
 export const ImportRowSchema = Type.Intersect([
   Type.Omit(ProjectFormSchema, ['subjectId']),
-  Type.Object({ launch: Opt(Type.Boolean()) }),
+  Type.Object(LaunchFlag),
 ]);
 
 export const checkAndCreateProject = defineCall({
@@ -424,7 +450,7 @@ export const checkAndCreateProject = defineCall({
   method: 'POST',
   path: '/api/project/batch/checkAndCreateProject',
   binaryVariant: true,
-  summary: '批量导入项目（逐行校验并创建，可同时发起分析）',
+  summary: '批量导入项目（逐行校验并创建，可同时发起分析；发起被拒绝的行不创建）',
   body: Type.Object({ subjectId: Id(), projects: Type.Array(ImportRowSchema, { minItems: 1, maxItems: 500 }) }),
   response: BatchResultSchema,
   permission: 'analysis:task:list',

@@ -34,11 +34,6 @@ export interface ApiExtraOptions {
   quiet?: boolean;
   /** The envelope message means something (任务发起成功！): a success answers `{ ...data, message }`. */
   withMessage?: boolean;
-  /**
-   * With withMessage: a refusal whose data passes this is answered as data with its message (a
-   * project saved but not launched), not as an error.
-   */
-  acceptRefusal?: (data: unknown) => boolean;
 }
 
 /** Carried on every fulfilled/rejected action (`meta.baseQueryMeta`), read by the error toaster. */
@@ -95,8 +90,6 @@ export function createEnvelopeBaseQuery(transport: ApiTransport): PlatformBaseQu
 
     const said = typeof envelope.message === 'string' ? envelope.message : '';
     if (envelope.code === ResultCode.SUCCESS) return { data: extraOptions?.withMessage ? { ...(envelope.data as object), message: said } : envelope.data, meta };
-    const accepted = extraOptions?.withMessage && !isSessionInvalid(envelope.code) && typeof envelope.data === 'object' && envelope.data !== null && extraOptions.acceptRefusal?.(envelope.data);
-    if (accepted) return { data: { ...(envelope.data as object), message: said || ' ' }, meta };
 
     const message = messageForEnvelope(envelope);
     if (isSessionInvalid(envelope.code) && envelope.message !== zh.messages.wrongCredentials) {

@@ -76,8 +76,6 @@ interface CallOptions<C, A, R, Tag extends string> extends CommonOptions<Tag> {
 interface MessageOptions {
   /** Keep the envelope message of a success (`{ ...data, message }`), see baseQuery.ts. */
   withMessage?: true;
-  /** With withMessage: a refusal whose data passes this is an answer (saved, not launched). */
-  acceptRefusal?: (data: unknown) => boolean;
 }
 
 function defaultRequest(spec: Call): (arg: unknown) => Partial<Record<Part, unknown>> {
@@ -104,7 +102,7 @@ function single<K extends Kind, C extends Call, A, R, Tag extends string>(kind: 
     requests: (arg) => [call(spec, parts(arg) as Omit<CallArgs, 'call'>)],
     combine: ([data]) => (transform ? transform(data) : (data as R)),
     ...(kind === 'query' ? { provides: options.tags } : { invalidates: options.tags }),
-    extra: { quiet: true, ...(options.withMessage ? { withMessage: true } : {}), ...(options.acceptRefusal ? { acceptRefusal: options.acceptRefusal } : {}) },
+    extra: { quiet: true, ...(options.withMessage ? { withMessage: true } : {}) },
   };
 }
 

@@ -20,9 +20,6 @@ export interface TaskListArgs {
   filter: CallBody<typeof taskList>;
 }
 
-/** A refused launch whose project was saved (a remote type not fetched yet): the caller shows the message. */
-const namesProject = (data: unknown): boolean => typeof (data as { projectId?: unknown }).projectId === 'number';
-
 export const taskApi = platformApi.enhanceEndpoints({ addTagTypes: ['Task', 'Run'] }).injectEndpoints({
   endpoints: (build) =>
     defineEndpoints(build, 'task', {
@@ -36,8 +33,8 @@ export const taskApi = platformApi.enhanceEndpoints({ addTagTypes: ['Task', 'Run
         projectProgress: query(progress, { tags: [], args: (projectIds: string) => ({ query: { projectIds } }) }),
         projectQuota: query(availableNum),
         projectQueueState: query(ifCanCheck),
-        projectLaunch: mutation(launch, { withMessage: true, acceptRefusal: namesProject }),
-        projectRelaunch: mutation(relaunch, { withMessage: true, acceptRefusal: namesProject }),
+        projectLaunch: mutation(launch, { withMessage: true }),
+        projectRelaunch: mutation(relaunch, { withMessage: true }),
         projectUpdate: mutation(updateProject, { args: ({ projectId, body }: { projectId: number; body: CallBody<typeof updateProject> }) => ({ params: { projectId }, body }) }),
         projectStop: mutation(stop, { args: (projectId: number) => ({ params: { projectId } }) }),
         projectDelete: mutation(deleteProjects, { args: (ids: number[]) => ({ query: { projectIds: ids.join(',') } }) }),

@@ -1,6 +1,10 @@
 // Project commands of the task area: create, edit, launch, stop, delete, the batch operations and
 // the batch import. Each takes what it needs (ProjectDeps) and refuses with a UserError; a
-// command and its audit row are one transaction.
+// command and its audit row are one transaction. A launch that is refused leaves nothing behind:
+// creating (or editing) a project and queueing its run commit together, and saving a project
+// without launching it is asked for as such (`launch: false`, 仅保存项目). A batch names only the
+// projects the caller may see: an id that does not exist and one outside the caller's data scope
+// get the same answer (#id, 项目不存在或无权访问).
 import type { BatchResult, ProjectForm, Timing } from '../../contract/api/task.ts';
 import { displayServerMessage } from '../../contract/errors.ts';
 import { isGitType, isLocalUploadType, TASK_STATUS } from '../../contract/enums.ts';
@@ -9,7 +13,7 @@ import type { ServerContext } from '../context.ts';
 import { audit } from '../db/repositories/audit-log.ts';
 import { deleteProjectRows, findProject, findProjects, insertProject, sourceOf, timingOf, updateProject, type ProjectRow } from '../db/repositories/projects.ts';
 import { ACTIVE, findRun, queueRun, setRunStatus } from '../db/repositories/runs.ts';
-import { canAccessSubject, canManageSubject } from '../db/repositories/subject-access.ts';
+import { canAccessSubject, canManageSubject, visibleSubjectIds } from '../db/repositories/subject-access.ts';
 import { deleteUnusedUploads } from '../db/repositories/uploads.ts';
 import { findUserById } from '../db/repositories/users.ts';
 import { nowIso } from '../db/time.ts';
@@ -19,6 +23,7 @@ import { nextRunAt } from '../jobs/timing.ts';
 import { removeFiles } from '../uploads/receive.ts';
 import { checkForm } from './project-form.ts';
 import { TASK_MSG } from './task-messages.ts';
+import { projectFormWithoutUrlCredentials } from './url-credentials.ts';
 
 /** What project commands need: the database (or the transaction they join), the data folder, this process's run queue. */
 export interface ProjectDeps {
@@ -36,25 +41,31 @@ export async function projectFor(db: Db, userId: number, projectId: number, mana
   return project;
 }
 
-/** Queues a run of a saved project (without waking the queue); the run's id. */
-async function queueLaunch(db: Db, project: ProjectRow, userId: number, trigger: string): Promise<number> {
-  const unsupported = unsupportedSource(project.get_code_type);
+/** Refuses to launch a project of this source type and upload: a type the platform cannot analyse yet, a local upload without its file. */
+function checkLaunchable(getCodeType: number, uploadId: string | null): void {
+  const unsupported = unsupportedSource(getCodeType);
   if (unsupported) throw new UserError(unsupported, 'unavailable');
-  if (isLocalUploadType(project.get_code_type) && !project.upload_id) throw new UserError(TASK_MSG.uploadRequired);
+  if (isLocalUploadType(getCodeType) && !uploadId) throw new UserError(TASK_MSG.uploadRequired, 'invalid', { field: 'uploadId' });
+}
+
+/** Queues a run of a saved project (without waking the queue); the run's id. Joins the caller's transaction when handed one. */
+async function queueLaunch(db: Db, project: ProjectRow, userId: number, trigger: string): Promise<number> {
+  checkLaunchable(project.get_code_type, project.upload_id);
   const run = await queueRun(db, { projectId: project.id, analysisModes: project.analysis_modes, trigger, userId, outboundLicense: project.outbound_license });
   if (!run) throw new UserError(TASK_MSG.busy, 'conflict');
   return run.id;
 }
 
 /** Queues a run of a saved project and wakes the queue; the run's id (its taskId). */
-export async function launchProject(deps: ProjectDeps, project: ProjectRow, userId: number, trigger: string): Promise<number> {
+async function launchProject(deps: ProjectDeps, project: ProjectRow, userId: number, trigger: string): Promise<number> {
   const taskId = await queueLaunch(deps.db, project, userId, trigger);
   deps.runs.wake();
   return taskId;
 }
 
-/** The row a full form makes, checked. */
-async function newProject(deps: ProjectDeps, form: ProjectForm, userId: number) {
+/** The row a full form makes, checked; credentials typed into an address go to their own fields. */
+async function newProject(deps: ProjectDeps, typed: ProjectForm, userId: number) {
+  const form = projectFormWithoutUrlCredentials(typed);
   const checked = await checkForm(deps.db, deps.dataDir, userId, form, { subjectId: form.subjectId, getCodeType: form.getCodeType, full: true });
   const timing = timingOf(form, form.getCodeType);
   return {
@@ -74,19 +85,40 @@ async function newProject(deps: ProjectDeps, form: ProjectForm, userId: number) 
   };
 }
 
-/** Creates a project from a full form, with its audit row. */
-export async function createProject(deps: ProjectDeps, form: ProjectForm, userId: number): Promise<ProjectRow> {
+/**
+ * Creates a project from a full form with its audit row and, when `launch`, queues its first run
+ * in the same transaction: a refused launch (a source type not analysed yet, no upload, any
+ * other refusal) creates nothing. The run's id is null when the project was only saved.
+ */
+export async function createProject(deps: ProjectDeps, form: ProjectForm, userId: number, launch: boolean): Promise<{ project: ProjectRow; taskId: number | null }> {
   const values = await newProject(deps, form, userId);
-  return inTransaction(deps.db, async (trx) => {
+  if (launch) checkLaunchable(values.getCodeType, values.uploadId);
+  const created = await inTransaction(deps.db, async (trx) => {
     const project = await insertProject(trx, values);
-    await audit(trx, { userId, action: 'project.created', detail: { projectId: project.id, name: project.name, getCodeType: project.get_code_type } });
-    return project;
+    await audit(trx, { userId, action: 'project.created', detail: { projectId: project.id, name: project.name, getCodeType: project.get_code_type, launch } });
+    return { project, taskId: launch ? await queueLaunch(trx, project, userId, 'manual') : null };
   });
+  if (created.taskId !== null) deps.runs.wake();
+  return created;
 }
 
-/** Applies a partial form to a stored project; the row as written. */
-export async function editProject(deps: ProjectDeps, project: ProjectRow, form: Partial<ProjectForm>, userId: number): Promise<ProjectRow> {
+/**
+ * Applies a partial form to a stored project and queues a run of it, in one transaction: when
+ * the launch is refused the settings stay as they were. The run's id.
+ */
+export async function editAndLaunch(deps: ProjectDeps, project: ProjectRow, form: Partial<ProjectForm>, userId: number, trigger: string): Promise<number> {
+  const taskId = await inTransaction(deps.db, async (trx) => {
+    const within = { ...deps, db: trx };
+    return queueLaunch(trx, await editProject(within, project, form, userId), userId, trigger);
+  });
+  deps.runs.wake();
+  return taskId;
+}
+
+/** Applies a partial form to a stored project (credentials typed into an address go to their own fields); the row as written. */
+export async function editProject(deps: ProjectDeps, project: ProjectRow, typed: Partial<ProjectForm>, userId: number): Promise<ProjectRow> {
   const { db, dataDir } = deps;
+  const form = projectFormWithoutUrlCredentials(typed);
   const getCodeType = form.getCodeType ?? project.get_code_type;
   const stored = JSON.parse(project.source) as Record<string, unknown>;
   const checked = await checkForm(db, dataDir, userId, form, {
@@ -121,13 +153,21 @@ export async function stopProject(deps: ProjectDeps, userId: number, projectId: 
   return { projectId: project.id, taskId: run.id };
 }
 
+/** The projects of these ids that the user may see (the others, missing or not, are left out). */
+async function visibleProjects(db: Db, userId: number, ids: number[]): Promise<ProjectRow[]> {
+  const visible = await visibleSubjectIds(db, userId);
+  return (await findProjects(db, ids)).filter((p) => visible === 'all' || visible.includes(p.subject_id));
+}
+
 /**
  * Deletes projects the user manages, all or none, with the audit row; their runs stop, and an
- * upload that was a deleted project's own input goes with it. How many were deleted.
+ * upload that was a deleted project's own input goes with it. How many were deleted. An id that
+ * does not exist and one the user may not see are refused alike (项目不存在或无权访问); a project
+ * the user sees but does not manage is refused with the data-scope answer (HTTP 403).
  */
 export async function deleteProjects(deps: ProjectDeps, userId: number, ids: number[]): Promise<number> {
-  const projects = await findProjects(deps.db, ids);
-  if (projects.length !== ids.length) throw new UserError(TASK_MSG.projectMissing, 'not-found');
+  const projects = await visibleProjects(deps.db, userId, ids);
+  if (projects.length !== new Set(ids).size) throw new UserError(TASK_MSG.projectUnavailable, 'not-found');
   for (const p of projects) if (!(await canManageSubject(deps.db, userId, p.subject_id))) throw UserError.denied();
   const unused = await inTransaction(deps.db, async (trx) => {
     await deleteProjectRows(trx, ids);
@@ -153,19 +193,25 @@ function refused(result: BatchResult, projectId: number | null, projectName: str
   result.failures.push({ projectId, projectName, message: displayServerMessage(error.message) });
 }
 
-/** Runs `each` over the projects of a batch the user may access, collecting successes and reasons. */
+/**
+ * Runs `each` over the projects of a batch the user may access, collecting successes and reasons.
+ * A project that does not exist and one outside the user's data scope fail alike, named by id
+ * only (`#id`, 项目不存在或无权访问), and `each` never sees them.
+ */
 export async function forEachProject(deps: ProjectDeps, userId: number, projectIds: number[], each: EachProject): Promise<BatchResult> {
   const result = emptyBatch();
-  const found = new Map((await findProjects(deps.db, projectIds)).map((p) => [p.id, p]));
+  const found = new Map((await visibleProjects(deps.db, userId, projectIds)).map((p) => [p.id, p]));
   for (const id of projectIds) {
     const project = found.get(id);
+    if (!project) {
+      refused(result, id, `#${id}`, new UserError(TASK_MSG.projectUnavailable, 'not-found'));
+      continue;
+    }
     try {
-      if (!project) throw new UserError(TASK_MSG.projectMissing, 'not-found');
-      if (!(await canAccessSubject(deps.db, userId, project.subject_id))) throw UserError.denied();
       await each(project);
       result.successNum++;
     } catch (error) {
-      refused(result, id, project?.name ?? `#${id}`, error);
+      refused(result, id, project.name, error);
     }
   }
   return result;
@@ -174,9 +220,9 @@ export async function forEachProject(deps: ProjectDeps, userId: number, projectI
 /** Launches each project of the batch. */
 export const launchEach = (deps: ProjectDeps, userId: number): EachProject => (project) => launchProject(deps, project, userId, 'batch');
 
-/** Re-analysis with new settings: analysis modes and result retention, then a launch. */
+/** Re-analysis with new settings (analysis modes and result retention) and a launch; a refused launch keeps the old settings. */
 export const recheckEach = (deps: ProjectDeps, userId: number, settings: Pick<ProjectForm, 'analysisModes' | 'retentionAudit'>): EachProject =>
-  async (project) => launchProject(deps, await editProject(deps, project, settings, userId), userId, 'batch');
+  (project) => editAndLaunch(deps, project, settings, userId, 'batch');
 
 /** Hands each project to another creator; refused when that user does not exist. */
 export async function changeCreators(deps: ProjectDeps, userId: number, projectIds: number[], creatorId: number): Promise<BatchResult> {
@@ -198,31 +244,36 @@ export const timingEach = (deps: ProjectDeps, userId: number, timing: Partial<Pr
 
 /**
  * The batch import: each row is a project created in the subject (and launched unless it says
- * not to); a refused row is listed and the rest go on. One transaction with its audit row; the
- * queue is woken once it has committed.
+ * not to); a refused row is listed, leaves nothing behind (a row whose launch is refused is not
+ * created either) and the rest go on. One transaction with its audit row; the queue is woken once
+ * it has committed. A subject that does not exist and one outside the caller's data scope are
+ * refused alike, before any row.
  */
 export async function importProjects(
   deps: ProjectDeps, userId: number, subjectId: number, rows: Array<Omit<ProjectForm, 'subjectId'> & { launch?: boolean }>,
 ): Promise<BatchResult> {
+  if (!(await canAccessSubject(deps.db, userId, subjectId))) throw new UserError(TASK_MSG.subjectUnavailable, 'not-found', { field: 'subjectId' });
   const result = emptyBatch();
   await inTransaction(deps.db, async (trx) => {
     const within = { ...deps, db: trx };
     for (const row of rows) {
       const { launch = true, ...form } = row;
-      let project: ProjectRow | null = null;
       try {
-        project = await insertProject(trx, await newProject(within, { ...form, subjectId }, userId));
+        const values = await newProject(within, { ...form, subjectId }, userId);
+        if (launch) checkLaunchable(values.getCodeType, values.uploadId);
+        const project = await insertProject(trx, values);
         if (launch) {
           try {
             await queueLaunch(trx, project, userId, 'import');
           } catch (error) {
-            if (!isUserError(error)) throw error;
-            throw new UserError(`项目已创建，但未能发起分析：${error.message}`, error.kind, { cause: error });
+            // Not launched, so not created: the row is taken back within the import's transaction.
+            await deleteProjectRows(trx, [project.id]);
+            throw error;
           }
         }
         result.successNum++;
       } catch (error) {
-        refused(result, project?.id ?? null, form.projectName, error);
+        refused(result, null, form.projectName, error);
       }
     }
     if (result.successNum) await audit(trx, { userId, action: 'project.imported', detail: { subjectId, created: result.successNum } });

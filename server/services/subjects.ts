@@ -15,6 +15,7 @@ import { UserError } from '../errors.ts';
 import { encryptSecret } from '../secrets.ts';
 import { bugOf, storedBug } from './subject-settings.ts';
 import { isHttpUrl } from './urls.ts';
+import { moveUrlCredentials } from './url-credentials.ts';
 
 export const SUBJECT_MSG = {
   ...SUCCESS_MESSAGES,
@@ -167,18 +168,23 @@ export async function removeSubjectMembers(db: Db, userId: number, subjectId: nu
 
 export type TrackerBody = Static<typeof BugConfigBodySchema>;
 
-/** Saves the defect-tracker configuration (its password encrypted at rest); what is now configured. */
-export async function saveTracker(db: Db, dataDir: string, userId: number, subjectId: number, body: TrackerBody): Promise<BugConfig> {
+/**
+ * Saves the defect-tracker configuration (its password encrypted at rest; credentials typed into
+ * the address go to the user name and password); what is now configured.
+ */
+export async function saveTracker(db: Db, dataDir: string, userId: number, subjectId: number, typed: TrackerBody): Promise<BugConfig> {
   await requireSubject(db, userId, subjectId, 'manage');
-  if (!isHttpUrl(body.url.trim())) throw new UserError(SUBJECT_MSG.trackerUrlInvalid, 'invalid', { field: 'url' });
+  const moved = moveUrlCredentials({ url: typed.url.trim(), username: typed.username, password: typed.password }, '缺陷管理地址', 'url');
+  const body = { ...typed, url: moved.url, username: moved.username ?? '', password: moved.password };
+  if (!isHttpUrl(body.url)) throw new UserError(SUBJECT_MSG.trackerUrlInvalid, 'invalid', { field: 'url' });
   const fresh = body.password ? encryptSecret(dataDir, body.password) : null;
   return inTransaction(db, async (trx) => {
     const next = await patchSettings(trx, subjectId, (settings) => {
       const stored = storedBug(settings);
       const secret = body.password === undefined ? stored.secret ?? null : fresh;
-      return { ...settings, bug: { enabled: stored.enabled ?? true, type: body.type, url: body.url.trim(), projectKey: body.projectKey.trim(), username: body.username.trim(), secret } };
+      return { ...settings, bug: { enabled: stored.enabled ?? true, type: body.type, url: body.url, projectKey: body.projectKey.trim(), username: body.username.trim(), secret } };
     });
-    await audit(trx, { userId, action: 'subject.bug.configured', detail: { subjectId, type: body.type, url: body.url.trim() } });
+    await audit(trx, { userId, action: 'subject.bug.configured', detail: { subjectId, type: body.type, url: body.url } });
     return bugOf(next);
   });
 }

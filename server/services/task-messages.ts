@@ -3,6 +3,10 @@
 export const TASK_MSG = {
   subjectMissing: '应用不存在',
   projectMissing: '项目不存在',
+  /** A project named by id that does not exist or lies outside the caller's data scope: the same answer either way. */
+  projectUnavailable: '项目不存在或无权访问',
+  /** The subject of a batch import that does not exist or lies outside the caller's data scope. */
+  subjectUnavailable: '应用不存在或无权访问',
   versionMissing: '所选版本不属于该应用',
   nameTaken: '该应用下已有同名项目',
   badCodeType: '代码来源类型无效',

@@ -214,6 +214,8 @@ test('项目：新建（源码压缩包、SBOM、Excel 清单）、任务列表�
       subjectId: opsId, projectName: 'ops-api', getCodeType: 2, analysisModes: '1,4,7', codeName: 'ops-api',
       svnGitUri: 'https://git.example.com/ops/api.git', gitBranchName: 'release', svnGitUserName: 'deploy', svnGitPwd: 's3cret', sshType: 2,
       enableTiming: true, cronType: 6, interval: 3, time: '04:15',
+      // A Git source is not fetched yet: saved only (a refused launch would create nothing).
+      launch: false,
     },
   });
   const gitId = Number(saved.data.projectId);

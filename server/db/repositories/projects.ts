@@ -213,9 +213,18 @@ export async function subjectProjects(db: Db, subjectId: number) {
   }));
 }
 
-/** How many projects the platform holds. */
-export async function countProjects(db: Db): Promise<number> {
-  const used = await db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+/** Projects whose source fields hold an `@` somewhere: those an address with credentials may be in (url-credentials.ts). */
+export async function projectsWithAt(db: Db): Promise<Array<{ id: number; source: string }>> {
+  const rows = await db.selectFrom('projects').select(['id', 'source']).where(sql<string>`cast(source as text)`, 'like', '%@%').execute();
+  return rows.map((r) => ({ id: Number(r.id), source: r.source }));
+}
+
+/** How many projects the platform holds ('all'), or the subjects given hold. */
+export async function countProjects(db: Db, subjects: number[] | 'all'): Promise<number> {
+  if (subjects !== 'all' && !subjects.length) return 0;
+  let query = db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (subjects !== 'all') query = query.where('subject_id', 'in', subjects);
+  const used = await query.executeTakeFirst();
   return Number(used?.n ?? 0);
 }
 

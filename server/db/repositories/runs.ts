@@ -165,10 +165,13 @@ export async function findRuns(db: Db, ids: number[]): Promise<RunRow[]> {
   return db.selectFrom('runs').selectAll().where('id', 'in', ids).execute();
 }
 
-/** How many runs are in each of the given statuses. */
-export async function countRunsByStatus(db: Db, statuses: number[]): Promise<Map<number, number>> {
-  const rows = await db.selectFrom('runs').select(['status', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('status', 'in', statuses).groupBy('status').execute();
+/** How many runs are in each of the given statuses: of every project ('all'), or of the projects of these subjects. */
+export async function countRunsByStatus(db: Db, statuses: number[], subjects: number[] | 'all'): Promise<Map<number, number>> {
+  if (subjects !== 'all' && !subjects.length) return new Map();
+  let query = db.selectFrom('runs').select(['runs.status', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('runs.status', 'in', statuses).groupBy('runs.status');
+  if (subjects !== 'all') query = query.innerJoin('projects', 'projects.id', 'runs.project_id').where('projects.subject_id', 'in', subjects);
+  const rows = await query.execute();
   return new Map(rows.map((r) => [r.status, Number(r.n)]));
 }
 

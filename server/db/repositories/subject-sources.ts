@@ -59,3 +59,14 @@ export async function ownSourceIds(db: Db, userId: number, ids: number[]): Promi
   const rows = await db.selectFrom('repository_sources').select('id').where('created_by', '=', userId).where('id', 'in', ids).execute();
   return rows.map((r) => Number(r.id));
 }
+
+/** Sources whose address holds an `@`: those it may carry credentials in (url-credentials.ts). */
+export async function sourcesWithAt(db: Db): Promise<Array<{ id: number; getCodeType: number; url: string; username: string | null; secret: string | null }>> {
+  const rows = await db.selectFrom('repository_sources').select(['id', 'get_code_type', 'url', 'username', 'secret']).where('url', 'like', '%@%').execute();
+  return rows.map((r) => ({ id: Number(r.id), getCodeType: Number(r.get_code_type), url: r.url, username: r.username, secret: r.secret }));
+}
+
+/** Rewrites a source's address and credentials (whoever owns it: the start-up clean-up of url-credentials.ts). */
+export async function rewriteSource(db: Db, id: number, v: { url: string; username: string | null; secret: string | null }): Promise<void> {
+  await db.updateTable('repository_sources').set({ url: v.url, username: v.username, secret: v.secret }).where('id', '=', id).execute();
+}

@@ -280,6 +280,12 @@ export async function allSubjects(db: Db, visible: Visible): Promise<Array<{ id:
   return (await q.execute()).map((r) => ({ id: Number(r.id), name: r.name, product: Number(r.product) }));
 }
 
+/** Subjects whose settings hold an `@` somewhere: those a tracker or private-service address with credentials may be in. */
+export async function subjectsWithAt(db: Db): Promise<Array<{ id: number; settings: Record<string, unknown> }>> {
+  const rows = await db.selectFrom('subjects').select(['id', 'settings']).where(sql<string>`cast(settings as text)`, 'like', '%@%').execute();
+  return rows.map((r) => ({ id: Number(r.id), settings: parseJson<Record<string, unknown>>(r.settings, {}) }));
+}
+
 /** Reads and rewrites subjects.settings in one transaction; returns what was written. */
 export async function patchSettings(db: Db, id: number, change: (settings: Record<string, unknown>) => Record<string, unknown>): Promise<Record<string, unknown>> {
   return inTransaction(db, async (trx) => {

@@ -10,6 +10,7 @@ import { UserError } from '../../errors.ts';
 import { bugOf, noticeOf, privateServiceOf, storedBug } from '../../services/subject-settings.ts';
 import { SUBJECT_MSG, requireSubject, saveTracker } from '../../services/subjects.ts';
 import { isHttpUrl } from '../../services/urls.ts';
+import { refuseUrlCredentials } from '../../services/url-credentials.ts';
 import { signedIn, type AreaHandlers } from '../register.ts';
 
 type Handlers = AreaHandlers<typeof subjectCalls>;
@@ -69,6 +70,8 @@ export function setupHandlers({ db, dataDir }: ServerContext): Pick<Handlers,
       const repositories = body.repositories.map((r) => ({ ...r, url: r.url.trim(), ...(r.repository !== undefined && { repository: r.repository.trim() }) }));
       const bad = repositories.find((r) => !isHttpUrl(r.url));
       if (bad) throw new UserError(SUBJECT_MSG.privateUrlInvalid(bad.url));
+      // No credential fields here: an address with credentials is refused, never stored.
+      repositories.forEach((r, i) => refuseUrlCredentials(r.url, '私服地址', `repositories[${i}].url`));
       const privateService = { repositories };
       await patchSettings(db, params.subjectId, (settings) => ({ ...settings, privateService }));
       return ok(privateService, SUBJECT_MSG.saved);

@@ -1,6 +1,7 @@
 // Repository sources (per user) and the repository facts of a subject's projects. The address
 // check is syntax only: no network call from here (an SSRF foothold otherwise); connectivity and
-// credentials are tried when a task is launched.
+// credentials are tried when a task is launched. Credentials typed into an address are moved to
+// the source's user name and (encrypted) password; the address is stored and answered without them.
 import type { FastifyRequest } from 'fastify';
 import type { subjectCalls } from '../../../contract/api/subject.ts';
 import { ok } from '../../../contract/envelope.ts';
@@ -12,6 +13,7 @@ import { deleteOwnSources, findOwnSource, listSources, ownSourceIds, saveSource,
 import { UserError } from '../../errors.ts';
 import { encryptSecret } from '../../secrets.ts';
 import { SUBJECT_MSG, requireSubject } from '../../services/subjects.ts';
+import { moveUrlCredentials } from '../../services/url-credentials.ts';
 import { signedIn, type AreaHandlers } from '../register.ts';
 import { parseIds } from '../shared.ts';
 
@@ -64,7 +66,8 @@ export function sourceHandlers({ db, dataDir }: ServerContext): Pick<Handlers,
     },
 
     async repositorySourceCheck({ body }) {
-      return ok({ valid: true, normalizedUrl: repositoryUrl(body.getCodeType, body.url) }, SUBJECT_MSG.sourceChecked);
+      const { url } = moveUrlCredentials({ url: body.url.trim(), bare: isFtpType(body.getCodeType) }, '仓库地址', 'url');
+      return ok({ valid: true, normalizedUrl: repositoryUrl(body.getCodeType, url) }, SUBJECT_MSG.sourceChecked);
     },
 
     async repositorySourceSave({ request, body }) {
@@ -72,11 +75,12 @@ export function sourceHandlers({ db, dataDir }: ServerContext): Pick<Handlers,
       if (body.id !== undefined && !(await findOwnSource(db, userId, body.id))) throw new UserError(SUBJECT_MSG.sourceNotFound, 'not-found');
       const nameProblem = validateName(body.name);
       if (nameProblem) throw new UserError(nameProblem, 'invalid', { field: 'name' });
-      const url = repositoryUrl(body.getCodeType, body.url);
+      const typed = moveUrlCredentials({ url: body.url.trim(), username: body.username, password: body.password, bare: isFtpType(body.getCodeType) }, '仓库地址', 'url');
+      const url = repositoryUrl(body.getCodeType, typed.url);
       if (await sourceNameTaken(db, userId, body.name, body.id)) throw new UserError(SUBJECT_MSG.sourceNameTaken, 'conflict', { field: 'name' });
-      const secret = body.password === undefined ? undefined : body.password === '' ? null : encryptSecret(dataDir, body.password);
+      const secret = typed.password === undefined ? undefined : typed.password === '' ? null : encryptSecret(dataDir, typed.password);
       const id = await saveSource(db, userId, body.id, {
-        name: body.name, getCodeType: body.getCodeType, url, username: body.username?.trim() || null, secret,
+        name: body.name, getCodeType: body.getCodeType, url, username: typed.username?.trim() || null, secret,
       });
       return ok((await findOwnSource(db, userId, id))!, body.id === undefined ? SUBJECT_MSG.added : SUBJECT_MSG.saved);
     },

@@ -2,16 +2,17 @@
 // delete, batch launch / re-analysis / settings, batch import, and the administrators' task queue.
 // Every handler of contract/api/task.ts; the commands are services/projects.ts's.
 import { LAUNCH_SUCCESS, RUN_STAGE_LABEL, taskCalls, type BatchResult, type RunStage, type Timing } from '../../../contract/api/task.ts';
-import { ok, ResultCode, type Envelope } from '../../../contract/envelope.ts';
+import { ok, ResultCode } from '../../../contract/envelope.ts';
 import { TASK_STATUS } from '../../../contract/enums.ts';
+import { SUCCESS_MESSAGES } from '../../../contract/errors.ts';
 import type { ServerContext } from '../../context.ts';
-import { countProjects, findProjects, listTasks, publicSource, subjectProjects, type ProjectRow } from '../../db/repositories/projects.ts';
+import { countProjects, findProjects, listTasks, publicSource, subjectProjects } from '../../db/repositories/projects.ts';
 import { CLAIMABLE, countRunsByStatus, findRuns, queuePositions } from '../../db/repositories/runs.ts';
 import { canAccessSubject, visibleSubjectIds } from '../../db/repositories/subject-access.ts';
 import { findUpload } from '../../db/repositories/uploads.ts';
-import { isUserError, UserError } from '../../errors.ts';
+import { UserError } from '../../errors.ts';
 import {
-  branchEach, changeCreators, createProject, deleteProjects, editProject, forEachProject, importProjects, launchEach, launchProject, projectFor,
+  branchEach, changeCreators, createProject, deleteProjects, editAndLaunch, editProject, forEachProject, importProjects, launchEach, projectFor,
   recheckEach, stopProject, timingEach,
 } from '../../services/projects.ts';
 import { TASK_MSG } from '../../services/task-messages.ts';
@@ -27,19 +28,6 @@ type TaskQuerySort = 'projectName' | 'createdAt' | 'finishedAt' | 'status';
 function taskAreaHandlers(ctx: ServerContext): AreaHandlers<typeof taskCalls> {
   const { db } = ctx;
 
-  /**
-   * Launches a saved project. A refused launch still answers the project (it is saved either way):
-   * the client shows the message and can find the project in the list.
-   */
-  async function launchAnswer(project: ProjectRow, userId: number): Promise<Envelope<{ projectId: number; taskId: number | null }>> {
-    try {
-      return ok({ projectId: project.id, taskId: await launchProject(ctx, project, userId, 'manual') }, LAUNCH_SUCCESS);
-    } catch (error) {
-      if (!isUserError(error)) throw error;
-      return { code: ResultCode.FAILURE, message: error.message, data: { projectId: project.id, taskId: null } };
-    }
-  }
-
   /** Launches each project of a batch (batch check and batch re-analysis alike). */
   const launchBatch: AreaHandlers<typeof taskCalls>['batchCheck'] = async ({ request, body }) => {
     const { userId } = signedIn(request);
@@ -50,14 +38,16 @@ function taskAreaHandlers(ctx: ServerContext): AreaHandlers<typeof taskCalls> {
   return {
     async launch({ request, body }) {
       const { userId } = signedIn(request);
-      return launchAnswer(await createProject(ctx, body, userId), userId);
+      const { launch = true, ...form } = body;
+      const { project, taskId } = await createProject(ctx, form, userId, launch);
+      return ok({ projectId: project.id, taskId }, launch ? LAUNCH_SUCCESS : SUCCESS_MESSAGES.saved);
     },
 
     async relaunch({ request, body }) {
       const { userId } = signedIn(request);
       const { taskId, ...form } = body;
       const project = await projectFor(db, userId, taskId);
-      return launchAnswer(await editProject(ctx, project, form, userId), userId);
+      return ok({ projectId: project.id, taskId: await editAndLaunch(ctx, project, form, userId, 'manual') }, LAUNCH_SUCCESS);
     },
 
     async updateProject({ request, params, body }) {
@@ -147,13 +137,15 @@ function taskAreaHandlers(ctx: ServerContext): AreaHandlers<typeof taskCalls> {
       return ok(await stopProject(ctx, signedIn(request).userId, params.projectId), '操作成功！');
     },
 
-    async availableNum() {
-      // This platform sets no project quota.
-      return ok({ used: await countProjects(db), limit: null, available: null });
+    async availableNum({ request }) {
+      // This platform sets no project quota. Administrators count every project, others their data scope's.
+      return ok({ used: await countProjects(db, await visibleSubjectIds(db, signedIn(request).userId)), limit: null, available: null });
     },
 
-    async ifCanCheck() {
-      const counts = await countRunsByStatus(db, [TASK_STATUS.RESEND, TASK_STATUS.QUEUED, TASK_STATUS.ANALYSING]);
+    async ifCanCheck({ request }) {
+      // Administrators see the whole queue, others the runs of their data scope's projects.
+      const scope = await visibleSubjectIds(db, signedIn(request).userId);
+      const counts = await countRunsByStatus(db, [TASK_STATUS.RESEND, TASK_STATUS.QUEUED, TASK_STATUS.ANALYSING], scope);
       const count = (s: number[]) => s.reduce((n, status) => n + (counts.get(status) ?? 0), 0);
       // Launching always works: runs wait in the queue for a free worker.
       return ok({ canCheck: true, running: count([TASK_STATUS.ANALYSING]), queued: count([TASK_STATUS.RESEND, TASK_STATUS.QUEUED]), concurrency: ctx.runs.concurrency, reason: null });

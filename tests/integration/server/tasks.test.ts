@@ -148,11 +148,16 @@ describe.each(databases)('tasks on %s', (database) => {
     expect(noUpload.body.message).toBe('请先上传要分析的文件');
     const dup = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'gomod-pip-pom', getCodeType: 0 } });
     expect(dup.body.message).toBe('该应用下已有同名项目');
-    const git = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'git-repo', getCodeType: 2, svnGitUri: 'https://example.com/a.git', svnGitPwd: 's3cret' } });
-    expect(git.body.code).not.toBe(1);
-    expect(git.body.message).toMatch(/暂不支持自动获取代码/);
-    expect(git.body.data.projectId).toBeGreaterThan(0);
+    // A refused launch creates nothing (a Git source is not fetched yet); 仅保存项目 saves it.
+    const gitForm = { subjectId, projectName: 'git-repo', getCodeType: 2, svnGitUri: 'https://example.com/a.git', svnGitPwd: 's3cret' };
+    const refused = await admin.request({ method: 'POST', url: '/api/analysis', body: gitForm });
+    expect(refused.body).toMatchObject({ code: 0, data: null });
+    expect(refused.body.message).toMatch(/暂不支持自动获取代码/);
     const { db } = server.app.cairn;
+    expect(await db.selectFrom('projects').select('id').where('name', '=', 'git-repo').executeTakeFirst()).toBeUndefined();
+    const git = await admin.request({ method: 'POST', url: '/api/analysis', body: { ...gitForm, launch: false } });
+    expect(git.body).toMatchObject({ code: 1, message: '保存成功！', data: { taskId: null } });
+    expect(git.body.data.projectId).toBeGreaterThan(0);
     const stored = await db.selectFrom('projects').select('source').where('id', '=', git.body.data.projectId).executeTakeFirstOrThrow();
     expect(stored.source).not.toContain('s3cret');
     const form = await admin.request({ method: 'GET', url: `/api/project/${git.body.data.projectId}` });
@@ -275,7 +280,8 @@ describe.each(databases)('tasks on %s', (database) => {
     const outsider = server.client();
     await outsider.login('outsider', 'Outsider@123');
     const denied = await outsider.request({ method: 'POST', url: '/api/project/batch/checkAndCreateProject', body: { subjectId, projects: [{ projectName: 'x', getCodeType: 2, svnGitUri: 'https://e.com/x.git' }] } });
-    expect(denied.body.data.failures[0].message).toBe('用户无权查看当前项目');
+    // Outside the caller's data scope: the subject is refused as if it did not exist, before any row.
+    expect(denied.body).toEqual({ code: 0, message: '应用不存在或无权访问', data: null, field: 'subjectId' });
   }, 120_000);
 
   it('deletes projects with their results', async () => {

@@ -1,8 +1,8 @@
 // /project/newProject?subjectId= 新建项目: the project form with the spec's defaults; 保存并发起分析
 // posts POST /api/analysis. 任务发起成功！ only when the platform answers SUCCESS (spec §8), then the
-// task details; any other message is shown and the project, which is saved, is found in the task
-// list. A source type the platform cannot analyse yet is said up front: the form shows why and the
-// button only saves (仅保存项目, the same call; the platform saves and answers why it did not launch).
+// task details; a refused launch saves nothing, and its message stays on the form. A source type
+// the platform cannot analyse yet is said up front: the form shows why and the button only saves
+// (仅保存项目: the same call with `launch: false`), then the task list opens.
 import { useState } from 'react';
 import { Button } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -39,6 +39,7 @@ export default function NewProjectScreen() {
   const [launch, launching] = useProjectLaunchMutation();
   const quota = useProjectQuotaQuery();
 
+  const saveOnly = unsupportedSource(form.getCodeType) !== null;
   const listUrl = (subjectId: number | null) => `/project/taskList${subjectId ? `?subjectId=${subjectId}` : ''}`;
 
   const submit = async () => {
@@ -49,7 +50,7 @@ export default function NewProjectScreen() {
       return;
     }
     setFailure(null);
-    const result = await launch(buildBody(form));
+    const result = await launch({ ...buildBody(form), ...(saveOnly && { launch: false }) });
     if ('error' in result) {
       setFailure(apiErrorMessage(result.error));
       return;
@@ -59,13 +60,13 @@ export default function NewProjectScreen() {
       notify.success(zh.project.launchSuccess);
       navigate(`/project/analysis/details?projectId=${projectId}`);
     } else {
-      notify.warning(message || t.notLaunched);
+      if (saveOnly) notify.success(message || zh.project.saved);
+      else notify.warning(message || t.notLaunched);
       navigate(listUrl(form.subjectId));
     }
   };
 
   const q = quota.data;
-  const saveOnly = unsupportedSource(form.getCodeType) !== null;
   return (
     <Page
       title={routeTitle('/project/newProject')}
