@@ -7,10 +7,10 @@ import { COMPONENT_EXPORT_REPORT_TYPE, VEX_REPORT_TYPE, type ReportKind } from '
 import { EXPORT_EXTENSION, EXPORT_STATUS, TASK_STATUS, VEX_EXTENSION, formatOfReportType } from '../../contract/enums.ts';
 import type { ServerContext } from '../context.ts';
 import { projectIdsOf } from '../db/repositories/projects.ts';
-import { findReport, findReports, insertReports, markDeleted, mayView, reportViewer, type NewReport, type ReportRecord } from '../db/repositories/reports.ts';
+import { findReport, findReports, insertReports, markDeleted, mayView, reportViewer, type NewReport, type ReportRecord, type ReportViewer } from '../db/repositories/reports.ts';
 import { RESULT_MSG, accessibleProject, type ProjectRecord } from '../db/repositories/results.ts';
 import { findRun, latestSucceededRuns, type SucceededRun } from '../db/repositories/runs.ts';
-import { canAccessSubject, visibleSubjectIds } from '../db/repositories/subject-access.ts';
+import { canAccessSubject, canManageSubject, visibleSubjectIds } from '../db/repositories/subject-access.ts';
 import { subjectHead } from '../db/repositories/subjects.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { UserError } from '../errors.ts';
@@ -22,6 +22,7 @@ export const REPORT_MSG = {
   subjectNoRun: '该应用还没有分析成功的任务, 报告无法生成',
   statisticNoRun: '可见的项目中还没有分析成功的任务, 报告无法生成',
   notFound: '报告不存在',
+  notOwn: '只能删除自己生成的报告，应用负责人和管理员可删除该应用的全部报告',
   notReady: '报告尚未生成完成',
   deleted: '报告已删除',
   failed: '报告生成失败，请重新生成',
@@ -131,13 +132,27 @@ export async function submitStatisticReports(deps: ReportDeps, userId: number, r
   })));
 }
 
-/** Deletes reports of the given kinds the user may see (status 3) and removes their files; how many changed. */
+/**
+ * Whether the viewer may delete this report they may see (the spec's roles): administrators any,
+ * the 应用's owner any of its reports, anyone else only the reports they generated.
+ */
+async function mayDelete(db: ServerContext['db'], viewer: ReportViewer, r: ReportRecord): Promise<boolean> {
+  if (viewer.subjects === 'all' || r.created_by === viewer.userId) return true;
+  return r.subject_id !== null && canManageSubject(db, viewer.userId, Number(r.subject_id));
+}
+
+/**
+ * Deletes reports of the given kinds (status 3) and removes their files, all or none; how many
+ * changed. A report the user may not see is refused as the data scope is; one they see but may
+ * not delete (another member's) with REPORT_MSG.notOwn (HTTP 403).
+ */
 export async function removeReports(deps: Pick<ServerContext, 'db' | 'dataDir'>, userId: number, ids: number[], kinds: readonly ReportKind[]): Promise<number> {
   const unique = [...new Set(ids)];
   const rows = await findReports(deps.db, unique);
   if (rows.length !== unique.length || rows.some((r) => !kinds.includes(r.kind as ReportKind))) throw new UserError(REPORT_MSG.notFound, 'not-found');
   const viewer = await reportViewer(deps.db, userId);
   if (rows.some((r) => !mayView(viewer, r))) throw UserError.denied();
+  for (const r of rows) if (!(await mayDelete(deps.db, viewer, r))) throw new UserError(REPORT_MSG.notOwn, 'denied');
   const deleted = await inTransaction(deps.db, (trx) => markDeleted(trx, unique));
   // The queue drops a file written for a report deleted meanwhile; these are the written ones.
   for (const r of rows) await rm(path.join(deps.dataDir, 'reports', String(r.id)), { recursive: true, force: true });
