@@ -132,7 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Uploads stream to disk under per-call limits (the handler sets the file size); these caps
   // only bound what an upload may carry besides its one file.
   await app.register(multipart, { limits: { files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12, headerPairs: 100 } });
-  await registerOpenApi(app, context.version);
+  await registerOpenApi(app, context.version, db);
   registerGuard(app, context);
   const handlers: HandlerIndex = new Map([
     ...sessionHandlers(context),

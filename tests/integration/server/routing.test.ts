@@ -1,6 +1,6 @@
 // The envelope around everything that is not a handled call: 501/404, bad input, docs, health.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { databases, useServer } from './harness.ts';
+import { adminClient, databases, useServer } from './harness.ts';
 
 describe.each(databases)('routing and errors on $name', (database) => {
   const server = useServer(database, { bodyLimit: 4096 });
@@ -69,15 +69,31 @@ describe.each(databases)('routing and errors on $name', (database) => {
     expect(reply.body).toEqual({ code: 0, message: '服务器内部错误', data: null });
   });
 
-  it('serves the OpenAPI description at /api/docs', async () => {
-    const client = server.client();
+  it('serves the OpenAPI description at /api/docs to signed-in users only', async () => {
+    // Anyone else, with no cookie or a forged or ended session, gets the session envelope: the page,
+    // its assets and the JSON/YAML description alike.
+    const anonymous = server.client();
+    for (const url of ['/api/docs', '/api/docs/', '/api/docs/json', '/api/docs/yaml', '/api/docs/static/index.html', '/api/docs/static/swagger-ui.css', '/api/docs/json?x=1']) {
+      for (const cookie of [undefined, 'cairn_session=forged-token']) {
+        const refused = await server.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+        expect(refused.statusCode, `${url} ${cookie ?? ''}`).toBe(401);
+        expect(refused.json()).toEqual({ code: 3, message: '登录已失效，请重新登录', data: null });
+      }
+    }
+    expect((await anonymous.request({ method: 'GET', url: '/api/docs/json' })).status).toBe(401);
+    const client = await adminClient(server);
     const doc = await client.request({ method: 'GET', url: '/api/docs/json' });
     expect(doc.status).toBe(200);
     expect(doc.body).toHaveProperty('openapi');
     const paths = (doc.body as unknown as { paths: Record<string, Record<string, { operationId: string }>> }).paths;
     expect(paths['/api/login']?.post?.operationId).toBe('session.login');
     expect(paths['/api/system/access/allUser/list']?.get).toBeDefined();
-    const ui = await server.app.inject({ method: 'GET', url: '/api/docs' });
+    const cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const ui = await server.app.inject({ method: 'GET', url: '/api/docs', headers: { cookie } });
     expect([200, 302]).toContain(ui.statusCode);
+    expect((await server.app.inject({ method: 'GET', url: '/api/docs/static/swagger-ui.css', headers: { cookie } })).statusCode).toBe(200);
+    // Signed out, the same session no longer opens it.
+    await client.request({ method: 'POST', url: '/api/logout' });
+    expect((await server.app.inject({ method: 'GET', url: '/api/docs/json', headers: { cookie } })).statusCode).toBe(401);
   });
 });
