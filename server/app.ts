@@ -13,6 +13,7 @@ import type { ServerContext } from './context.ts';
 import { openDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
 import { seed } from './db/seed.ts';
+import { preparePrivateFolder } from './files/private.ts';
 import { failInterruptedImports } from './kb/import.ts';
 import { syncLicenseCatalogue } from './licenses/catalogue.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
@@ -67,6 +68,9 @@ const silentUntilReady = { info() {}, warn() {}, error() {} };
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const dataDir = options.dataDir ?? (options.database.kind === 'sqlite' ? path.dirname(options.database.file) : path.resolve('.cairn-data'));
+  // Owner-only (0700), and what an earlier version left in it tightened (files 0600): files/private.ts.
+  preparePrivateFolder(dataDir);
   const { db, kind } = openDatabase(options.database);
   let context: ServerContext;
   let queue: RunQueue;
@@ -77,7 +81,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Until issue 6's job table lets several nodes claim work, imports belong to this process.
     await failInterruptedImports(db);
     await syncLicenseCatalogue(db);
-    const dataDir = options.dataDir ?? (options.database.kind === 'sqlite' ? path.dirname(options.database.file) : path.resolve('.cairn-data'));
     queue = new RunQueue({ db, databaseKind: kind, dataDir, concurrency: options.scanConcurrency ?? 1, log: silentUntilReady });
     const version = options.version ?? productVersion();
     reports = new ReportQueue({ db, databaseKind: kind, dataDir, log: silentUntilReady, version });
