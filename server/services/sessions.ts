@@ -4,7 +4,7 @@
 import { validateName, validatePassword } from '../../contract/validation.ts';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/password.ts';
 import { loadPasswordPolicy } from '../auth/session-user.ts';
-import { audit } from '../db/repositories/audit-log.ts';
+import { audit, auditRefusal } from '../db/repositories/audit-log.ts';
 import { findTokenOwner } from '../db/repositories/personal-tokens.ts';
 import { createSession, deleteExpiredSessions, deleteSessionByToken, deleteUserSessions, findActiveSession } from '../db/repositories/sessions.ts';
 import { findUserById, findUserByUsername, recordFailedLogin, resetFailedLogins, updatePassword, updateProfile } from '../db/repositories/users.ts';
@@ -13,7 +13,7 @@ import { UserError } from '../errors.ts';
 import { MSG } from '../messages.ts';
 
 /** Consecutive wrong passwords before the account locks (design §7 "account lockout"). */
-export const MAX_FAILED_LOGINS = 5;
+const MAX_FAILED_LOGINS = 5;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[\d\s()-]{3,30}$/;
@@ -50,11 +50,11 @@ export async function logIn(db: Db, username: string, password: string, context:
   const user = await findUserByUsername(db, username);
   if (!user) {
     await verifyPassword(password, await decoyHash());
-    await audit(db, { userId: null, action: 'login.failed', detail: { username, ip: context.ip } });
+    await auditRefusal(db, { userId: null, action: 'login.failed', detail: { username, ip: context.ip } });
     throw new UserError(MSG.badCredentials);
   }
   if (user.locked) {
-    await audit(db, { userId: user.id, action: 'login.refused.locked', detail: { ip: context.ip } });
+    await auditRefusal(db, { userId: user.id, action: 'login.refused.locked', detail: { ip: context.ip } });
     throw new UserError(MSG.accountLocked);
   }
   if (!(await verifyPassword(password, user.passwordHash))) {
@@ -74,7 +74,7 @@ export async function logInWithToken(db: Db, key: string, context: SignInContext
   const userId = await findTokenOwner(db, key);
   const user = userId === undefined ? undefined : await findUserById(db, userId);
   if (!user) {
-    await audit(db, { userId: null, action: 'login.token.failed', detail: { ip: context.ip } });
+    await auditRefusal(db, { userId: null, action: 'login.token.failed', detail: { ip: context.ip } });
     throw new UserError(MSG.tokenInvalid);
   }
   if (user.locked) throw new UserError(MSG.accountLocked);
