@@ -73,6 +73,8 @@ function startPlatform(config: DatabaseConfig, dataDir: string): Promise<Platfor
       }
     });
     child.once('exit', (code) => reject(new Error(`platform exited early with ${code}`)));
+    // Generous for a loaded machine (it listens within a few seconds); a hang fails with its log.
+    setTimeout(() => reject(new Error(`platform did not listen within 120 s:\n${lines.join('\n')}`)), 120_000).unref();
   });
 }
 
@@ -171,9 +173,6 @@ describe.each(databases)('kill -9 of the platform mid-save on $name', (database)
   });
 
   it.skipIf(process.platform === 'win32')('leaves no partial rows; each restart sweeps the work folder, and the run is saved whole in the end', async () => {
-    const timings: Record<string, number> = {};
-    let t = Date.now();
-    const lap = (name: string) => { timings[name] = Date.now() - t; t = Date.now(); };
     const work = path.join(dataDir, 'work');
 
     let platform = await startPlatform(config, dataDir);
@@ -189,7 +188,6 @@ describe.each(databases)('kill -9 of the platform mid-save on $name', (database)
     expect(put.code, put.message).toBe(1);
     const launched = await client.call('POST', '/api/analysis', { subjectId: subject.data.id, projectName: 'big-app', getCodeType: 0, uploadId: upload.data.uploadId });
     expect(launched.code, launched.message).toBe(1);
-    lap('upload');
 
     // The test's own connection to the same database.
     db = openDatabase(config).db;
@@ -197,7 +195,7 @@ describe.each(databases)('kill -9 of the platform mid-save on $name', (database)
     const runRow = () => db.selectFrom('runs').select(['status', 'stage', 'worker', 'message']).where('id', '=', runId).executeTakeFirstOrThrow();
     /** Polls until `ready` says so; the run must neither fail nor finish meanwhile. */
     const waitUntil = async (ready: () => Promise<boolean>, what: string) => {
-      const deadline = Date.now() + 240_000;
+      const deadline = Date.now() + 180_000;
       while (Date.now() < deadline) {
         const row = await runRow();
         expect(row.status, row.message).not.toBe(TASK_STATUS.FAILED);
@@ -237,7 +235,6 @@ describe.each(databases)('kill -9 of the platform mid-save on $name', (database)
     const lockfile = () => fs.readdirSync(work, { recursive: true }).some((p) => String(p).endsWith(path.join('root', 'big-app', 'package-lock.json')));
     await waitUntil(async () => fs.existsSync(work) && lockfile(), 'the upload was unpacked');
     await kill();
-    lap('until unpacked, killed');
     const unpacked = await expectKilledState();
     // Owner-only through and through, under umask 000 and whatever modes the archive's entries had.
     const modes = modesUnder(path.join(work, unpacked.folder));
@@ -254,7 +251,6 @@ describe.each(databases)('kill -9 of the platform mid-save on $name', (database)
     for (const [p, mode] of modesUnder(path.join(dataDir, 'uploads'))) expect(mode, p).toBe(p === '.' ? 0o700 : 0o600);
 
     await restart(unpacked);
-    lap('first restart');
 
     // 2. Killed mid-save: the transaction has written every component row and is writing the edges.
     let walAtSaving: number | null = null;
@@ -263,33 +259,29 @@ describe.each(databases)('kill -9 of the platform mid-save on $name', (database)
       return walAtSaving !== null && midSave(config, db, walAtSaving);
     }, 'the results were being saved');
     await kill();
-    lap('analysis until mid-save, killed');
     const midSaveKilled = await expectKilledState();
     // The engine's own folder went when the analysis ended; the run's stays until it is saved.
     expect(fs.readdirSync(path.join(work, midSaveKilled.folder))).toEqual(['owner.json']);
 
     await restart(midSaveKilled);
-    lap('second restart');
 
     // 3. Analysed again and saved whole: every component once; no work folder left.
-    const deadline = Date.now() + 300_000;
+    const deadline = Date.now() + 240_000;
     let final = await runRow();
     while (final.status !== TASK_STATUS.SUCCEEDED && final.status !== TASK_STATUS.FAILED && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 250));
       final = await runRow();
     }
-    lap('analysis and save');
     expect(final).toMatchObject({ status: TASK_STATUS.SUCCEEDED, message: '分析完成' });
     expect(await countRows(db, 'run_components', runId)).toBe(PACKAGES);
     const distinct = await db.selectFrom('run_components').select(sql<number>`count(distinct purl)`.as('n')).where('run_id', '=', runId).executeTakeFirstOrThrow();
     expect(Number(distinct.n)).toBe(PACKAGES);
     // The run's folder goes as its job ends, just after the commit.
-    for (let i = 0; i < 100 && fs.readdirSync(work).length; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 600 && fs.readdirSync(work).length; i++) await new Promise((r) => setTimeout(r, 50));
     expect(fs.readdirSync(work)).toEqual([]);
 
     platform.child.kill('SIGTERM');
     const [code] = await once(platform.child, 'exit');
     expect(code).toBe(0);
-    console.log(`crash test on ${database.name}: ${JSON.stringify(timings)}`);
-  }, 900_000);
+  }, 720_000);
 });
