@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 
-export const PRIVATE_DIR_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
 
 /** Creates `dir` and any missing parents as 0700 (folders already there are left as they are). */
 export async function makePrivateDir(dir: string): Promise<void> {
@@ -33,7 +33,7 @@ export function privateWriteStream(file: string, flags: 'w' | 'wx' | 'a' = 'w'):
 }
 
 /** Makes an existing folder 0700 or file 0600; best effort (links are not followed, failures ignored). */
-export function tightenSync(target: string): void {
+function tightenSync(target: string): void {
   try {
     const info = fs.lstatSync(target);
     if (info.isSymbolicLink()) return;

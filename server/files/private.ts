@@ -10,8 +10,8 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 
-export const PRIVATE_DIR_MODE = 0o700;
-export const PRIVATE_FILE_MODE = 0o600;
+const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_FILE_MODE = 0o600;
 
 /** A file unpacked from an archive: owner read/write, and owner execute when the entry had any execute bit. */
 export const privateEntryMode = (mode: number | undefined): number => ((mode ?? 0) & 0o111 ? 0o700 : PRIVATE_FILE_MODE);
