@@ -19,8 +19,12 @@ export interface UsersTable {
   email: string | null;
   phone: string | null;
   updated_pwd: Flag;
+  /** An administrator's lock (spec isLock): lasts until unlocked. */
   is_lock: 'Y' | 'N';
+  /** Wrong passwords since the last successful login, automatic lock or unlock. */
   failed_logins: ColumnType<number, number | undefined, number>;
+  /** End of the automatic lock after too many wrong passwords; null or past: not locked so. */
+  locked_until: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
   password_changed_at: Timestamp | null;
