@@ -3,7 +3,10 @@
 // password hears of the lock), it leaves the user's sessions alone, and an administrator lifts it
 // at once. The administrator's own lock (isLock Y) lasts until unlocked and ends the sessions. The
 // auto-lock configuration's calls, bounds and permission. On SQLite and PostgreSQL.
+import { Migrator, type Kysely } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../server/db/connect.ts';
+import { migrationsFor } from '../../../server/db/migrations/index.ts';
 import { createPersonalToken } from '../../../server/db/repositories/personal-tokens.ts';
 import { setLockedUntil } from '../../../server/db/repositories/users.ts';
 import { adminClient, databases, signIn, useServer, type Reply, type TestClient } from './harness.ts';
@@ -148,8 +151,8 @@ describe.each(databases)('login lockout on $name', (database) => {
     expect((await admin.request({ method: 'PATCH', url: `/api/user/unlock?userIds=${id},${other}` })).body.code).toBe(1);
     expect((await client.login('gus', 'Gus@123456')).body.code).toBe(1);
     expect((await client.login('hal', 'Hal@123456')).body.code).toBe(1);
-    expect((await db().selectFrom('audit_log').select('detail').where('action', '=', 'user.locked.manual').orderBy('id').executeTakeFirstOrThrow()).detail)
-      .toContain('"sessionsEnded":2');
+    const lockRow = await db().selectFrom('audit_log').select('detail').where('action', '=', 'user.locked.manual').orderBy('id').executeTakeFirstOrThrow();
+    expect(JSON.parse(lockRow.detail)).toMatchObject({ sessionsEnded: 2 });
   });
 
   it('refuses unknown users, an empty list and locking oneself, changing nothing', async () => {
@@ -229,5 +232,30 @@ describe.each(databases)('login lockout on $name', (database) => {
     const anonymous = server.client();
     await anonymous.fetchCsrf();
     expect((await anonymous.request({ method: 'GET', url: '/api/user/query/autoLockConfig' })).status).toBe(401);
+  });
+});
+
+describe.each(databases)('migration 0009 on $name', (database) => {
+  it('turns the never-ending automatic lock of earlier releases into a timed one', async () => {
+    const { config, drop } = await database.create();
+    const { db: handle, kind } = openDatabase(config);
+    const db = handle as Kysely<any>;
+    try {
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => migrationsFor(kind) } });
+      expect((await migrator.migrateTo('0008_subject_types')).error).toBeUndefined();
+      const now = new Date().toISOString();
+      const user = (username: string, is_lock: string) => ({ username, name: username, password_hash: 'x', is_lock, failed_logins: is_lock === 'Y' ? 5 : 2, updated_pwd: 1, created_at: now, updated_at: now });
+      await db.insertInto('users').values([user('locked-before', 'Y'), user('free-before', 'N')]).execute();
+      const before = Date.now();
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const rows = await db.selectFrom('users').select(['username', 'is_lock', 'failed_logins', 'locked_until']).orderBy('username').execute();
+      expect(rows[0]).toEqual({ username: 'free-before', is_lock: 'N', failed_logins: 2, locked_until: null });
+      expect(rows[1]).toMatchObject({ username: 'locked-before', is_lock: 'N', failed_logins: 0 });
+      expect(Date.parse(rows[1].locked_until)).toBeGreaterThanOrEqual(before + 15 * 60_000);
+      expect(Date.parse(rows[1].locked_until)).toBeLessThanOrEqual(Date.now() + 15 * 60_000);
+    } finally {
+      await db.destroy();
+      await drop();
+    }
   });
 });
