@@ -3,7 +3,8 @@
 // server never electron; server/engine never fastify, the db or routes; outside server/engine,
 // only server/engine/index.ts (the engine's public face) is imported. Also: ipcMain only in
 // main/ipc/, window.desktop only in renderer/platform/. And design.md §9's server rules: no query
-// builder in server/routes/ (SQL lives in server/db/repositories/), a route area never imports
+// builder in server/routes/ (SQL lives in server/db/repositories/), no SQL anywhere else outside
+// server/db/ either (transactions open through server/db/transaction.ts), a route area never imports
 // another (what two share is a top-level server/routes/*.ts module or lives lower down), and only
 // server/app.ts, which registers the areas, imports server/routes/ from outside it.
 // In the renderer (design.md §9) a feature folder never imports another one and common/ never
@@ -32,6 +33,21 @@ const queryCalls = [
   "TaggedTemplateExpression[tag.name='sql']",
   "TaggedTemplateExpression[tag.object.name='sql']",
 ];
+// Outside server/db/ no code builds or runs SQL: no query builder, no transaction of its own (a
+// service opens one through server/db/transaction.ts's inTransaction), no raw `sql`. Kysely's
+// types (Kysely, Transaction) may be imported anywhere a handle is passed on.
+const sqlOnlyInDb = 'SQL 只写在 server/db/repositories/ 中：请在仓储中实现后调用（事务通过 server/db/transaction.ts 的 inTransaction 开启）';
+const dbQueryCalls = [
+  "CallExpression[callee.type='MemberExpression'][callee.property.name=/^(selectFrom|selectNoFrom|updateTable|insertInto|replaceInto|mergeInto|deleteFrom|transaction|with|withRecursive)$/]",
+  "TaggedTemplateExpression[tag.name='sql']",
+  "TaggedTemplateExpression[tag.object.name='sql']",
+  "CallExpression[callee.type='MemberExpression'][callee.object.name='sql']",
+];
+const kyselyValues = 'server/db/ 之外只可引用 kysely 的类型（import type）：SQL 只写在 server/db/repositories/ 中';
+const kyselyValueImports = [
+  "ImportDeclaration[source.value=/^kysely(\\x2F|$)/]:not([importKind='type']) > :matches(ImportSpecifier:not([importKind='type']), ImportDefaultSpecifier, ImportNamespaceSpecifier)",
+];
+const noSqlOutsideDb = syntax(restrictSyntax(dbQueryCalls, sqlOnlyInDb), restrictSyntax(kyselyValueImports, kyselyValues));
 // A route area imports no other area: what two share is a top-level server/routes/*.ts module
 // (shared.ts, register.ts) or lives lower down (a service, a repository, server/kb, contract/).
 const otherArea = 'server/routes/ 的各区域互不引用：两个区域共用的代码放在 server/routes/ 顶层的共享模块（如 shared.ts），或下移到 server/services/、server/db/repositories/、server/kb/ 或 contract/';
@@ -164,13 +180,18 @@ export default tseslint.config(
     rules: restrict([group(['**/main/**', '**/renderer/**', '**/server/**'], 'preload/ 只由 contract/ 构建，不含逻辑。')]),
   },
   {
-    files: ['server/**'],
-    ignores: ['server/app.ts', 'server/routes/**', 'server/engine/**'],
+    files: ['server/db/**'],
     rules: { ...restrict([serverNoClient, noRoutes, engineFromServer.pattern]), ...engineFromServer.dynamic },
   },
   {
+    // services, jobs, kb, reports, uploads, auth, licenses, plugins and the top-level modules
+    files: ['server/**'],
+    ignores: ['server/app.ts', 'server/routes/**', 'server/engine/**', 'server/db/**'],
+    rules: { ...restrict([serverNoClient, noRoutes, engineFromServer.pattern]), ...syntax(noSqlOutsideDb, engineFromServer.dynamic) },
+  },
+  {
     files: ['server/app.ts'],
-    rules: { ...restrict([serverNoClient, engineFromServer.pattern]), ...engineFromServer.dynamic },
+    rules: { ...restrict([serverNoClient, engineFromServer.pattern]), ...syntax(noSqlOutsideDb, engineFromServer.dynamic) },
   },
   {
     files: ['server/routes/*.ts'],

@@ -84,7 +84,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   try {
     await migrateToLatest(db, kind);
     await seed(db, { adminPassword: options.adminPassword ?? 'Cairn@123' });
-    // Until issue 6's job table lets several nodes claim work, imports belong to this process.
+    // Analyses and reports are jobs any platform process claims from the database (jobs/); a
+    // knowledge-base import still runs in the process that accepted it, so one this process left at
+    // 导入中 when it stopped is closed as failed now. (It closes every running import: with several
+    // processes on one PostgreSQL, one starting up also fails another's import in progress.)
     await failInterruptedImports(db);
     await syncLicenseCatalogue(db);
     const dataDir = options.dataDir ?? (options.database.kind === 'sqlite' ? path.dirname(options.database.file) : path.resolve('.cairn-data'));

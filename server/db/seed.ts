@@ -10,15 +10,15 @@ import type { Database } from './schema.ts';
 export const SETTING = { passwordPolicy: 'password_policy', csrfSecret: 'csrf_secret', autoLock: 'auto_lock' } as const;
 
 /** Spec §5: minimum length 8 by default; all four character classes required. */
-export const DEFAULT_PASSWORD_POLICY = { length: 8, uppercase: true, lowercase: true, digit: true, special: true };
+const DEFAULT_PASSWORD_POLICY = { length: 8, uppercase: true, lowercase: true, digit: true, special: true };
 
-export const ADMIN_USERNAME = 'admin';
+const ADMIN_USERNAME = 'admin';
 
 /** What an ordinary user starts with: see and work on projects and results, no administration. */
 const ORDINARY_CODES = new Set<PermissionCode>([
   'project:list', 'analysis:task:list', 'report:list', 'component', 'vul', 'source', 'cominfo', 'risk:vul:list',
 ]);
-export const ORDINARY_PERMISSIONS = ALL_PERMISSION_CODES.filter(
+const ORDINARY_PERMISSIONS = ALL_PERMISSION_CODES.filter(
   (code) => ORDINARY_CODES.has(code) || code.startsWith('analysis:result:') || code.startsWith('project:setup'),
 );
 

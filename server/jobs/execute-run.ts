@@ -11,6 +11,7 @@ import { parseAnalysisModes } from '../../contract/enums.ts';
 import { inputKindOf, unsupportedSource } from '../../contract/sources.ts';
 import type { Database } from '../db/schema.ts';
 import { levelsOf } from '../db/repositories/licenses.ts';
+import { findProject } from '../db/repositories/projects.ts';
 import { reportProgress, type RunRow } from '../db/repositories/runs.ts';
 import { analyseProject, type KnowledgeSource } from '../engine/index.ts';
 import { UserError } from '../errors.ts';
@@ -39,7 +40,7 @@ export interface ExecuteContext {
 }
 
 export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: AbortSignal): Promise<void> {
-  const project = await ctx.db.selectFrom('projects').selectAll().where('id', '=', run.project_id).executeTakeFirst();
+  const project = await findProject(ctx.db, run.project_id);
   if (!project) throw new RunError('项目已被删除', 'not-found');
   const kind = inputKindOf(project.get_code_type);
   if (!kind) throw new RunError(unsupportedSource(project.get_code_type)!, 'unavailable');

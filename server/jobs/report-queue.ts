@@ -8,11 +8,11 @@ import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseKind } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
-import { EXPORT_STATUS } from '../../contract/enums.ts';
 import {
-  claimNextReport, failReport, finishReport, heartbeatReports, reportProgress, requeueStaleReports, type ReportRecord,
+  claimNextReport, failReport, finishReport, heartbeatReports, lostReports, reportProgress, requeueStaleReports, type ReportRecord,
 } from '../db/repositories/reports.ts';
 import { parseJson } from '../db/repositories/results.ts';
+import { userName } from '../db/repositories/users.ts';
 import { isUserError, UserError } from '../errors.ts';
 import { buildReportModel, type ModelKind } from '../reports/build-model.ts';
 import { closeWriterThreads, generateReportFile } from '../reports/generate.ts';
@@ -62,10 +62,7 @@ export class ReportQueue {
       fail: (report, error, worker) => failReport(db, Number(report.id), worker, reportFailureMessage(error)),
       beat: async (ids, worker) => {
         await heartbeatReports(db, ids, worker);
-        // Deleted (status 3) or handed to another worker meanwhile.
-        const gone = await db.selectFrom('reports').select('id').where('id', 'in', ids)
-          .where((eb) => eb.or([eb('status', '<>', EXPORT_STATUS.GENERATING), eb('worker', 'is', null), eb('worker', '<>', worker)])).execute();
-        return gone.map((r) => Number(r.id));
+        return lostReports(db, ids, worker);
       },
       goneReason: () => new UserError('报告已删除', 'not-found'),
       requeueStale: (before, worker) => requeueStaleReports(db, before, worker),
@@ -111,9 +108,8 @@ export class ReportQueue {
     const key = JSON.stringify([kind, runIds, report.subject_id, report.created_by, report.created_at]);
     let model = this.lastModel?.key === key ? this.lastModel.model : null;
     if (!model) {
-      const author = report.created_by === null ? undefined
-        : await db.selectFrom('users').select('name').where('id', '=', report.created_by).executeTakeFirst();
-      model = await buildReportModel(db, { kind, runIds, subjectId: report.subject_id, author: author?.name ?? '--', tool: { name: 'Cairn', version } });
+      const author = report.created_by === null ? undefined : await userName(db, report.created_by);
+      model = await buildReportModel(db, { kind, runIds, subjectId: report.subject_id, author: author ?? '--', tool: { name: 'Cairn', version } });
       this.lastModel = { key, model };
     }
     signal.throwIfAborted();

@@ -4,11 +4,9 @@
 // PostgreSQL queue.
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import { TASK_STATUS } from '../../contract/enums.ts';
 import type { DatabaseKind } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
-import { claimNextRun, failRun, requeueStale, type RunRow } from '../db/repositories/runs.ts';
-import { nowIso } from '../db/time.ts';
+import { claimNextRun, failRun, heartbeatRuns, lostRuns, requeueStale, type RunRow } from '../db/repositories/runs.ts';
 import { isUserError } from '../errors.ts';
 import { executeRun, RunError } from './execute-run.ts';
 import { JobLoop } from './job-loop.ts';
@@ -53,12 +51,8 @@ export class RunQueue {
       fail: (run, error, worker) => failRun(db, run, worker, runFailureMessage(error)),
       expected: (error) => error instanceof RunError,
       beat: async (ids, worker) => {
-        await db.updateTable('runs').set({ heartbeat_at: nowIso() })
-          .where('id', 'in', ids).where('worker', '=', worker).where('status', '=', TASK_STATUS.ANALYSING).execute();
-        // Paused or stopped from another process, or given to another worker.
-        const gone = await db.selectFrom('runs').select('id').where('id', 'in', ids)
-          .where((eb) => eb.or([eb('status', '<>', TASK_STATUS.ANALYSING), eb('worker', '<>', worker)])).execute();
-        return gone.map((r) => r.id);
+        await heartbeatRuns(db, ids, worker);
+        return lostRuns(db, ids, worker);
       },
       goneReason: () => new RunError('任务已被暂停或停止', 'conflict'),
       requeueStale: (before, worker) => requeueStale(db, before, worker),

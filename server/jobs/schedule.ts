@@ -4,24 +4,21 @@
 import type { Kysely } from 'kysely';
 import type { Timing } from '../../contract/api/task.ts';
 import type { Database } from '../db/schema.ts';
+import { claimTimingTurn, dueProjects } from '../db/repositories/projects.ts';
 import { queueRun } from '../db/repositories/runs.ts';
 
 import { nextRunAt } from './timing.ts';
 
 export async function launchDueProjects(db: Kysely<Database>, now = new Date()): Promise<number> {
-  const due = await db.selectFrom('projects').select(['id', 'timing', 'next_run_at', 'analysis_modes', 'outbound_license', 'created_by', 'updated_at'])
-    .where('enable_timing', '=', 1).where('next_run_at', '<=', now.toISOString()).execute();
+  const due = await dueProjects(db, now.toISOString());
   let launched = 0;
   for (const project of due) {
     const timing = JSON.parse(project.timing) as Timing;
     const next = nextRunAt(timing, now, new Date(project.updated_at))?.toISOString() ?? null;
-    const claimed = await db.updateTable('projects').set({ next_run_at: next })
-      .where('id', '=', project.id).where('next_run_at', '=', project.next_run_at!).executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) === 0) continue;
+    if (!(await claimTimingTurn(db, project.id, project.next_run_at!, next))) continue;
     // A project still analysing from last time skips this turn (queueRun refuses a second run).
     const run = await queueRun(db, { projectId: project.id, analysisModes: project.analysis_modes, trigger: 'timing', userId: project.created_by, outboundLicense: project.outbound_license });
     if (run) launched++;
   }
   return launched;
 }
-

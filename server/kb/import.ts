@@ -90,7 +90,7 @@ async function readHead(file: string, bytes = 4096): Promise<string> {
 }
 
 /** Works out what the input is from its type, name and first bytes. */
-export async function detectFormat(input: string): Promise<Format> {
+async function detectFormat(input: string): Promise<Format> {
   let stat: fs.Stats;
   try {
     stat = await fsp.stat(input);

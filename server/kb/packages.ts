@@ -28,7 +28,7 @@ function nameOf(type: string, namespace: string | null | undefined, name: string
 }
 
 /** Purl building for display, the inverse of nameOf for the common types. */
-export function purlFor(ecosystem: string, name: string, version: string): string {
+function purlFor(ecosystem: string, name: string, version: string): string {
   const cut = ecosystem === 'maven' ? name.indexOf(':') : name.lastIndexOf('/');
   const namespace = cut > 0 && !OS_TYPES.has(ecosystem) ? name.slice(0, cut) : null;
   const base = namespace ? name.slice(cut + 1) : name;

@@ -50,7 +50,7 @@ const errorText = (error: unknown): string => {
 };
 
 /** Checks the mirror address: only http and https, no credentials in logs. */
-export function mirrorBase(mirror: string): URL {
+function mirrorBase(mirror: string): URL {
   let url: URL;
   try {
     url = new URL(mirror.trim());

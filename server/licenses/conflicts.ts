@@ -3,7 +3,7 @@
 import type { ConflictRow } from '../../contract/api/result/index.ts';
 import { checkCompatibility, expressionIds } from '../engine/index.ts';
 
-export const NO_OUTBOUND = '项目未设置许可证，无法判断兼容性；请在项目设置中填写项目的出站许可证后重新检测';
+const NO_OUTBOUND = '项目未设置许可证，无法判断兼容性；请在项目设置中填写项目的出站许可证后重新检测';
 const NO_DECLARED = '组件未声明许可证，无法判断兼容性';
 
 export type ConflictVerdict = Omit<ConflictRow, 'componentId' | 'name' | 'version' | 'purl' | 'licenseExpression'>;

@@ -17,7 +17,7 @@ const BY_STATUS: Record<number, string> = {
   400: MSG.badRequest, 401: MSG.unauthorized, 403: MSG.forbidden, 404: MSG.notFound, 408: MSG.timeout,
 };
 
-export function describeError(error: FastifyError): { status: number; message: string } {
+function describeError(error: FastifyError): { status: number; message: string } {
   if (error.validation) {
     return { status: 400, message: `${MSG.badParameters}：${validationMessage(error.validation, error.validationContext)}` };
   }

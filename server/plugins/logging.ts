@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 const CENSOR = '[已隐藏]';
 const SECRET_QUERY = /([?&](?:key|token|password)=)[^&]*/gi;
 
-export const redactUrl = (url: string): string => url.replace(SECRET_QUERY, `$1${CENSOR}`);
+const redactUrl = (url: string): string => url.replace(SECRET_QUERY, `$1${CENSOR}`);
 
 const HEADERS = ['cookie', 'authorization', '["x-csrf-token"]', '["set-cookie"]'];
 const PASSWORDS = ['password', 'oldPassword', 'password_hash', 'passwordHash'];

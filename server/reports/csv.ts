@@ -23,13 +23,13 @@ function neutralised(text: string): string {
 }
 
 /** One CSV field, quoted only when it has to be. */
-export function csvField(value: string | number): string {
+function csvField(value: string | number): string {
   const text = typeof value === 'number' ? String(value) : neutralised(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** The lines of a table, header first, in chunks of rows. */
-export function* csvChunks<T>(table: TableSection<T>, rows: readonly T[]): Generator<string> {
+function* csvChunks<T>(table: TableSection<T>, rows: readonly T[]): Generator<string> {
   yield `${BOM}${table.columns.map((c) => csvField(c.header)).join(',')}\r\n`;
   let chunk = '';
   for (let i = 0; i < rows.length; i++) {

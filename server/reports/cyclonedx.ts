@@ -13,7 +13,7 @@ import { documentName, spdxLicence } from './spdx.ts';
 const { Vulnerability: V } = Models;
 type Component = InstanceType<typeof Models.Component>;
 
-export const SEVERITY_OF_LEVEL: Record<Level, `${Enums.Vulnerability.Severity}`> = {
+const SEVERITY_OF_LEVEL: Record<Level, `${Enums.Vulnerability.Severity}`> = {
   1: 'critical',
   2: 'high',
   4: 'medium',
@@ -22,7 +22,7 @@ export const SEVERITY_OF_LEVEL: Record<Level, `${Enums.Vulnerability.Severity}`>
 };
 
 /** Our VEX codes (contract VEX_LABEL) as CycloneDX analysis states; 0 待定 has no analysis. */
-export const ANALYSIS_STATE_OF_VEX: Record<number, `${Enums.Vulnerability.AnalysisState}` | undefined> = {
+const ANALYSIS_STATE_OF_VEX: Record<number, `${Enums.Vulnerability.AnalysisState}` | undefined> = {
   1: 'not_affected',
   2: 'exploitable',
   3: 'resolved',
@@ -30,7 +30,7 @@ export const ANALYSIS_STATE_OF_VEX: Record<number, `${Enums.Vulnerability.Analys
 };
 
 /** The rating method a CVSS vector is written in; `other` for anything else. */
-export function ratingMethodOf(vector: string | null): `${Enums.Vulnerability.RatingMethod}` | undefined {
+function ratingMethodOf(vector: string | null): `${Enums.Vulnerability.RatingMethod}` | undefined {
   if (!vector) return undefined;
   if (vector.startsWith('CVSS:4.')) return 'CVSSv4';
   if (vector.startsWith('CVSS:3.1')) return 'CVSSv31';
@@ -40,7 +40,7 @@ export function ratingMethodOf(vector: string | null): `${Enums.Vulnerability.Ra
 }
 
 /** Where an id is published: NVD for CVEs, GitHub for GHSAs, the Chinese databases, else OSV. */
-export function sourceOf(id: string): { name: string; url?: string } {
+function sourceOf(id: string): { name: string; url?: string } {
   if (/^CVE-\d{4}-\d+$/i.test(id)) return { name: 'NVD', url: `https://nvd.nist.gov/vuln/detail/${id}` };
   if (/^GHSA-/i.test(id)) return { name: 'GitHub', url: `https://github.com/advisories/${id}` };
   if (/^CNNVD-/i.test(id)) return { name: 'CNNVD' };

@@ -58,7 +58,7 @@ const TABLE_TEXT_STYLE = 'ReportTableText';
 
 const CHINESE_NUMERALS = ['一', '二', '三', '四', '五', '六', '七', '八', '九', '十'];
 /** 1 → 一, 12 → 十二 (enough for the few sections a report has). */
-export function chineseNumeral(n: number): string {
+function chineseNumeral(n: number): string {
   if (n <= 10) return CHINESE_NUMERALS[n - 1]!;
   return `十${CHINESE_NUMERALS[(n % 10) - 1] ?? ''}`;
 }
@@ -293,7 +293,7 @@ async function buildDocx(model: ReportModel, placeholder: (section: AnyTableSect
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 /** Escapes text for XML and drops the characters XML 1.0 cannot carry at all. */
-export function xmlText(text: string): string {
+function xmlText(text: string): string {
   return clean(text).replace(/[&<>"]/g, (c) => XML_ESCAPES[c]!);
 }
 
@@ -316,7 +316,7 @@ function cellXml(text: string, width: number, style: { bold?: boolean; fill?: st
 }
 
 /** A section's table as WordprocessingML, in chunks of rows: header repeated on every page, level cells shaded. */
-export function* tableXml(section: AnyTableSection, model: ReportModel): Generator<string> {
+function* tableXml(section: AnyTableSection, model: ReportModel): Generator<string> {
   const widths = scaledWidths(section.columns.map((c) => c.width));
   yield `<w:tbl>${TABLE_PROPERTIES}<w:tblGrid>${widths.map((w) => `<w:gridCol w:w="${w}"/>`).join('')}</w:tblGrid>` +
     `<w:tr><w:trPr><w:cantSplit/><w:tblHeader/></w:trPr>${section.columns.map((c, i) => cellXml(c.header, widths[i]!, { bold: true, fill: HEADER_FILL })).join('')}</w:tr>`;

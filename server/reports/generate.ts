@@ -1,7 +1,7 @@
 // Writes one report row's file: picks the writer by kind and report type, runs it in a worker
 // thread (a 10,000-finding PDF is seconds of CPU that must not stall the API's event loop),
 // writes to `<name>.part` and renames only when complete, then hashes the file as a stream.
-// This module is also the worker's entry: the thread loads it with `workerData.cairnReportWriter`.
+// The thread's entry is writer-worker.ts, which asks this module's writerFor for the writer.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
@@ -37,11 +37,11 @@ export async function writerFor(kind: string, reportType: number): Promise<Write
 }
 
 /** Characters no file system accepts in a name; the stored file keeps the rest of the report's name. */
-export const safeFileName = (name: string): string =>
+const safeFileName = (name: string): string =>
   [...name].map((ch) => (ch.charCodeAt(0) < 0x20 || '\\/:*?"<>|'.includes(ch) ? '_' : ch)).join('').slice(0, 200);
 
 /** The report's file relative to the data folder. */
-export const reportFileOf = (id: number, name: string): string => path.posix.join('reports', String(id), safeFileName(name));
+const reportFileOf = (id: number, name: string): string => path.posix.join('reports', String(id), safeFileName(name));
 
 export interface GeneratedFile {
   /** Relative to the data folder. */

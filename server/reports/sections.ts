@@ -2,7 +2,6 @@
 // order and each table's columns with how a cell is read from the model. The three writers lay
 // the same sections out in their own way, so the three formats always carry the same content.
 import {
-  COMPONENT_MARK_LABEL,
   COMPONENT_RISK_LABEL,
   LICENSE_LEVEL_LABEL,
   VEX_LABEL,
@@ -86,7 +85,7 @@ export const VULNERABILITY_TABLE: TableSection<ReportVulnerability> = {
   ],
 };
 
-export const LICENSE_TABLE: TableSection<ReportLicense> = {
+const LICENSE_TABLE: TableSection<ReportLicense> = {
   key: 'licenses',
   title: '许可证清单',
   intro: (m) => `组件共涉及许可证 ${m.summary.licenses} 种。`,
@@ -102,9 +101,9 @@ export const LICENSE_TABLE: TableSection<ReportLicense> = {
   ],
 };
 
-export const COPYLEFT_LABEL: Record<string, string> = { none: '宽松型', weak: '弱 Copyleft', strong: '强 Copyleft', network: '网络 Copyleft' };
+const COPYLEFT_LABEL: Record<string, string> = { none: '宽松型', weak: '弱 Copyleft', strong: '强 Copyleft', network: '网络 Copyleft' };
 
-export const CONFLICT_TABLE: TableSection<ReportConflict> = {
+const CONFLICT_TABLE: TableSection<ReportConflict> = {
   key: 'conflicts',
   title: '许可证冲突',
   intro: (m) =>
@@ -122,7 +121,7 @@ export const CONFLICT_TABLE: TableSection<ReportConflict> = {
 };
 
 /** Findings an analyst has marked or given a VEX statement. */
-export const MARK_TABLE: TableSection<ReportVulnerability> = {
+const MARK_TABLE: TableSection<ReportVulnerability> = {
   key: 'marks',
   title: '审计标记与 VEX 声明',
   intro: () => '分析人员对漏洞给出的处置标记与可利用性（VEX）声明。',
@@ -138,7 +137,7 @@ export const MARK_TABLE: TableSection<ReportVulnerability> = {
   ],
 };
 
-export const MARK_LOG_TABLE: TableSection<ReportMarkLog> = {
+const MARK_LOG_TABLE: TableSection<ReportMarkLog> = {
   key: 'markLogs',
   title: '标记记录',
   intro: () => '标记的修改记录，按时间先后排列。',
@@ -153,9 +152,6 @@ export const MARK_LOG_TABLE: TableSection<ReportMarkLog> = {
     { header: '操作人', width: 10, value: (l) => l.user },
   ],
 };
-
-/** Component marks shown in the component section's note. */
-export const componentMarkLabel = (mark: string) => labelOf(COMPONENT_MARK_LABEL, mark);
 
 /** The tables in document order (the summary with its charts comes first, before these). */
 export const TABLE_SECTIONS = [COMPONENT_TABLE, VULNERABILITY_TABLE, LICENSE_TABLE, CONFLICT_TABLE, MARK_TABLE, MARK_LOG_TABLE] as const;

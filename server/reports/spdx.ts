@@ -43,7 +43,7 @@ function render(ast: Ast, parent: 'and' | 'or' | null = null): string {
 }
 
 /** `LicenseRef-` + the idstring characters SPDX allows (letters, digits, `.` and `-`). */
-export function licenseRefOf(text: string): string {
+function licenseRefOf(text: string): string {
   const id = text.normalize('NFKC').replace(/[^A-Za-z0-9.]+/g, '-').replace(/^-+|-+$/g, '');
   return `LicenseRef-${id || 'unknown'}`;
 }
@@ -97,7 +97,7 @@ function refsIn(ast: Ast, text: string): Array<{ id: string; text: string }> {
 }
 
 /** SPDX times are whole seconds in UTC: `2026-11-22T08:00:00Z`. */
-export function spdxTime(iso: string): string {
+function spdxTime(iso: string): string {
   const date = new Date(iso);
   return (Number.isNaN(date.getTime()) ? new Date() : date).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
@@ -111,7 +111,7 @@ export function documentName(model: ReportModel): string {
   return `${parts.join(' / ') || model.title}${model.subject.version ? ` ${model.subject.version}` : ''}`;
 }
 
-export function buildSpdx(model: ReportModel): Record<string, unknown> {
+function buildSpdx(model: ReportModel): Record<string, unknown> {
   const rootId = spdxId('Project', String(model.project.id));
   const extracted = new Map<string, string>();
   const licenceOf = (text: string | null): SpdxLicence => {

@@ -24,13 +24,13 @@ const MAYBE_INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF\u
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' };
 
 /** An attribute value: XML-escaped, line breaks and tabs kept as character references. */
-export function xmlAttr(value: string): string {
+function xmlAttr(value: string): string {
   const clean = MAYBE_INVALID_XML.test(value) ? value.replace(INVALID_XML, '') : value;
   return clean.replace(/[&<>"\t\n\r]/g, (c) => ESCAPES[c]!);
 }
 
 /** A name-based UUID (version 5 layout over SHA-1) of `text`. */
-export function nameUuid(text: string): string {
+function nameUuid(text: string): string {
   const bytes = createHash('sha1').update(`cairn-swid:${text}`).digest().subarray(0, 16);
   bytes[6] = (bytes[6]! & 0x0f) | 0x50;
   bytes[8] = (bytes[8]! & 0x3f) | 0x80;
@@ -39,7 +39,7 @@ export function nameUuid(text: string): string {
 }
 
 /** The versionScheme (ISO 19770-2 §8.6.17) a version string follows. */
-export function versionSchemeOf(version: string): string {
+function versionSchemeOf(version: string): string {
   if (!version) return 'unknown';
   if (/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.test(version)) return 'semver';
   if (/^\d+(?:\.\d+)*$/.test(version)) return 'multipartnumeric';
@@ -48,7 +48,7 @@ export function versionSchemeOf(version: string): string {
 }
 
 /** A file name safe in any zip tool: letters, digits, `.`, `_`, `-`; never hidden, never empty. */
-export function safeEntryName(text: string): string {
+function safeEntryName(text: string): string {
   const safe = text.normalize('NFKC').replace(/[^\p{L}\p{N}._-]+/gu, '_').replace(/^[._]+/, '').slice(0, 80);
   return safe || 'unnamed';
 }
@@ -88,7 +88,7 @@ function tagXml(tag: Tag, model: ReportModel): string {
 const softwareKey = (c: ReportComponent): string => c.purl || `${c.ecosystem}:${c.name}@${c.version}`;
 
 /** The tags of a report: the project's first, then one per component, with their zip entry names. */
-export function buildSwidTags(model: ReportModel): Array<{ entry: string; tagId: string; xml: string }> {
+function buildSwidTags(model: ReportModel): Array<{ entry: string; tagId: string; xml: string }> {
   const generator = `${model.tool.name} ${model.tool.version}`;
   const projectTagId = nameUuid(`project:${model.project.id}:${model.project.name}:${model.subject.version ?? ''}`);
   const tagIds = new Map<string, string>();

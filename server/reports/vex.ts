@@ -11,11 +11,11 @@ export async function writeCycloneDxVex(model: ReportModel, file: string): Promi
   await writeFile(file, serializeBom(buildBom(model, { vex: true })), 'utf8');
 }
 
-export const OPENVEX_CONTEXT = 'https://openvex.dev/ns/v0.2.0';
+const OPENVEX_CONTEXT = 'https://openvex.dev/ns/v0.2.0';
 export type OpenVexStatus = 'not_affected' | 'affected' | 'fixed' | 'under_investigation';
 
 /** Our VEX codes (contract VEX_LABEL): 0 待定 and 4 调查中 are both still under investigation. */
-export const OPENVEX_STATUS_OF_VEX: Record<number, OpenVexStatus> = {
+const OPENVEX_STATUS_OF_VEX: Record<number, OpenVexStatus> = {
   0: 'under_investigation',
   1: 'not_affected',
   2: 'affected',
@@ -70,7 +70,7 @@ function statementOf(v: ReportVulnerability, component: ReportComponent | undefi
   return statement;
 }
 
-export function buildOpenVex(model: ReportModel): OpenVexDocument {
+function buildOpenVex(model: ReportModel): OpenVexDocument {
   const components = new Map(model.components.map((c) => [c.ref, c]));
   return {
     '@context': OPENVEX_CONTEXT,

@@ -25,7 +25,7 @@ const font = (extra: Partial<Font> = {}): Partial<Font> => ({ name: FONT_NAME, s
 // eslint-disable-next-line no-control-regex
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** Text Excel accepts in a cell: no characters XML cannot carry, at most 32,767 of them. */
-export function cellText(text: string): string {
+function cellText(text: string): string {
   const clean = text.replace(INVALID_XML, '');
   return clean.length > MAX_CELL_TEXT ? clean.slice(0, MAX_CELL_TEXT) : clean;
 }

@@ -33,7 +33,7 @@ export const REPORT_MSG = {
 export type ReportDeps = Pick<ServerContext, 'db' | 'reports'>;
 
 /** `yyyyMMddHHmmss` in the platform's local time, the time part of report file names. */
-export function fileStamp(date = new Date()): string {
+function fileStamp(date = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}${pad(date.getHours())}${pad(date.getMinutes())}${pad(date.getSeconds())}`;
 }

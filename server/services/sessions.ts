@@ -5,7 +5,7 @@ import { validateName, validatePassword } from '../../contract/validation.ts';
 import { loadAutoLockConfig } from '../auth/auto-lock.ts';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/password.ts';
 import { loadPasswordPolicy } from '../auth/session-user.ts';
-import { audit } from '../db/repositories/audit-log.ts';
+import { audit, auditRefusal } from '../db/repositories/audit-log.ts';
 import { findTokenOwner } from '../db/repositories/personal-tokens.ts';
 import { createSession, deleteExpiredSessions, deleteSessionByToken, deleteUserSessions, findActiveSession } from '../db/repositories/sessions.ts';
 import { findUserById, findUserByUsername, recordFailedLogin, resetFailedLogins, updatePassword, updateProfile, type User } from '../db/repositories/users.ts';
@@ -69,7 +69,7 @@ export async function logIn(db: Db, username: string, password: string, context:
   const user = await findUserByUsername(db, username);
   if (!user) {
     await verifyPassword(password, await decoyHash());
-    await audit(db, { userId: null, action: 'login.failed', detail: { username, ip: context.ip } });
+    await auditRefusal(db, { userId: null, action: 'login.failed', detail: { username, ip: context.ip } });
     throw new UserError(MSG.badCredentials);
   }
   const rightPassword = await verifyPassword(password, user.passwordHash);
@@ -87,7 +87,7 @@ export async function logIn(db: Db, username: string, password: string, context:
     throw new UserError(MSG.badCredentials);
   }
   if (refusal) {
-    await audit(db, { userId: user.id, action: 'login.refused.locked', detail: { ip: context.ip } });
+    await auditRefusal(db, { userId: user.id, action: 'login.refused.locked', detail: { ip: context.ip } });
     throw new UserError(refusal);
   }
   const token = await openSession(db, user.id, 'login', context, (trx) => resetFailedLogins(trx, user.id));
@@ -102,12 +102,12 @@ export async function logInWithToken(db: Db, key: string, context: SignInContext
   const userId = await findTokenOwner(db, key);
   const user = userId === undefined ? undefined : await findUserById(db, userId);
   if (!user) {
-    await audit(db, { userId: null, action: 'login.token.failed', detail: { ip: context.ip } });
+    await auditRefusal(db, { userId: null, action: 'login.token.failed', detail: { ip: context.ip } });
     throw new UserError(MSG.tokenInvalid);
   }
   const refusal = lockRefusal(user, context.now ?? Date.now());
   if (refusal) {
-    await audit(db, { userId: user.id, action: 'login.token.refused.locked', detail: { ip: context.ip } });
+    await auditRefusal(db, { userId: user.id, action: 'login.token.refused.locked', detail: { ip: context.ip } });
     throw new UserError(refusal);
   }
   return { userId: user.id, token: await openSession(db, user.id, 'login.token', context) };

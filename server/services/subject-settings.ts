@@ -4,7 +4,7 @@
 import type { BugConfig, NoticeConfig, PrivateServiceConfig } from '../../contract/api/subject.ts';
 import { TRACKER_TYPES } from '../../contract/api/subject.ts';
 
-export const DEFAULT_NOTICE: NoticeConfig = { levels: [1, 2], userIds: [], onTaskFinish: false, onTaskFail: false, onNewVulnerability: false };
+const DEFAULT_NOTICE: NoticeConfig = { levels: [1, 2], userIds: [], onTaskFinish: false, onTaskFail: false, onNewVulnerability: false };
 
 const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null && !Array.isArray(v) ? v as Record<string, unknown> : {});
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');

@@ -1,6 +1,5 @@
 // 项目类型 commands: each checks its input, changes the rows and writes its audit row in one
 // transaction, and refuses with a UserError naming the field a form should mark.
-import type { Kysely } from 'kysely';
 import type { SubjectTypeForm, SubjectTypeRow, SubjectTypeStatus } from '../../contract/api/project-type.ts';
 import { validateDescription, validateName } from '../../contract/validation.ts';
 import { audit } from '../db/repositories/audit-log.ts';
@@ -8,16 +7,14 @@ import {
   countSubjectsOfType, deleteSubjectType, findSubjectType, findSubjectTypeNamed, insertSubjectType,
   setSubjectTypeStatus, subjectTypeRow, updateSubjectType, type SubjectTypeRecord,
 } from '../db/repositories/subject-types.ts';
-import type { Database } from '../db/schema.ts';
+import { inTransaction, type Db } from '../db/transaction.ts';
 import { UserError } from '../errors.ts';
 
-export const SUBJECT_TYPE_MSG = {
+const SUBJECT_TYPE_MSG = {
   notFound: '项目类型不存在',
   duplicate: (name: string) => `项目类型“${name}”已存在`,
   inUse: (count: number) => `该项目类型正被 ${count} 个应用使用，不能删除；可将其下线，不再供新应用选择`,
 };
-
-type Db = Kysely<Database>;
 
 /** The form's values, checked with the rules every name and description follow. */
 async function checked(db: Db, form: SubjectTypeForm, exceptId?: number): Promise<{ name: string; remark: string }> {
@@ -39,7 +36,7 @@ async function existing(db: Db, id: number): Promise<SubjectTypeRecord> {
 }
 
 export async function addSubjectType(db: Db, userId: number, form: SubjectTypeForm): Promise<SubjectTypeRow> {
-  const added = await db.transaction().execute(async (trx) => {
+  const added = await inTransaction(db, async (trx) => {
     const values = await checked(trx, form);
     const record = await insertSubjectType(trx, { ...values, userId });
     await audit(trx, { userId, action: 'subjectType.added', detail: { id: record.id, name: record.name } });
@@ -49,7 +46,7 @@ export async function addSubjectType(db: Db, userId: number, form: SubjectTypeFo
 }
 
 export async function editSubjectType(db: Db, userId: number, id: number, form: SubjectTypeForm): Promise<SubjectTypeRow> {
-  const edited = await db.transaction().execute(async (trx) => {
+  const edited = await inTransaction(db, async (trx) => {
     const record = await existing(trx, id);
     const values = await checked(trx, form, id);
     const updated = await updateSubjectType(trx, record, values);
@@ -60,7 +57,7 @@ export async function editSubjectType(db: Db, userId: number, id: number, form: 
 }
 
 export async function switchSubjectType(db: Db, userId: number, id: number, status: SubjectTypeStatus): Promise<SubjectTypeRow> {
-  const switched = await db.transaction().execute(async (trx) => {
+  const switched = await inTransaction(db, async (trx) => {
     const record = await existing(trx, id);
     const updated = await setSubjectTypeStatus(trx, record.id, status);
     await audit(trx, { userId, action: 'subjectType.status', detail: { id, name: record.name, status } });
@@ -70,7 +67,7 @@ export async function switchSubjectType(db: Db, userId: number, id: number, stat
 }
 
 export async function removeSubjectType(db: Db, userId: number, id: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const record = await existing(trx, id);
     const used = await countSubjectsOfType(trx, record.name);
     if (used > 0) throw new UserError(SUBJECT_TYPE_MSG.inUse(used), 'conflict');

@@ -20,7 +20,7 @@ type SystemFields = Omit<SystemEdit, 'id'>;
 const refuse = (message: string) => new UserError(message);
 
 export const CUSTOM_SOURCE = 'custom';
-export const CUSTOM_ORIGIN = '系统漏洞库';
+const CUSTOM_ORIGIN = '系统漏洞库';
 
 const CVE = /^CVE-\d{4}-\d{4,}$/;
 const CNNVD = /^CNNVD-\d{6}-\d{1,}$/;

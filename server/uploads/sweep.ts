@@ -9,7 +9,7 @@ import type { Database } from '../db/schema.ts';
 import { removeFiles } from './receive.ts';
 
 /** An upload with no chunk for this long is abandoned. */
-export const ABANDONED_AFTER_MS = 7 * 24 * 3600 * 1000;
+const ABANDONED_AFTER_MS = 7 * 24 * 3600 * 1000;
 const SWEEP_EVERY_MS = 6 * 3600 * 1000;
 
 /** Cancels uploads idle since before `cutoff` and removes their files; the ids swept. */

@@ -20,13 +20,10 @@ export * from './marks.ts';
 export * from './history.ts';
 export * from './home.ts';
 
-/** Every result call declared for issue 6. */
-export const resultCallDeclarations = {
+/**
+ * Every result call of issue 6. The server registers each with its handler (server/routes/result/,
+ * one module per group above) and refuses to start when one is missing.
+ */
+export const resultCalls = {
   ...resultTreeCalls, ...resultComponentCalls, ...resultLicenceCalls, ...resultCompareCalls, ...resultMarkCalls, ...resultHistoryCalls, ...resultHomeCalls,
 };
-
-/**
- * The calls the server registers: every declared call has its handler (server/routes/result/),
- * and the server refuses to start when one is missing.
- */
-export const resultCalls = resultCallDeclarations;

@@ -1,10 +1,55 @@
 // Which projects a licence or a vulnerability turns up in: the latest successful run of every
-// project the user may see (older runs are history, not current exposure).
+// project the user may see (older runs are history, not current exposure). A finding is stored
+// under the flaw's primary id (its CVE when it has one), so an advisory is looked for under every
+// id it is known by.
 import { sql, type Kysely } from 'kysely';
 import type { Page } from '../../../contract/api/kit.ts';
 import { TASK_STATUS } from '../../../contract/enums.ts';
 import type { Database } from '../schema.ts';
+import type { Db } from '../transaction.ts';
+import { chunks, latestRunsOf, type LatestRun } from './results.ts';
 import type { Paging } from './vulnerabilities.ts';
+
+/** Ids and runs per statement: well under either database's bound-parameter limit. */
+const PER_STATEMENT = 500;
+
+/** Which of these runs have a finding stored under each id: id → those runs. */
+async function runsWithFindings(db: Db, runs: LatestRun[], ids: string[]): Promise<Map<string, LatestRun[]>> {
+  const out = new Map<string, LatestRun[]>();
+  if (!runs.length || !ids.length) return out;
+  const byId = new Map(runs.map((r) => [r.runId, r]));
+  for (const runPart of chunks([...byId.keys()], PER_STATEMENT)) {
+    for (const idPart of chunks([...new Set(ids)], PER_STATEMENT)) {
+      const rows = await db.selectFrom('run_vulnerabilities').select(['vul_id', 'run_id']).distinct()
+        .where('run_id', 'in', runPart).where('vul_id', 'in', idPart).execute();
+      for (const r of rows) {
+        const hit = out.get(r.vul_id) ?? [];
+        hit.push(byId.get(r.run_id)!);
+        out.set(r.vul_id, hit);
+      }
+    }
+  }
+  return out;
+}
+
+/** How many of these latest runs' projects have a finding of each advisory id (the home dashboard's 开源情报). */
+export async function involvedProjects(db: Db, runs: LatestRun[], ids: string[]): Promise<Map<string, number>> {
+  const found = await runsWithFindings(db, runs, ids);
+  return new Map([...found].map(([id, hit]) => [id, new Set(hit.map((r) => r.projectId)).size]));
+}
+
+/**
+ * How many subjects (应用) in scope ('all' for domain administrators) have a project whose latest
+ * successful run has a finding of each advisory, known by any of its ids: advisory key → count.
+ */
+export async function involvedSubjects<K>(db: Db, visible: number[] | 'all', idsOf: Map<K, string[]>): Promise<Map<K, number>> {
+  const counts = new Map<K, number>([...idsOf.keys()].map((key) => [key, 0]));
+  if (!idsOf.size) return counts;
+  const runs = await latestRunsOf(db, { subjectIds: visible });
+  const found = await runsWithFindings(db, runs, [...idsOf.values()].flat());
+  for (const [key, ids] of idsOf) counts.set(key, new Set(ids.flatMap((id) => found.get(id) ?? []).map((r) => r.subjectId)).size);
+  return counts;
+}
 
 export interface InvolvedProject {
   subjectId: number;

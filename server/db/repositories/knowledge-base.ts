@@ -48,7 +48,7 @@ function chunks<T>(items: T[], size: number): T[][] {
 }
 
 /** JSON with sorted keys: PostgreSQL's jsonb reorders keys, so raw text cannot be compared. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
   const entries = Object.entries(value as Record<string, unknown>)
@@ -58,7 +58,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** Timestamps as millisecond ISO strings: what both dialects hand back, so comparisons hold. */
-export function normalizeTimestamp(value: string | null | undefined): string | null {
+function normalizeTimestamp(value: string | null | undefined): string | null {
   if (!value) return null;
   const time = Date.parse(value);
   // Go's zero time (0001-01-01), as some dumps write for "unknown", is no date at all.

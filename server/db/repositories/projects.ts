@@ -20,7 +20,7 @@ const SOURCE_FIELDS = [
   'scanAdvancedOption', 'infoleakDetectMode',
 ] as const;
 /** Form fields that are secrets: stored encrypted, never answered. */
-export const SECRET_FIELDS = ['svnGitPwd', 'token', 'imagePassword', 'fireFlyPassWord', 'ftpPassWord'] as const;
+const SECRET_FIELDS = ['svnGitPwd', 'token', 'imagePassword', 'fireFlyPassWord', 'ftpPassWord'] as const;
 const TIMING_FIELDS = ['cronType', 'week', 'month', 'time', 'interval', 'weekFlag', 'days', 'weekDays'] as const;
 
 type Form = Partial<ProjectForm>;
@@ -217,4 +217,22 @@ export async function subjectProjects(db: Db, subjectId: number) {
 export async function countProjects(db: Db): Promise<number> {
   const used = await db.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   return Number(used?.n ?? 0);
+}
+
+// ---- scheduled analyses (server/jobs/schedule.ts)
+
+/** Projects with timing on whose next run time has come (`now` an ISO time). */
+export async function dueProjects(db: Db, now: string) {
+  return db.selectFrom('projects').select(['id', 'timing', 'next_run_at', 'analysis_modes', 'outbound_license', 'created_by', 'updated_at'])
+    .where('enable_timing', '=', 1).where('next_run_at', '<=', now).execute();
+}
+
+/**
+ * Claims a project's due turn by moving its next run time from `due` (as read) to `next`: true
+ * only for the one process whose update matched, so a turn launches one run however many tick.
+ */
+export async function claimTimingTurn(db: Db, projectId: number, due: string, next: string | null): Promise<boolean> {
+  const claimed = await db.updateTable('projects').set({ next_run_at: next })
+    .where('id', '=', projectId).where('next_run_at', '=', due).executeTakeFirst();
+  return Number(claimed.numUpdatedRows) > 0;
 }

@@ -90,7 +90,7 @@ export async function listReports(
   return { content: rows.map((r) => reportView(r, r.creator)), total };
 }
 
-export function reportView(r: ReportRecord, creator: string | null): ReportRow {
+function reportView(r: ReportRecord, creator: string | null): ReportRow {
   return {
     id: Number(r.id), kind: r.kind as ReportKind, name: r.name, reportType: Number(r.report_type), status: Number(r.status), progress: Number(r.progress),
     size: r.size === null ? null : Number(r.size), sha256: r.sha256, message: r.message,
@@ -157,6 +157,13 @@ export async function heartbeatReports(db: Db, ids: number[], worker: string): P
   if (!ids.length) return;
   await db.updateTable('reports').set({ heartbeat_at: nowIso() })
     .where('id', 'in', ids).where('worker', '=', worker).where('status', '=', EXPORT_STATUS.GENERATING).execute();
+}
+
+/** Which of these reports are no longer `worker`'s: deleted (status 3) or handed to another worker meanwhile. */
+export async function lostReports(db: Db, ids: number[], worker: string): Promise<number[]> {
+  const gone = await db.selectFrom('reports').select('id').where('id', 'in', ids)
+    .where((eb) => eb.or([eb('status', '<>', EXPORT_STATUS.GENERATING), eb('worker', 'is', null), eb('worker', '<>', worker)])).execute();
+  return gone.map((r) => Number(r.id));
 }
 
 /** Generating reports whose worker went silent (or `worker`'s own, on stop) go back to waiting. */

@@ -1,6 +1,7 @@
 // The home dashboard's reads over the projects a user may see: how many subjects, projects and
-// runs there are, the newest findings of the latest runs, and how many projects an advisory touches.
-import { chunks, type Db, type LatestRun } from './results.ts';
+// runs there are and the newest findings of the latest runs (how many projects an advisory touches
+// is involved.ts's involvedProjects).
+import { chunks, type Db } from './results.ts';
 
 /** Subjects, projects and runs in scope ('all' for domain administrators). */
 export async function homeCounts(db: Db, subjectIds: number[] | 'all'): Promise<{ subjects: number; projects: number; runs: number }> {
@@ -31,21 +32,4 @@ export async function latestFindings(db: Db, runIds: number[]) {
   }
   rows.sort((a, b) => (b.published ?? '').localeCompare(a.published ?? '') || b.id - a.id);
   return rows.slice(0, 10);
-}
-
-/** Visible projects whose latest run has a finding of each advisory. */
-export async function involvedProjects(db: Db, runs: LatestRun[], ids: string[]): Promise<Map<string, number>> {
-  const out = new Map<string, Set<number>>();
-  if (!runs.length || !ids.length) return new Map();
-  const projectOf = new Map(runs.map((r) => [r.runId, r.projectId]));
-  for (const part of chunks(runs.map((r) => r.runId), 500)) {
-    const rows = await db.selectFrom('run_vulnerabilities').select(['vul_id', 'run_id']).distinct()
-      .where('run_id', 'in', part).where('vul_id', 'in', ids).execute();
-    for (const r of rows) {
-      const set = out.get(r.vul_id) ?? new Set<number>();
-      set.add(projectOf.get(r.run_id)!);
-      out.set(r.vul_id, set);
-    }
-  }
-  return new Map([...out].map(([k, v]) => [k, v.size]));
 }

@@ -13,7 +13,7 @@ const IDS_PER_STATEMENT = 500;
 
 export type MarkKind = 'component' | 'vulnerability' | 'level' | 'vex';
 
-export const findingTarget = (purl: string, vulId: string) => `${purl}|${vulId}`;
+const findingTarget = (purl: string, vulId: string) => `${purl}|${vulId}`;
 
 interface LogInput { kind: MarkKind; target: string; old: string; value: string; remark: string }
 

@@ -7,7 +7,7 @@ import { TASK_STATUS, parseAnalysisModes } from '../../../contract/enums.ts';
 import { RUN_STAGE_LABEL, type RunStage } from '../../../contract/api/task.ts';
 import type { Database, RunComponentsTable, RunVulnerabilitiesTable, RunsTable } from '../schema.ts';
 import { UserError } from '../../errors.ts';
-import { canAccessSubject, visibleSubjectIds } from './subject-access.ts';
+import { canAccessSubject } from './subject-access.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type RunRecord = Selectable<RunsTable>;
@@ -76,7 +76,7 @@ export async function accessibleProject(db: Db, userId: number, projectId: numbe
   return project;
 }
 
-export async function latestSucceededRun(db: Db, projectId: number): Promise<RunRecord | undefined> {
+async function latestSucceededRun(db: Db, projectId: number): Promise<RunRecord | undefined> {
   return db.selectFrom('runs').selectAll().where('project_id', '=', projectId).where('status', '=', TASK_STATUS.SUCCEEDED)
     .orderBy('id', 'desc').limit(1).executeTakeFirst();
 }
@@ -131,7 +131,7 @@ export async function accessibleSubject(db: Db, userId: number, subject: { id?: 
   return row;
 }
 
-export interface LatestRun { runId: number; projectId: number }
+export interface LatestRun { runId: number; projectId: number; subjectId: number }
 
 /**
  * The latest succeeded run of each project in scope: subjects (ids or 'all'), optionally one
@@ -140,17 +140,13 @@ export interface LatestRun { runId: number; projectId: number }
 export async function latestRunsOf(db: Db, scope: { subjectIds: number[] | 'all'; versionId?: number }): Promise<LatestRun[]> {
   if (scope.subjectIds !== 'all' && scope.subjectIds.length === 0) return [];
   let query = db.selectFrom('runs').innerJoin('projects', 'projects.id', 'runs.project_id')
-    .select(['runs.project_id', (eb) => eb.fn.max('runs.id').as('run_id')])
+    .select(['runs.project_id', 'projects.subject_id', (eb) => eb.fn.max('runs.id').as('run_id')])
     .where('runs.status', '=', TASK_STATUS.SUCCEEDED)
-    .groupBy('runs.project_id');
+    .groupBy(['runs.project_id', 'projects.subject_id']);
   if (scope.subjectIds !== 'all') query = query.where('projects.subject_id', 'in', scope.subjectIds);
   if (scope.versionId !== undefined) query = query.where('projects.version_id', '=', scope.versionId);
   const rows = await query.execute();
-  return rows.map((r) => ({ runId: Number(r.run_id), projectId: Number(r.project_id) })).sort((a, b) => a.projectId - b.projectId);
-}
-
-export async function visibleLatestRuns(db: Db, userId: number): Promise<LatestRun[]> {
-  return latestRunsOf(db, { subjectIds: await visibleSubjectIds(db, userId) });
+  return rows.map((r) => ({ runId: Number(r.run_id), projectId: Number(r.project_id), subjectId: Number(r.subject_id) })).sort((a, b) => a.projectId - b.projectId);
 }
 
 // ---- views ---------------------------------------------------------------------------------------
@@ -159,14 +155,14 @@ interface RunSummaryJson {
   components?: number; vulnerableComponents?: number; vulnerabilities?: number; byLevel?: Record<string, number>; licenses?: number;
 }
 
-export async function userNames(db: Db, ids: Array<number | null>): Promise<Map<number, string>> {
+async function userNames(db: Db, ids: Array<number | null>): Promise<Map<number, string>> {
   const wanted = [...new Set(ids.filter((id): id is number => id !== null))];
   if (!wanted.length) return new Map();
   const rows = await db.selectFrom('users').select(['id', 'name']).where('id', 'in', wanted).execute();
   return new Map(rows.map((r) => [r.id, r.name]));
 }
 
-export function runView(run: RunRecord, names: Map<number, string>): RunRow {
+function runView(run: RunRecord, names: Map<number, string>): RunRow {
   const s = parseJson<RunSummaryJson>(run.summary, {});
   const started = run.started_at ? Date.parse(run.started_at) : NaN;
   const finished = run.finished_at ? Date.parse(run.finished_at) : NaN;

@@ -77,6 +77,19 @@ export async function reportProgress(db: Db, runId: number, worker: string, stag
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** Beats for the runs `worker` is analysing (the other ids are left alone). */
+export async function heartbeatRuns(db: Db, ids: number[], worker: string): Promise<void> {
+  await db.updateTable('runs').set({ heartbeat_at: nowIso() })
+    .where('id', 'in', ids).where('worker', '=', worker).where('status', '=', TASK_STATUS.ANALYSING).execute();
+}
+
+/** Which of these runs are no longer `worker`'s: paused or stopped from another process, or given to another worker. */
+export async function lostRuns(db: Db, ids: number[], worker: string): Promise<number[]> {
+  const gone = await db.selectFrom('runs').select('id').where('id', 'in', ids)
+    .where((eb) => eb.or([eb('status', '<>', TASK_STATUS.ANALYSING), eb('worker', '<>', worker)])).execute();
+  return gone.map((r) => r.id);
+}
+
 /** Ends a run as failed with a message for the user, if it is still this worker's. */
 export async function failRun(db: Db, run: { id: number; project_id: number }, worker: string, message: string): Promise<void> {
   const result = await db.updateTable('runs')

@@ -13,7 +13,7 @@ type Db = Kysely<Database>;
 export type SubjectTypeRecord = Selectable<SubjectTypesTable>;
 
 /** The uniqueness key of a name: two names differing only by case are the same type. */
-export const subjectTypeKey = (name: string): string => name.trim().toLowerCase();
+const subjectTypeKey = (name: string): string => name.trim().toLowerCase();
 
 export async function listSubjectTypes(db: Db, filter: SubjectTypeFilter, paging: Paging): Promise<Page<SubjectTypeRow>> {
   let query = db.selectFrom('subject_types as t');
@@ -43,7 +43,7 @@ export async function listSubjectTypes(db: Db, filter: SubjectTypeFilter, paging
   };
 }
 
-export function toSubjectTypeRow(r: SubjectTypeRecord, createdBy: string | null, subjects: number): SubjectTypeRow {
+function toSubjectTypeRow(r: SubjectTypeRecord, createdBy: string | null, subjects: number): SubjectTypeRow {
   return {
     id: r.id,
     subjectTypeName: r.name,

@@ -23,14 +23,14 @@ export type Visible = number[] | 'all';
 // Names sort case-insensitively, the same on SQLite and PostgreSQL whatever the collation.
 const SORT_COLUMNS = { name: sql<string>`lower(subjects.name)`, createdAt: sql<string>`subjects.created_at`, updatedAt: sql<string>`subjects.updated_at` } as const;
 
-export function parseSort(sort: string | undefined): { column: RawBuilder<string>; direction: 'asc' | 'desc' } {
+function parseSort(sort: string | undefined): { column: RawBuilder<string>; direction: 'asc' | 'desc' } {
   const [field, dir] = (sort ?? 'createdAt,desc').split(',');
   const column = SORT_COLUMNS[field as keyof typeof SORT_COLUMNS] ?? SORT_COLUMNS.createdAt;
   return { column, direction: dir === 'asc' ? 'asc' : dir === 'desc' ? 'desc' : field === 'name' ? 'asc' : 'desc' };
 }
 
 /** Spec doc 1 §3: one scope is kept — versionIds if non-empty, else subjectIds, else groupIds. */
-export function keepOneScope(filter: SubjectFilter): SubjectFilter {
+function keepOneScope(filter: SubjectFilter): SubjectFilter {
   const { versionIds, subjectIds, groupIds, ...rest } = filter;
   if (versionIds?.length) return { ...rest, versionIds };
   if (subjectIds?.length) return { ...rest, subjectIds };

@@ -41,6 +41,11 @@ export async function findUserById(db: Kysely<Database>, id: number): Promise<Us
   return row && toUser(row);
 }
 
+/** A user's display name (undefined when there is no such user). */
+export async function userName(db: Kysely<Database>, id: number): Promise<string | undefined> {
+  return (await db.selectFrom('users').select('name').where('id', '=', id).executeTakeFirst())?.name;
+}
+
 export interface NewUser {
   username: string;
   name: string;

@@ -11,6 +11,7 @@ import type { ExploitDifficulty, Level, OsvRange } from '../../engine/index.ts';
 import type { Database } from '../schema.ts';
 import { likePattern } from '../like.ts';
 import type { Db } from '../transaction.ts';
+import { involvedSubjects } from './involved.ts';
 
 type Eb = ExpressionBuilder<Database, 'kb_advisories'>;
 
@@ -45,7 +46,7 @@ function chunks<T>(items: T[], size: number): T[][] {
  * look-up; databases write them upper case (CVE-, GO-, PYSEC-, CNNVD-) except GHSA's lower-case
  * body, so these variants cover what a user types in any case without a lower() scan.
  */
-export function idVariants(text: string): string[] {
+function idVariants(text: string): string[] {
   const id = text.trim();
   const variants = new Set([id, id.toUpperCase(), id.toLowerCase()]);
   const ghsa = /^ghsa-(.+)$/i.exec(id);
@@ -54,7 +55,7 @@ export function idVariants(text: string): string[] {
 }
 
 /** Looks like a vulnerability id (CVE-2021-44228, GO-2022-0001, GHSA-xxxx-…) rather than words. */
-export const isIdLike = (text: string): boolean => /^[A-Z]{2,12}-\d{2,}[\w.:-]*$/i.test(text) || /^GHSA(-[a-z0-9]{4}){3}$/i.test(text);
+const isIdLike = (text: string): boolean => /^[A-Z]{2,12}-\d{2,}[\w.:-]*$/i.test(text) || /^GHSA(-[a-z0-9]{4}){3}$/i.test(text);
 
 const lowerLike = (column: string, pattern: string) => sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
 
@@ -72,6 +73,12 @@ export interface ListScope {
   source?: string;
   /** purl types an ecosystem filter stands for (an OSV name may stand for one). */
   ecosystem?: string;
+  /**
+   * The caller's data scope, in which involvedSubjects counts the subjects an advisory is found in
+   * (visibleSubjectIds: 'all' for domain administrators); null when the caller counts for itself
+   * (the home dashboard counts projects), leaving the counts 0.
+   */
+  involvedIn: number[] | 'all' | null;
 }
 
 function conditions(eb: Eb, filter: VulnerabilityFilter, scope: ListScope): Expression<SqlBool>[] {
@@ -135,11 +142,19 @@ const LIST_COLUMNS = [
 ] as const;
 
 /**
- * Projects whose latest results contain these advisories. There are no projects or results yet
- * (issue 6 adds them); until then every advisory is in none, and this is the one place to count.
+ * How many subjects in scope each advisory is found in (involved.ts's involvedSubjects), under its
+ * own id or any alias; null scope counts nothing (a caller that counts for itself).
  */
-async function involvedSubjectCounts(_db: Db, pks: number[]): Promise<Map<number, number>> {
-  return new Map(pks.map((pk) => [pk, 0]));
+async function involvedSubjectCounts(db: Db, pks: number[], involvedIn: number[] | 'all' | null): Promise<Map<number, number>> {
+  if (involvedIn === null || pks.length === 0) return new Map(pks.map((pk) => [pk, 0]));
+  const idsOf = new Map<number, string[]>(pks.map((pk) => [pk, []]));
+  for (const part of chunks(pks, IDS_PER_STATEMENT)) {
+    const own = await db.selectFrom('kb_advisories').select(['id', 'advisory_id']).where('id', 'in', part).execute();
+    for (const r of own) idsOf.get(r.id)!.push(r.advisory_id);
+    const aliases = await db.selectFrom('kb_aliases').select(['advisory_pk', 'alias']).where('advisory_pk', 'in', part).execute();
+    for (const r of aliases) idsOf.get(r.advisory_pk)!.push(r.alias);
+  }
+  return involvedSubjects(db, involvedIn, idsOf);
 }
 
 async function packagesOf(db: Db, pks: number[]): Promise<Map<number, { names: string[]; count: number }>> {
@@ -157,7 +172,7 @@ async function packagesOf(db: Db, pks: number[]): Promise<Map<number, { names: s
   return out;
 }
 
-export async function listVulnerabilities(db: Db, filter: VulnerabilityFilter, paging: Paging, scope: ListScope = {}): Promise<Page<VulnerabilityRow>> {
+export async function listVulnerabilities(db: Db, filter: VulnerabilityFilter, paging: Paging, scope: ListScope): Promise<Page<VulnerabilityRow>> {
   const base = db.selectFrom('kb_advisories').where((eb) => eb.and(conditions(eb, filter, scope)));
   const counted = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
   const total = Number(counted?.n ?? 0);
@@ -175,7 +190,7 @@ export async function listVulnerabilities(db: Db, filter: VulnerabilityFilter, p
     .limit(paging.size).offset((paging.page - 1) * paging.size).execute();
 
   const pks = rows.map((r) => r.id);
-  const [packages, involved] = await Promise.all([packagesOf(db, pks), involvedSubjectCounts(db, pks)]);
+  const [packages, involved] = await Promise.all([packagesOf(db, pks), involvedSubjectCounts(db, pks, scope.involvedIn)]);
   return {
     total,
     content: rows.map((row) => ({
@@ -286,7 +301,7 @@ export async function lookupIds(db: Db, ids: string[]): Promise<Map<string, IdMa
 }
 
 /** One OSV range as people read it: `>=1.0.0, <1.2.3`; several introduced events give several. */
-export function rangeText(range: OsvRange): string[] {
+function rangeText(range: OsvRange): string[] {
   const out: string[] = [];
   let lower: string | null = null;
   let open = false;
@@ -338,13 +353,14 @@ export async function fixCommitsOf(db: Db, pk: number): Promise<string[]> {
   return parseJson<string[]>(row?.fix_commits, []);
 }
 
-export async function loadVulnerabilityDetail(db: Db, pk: number): Promise<VulnerabilityDetail | undefined> {
+/** One advisory with everything about it; involvedSubjects counts within `involvedIn` (as the list does). */
+export async function loadVulnerabilityDetail(db: Db, pk: number, involvedIn: number[] | 'all'): Promise<VulnerabilityDetail | undefined> {
   const row = await db.selectFrom('kb_advisories').selectAll().where('id', '=', pk).executeTakeFirst();
   if (!row) return undefined;
   const [aliases, affected, involved] = await Promise.all([
     db.selectFrom('kb_aliases').select('alias').where('advisory_pk', '=', pk).orderBy('alias').execute(),
     affectedOf(db, pk),
-    involvedSubjectCounts(db, [pk]),
+    involvedSubjectCounts(db, [pk], involvedIn),
   ]);
   return {
     ...rowView(row),

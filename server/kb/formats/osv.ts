@@ -48,7 +48,7 @@ function parseDocument(text: string, fileName: string): unknown {
 }
 
 /** A GIT range's fixed commit as a link when the repository is on a forge we know. */
-export function commitLink(repo: string, sha: string): string {
+function commitLink(repo: string, sha: string): string {
   const base = repo.replace(/\.git$/i, '').replace(/\/+$/, '');
   return /^https?:\/\/(www\.)?(github\.com|gitlab\.com)\//i.test(base) ? `${base}/commit/${sha}` : `${repo}@${sha}`;
 }

@@ -16,7 +16,7 @@ function recommendation(index: AdvisoryIndex, pkg: PackageQuery) {
   return { purl: pkg.purl, ecosystem: pkg.ecosystem, name: pkg.name, version: pkg.version, recommendVersion: version, reason, findings };
 }
 
-export function componentAreaHandlers({ db }: ServerContext): AreaHandlers<typeof componentCalls> {
+function componentAreaHandlers({ db }: ServerContext): AreaHandlers<typeof componentCalls> {
   return {
     async recommendVersion({ params }) {
       // A numeric id names a component row of a task result, which this call does not read.

@@ -13,7 +13,7 @@ import { indexHandlers, type AreaHandlers, type HandlerIndex } from '../register
 
 const MAX_COMPONENTS = 1000;
 
-export function knowledgeAreaHandlers({ db }: ServerContext): AreaHandlers<typeof knowledgeCalls> {
+function knowledgeAreaHandlers({ db }: ServerContext): AreaHandlers<typeof knowledgeCalls> {
   return {
     async vulnerabilityCheck({ body }) {
       const found = await lookupIds(db, body.ids);

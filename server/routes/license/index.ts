@@ -12,7 +12,7 @@ import { LICENSE_MSG, changeLicenseLevel, licenseOf } from '../../services/licen
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
 import { pagingOf } from '../shared.ts';
 
-export function licenseAreaHandlers({ db }: ServerContext): AreaHandlers<typeof licenseCalls> {
+function licenseAreaHandlers({ db }: ServerContext): AreaHandlers<typeof licenseCalls> {
   return {
     async list({ query, body }) {
       return ok(await listLicenses(db, body, pagingOf(query)));

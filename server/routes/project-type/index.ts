@@ -9,7 +9,7 @@ import { addSubjectType, editSubjectType, removeSubjectType, switchSubjectType }
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
 import { pagingOf } from '../shared.ts';
 
-export function projectTypeAreaHandlers({ db }: ServerContext): AreaHandlers<typeof projectTypeCalls> {
+function projectTypeAreaHandlers({ db }: ServerContext): AreaHandlers<typeof projectTypeCalls> {
   return {
     async list({ query, body }) {
       return ok(await listSubjectTypes(db, body, pagingOf(query)));

@@ -32,14 +32,14 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** `attachment` with an ASCII fallback and the RFC 5987 UTF-8 name (Chinese project names). */
-export function contentDisposition(name: string): string {
+function contentDisposition(name: string): string {
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 /** `bytes=N-`, `bytes=N-M` or `bytes=-N` of a file of `size` bytes; null to send it whole, 'invalid' for 416. */
-export function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'invalid' {
+function parseRange(header: string | undefined, size: number): { start: number; end: number } | null | 'invalid' {
   if (!header) return null;
   const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
   // Several ranges or another unit: a server may answer with the whole file (RFC 9110 §14.2).
@@ -57,7 +57,7 @@ export function parseRange(header: string | undefined, size: number): { start: n
 
 const submitted = (reportIds: number[]) => ok({ reportIds }, REPORT_SUBMITTED_MESSAGE);
 
-export function reportAreaHandlers(ctx: ServerContext): AreaHandlers<typeof reportCalls> {
+function reportAreaHandlers(ctx: ServerContext): AreaHandlers<typeof reportCalls> {
   const { db, dataDir } = ctx;
 
   const list = (kinds: readonly ReportKind[]) => async ({ request, query }: { request: FastifyRequest; query: ReportFilters & { page?: number; size?: number } }) => {

@@ -5,7 +5,7 @@
 // versions first, then the rest in version order), otherwise `added` / `removed`. Findings by
 // component ecosystem + name + advisory id, so an upgrade that keeps an advisory reads `changed`
 // (version differs) rather than fixed + new; `changed` also covers level, mark and VEX changes.
-import type { ComponentCompareRow, VulnerabilityCompareRow } from '../../../contract/api/result/index.ts';
+import type { ComponentCompareRow, VulnerabilityCompareRow, resultCompareCalls } from '../../../contract/api/result/index.ts';
 import { ok } from '../../../contract/envelope.ts';
 import { TASK_STATUS } from '../../../contract/enums.ts';
 import type { ServerContext } from '../../context.ts';
@@ -13,12 +13,11 @@ import { accessibleRun, accessibleSubject, latestRun, latestRunsOf, resultScope,
 import { componentSide, findingSide, listRuns, type CSide, type FSide } from '../../db/repositories/results-compare.ts';
 import { UserError } from '../../errors.ts';
 import { pageOf, pagingOf } from '../shared.ts';
-import { signedIn } from '../register.ts';
-import type { HandlersOf } from './common.ts';
+import { signedIn, type AreaHandlers } from '../register.ts';
 
 const CHANGE_ORDER = { added: 0, removed: 1, changed: 2, same: 3 };
 
-export function compareComponents(base: CSide[], compare: CSide[]): ComponentCompareRow[] {
+function compareComponents(base: CSide[], compare: CSide[]): ComponentCompareRow[] {
   const groups = new Map<string, { b: CSide[]; c: CSide[] }>();
   const groupOf = (s: CSide) => {
     const k = `${s.ecosystem}\u0000${s.name}`;
@@ -50,7 +49,7 @@ export function compareComponents(base: CSide[], compare: CSide[]): ComponentCom
   return rows.sort((x, y) => CHANGE_ORDER[x.change] - CHANGE_ORDER[y.change] || x.name.localeCompare(y.name) || x.ecosystem.localeCompare(y.ecosystem));
 }
 
-export function compareFindings(base: FSide[], compare: FSide[]): VulnerabilityCompareRow[] {
+function compareFindings(base: FSide[], compare: FSide[]): VulnerabilityCompareRow[] {
   const other = new Map(compare.map((s) => [s.key, s]));
   const strip = ({ key: _k, identify: _i, cve: _c, cnnvd: _n, summary: _s, ecosystem: _e, componentName: _m, ...side }: FSide) => side;
   const head = (s: FSide) => ({ identify: s.identify, cve: s.cve, cnnvd: s.cnnvd, summary: s.summary, ecosystem: s.ecosystem, componentName: s.componentName });
@@ -82,9 +81,7 @@ const NOT_SUCCEEDED = '只能对比分析成功的任务';
 const componentText = (r: ComponentCompareRow) => `${r.ecosystem}/${r.name}`;
 const findingText = (r: VulnerabilityCompareRow) => `${r.identify} ${r.cve ?? ''} ${r.cnnvd ?? ''} ${r.componentName} ${r.summary}`;
 
-export function compareHandlers({ db }: ServerContext): HandlersOf<
-  'batchList' | 'batchLatest' | 'compareTaskComponent' | 'compareTaskVulnerability' | 'compareSubjectComponent' | 'compareSubjectVulnerability'
-> {
+export function compareHandlers({ db }: ServerContext): AreaHandlers<typeof resultCompareCalls> {
   /** Both runs, visible and succeeded, with their column headers. */
   const taskSides = async (userId: number, baseId: number, compareId: number) => {
     const sides = [];

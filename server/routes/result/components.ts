@@ -1,5 +1,5 @@
 // Task detail reads: header, overview, the component list and details, and the findings tab.
-import type { Overview } from '../../../contract/api/result/index.ts';
+import type { Overview, resultComponentCalls } from '../../../contract/api/result/index.ts';
 import { COMPONENT_EXPORT_REPORT_TYPE, REPORT_SUBMITTED_MESSAGE } from '../../../contract/api/report.ts';
 import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
@@ -12,8 +12,7 @@ import { UserError } from '../../errors.ts';
 import { conflictOf } from '../../licenses/conflicts.ts';
 import { submitTaskReports } from '../../services/reports.ts';
 import { pagingOf } from '../shared.ts';
-import { signedIn } from '../register.ts';
-import type { HandlersOf } from './common.ts';
+import { signedIn, type AreaHandlers } from '../register.ts';
 
 /** The overview's figures of a run, from its grouped rows. */
 async function overviewOf(db: ServerContext['db'], run: RunRecord | null, vexMark: number): Promise<Omit<Overview, 'project' | 'run' | 'latestRun'>> {
@@ -62,9 +61,7 @@ async function overviewOf(db: ServerContext['db'], run: RunRecord | null, vexMar
   return { components, vulnerabilities, licenses, problems };
 }
 
-export function componentHandlers(ctx: ServerContext): HandlersOf<
-  'projectTaskView' | 'overview' | 'componentList' | 'vulnerabilityStatistic' | 'componentDetail' | 'moduleDetail' | 'componentSource' | 'componentExport'
-> {
+export function componentHandlers(ctx: ServerContext): AreaHandlers<typeof resultComponentCalls> {
   const { db } = ctx;
   const view = async (userId: number, projectId: number, taskId?: number) => {
     const scope = await resultScope(db, userId, projectId, taskId);

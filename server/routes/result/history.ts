@@ -1,6 +1,6 @@
 // History components of a project (components seen in earlier succeeded runs), subject-level
 // component lists, and influence (which projects' latest runs contain a component).
-import type { HistoryComponentRow } from '../../../contract/api/result/index.ts';
+import type { HistoryComponentRow, resultHistoryCalls } from '../../../contract/api/result/index.ts';
 import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { nowIso } from '../../db/time.ts';
@@ -12,12 +12,9 @@ import { aggregateComponents, statisticOf } from '../../db/repositories/results-
 import { componentInfluence, historyOf, replaceHistoryRisks } from '../../db/repositories/results-history.ts';
 import { UserError } from '../../errors.ts';
 import { pageOf, pagingOf } from '../shared.ts';
-import { signedIn } from '../register.ts';
-import type { HandlersOf } from './common.ts';
+import { signedIn, type AreaHandlers } from '../register.ts';
 
-export function historyHandlers({ db }: ServerContext): HandlersOf<
-  'historyList' | 'historyRefresh' | 'historyInfo' | 'subjectComponentStatistic' | 'subjectComponentList' | 'componentInfluence' | 'moduleInfluence'
-> {
+export function historyHandlers({ db }: ServerContext): AreaHandlers<typeof resultHistoryCalls> {
   return {
     async historyList({ request, params, query, body }) {
       await resultScope(db, signedIn(request).userId, params.projectId);

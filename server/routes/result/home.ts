@@ -1,17 +1,18 @@
 // Home dashboard: figures over the latest succeeded run of every project the user may see, and
 // the knowledge base's newest advisories ("开源情报") with how many of those projects they affect.
+import type { resultHomeCalls } from '../../../contract/api/result/index.ts';
 import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { visibleSubjectIds } from '../../db/repositories/subject-access.ts';
 import { latestRunsOf } from '../../db/repositories/results.ts';
 import { aggregateComponents, statisticOf } from '../../db/repositories/results-aggregate.ts';
-import { homeCounts, involvedProjects, latestFindings } from '../../db/repositories/results-home.ts';
+import { involvedProjects } from '../../db/repositories/involved.ts';
+import { homeCounts, latestFindings } from '../../db/repositories/results-home.ts';
 import { listVulnerabilities } from '../../db/repositories/vulnerabilities.ts';
 import { pagingOf } from '../shared.ts';
-import { signedIn } from '../register.ts';
-import type { HandlersOf } from './common.ts';
+import { signedIn, type AreaHandlers } from '../register.ts';
 
-export function homeHandlers({ db }: ServerContext): HandlersOf<'homeStatistics' | 'homeTop10' | 'homeLatestVulnerabilities' | 'homeIntelligence'> {
+export function homeHandlers({ db }: ServerContext): AreaHandlers<typeof resultHomeCalls> {
   const scopeOf = async (userId: number) => {
     const subjectIds = await visibleSubjectIds(db, userId);
     return { subjectIds, runs: await latestRunsOf(db, { subjectIds }) };
@@ -52,7 +53,7 @@ export function homeHandlers({ db }: ServerContext): HandlersOf<'homeStatistics'
       const page = await listVulnerabilities(db, {
         publishedFrom: from, sort: 'published', order: 'desc',
         ...(body?.levels?.length && { levels: body.levels }), ...(body?.ecosystem && { ecosystem: body.ecosystem }), ...(body?.keyword && { keyword: body.keyword }),
-      }, pagingOf(query));
+      }, pagingOf(query), { involvedIn: null });
       const { runs } = await scopeOf(signedIn(request).userId);
       const involved = await involvedProjects(db, runs, page.content.map((r) => r.identify));
       return ok({ total: page.total, content: page.content.map((r) => ({ ...r, involvedSubjects: involved.get(r.identify) ?? 0 })) });

@@ -12,7 +12,7 @@ import { licenceHandlers } from './licences.ts';
 import { markHandlers } from './marks.ts';
 import { treeHandlers } from './trees.ts';
 
-export function resultAreaHandlers(ctx: ServerContext): ResultHandlers {
+function resultAreaHandlers(ctx: ServerContext): ResultHandlers {
   return {
     ...treeHandlers(ctx), ...componentHandlers(ctx), ...licenceHandlers(ctx), ...markHandlers(ctx),
     ...compareHandlers(ctx), ...historyHandlers(ctx), ...homeHandlers(ctx),

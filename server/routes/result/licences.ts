@@ -1,16 +1,15 @@
 // Licence tabs of a task: licences found (declared and recognised in files), copyright holders,
 // and conflicts of each component's licence with the project's outbound licence.
-import type { ConflictRow, CopyrightRow, LicenseUsageRow } from '../../../contract/api/result/index.ts';
+import type { ConflictRow, CopyrightRow, LicenseUsageRow, resultLicenceCalls } from '../../../contract/api/result/index.ts';
 import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { resultScope } from '../../db/repositories/results.ts';
 import { componentLicences, licenceSamples, runCopyrights, runLicences } from '../../db/repositories/results-licences.ts';
 import { conflictOf } from '../../licenses/conflicts.ts';
 import { pageOf, pagingOf } from '../shared.ts';
-import { signedIn } from '../register.ts';
-import type { HandlersOf } from './common.ts';
+import { signedIn, type AreaHandlers } from '../register.ts';
 
-export function licenceHandlers({ db }: ServerContext): HandlersOf<'licenseList' | 'copyrightList' | 'licenseConflict'> {
+export function licenceHandlers({ db }: ServerContext): AreaHandlers<typeof resultLicenceCalls> {
   return {
     async licenseList({ request, params, query }) {
       const { run } = await resultScope(db, signedIn(request).userId, params.projectId, query?.taskId);

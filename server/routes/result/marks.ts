@@ -1,16 +1,15 @@
 // Marks, custom levels and VEX statements on a task's rows, and their logs. The rows must belong to
 // `taskId` and the task to the project; any run of the project may be marked, not only the latest.
-import type { ComponentMarkBody, VulnerabilityMarkBody } from '../../../contract/api/result/index.ts';
+import type { ComponentMarkBody, VulnerabilityMarkBody, resultMarkCalls } from '../../../contract/api/result/index.ts';
 import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { RESULT_MSG, resultScope } from '../../db/repositories/results.ts';
 import { markComponents, markFindings, markLog, markTargetOf } from '../../db/repositories/results-marks.ts';
 import { UserError } from '../../errors.ts';
 import { pagingOf } from '../shared.ts';
-import { signedIn } from '../register.ts';
-import type { HandlersOf } from './common.ts';
+import { signedIn, type AreaHandlers } from '../register.ts';
 
-export const MARK_MSG = {
+const MARK_MSG = {
   marked: '标记成功！',
   vex: 'VEX 状态设置成功！',
   levelRemark: '修改漏洞等级时请填写修改原因',
@@ -18,9 +17,7 @@ export const MARK_MSG = {
   notFindings: '所选漏洞不存在或不属于该任务',
 } as const;
 
-export function markHandlers({ db }: ServerContext): HandlersOf<
-  'markComponentSource' | 'markComponentBinary' | 'componentMarkLog' | 'markVulnerabilitySource' | 'markVulnerabilityBinary' | 'vulnerabilityMarkLog' | 'vexMark' | 'vexMarkLog'
-> {
+export function markHandlers({ db }: ServerContext): AreaHandlers<typeof resultMarkCalls> {
   const markComponent = async (userId: number, body: ComponentMarkBody) => {
     await resultScope(db, userId, body.projectId, body.taskId);
     const updated = await markComponents(db, { projectId: body.projectId, runId: body.taskId, ids: body.ids, mark: body.mark, remark: body.remark.trim(), userId });

@@ -1,5 +1,5 @@
 // Dependency and file trees of a task: root levels, lazily loaded children (pathId), and search.
-import type { TreeSearchHit } from '../../../contract/api/result/index.ts';
+import type { TreeSearchHit, resultTreeCalls } from '../../../contract/api/result/index.ts';
 import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { likePattern } from '../../db/like.ts';
@@ -8,13 +8,13 @@ import {
   dependencyLevel, fileLevel, fileSteps, isRunComponent, loadAncestry, pathSteps, pathsTo, searchComponents, searchFiles,
 } from '../../db/repositories/results-trees.ts';
 import { UserError } from '../../errors.ts';
-import { signedIn } from '../register.ts';
-import { TREE_PAGE_SIZE, type HandlersOf } from './common.ts';
+import { signedIn, type AreaHandlers } from '../register.ts';
+import { TREE_PAGE_SIZE } from './common.ts';
 
 const treePaging = (q: { page?: number; size?: number } | undefined) => ({ page: q?.page ?? 1, size: q?.size ?? TREE_PAGE_SIZE });
 const empty = { taskId: null, content: [], total: 0 };
 
-export function treeHandlers({ db }: ServerContext): HandlersOf<'fileTree' | 'binaryTree' | 'fileChildren' | 'dependenceTree' | 'dependenceChildren' | 'treeSearch'> {
+export function treeHandlers({ db }: ServerContext): AreaHandlers<typeof resultTreeCalls> {
   const files = async (userId: number, projectId: number, parent: string, query: { taskId?: number; page?: number; size?: number } | undefined) => {
     const { run } = await resultScope(db, userId, projectId, query?.taskId);
     if (!run) return ok(empty);

@@ -23,7 +23,7 @@ const SCP_LIKE = /^[\w.-]+@[\w.-]+:[\w./~-]+$/;
  * The address of a repository source in a canonical form. A type that is no repository source, or
  * an address that does not fit the type, is a UserError.
  */
-export function repositoryUrl(getCodeType: number, raw: string): string {
+function repositoryUrl(getCodeType: number, raw: string): string {
   const url = raw.trim();
   const parsed = (() => { try { return new URL(url); } catch { return null; } })();
   const hostOk = !!parsed && parsed.hostname !== '' && !/\s/.test(url);
@@ -121,7 +121,7 @@ export function sourceHandlers({ db, dataDir }: ServerContext): Pick<Handlers,
 }
 
 /** Host and namespace (the path without the repository itself) of a repository address. */
-export function repositoryGroup(url: string | null): { host: string; namespace: string } | null {
+function repositoryGroup(url: string | null): { host: string; namespace: string } | null {
   if (!url) return null;
   const scp = /^[\w.-]+@([\w.-]+):(.+)$/.exec(url);
   let host: string;

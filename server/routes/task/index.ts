@@ -24,7 +24,7 @@ const importMessage = (r: BatchResult) => `批量导入项目完成，成功：$
 
 type TaskQuerySort = 'projectName' | 'createdAt' | 'finishedAt' | 'status';
 
-export function taskAreaHandlers(ctx: ServerContext): AreaHandlers<typeof taskCalls> {
+function taskAreaHandlers(ctx: ServerContext): AreaHandlers<typeof taskCalls> {
   const { db } = ctx;
 
   /**

@@ -12,7 +12,7 @@ import { ChunkTooLarge, appendChunk, partSize, finishFile, removeFiles, sha256Of
 import { partPath } from '../../uploads/store.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
 
-export const UPLOAD_MSG = {
+const UPLOAD_MSG = {
   notFound: '上传不存在或已被删除',
   forbidden: '无权访问该上传',
   badName: '文件名不能包含路径分隔符或控制字符',
@@ -39,7 +39,7 @@ const busy = new Set<string>();
 /** Names only: no folder part, no `.`/`..`, no control characters. */
 const isBareName = (name: string): boolean => !/[/\\]/.test(name) && !/[\p{Cc}]/u.test(name) && name.trim() !== '' && name !== '.' && name !== '..';
 
-export function uploadAreaHandlers({ db, dataDir }: ServerContext): AreaHandlers<typeof uploadCalls> {
+function uploadAreaHandlers({ db, dataDir }: ServerContext): AreaHandlers<typeof uploadCalls> {
   /** The caller's upload; not found, or someone else's (HTTP 403), is a UserError. */
   async function owned(id: string, userId: number): Promise<UploadRow> {
     const row = await findUpload(db, id);

@@ -10,7 +10,6 @@ import vm from 'node:vm';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_CHUNK_MAX_BYTES } from '../../../contract/api/upload.ts';
-import { registerUploadBodyParser } from '../../../server/uploads/body-parser.ts';
 import { MAX_UPLOAD_ENV } from '../../../server/uploads/limits.ts';
 import { findCompleteUpload, partPath, uploadPath } from '../../../server/uploads/store.ts';
 import { sweepAbandonedUploads } from '../../../server/uploads/sweep.ts';
@@ -25,8 +24,6 @@ describe.each(databases)('uploads on $name', (database) => {
 
   const server = useServer(database);
   beforeAll(async () => {
-    // buildApp does not register it yet (see the report): the chunk call's streaming body parser.
-    registerUploadBodyParser(server.app);
     lena = (await signIn(server, 'lena', 'Lena@12345')).client;
     omar = (await signIn(server, 'omar', 'Omar@12345')).client;
   });

@@ -1,6 +1,8 @@
 // The boundary rules of eslint.config.js (design.md §2 and §9): the import boundaries, ipcMain only
-// in main/ipc/, window.desktop only in renderer/platform/, no query builder in server/routes/, no
-// route area importing another and nothing but server/app.ts importing the routes, and the
+// in main/ipc/, window.desktop only in renderer/platform/, no query builder in server/routes/, SQL
+// only in server/db/ (services, jobs, kb, reports, uploads, auth and the rest call repositories and
+// open transactions through inTransaction), no route area importing another and nothing but
+// server/app.ts importing the routes, and the
 // renderer's feature folders (no feature imports another, common/ imports none), each shown
 // refusing a file that breaks it and accepting one that keeps it. Files are linted as text under a path inside the tree, so the
 // real configuration decides; nothing is written.
@@ -37,6 +39,8 @@ const feature = 'renderer/features/x/Y.tsx';
 const noQueries = 'server/routes/ 不写查询';
 const otherArea = 'server/routes/ 的各区域互不引用';
 const noRoutes = 'server/routes/ 只由 server/app.ts 注册';
+const sqlOnlyInDb = 'SQL 只写在 server/db/repositories/ 中';
+const kyselyTypesOnly = 'server/db/ 之外只可引用 kysely 的类型';
 const repositoryCall = "import { findProject } from '../../db/repositories/projects.ts';\nexport const f = (db: any) => findProject(db, 1);";
 const featureRule = 'features/<area>/ 之间不得互相引用';
 const commonRule = 'common/ 不得引用 features/';
@@ -97,7 +101,7 @@ const cases: Case[] = [
   // Route areas: no area imports another; the top-level shared modules serve them all.
   {
     rule: 'a route area imports no other area', file: 'server/routes/result/x.ts', bad: "import { submit } from '../report/index.ts';\nexport const a = submit;", says: otherArea,
-    good: "import { pagingOf } from '../shared.ts';\nimport { signedIn } from '../register.ts';\nimport type { HandlersOf } from './common.ts';\nexport const a = [pagingOf, signedIn];\nexport type H = HandlersOf<never>;",
+    good: "import { pagingOf } from '../shared.ts';\nimport { signedIn } from '../register.ts';\nimport type { ResultHandlers } from './common.ts';\nexport const a = [pagingOf, signedIn];\nexport type H = ResultHandlers;",
   },
   { rule: 'a shared route module imports no area', file: 'server/routes/shared.ts', bad: "import { taskHandlers } from './task/index.ts';\nexport const a = taskHandlers;", says: otherArea, good: "import { signedIn } from './register.ts';\nexport const a = signedIn;" },
   // Only server/app.ts imports the routes.
@@ -111,6 +115,34 @@ const cases: Case[] = [
   { rule: 'jobs, kb, auth and uploads import no route', file: 'server/jobs/x.ts', bad: "import { reportHandlers } from '../routes/report/index.ts';\nexport const a = reportHandlers;", says: noRoutes },
   { rule: 'the knowledge base imports no route', file: 'server/kb/x.ts', bad: "import { KB_MSG } from '../routes/vulnerability/messages.ts';\nexport const a = KB_MSG;", says: noRoutes },
   { rule: 'server modules import no route', file: 'server/x.ts', bad: "import { registerCalls } from './routes/register.ts';\nexport const a = registerCalls;", says: noRoutes },
+  // SQL only in server/db/: everything else under server/ calls repositories; a command's transaction
+  // is opened through server/db/transaction.ts (inTransaction), and only kysely's types are imported.
+  {
+    rule: 'jobs write no queries', file: 'server/jobs/x.ts', bad: "export const f = (db: any) => db.selectFrom('runs').select('id').execute();", says: sqlOnlyInDb,
+    good: "import { lostRuns } from '../db/repositories/runs.ts';\nexport const f = (db: any, ids: number[]) => lostRuns(db, ids, 'w');",
+  },
+  { rule: 'repositories write the queries', file: 'server/jobs/x.ts', bad: "export const f = (db: any) => db.updateTable('runs').set({ progress: 1 }).execute();", says: sqlOnlyInDb, good: "export const f = (db: any) => db.updateTable('runs').set({ progress: 1 }).execute();", goodFile: 'server/db/repositories/x.ts' },
+  { rule: 'the seed and the transaction helper are database code', file: 'server/services/x.ts', bad: "export const f = (db: any) => db.insertInto('users').values({}).execute();", says: sqlOnlyInDb, good: "export const f = (db: any) => [db.insertInto('users'), db.transaction()];", goodFile: 'server/db/seed.ts' },
+  {
+    rule: 'services open transactions through inTransaction', file: 'server/services/x.ts', bad: 'export const f = (db: any) => db.transaction().execute(async () => 1);', says: sqlOnlyInDb,
+    good: "import { inTransaction, type Db } from '../db/transaction.ts';\nexport const f = (db: Db) => inTransaction(db, async (trx) => trx.isTransaction);",
+  },
+  { rule: 'the knowledge base inserts and deletes through repositories', file: 'server/kb/x.ts', bad: "export const f = (db: any) => [db.insertInto('kb_advisories'), db.deleteFrom('kb_aliases')];", says: sqlOnlyInDb },
+  { rule: 'reports write no raw SQL', file: 'server/reports/x.ts', bad: 'export const f = (sql: any) => sql`select 1`;', says: sqlOnlyInDb, good: 'export const f = (rows: number[]) => rows.with(0, 1);', goodFile: 'server/db/repositories/x.ts' },
+  { rule: 'uploads update no tables themselves', file: 'server/uploads/x.ts', bad: "export const f = (db: any) => db.updateTable('uploads').set({ status: 1 });", says: sqlOnlyInDb },
+  { rule: 'auth builds no CTEs or FROM-less selects', file: 'server/auth/x.ts', bad: "export const f = (db: any) => db.with('t', (q: any) => q).selectNoFrom((eb: any) => eb.val(1).as('one'));", says: sqlOnlyInDb },
+  { rule: 'plugins use no sql helpers', file: 'server/plugins/x.ts', bad: "export const f = (sql: any) => sql.raw('select 1');", says: sqlOnlyInDb },
+  { rule: 'licences write no upserts or merges', file: 'server/licenses/x.ts', bad: "export const f = (db: any) => [db.replaceInto('kb_licenses'), db.mergeInto('kb_licenses')];", says: sqlOnlyInDb },
+  { rule: 'top-level server modules write no queries', file: 'server/worker.ts', bad: "export const f = (db: any) => db.selectFrom('runs').selectAll();", says: sqlOnlyInDb, good: 'export const f = (loop: { execute(): void }) => loop.execute();' },
+  { rule: 'server/app.ts writes no queries', file: 'server/app.ts', bad: "export const f = (db: any) => db.deleteFrom('sessions').execute();", says: sqlOnlyInDb },
+  {
+    rule: 'outside server/db/ kysely gives types only', file: 'server/services/x.ts', bad: "import { sql } from 'kysely';\nexport const a = sql;", says: kyselyTypesOnly,
+    good: "import type { Kysely, Transaction } from 'kysely';\nimport { type Selectable } from 'kysely';\nexport type A = [Kysely<never>, Transaction<never>, Selectable<never>];",
+  },
+  { rule: 'outside server/db/ kysely is no namespace of values', file: 'server/jobs/x.ts', bad: "import * as k from 'kysely';\nexport const a = k;", says: kyselyTypesOnly, good: "import { sql } from 'kysely';\nexport const a = sql;", goodFile: 'server/db/repositories/x.ts' },
+  { rule: 'the SQL rule keeps the engine face for dynamic imports', file: 'server/jobs/x.ts', bad: "export const load = () => import('../engine/analyse.ts');", says: 'server/engine/ 只能通过 server/engine/index.ts 引用', good: "export const load = () => import('../engine/index.ts');" },
+  { rule: 'the SQL rule keeps the engine face in server/app.ts', file: 'server/app.ts', bad: "export const load = () => import('./engine/scan.ts');", says: 'server/engine/ 只能通过 server/engine/index.ts 引用' },
+  { rule: 'the database code keeps the engine face', file: 'server/db/repositories/x.ts', bad: "export const load = () => import('../../engine/scan.ts');", says: 'server/engine/ 只能通过 server/engine/index.ts 引用' },
   // Feature folders: one feature never imports another (shared parts live in common/ or app/), and
   // common/ never imports a feature. Paths are resolved, so every spelling of a path counts.
   { rule: 'a feature imports no other feature', file: 'renderer/features/home/X.tsx', bad: "import { Pager } from '../bug/Pager.tsx'; export const a = Pager;", says: featureRule, good: "import { Pager } from '../../common/list/Pager.tsx'; import { x } from './y.ts'; export const a = [Pager, x];" },
