@@ -3,6 +3,11 @@
 // has used up its window's allowance; a successful login is never counted, so an office behind
 // one address is held back by its wrong passwords only.
 //
+// Giving an account back (an administrator's unlock, `cairn user unlock` or `reset-password`, from
+// this process or another) writes users.restored_at; a login held back for that username
+// forgives the windows, its address's and its username's, that began before it (forgive()), so
+// the recovery restores access at once rather than after the window.
+//
 // Per process: a team server run as several platform processes behind a load balancer allows up
 // to that many times the limits (the automatic lock, kept in the database, stays exact). Behind a
 // reverse proxy every client has the proxy's address unless CAIRN_TRUST_PROXY names the proxy
@@ -60,6 +65,13 @@ export class FixedWindowCounter {
     this.windows.set(key, { endsAt: now + this.windowMs, count: 1 });
   }
 
+  /** Forgets the window of `key` when it began at or before `since`; true when there was one. */
+  forgive(key: string, since: number): boolean {
+    const window = this.windows.get(key);
+    if (!window || window.endsAt - this.windowMs > since) return false;
+    return this.windows.delete(key);
+  }
+
   get size(): number {
     return this.windows.size;
   }
@@ -97,6 +109,16 @@ export class LoginThrottle {
     const now = this.clock();
     const wait = Math.max(this.byAddress.blockedFor(attempt.ip, now), attempt.username === undefined ? 0 : this.byUsername.blockedFor(usernameKey(attempt.username), now));
     return Math.ceil(wait / 1000);
+  }
+
+  /**
+   * The account was given back at `restoredAt` (ms): the attempt's windows that began before then
+   * are forgotten. True when one was.
+   */
+  forgive(attempt: LoginAttempt, restoredAt: number): boolean {
+    const byAddress = this.byAddress.forgive(attempt.ip, restoredAt);
+    const byUsername = attempt.username !== undefined && this.byUsername.forgive(usernameKey(attempt.username), restoredAt);
+    return byAddress || byUsername;
   }
 
   /** Counts a refused attempt against its address and username. */

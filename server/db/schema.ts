@@ -25,6 +25,11 @@ export interface UsersTable {
   failed_logins: ColumnType<number, number | undefined, number>;
   /** End of the automatic lock after too many wrong passwords; null or past: not locked so. */
   locked_until: Timestamp | null;
+  /**
+   * When an administrator or `cairn user` last lifted the locks or reset the password: the login
+   * throttle forgives the refused logins it counted for the account before then.
+   */
+  restored_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
   password_changed_at: Timestamp | null;

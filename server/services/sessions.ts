@@ -8,7 +8,7 @@ import { loadPasswordPolicy } from '../auth/session-user.ts';
 import { audit, auditRefusal } from '../db/repositories/audit-log.ts';
 import { findTokenOwner } from '../db/repositories/personal-tokens.ts';
 import { createSession, deleteExpiredSessions, deleteSessionByToken, deleteUserSessions, findActiveSession } from '../db/repositories/sessions.ts';
-import { findUserById, findUserByUsername, recordFailedLogin, resetFailedLogins, updatePassword, updateProfile, type User } from '../db/repositories/users.ts';
+import { findRestoredAt, findUserById, findUserByUsername, recordFailedLogin, resetFailedLogins, updatePassword, updateProfile, type User } from '../db/repositories/users.ts';
 import { inTransaction, type Db } from '../db/transaction.ts';
 import { UserError } from '../errors.ts';
 import { MSG } from '../messages.ts';
@@ -111,6 +111,16 @@ export async function logInWithToken(db: Db, key: string, context: SignInContext
     throw new UserError(refusal);
   }
   return { userId: user.id, token: await openSession(db, user.id, 'login.token', context) };
+}
+
+/**
+ * When the account of this name was last given back (an administrator's unlock, `cairn user
+ * unlock` or `reset-password`), in ms; null when never or no such account. The login throttle
+ * forgives what it counted before then.
+ */
+export async function accountRestoredAt(db: Db, username: string): Promise<number | null> {
+  const at = await findRestoredAt(db, username);
+  return at === null ? null : Date.parse(at);
 }
 
 /** Ends the session of this token, audited when it was still active. */

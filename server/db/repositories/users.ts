@@ -129,20 +129,30 @@ export async function lockUsers(db: Kysely<Database>, ids: readonly number[]): P
   await db.updateTable('users').set({ is_lock: 'Y', updated_at: nowIso() }).where('id', 'in', ids).execute();
 }
 
-/** Lifts both locks, the administrator's and the automatic one, and clears the failure count. */
+/**
+ * Lifts both locks, the administrator's and the automatic one, and clears the failure count; the
+ * time goes to restored_at, so the login throttle forgives what it counted before.
+ */
 export async function unlockUsers(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.updateTable('users').set({ is_lock: 'N', locked_until: null, failed_logins: 0, updated_at: nowIso() }).where('id', 'in', ids).execute();
+  const now = nowIso();
+  await db.updateTable('users').set({ is_lock: 'N', locked_until: null, failed_logins: 0, restored_at: now, updated_at: now }).where('id', 'in', ids).execute();
+}
+
+/** When the account of this name was last given back (unlocked, or its password reset); null: never. */
+export async function findRestoredAt(db: Kysely<Database>, username: string): Promise<string | null> {
+  return (await db.selectFrom('users').select('restored_at').where('username', '=', username).executeTakeFirst())?.restored_at ?? null;
 }
 
 /**
  * A password set for the user by someone else (`cairn user reset-password`): it is temporary, so
  * the user must change it at the next login (updated_pwd 0), and the failures counted against the
- * old one, with the automatic lock they caused, are forgotten.
+ * old one, with the automatic lock they caused, are forgotten (restored_at, as unlockUsers).
  */
 export async function setTemporaryPassword(db: Kysely<Database>, id: number, passwordHash: string): Promise<void> {
+  const now = nowIso();
   await db.updateTable('users')
-    .set({ password_hash: passwordHash, updated_pwd: 0, password_changed_at: null, failed_logins: 0, locked_until: null, updated_at: nowIso() })
+    .set({ password_hash: passwordHash, updated_pwd: 0, password_changed_at: null, failed_logins: 0, locked_until: null, restored_at: now, updated_at: now })
     .where('id', '=', id)
     .execute();
 }

@@ -12,7 +12,7 @@ import { randomToken } from '../../auth/tokens.ts';
 import type { ServerContext } from '../../context.ts';
 import { isUserError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
-import { logIn, logInWithToken, logOut, type SignInContext } from '../../services/sessions.ts';
+import { accountRestoredAt, logIn, logInWithToken, logOut, type SignInContext } from '../../services/sessions.ts';
 import type { AreaHandlers } from '../register.ts';
 
 /** A cookie value we issued: 32 random bytes in base64url. Anything else is replaced. */
@@ -35,10 +35,16 @@ export function signInHandlers({ db, csrfSecret, sessionTtlMinutes, loginRateLim
 
   /**
    * Runs a login unless the attempt's address or username has used up its allowance (429 and
-   * Retry-After, before the password is even checked); a refusal counts against both.
+   * Retry-After, before the password is even checked); a refusal counts against both. An account
+   * given back since (unlocked, or its password reset: in the database, perhaps by `cairn user` in
+   * another process) has what was counted before forgiven.
    */
   async function throttled<T>(reply: FastifyReply, attempt: LoginAttempt, signIn: () => Promise<T>): Promise<T | Envelope<null>> {
-    const wait = throttle.retryAfter(attempt);
+    let wait = throttle.retryAfter(attempt);
+    if (wait > 0 && attempt.username !== undefined) {
+      const restoredAt = await accountRestoredAt(db, attempt.username);
+      if (restoredAt !== null && throttle.forgive(attempt, restoredAt)) wait = throttle.retryAfter(attempt);
+    }
     if (wait > 0) {
       reply.code(429).header('retry-after', String(wait));
       return fail(MSG.loginThrottled(Math.ceil(wait / 60)));

@@ -4,7 +4,7 @@
 // at once. The administrator's own lock (isLock Y) lasts until unlocked and ends the sessions. The
 // auto-lock configuration's calls, bounds and permission. On SQLite and PostgreSQL.
 import { Migrator, type Kysely } from 'kysely';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../../server/db/connect.ts';
 import { migrationsFor } from '../../../server/db/migrations/index.ts';
 import { createPersonalToken } from '../../../server/db/repositories/personal-tokens.ts';
@@ -69,6 +69,26 @@ describe.each(databases)('login lockout on $name', (database) => {
     expect(right.body).toEqual({ code: 0, message: '账号已锁定，请 15 分钟后再试', data: null });
     expect(client.cookies.has('cairn_session')).toBe(false);
     expect(await auditActions(id)).toEqual(['login.failed', 'login.failed', 'login.failed', 'login.failed', 'user.locked', 'login.failed', 'login.refused.locked']);
+  });
+
+  it('five wrong passwords, then the right one after the lock time: the lock has ended by itself', async () => {
+    await server.addUser('abel', 'Abel@12345');
+    const client = server.client();
+    await failTimes(client, 'abel', 5);
+    const lockedAt = Date.now();
+    // The platform's clock moves on (in-process: Date only); nothing touches the stored lock.
+    try {
+      vi.setSystemTime(lockedAt + 14 * 60_000);
+      expect((await client.login('abel', 'Abel@12345')).body).toEqual({ code: 0, message: '账号已锁定，请 1 分钟后再试', data: null });
+      vi.setSystemTime(lockedAt + 15 * 60_000 + 1000);
+      const reply = await client.login('abel', 'Abel@12345');
+      expect(reply.body).toMatchObject({ code: 1, data: { username: 'abel' } });
+      expect(client.cookies.has('cairn_session')).toBe(true);
+      expect((await client.request({ method: 'GET', url: '/api/user/self' })).body).toMatchObject({ code: 1, data: { username: 'abel' } });
+      expect(await userRow('abel')).toMatchObject({ failed_logins: 0, locked_until: null });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('says the minutes the lock has left, rounded up', async () => {

@@ -2,9 +2,10 @@
 // once either allowance is used up, /api/login and /api/token/login answer 429 with Retry-After and
 // a Chinese message, before any password is checked. Successful logins are not counted, the
 // client's address is the connection's peer (X-Forwarded-For is believed only from a proxy named
-// in trustProxy). On SQLite and PostgreSQL.
+// in trustProxy); an administrator's unlock forgives what was counted before it. On SQLite and
+// PostgreSQL.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { databases, useServer, type Reply, type TestClient } from './harness.ts';
+import { adminClient, databases, useServer, type Reply, type TestClient } from './harness.ts';
 
 const LIMITS = { perAddress: 4, perUsername: 3, windowSeconds: 120 };
 const THROTTLED = { code: 0, message: '登录尝试过于频繁，请 2 分钟后再试', data: null };
@@ -76,6 +77,18 @@ describe.each(databases)('login throttle on $name', (database) => {
     expectThrottled(await tokenLogin('bad-token-5'));
     // The address's allowance is shared with password login.
     expectThrottled(await login('pia', 'Pia@123456', '10.0.6.1'));
+  });
+
+  it('an administrator’s unlock forgives what was counted before: the right password gets in at once', async () => {
+    const userId = await server.addUser('quin', 'Quin@12345');
+    for (let i = 0; i < 3; i++) await login('quin', `Wrong#${i}xyz`, '10.0.8.1');
+    expectThrottled(await login('quin', 'Quin@12345', '10.0.8.1'));
+    const admin = await adminClient(server);
+    expect((await admin.request({ method: 'PATCH', url: `/api/user/unlock?userIds=${userId}` })).body.code).toBe(1);
+    expect((await login('quin', 'Quin@12345', '10.0.8.1')).body.code).toBe(1);
+    // Refusals after the unlock count again.
+    for (let i = 0; i < 3; i++) await login('quin', `Wrong#${i}abc`, '10.0.8.2');
+    expectThrottled(await login('quin', 'Quin@12345', '10.0.8.3'));
   });
 
   it('X-Forwarded-For is not believed by default: changing it does not get round the address limit', async () => {

@@ -1,14 +1,14 @@
 // `cairn user unlock` and `cairn user reset-password` as an operator runs them (a real process each
 // time) against the database of a platform that is running: on SQLite its data folder
-// (--data-dir, or the desktop's embedded platform under CAIRN_HOME), on PostgreSQL DATABASE_URL.
-// The locked-out administrator gets back in without any other administrator.
+// (--data-dir), on PostgreSQL DATABASE_URL. The locked-out administrator gets back in without any
+// other administrator. The desktop's embedded platform found under CAIRN_HOME, through
+// `npm run -s cli`: tests/integration/main/user-unlock.test.ts.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../server/app.ts';
-import { ADMIN_PASSWORD, UNTHROTTLED, databases, signIn, useServer, type TestServer } from './harness.ts';
+import { ADMIN_PASSWORD, databases, signIn, useServer, type TestServer } from './harness.ts';
 
 const NODE = path.resolve('node_modules/.bin/node');
 
@@ -52,6 +52,8 @@ describe.each(databases)('cairn user on $name', (database) => {
     expect(result.stdout).toBe('');
     const reply = await server.client().login('admin', ADMIN_PASSWORD);
     expect(reply.body.code).toBe(1);
+    // The throttle of a running platform learns from it that what it counted before is forgiven.
+    expect((await server.app.cairn.db.selectFrom('users').select('restored_at').where('username', '=', 'admin').executeTakeFirstOrThrow()).restored_at).not.toBeNull();
     const rows = await cliAudit('user.unlocked.cli');
     expect(rows).toHaveLength(1);
     expect(rows[0]!.user_id).toBeNull();
@@ -92,6 +94,7 @@ describe.each(databases)('cairn user on $name', (database) => {
     const changed = await client.request({ method: 'PATCH', url: '/api/user/modify', body: { oldPassword: password, password: 'Rita#Fresh2026' } });
     expect(changed.body.code).toBe(1);
     expect((await server.client().login('rita', 'Rita#Fresh2026')).body.data.updatedPwd).toBe(true);
+    expect((await server.app.cairn.db.selectFrom('users').select('restored_at').where('username', '=', 'rita').executeTakeFirstOrThrow()).restored_at).not.toBeNull();
     const [audit] = await cliAudit('user.password.reset.cli');
     expect(audit!.user_id).toBeNull();
     expect(JSON.parse(audit!.detail)).toMatchObject({ generated: true, sessionsEnded: 1 });
@@ -124,28 +127,6 @@ describe.each(databases)('cairn user on $name', (database) => {
 describe('cairn user without a platform to act on', () => {
   const work = mkdtempSync(path.join(os.tmpdir(), 'cairn-user-cli-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-  it('finds the desktop’s embedded platform under CAIRN_HOME by default', async () => {
-    const home = path.join(work, 'home');
-    const file = path.join(home, 'platform', 'cairn.db');
-    const app = await buildApp({ database: { kind: 'sqlite', file }, adminPassword: ADMIN_PASSWORD, logLevel: 'silent', loginRateLimits: UNTHROTTLED });
-    try {
-      // The login call needs a CSRF token: take the one the platform hands out.
-      const csrf = await app.inject({ method: 'POST', url: '/api/csrf' });
-      const cookie = csrf.cookies.find((c) => c.name === 'cairn_csrf')!.value;
-      const token = (csrf.json() as { data: { token: string } }).data.token;
-      const send = (password: string) =>
-        app.inject({ method: 'POST', url: '/api/login', payload: { username: 'admin', password }, cookies: { cairn_csrf: cookie }, headers: { 'x-csrf-token': token } });
-      for (let i = 0; i < 5; i++) await send(`Wrong#pass${i}`);
-      expect((await send(ADMIN_PASSWORD)).json()).toMatchObject({ code: 0, message: '账号已锁定，请 15 分钟后再试' });
-      const result = cairn(['user', 'unlock', 'admin'], cleanEnv({ CAIRN_HOME: home }));
-      expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr).toContain(`数据库：${file}`);
-      expect((await send(ADMIN_PASSWORD)).json()).toMatchObject({ code: 1 });
-    } finally {
-      await app.close();
-    }
-  }, 60_000);
 
   it('refuses a folder with no platform database and creates none; usage mistakes exit 2', () => {
     const empty = path.join(work, 'empty');

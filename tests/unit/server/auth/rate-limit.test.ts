@@ -17,6 +17,17 @@ describe('FixedWindowCounter', () => {
     expect(counter.blockedFor('a', 1600)).toBe(0);
   });
 
+  it('forgives a window that began at or before a time, not one begun after it', () => {
+    const counter = new FixedWindowCounter(1, 1000);
+    counter.count('a', 100);
+    counter.count('b', 300);
+    expect(counter.forgive('a', 200)).toBe(true);
+    expect(counter.blockedFor('a', 400)).toBe(0);
+    expect(counter.forgive('b', 200)).toBe(false);
+    expect(counter.blockedFor('b', 400)).toBe(900);
+    expect(counter.forgive('never', 200)).toBe(false);
+  });
+
   it('a limit of 0 never blocks and keeps nothing', () => {
     const counter = new FixedWindowCounter(0, 1000);
     for (let i = 0; i < 100; i++) counter.count('a', i);
@@ -53,5 +64,23 @@ describe('LoginThrottle', () => {
     expect(throttle.retryAfter({ ip: '1.1.1.1' })).toBe(59);
     now = 60_001;
     expect(throttle.retryAfter({ ip: '1.1.1.1', username: 'alice' })).toBe(0);
+  });
+
+  it('an account given back forgives its username’s and the attempt address’s windows begun before', () => {
+    let now = 0;
+    const throttle = new LoginThrottle({ perAddress: 2, perUsername: 2, windowSeconds: 60 }, () => now);
+    throttle.refused({ ip: '1.1.1.1', username: 'alice' });
+    throttle.refused({ ip: '1.1.1.1', username: 'alice' });
+    now = 5000;
+    expect(throttle.retryAfter({ ip: '1.1.1.1', username: 'alice' })).toBe(55);
+    // Restored before the windows began: nothing to forgive.
+    expect(throttle.forgive({ ip: '1.1.1.1', username: 'alice' }, -1)).toBe(false);
+    expect(throttle.forgive({ ip: '1.1.1.1', username: 'alice' }, 4000)).toBe(true);
+    expect(throttle.retryAfter({ ip: '1.1.1.1', username: 'alice' })).toBe(0);
+    // What is refused afterwards counts again, and a second forgiveness needs a later restore.
+    throttle.refused({ ip: '1.1.1.1', username: 'alice' });
+    throttle.refused({ ip: '1.1.1.1', username: 'alice' });
+    expect(throttle.forgive({ ip: '1.1.1.1', username: 'alice' }, 4000)).toBe(false);
+    expect(throttle.retryAfter({ ip: '1.1.1.1', username: 'alice' })).toBe(60);
   });
 });
