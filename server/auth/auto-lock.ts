@@ -9,7 +9,7 @@ import { getSetting } from '../db/repositories/settings.ts';
 import type { Database } from '../db/schema.ts';
 import { SETTING } from '../db/seed.ts';
 
-export const AUTO_LOCK_CACHE_MS = 30_000;
+const AUTO_LOCK_CACHE_MS = 30_000;
 
 const cache = new WeakMap<object, { config: AutoLockConfig; until: number }>();
 

@@ -19,7 +19,7 @@ import { SETTING } from '../db/seed.ts';
 import { inTransaction, type Db } from '../db/transaction.ts';
 import { UserError } from '../errors.ts';
 
-export const USER_LOCK_MSG = {
+const USER_LOCK_MSG = {
   noUsers: '请选择用户',
   unknownIds: (ids: number[]) => `用户不存在：${ids.join('、')}`,
   unknownName: (username: string) => `用户不存在：${username}`,

@@ -74,7 +74,7 @@ export interface TestServer {
  * Test servers do not throttle logins (every test logs in from 127.0.0.1, many times): the tests
  * of the throttle itself pass their own `loginRateLimits`.
  */
-export const UNTHROTTLED = { perAddress: 0, perUsername: 0, windowSeconds: 60 };
+const UNTHROTTLED = { perAddress: 0, perUsername: 0, windowSeconds: 60 };
 
 export async function startServer(database: TestDatabase, options: Partial<AppOptions> = {}): Promise<TestServer> {
   const { config, drop } = await database.create();
