@@ -27,7 +27,8 @@ export async function registerOpenApi(app: FastifyInstance, version: string, db:
     const token = request.cookies[SESSION_COOKIE];
     const session = token ? await findActiveSession(db, token) : undefined;
     const user = session && await findUserById(db, session.userId);
-    if (!user || user.locked) return reply.code(401).send(fail(MSG.sessionInvalid, ResultCode.INVALID_SESSION));
+    // As the guard: a session lives on through the automatic lock, not through an administrator's.
+    if (!user || user.lockedByAdmin) return reply.code(401).send(fail(MSG.sessionInvalid, ResultCode.INVALID_SESSION));
   });
   await app.register(swagger, {
     openapi: {
