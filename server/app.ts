@@ -81,7 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await failInterruptedImports(db);
     await syncLicenseCatalogue(db);
     const dataDir = options.dataDir ?? (options.database.kind === 'sqlite' ? path.dirname(options.database.file) : path.resolve('.cairn-data'));
-    queue = new RunQueue({ db, databaseKind: kind, dataDir, concurrency: options.scanConcurrency ?? 1, log: silentUntilReady });
+    queue = new RunQueue({ db, database: options.database, databaseKind: kind, dataDir, concurrency: options.scanConcurrency ?? 1, log: silentUntilReady });
     const version = options.version ?? productVersion();
     reports = new ReportQueue({ db, databaseKind: kind, dataDir, log: silentUntilReady, version });
     context = {
