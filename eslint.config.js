@@ -126,6 +126,55 @@ const featureBoundaries = {
   },
 };
 
+// Files the platform and the desktop create are owner-only (0700 folders, 0600 files: issue 13,
+// item 6). node:fs's creating calls (mkdir, mkdtemp, writeFile, appendFile, createWriteStream,
+// copyFile, cp, open with a creating flag) are made only by server/files/private.ts and
+// main/services/private-files.ts, which set the modes: a new writer cannot forget them.
+const FS_MODULES = new Set(['fs', 'node:fs', 'fs/promises', 'node:fs/promises']);
+const FS_WRITERS = new Set(['mkdir', 'mkdtemp', 'writeFile', 'appendFile', 'createWriteStream', 'copyFile', 'cp'].flatMap((n) => [n, `${n}Sync`]));
+const FS_OPENERS = new Set(['open', 'openSync']);
+/** open()'s flags that create a file: anything but a literal read-only (or read-write, r+) flag. */
+const createsFile = (flags) => flags !== undefined && !(flags.type === 'Literal' && typeof flags.value === 'string' && /^rs?\+?$/.test(flags.value));
+const privateFiles = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: { writer: '{{name}} 会按进程 umask 创建文件或文件夹：请使用 server/files/private.ts（main/ 中为 main/services/private-files.ts）的函数，它们创建仅所有者可访问的文件（0600）与文件夹（0700）。' },
+  },
+  create(context) {
+    const modules = new Set();
+    const openers = new Set();
+    const report = (node, name) => context.report({ node, messageId: 'writer', data: { name } });
+    const nameOf = (node) => (node.type === 'Identifier' ? node.name : node.type === 'Literal' ? String(node.value) : null);
+    return {
+      ImportDeclaration(node) {
+        if (!FS_MODULES.has(node.source.value)) return;
+        for (const specifier of node.specifiers) {
+          if (specifier.type !== 'ImportSpecifier') modules.add(specifier.local.name);
+          else if (nameOf(specifier.imported) === 'promises') modules.add(specifier.local.name);
+          else if (FS_WRITERS.has(nameOf(specifier.imported))) report(specifier, nameOf(specifier.imported));
+          else if (FS_OPENERS.has(nameOf(specifier.imported))) openers.add(specifier.local.name);
+        }
+      },
+      MemberExpression(node) {
+        // fs.mkdirSync, fsp.writeFile, fs.promises.writeFile
+        let object = node.object;
+        if (object.type === 'MemberExpression' && nameOf(object.property) === 'promises') object = object.object;
+        if (object.type !== 'Identifier' || !modules.has(object.name)) return;
+        const name = nameOf(node.property);
+        if (FS_WRITERS.has(name)) report(node, name);
+        else if (FS_OPENERS.has(name) && node.parent.type === 'CallExpression' && node.parent.callee === node && createsFile(node.parent.arguments[1])) report(node, name);
+      },
+      CallExpression(node) {
+        if (node.callee.type === 'Identifier' && openers.has(node.callee.name) && createsFile(node.arguments[1])) report(node, node.callee.name);
+      },
+    };
+  },
+};
+
+/** This repository's own rules, one plugin object wherever they are used. */
+const cairnRules = { rules: { 'feature-boundaries': featureBoundaries, 'private-files': privateFiles } };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'release/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
@@ -158,7 +207,7 @@ export default tseslint.config(
   },
   {
     files: ['renderer/**'],
-    plugins: { cairn: { rules: { 'feature-boundaries': featureBoundaries } } },
+    plugins: { cairn: cairnRules },
     rules: { 'cairn/feature-boundaries': 'error' },
   },
   {
@@ -212,6 +261,12 @@ export default tseslint.config(
     rules: restrict([
       group(['electron', 'electron/*', 'fastify', '@fastify/*', 'kysely', 'better-sqlite3', 'pg', '**/db/**', '**/routes/**'], 'server/engine/ 是纯分析引擎：不得引用 Fastify、数据库或路由。'),
     ]),
+  },
+  {
+    files: ['server/**', 'main/**'],
+    ignores: ['server/files/private.ts', 'main/services/private-files.ts'],
+    plugins: { cairn: cairnRules },
+    rules: { 'cairn/private-files': 'error' },
   },
   {
     files: ['cli/**', 'bench/**', 'scripts/**', 'tests/**'],

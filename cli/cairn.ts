@@ -11,6 +11,7 @@ const usage = `用法：cairn <命令>
   licenses  识别文件或目录中的许可证文本和版权声明（cairn licenses --help 查看选项）
   kb        漏洞知识库：导入 OSV/NVD/trivy/CNNVD 数据、从镜像同步（cairn kb --help 查看选项）
   compare-versions  按生态的版本规则比较标准输入中的版本对（cairn compare-versions --ecosystem <生态>）
+  user      平台账号的恢复：解除锁定、重置密码（cairn user --help 查看选项）
   routes    以 JSON 输出渲染进程注册的全部页面路由（path、tabs、built）
   calls     以 JSON 输出平台服务端的全部接口（method、path、implemented）
   help      显示本帮助`;
@@ -64,6 +65,11 @@ async function main(): Promise<number> {
       const { compareVersionsCommand, compareVersionsUsage } = await import('./commands/compare-versions.ts');
       if (rest.includes('--help') || rest.includes('-h')) { console.log(compareVersionsUsage); return 0; }
       return compareVersionsCommand(rest, process.stdin, (line) => process.stdout.write(`${line}\n`));
+    }
+    case 'user': {
+      const { userCommand, userUsage } = await import('./commands/user.ts');
+      if (!rest.length || rest.includes('--help') || rest.includes('-h') || rest[0] === 'help') { console.log(userUsage); return rest.length ? 0 : 2; }
+      return userCommand(rest, { stdin: process.stdin, out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(`${text}\n`) });
     }
     case 'calls': {
       const { callsCommand } = await import('./commands/calls.ts');

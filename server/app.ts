@@ -8,11 +8,13 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { implementedCalls } from '../contract/api/index.ts';
 import { loadCsrfSecret } from './auth/csrf.ts';
 import { registerGuard } from './auth/guard.ts';
-import type { DatabaseConfig } from './config.ts';
+import { DEFAULT_LOGIN_RATE_LIMITS, type LoginRateLimits } from './auth/rate-limit.ts';
+import type { DatabaseConfig, TrustProxy } from './config.ts';
 import type { ServerContext } from './context.ts';
 import { openDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
 import { seed } from './db/seed.ts';
+import { preparePrivateFolder } from './files/private.ts';
 import { failInterruptedImports } from './kb/import.ts';
 import { syncLicenseCatalogue } from './licenses/catalogue.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
@@ -33,6 +35,7 @@ import { taskHandlers } from './routes/task/index.ts';
 import { resultHandlers } from './routes/result/index.ts';
 import { reportHandlers } from './routes/report/index.ts';
 import { projectTypeHandlers } from './routes/project-type/index.ts';
+import { userHandlers } from './routes/user/index.ts';
 import { startUploadSweeper } from './uploads/sweep.ts';
 import { productVersion } from './version.ts';
 
@@ -58,8 +61,16 @@ export interface AppOptions {
   logStream?: { write(line: string): void };
   /** Largest accepted request body in bytes. */
   bodyLimit?: number;
+  /** Refused logins allowed per address and per username (default DEFAULT_LOGIN_RATE_LIMITS). */
+  loginRateLimits?: LoginRateLimits;
+  /** Reverse proxies whose X-Forwarded-For names the client (default: none, the peer is the client). */
+  trustProxy?: TrustProxy;
   version?: string;
 }
+
+/** Fastify's own reading of a hop count (its types leave the number out). */
+const trustProxyOption = (trust: TrustProxy) =>
+  (typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust);
 
 /** The queue logs through the app's logger once there is one. */
 const silentUntilReady = { info() {}, warn() {}, error() {} };
@@ -67,6 +78,9 @@ const silentUntilReady = { info() {}, warn() {}, error() {} };
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const dataDir = options.dataDir ?? (options.database.kind === 'sqlite' ? path.dirname(options.database.file) : path.resolve('.cairn-data'));
+  // Owner-only (0700), and what an earlier version left in it tightened (files 0600): files/private.ts.
+  preparePrivateFolder(dataDir);
   const { db, kind } = openDatabase(options.database);
   let context: ServerContext;
   let queue: RunQueue;
@@ -80,7 +94,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // processes on one PostgreSQL, one starting up also fails another's import in progress.)
     await failInterruptedImports(db);
     await syncLicenseCatalogue(db);
-    const dataDir = options.dataDir ?? (options.database.kind === 'sqlite' ? path.dirname(options.database.file) : path.resolve('.cairn-data'));
     queue = new RunQueue({ db, database: options.database, databaseKind: kind, dataDir, concurrency: options.scanConcurrency ?? 1, log: silentUntilReady });
     const version = options.version ?? productVersion();
     reports = new ReportQueue({ db, databaseKind: kind, dataDir, log: silentUntilReady, version });
@@ -90,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       dataDir,
       csrfSecret: await loadCsrfSecret(db),
       sessionTtlMinutes: options.sessionTtlMinutes ?? 480,
+      loginRateLimits: options.loginRateLimits ?? DEFAULT_LOGIN_RATE_LIMITS,
       version,
       runs: queue,
       reports,
@@ -107,6 +121,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 3000 },
     // Closing must not wait on a client that stalled mid-upload (it resumes after the restart).
     forceCloseConnections: true,
+    // request.ip (login throttling, audit rows) is the connection's peer unless a proxy is named.
+    trustProxy: trustProxyOption(options.trustProxy ?? false),
   }).withTypeProvider<TypeBoxTypeProvider>();
   queue!.setLogger(app.log);
   reports!.setLogger(app.log);
@@ -142,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...resultHandlers(context),
     ...reportHandlers(context),
     ...projectTypeHandlers(context),
+    ...userHandlers(context),
   ]);
   registerCalls(app, implementedCalls, handlers);
   return app;

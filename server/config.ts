@@ -1,5 +1,6 @@
 // Reads the environment once, so the rest of the server gets plain typed settings.
 import path from 'node:path';
+import { DEFAULT_LOGIN_RATE_LIMITS, type LoginRateLimits } from './auth/rate-limit.ts';
 import { DEFAULT_SYNC_ECOSYSTEMS, type KbSyncConfig } from './kb/sync-schedule.ts';
 
 export type DatabaseConfig =
@@ -19,7 +20,14 @@ export interface ServerConfig {
   logLevel: string;
   /** Periodic knowledge-base sync from an OSV mirror; null when no mirror is configured. */
   kbSync: KbSyncConfig | null;
+  /** Refused logins allowed per address and per username (CAIRN_LOGIN_LIMIT_*). */
+  loginRateLimits: LoginRateLimits;
+  /** Reverse proxies whose X-Forwarded-For is believed (CAIRN_TRUST_PROXY); false: none. */
+  trustProxy: TrustProxy;
 }
+
+/** Proxy addresses, CIDR ranges or proxy-addr's names (loopback, uniquelocal), or a hop count. */
+export type TrustProxy = false | string[] | number;
 
 const positiveInt = (raw: string | undefined, fallback: number, name: string): number => {
   if (raw === undefined || raw.trim() === '') return fallback;
@@ -27,6 +35,29 @@ const positiveInt = (raw: string | undefined, fallback: number, name: string): n
   if (!Number.isInteger(value) || value < 0) throw new Error(`环境变量 ${name} 必须是非负整数，当前为 "${raw}"`);
   return value;
 };
+
+/**
+ * CAIRN_TRUST_PROXY: the reverse proxies in front of the platform, as a comma-separated list of
+ * addresses or CIDR ranges (`10.0.0.5,10.1.0.0/16`, `loopback`) or the number of proxy hops. Unset:
+ * the client is the peer of the connection and X-Forwarded-For is ignored. "true" (believe any
+ * peer) is refused: a client reaching the platform directly could then claim any address.
+ */
+export function trustProxyFromEnv(raw: string | undefined): TrustProxy {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'false') return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  if (value === 'true') throw new Error('环境变量 CAIRN_TRUST_PROXY 不接受 true：请填写反向代理的地址或网段（逗号分隔），或代理层数');
+  return value.split(',').map((part) => part.trim()).filter(Boolean);
+}
+
+export function loginRateLimitsFromEnv(env: NodeJS.ProcessEnv): LoginRateLimits {
+  const d = DEFAULT_LOGIN_RATE_LIMITS;
+  return {
+    perAddress: positiveInt(env.CAIRN_LOGIN_LIMIT_PER_ADDRESS, d.perAddress, 'CAIRN_LOGIN_LIMIT_PER_ADDRESS'),
+    perUsername: positiveInt(env.CAIRN_LOGIN_LIMIT_PER_USERNAME, d.perUsername, 'CAIRN_LOGIN_LIMIT_PER_USERNAME'),
+    windowSeconds: Math.max(1, positiveInt(env.CAIRN_LOGIN_LIMIT_WINDOW_SECONDS, d.windowSeconds, 'CAIRN_LOGIN_LIMIT_WINDOW_SECONDS')),
+  };
+}
 
 function databaseFromEnv(env: NodeJS.ProcessEnv): DatabaseConfig {
   const url = env.DATABASE_URL?.trim();
@@ -64,5 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     sessionTtlMinutes: Math.max(1, positiveInt(env.CAIRN_SESSION_TTL_MINUTES, 480, 'CAIRN_SESSION_TTL_MINUTES')),
     logLevel: env.LOG_LEVEL?.trim() || 'info',
     kbSync: kbSyncFromEnv(env),
+    loginRateLimits: loginRateLimitsFromEnv(env),
+    trustProxy: trustProxyFromEnv(env.CAIRN_TRUST_PROXY),
   };
 }

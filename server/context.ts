@@ -1,5 +1,6 @@
 // What route handlers get from the app: the database and the settings fixed at start-up.
 import type { Kysely } from 'kysely';
+import type { LoginRateLimits } from './auth/rate-limit.ts';
 import type { DatabaseKind } from './db/connect.ts';
 import type { Database } from './db/schema.ts';
 
@@ -26,6 +27,8 @@ export interface ServerContext {
   dataDir: string;
   csrfSecret: string;
   sessionTtlMinutes: number;
+  /** Refused logins allowed per address and per username before 429. */
+  loginRateLimits: LoginRateLimits;
   version: string;
   runs: RunQueueHandle;
   reports: ReportQueueHandle;

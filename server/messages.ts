@@ -14,7 +14,12 @@ export const MSG = {
   permissionDenied: PERMISSION_DENIED_SERVER_MESSAGE,
   passwordChangeRequired: '请先修改初始密码',
   badCredentials: LOGIN_FAILURE_MESSAGE,
+  /** An administrator's lock; told only to whoever gives the right password (or a valid token). */
   accountLocked: '账号已锁定，请联系管理员',
+  /** The automatic lock after wrong passwords; told only to whoever gives the right password. */
+  accountLockedFor: (minutes: number) => `账号已锁定，请 ${minutes} 分钟后再试`,
+  /** HTTP 429 from /api/login and /api/token/login (with Retry-After). */
+  loginThrottled: (minutes: number) => `登录尝试过于频繁，请 ${minutes} 分钟后再试`,
   tokenInvalid: '令牌无效或已过期',
   oldPasswordWrong: '原密码错误',
   samePassword: '新密码不能与原密码相同',

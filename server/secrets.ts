@@ -5,6 +5,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { makePrivateDirSync, writePrivateFileSync } from './files/private.ts';
 
 const KEY_FILE = 'secret.key';
 const PREFIX = 'v1';
@@ -19,11 +20,11 @@ function keyOf(dataDir: string): Buffer {
     key = fs.readFileSync(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    fs.mkdirSync(dataDir, { recursive: true });
+    makePrivateDirSync(dataDir);
     key = randomBytes(32);
     try {
       // 'wx': two processes starting together must not overwrite each other's key.
-      fs.writeFileSync(file, key, { mode: 0o600, flag: 'wx' });
+      writePrivateFileSync(file, key, 'wx');
     } catch (raced) {
       if ((raced as NodeJS.ErrnoException).code !== 'EEXIST') throw raced;
       key = fs.readFileSync(file);

@@ -38,6 +38,8 @@ try {
     adminPassword: config.adminPassword,
     sessionTtlMinutes: config.sessionTtlMinutes,
     logLevel: config.logLevel,
+    loginRateLimits: config.loginRateLimits,
+    trustProxy: config.trustProxy,
   });
 } catch (error) {
   // No logger yet: say why on stderr and to the supervisor, then stop.

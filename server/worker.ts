@@ -4,6 +4,7 @@
 import pino from 'pino';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/connect.ts';
+import { preparePrivateFolder } from './files/private.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
 import { RunQueue } from './jobs/run-queue.ts';
 import { ReportQueue } from './jobs/report-queue.ts';
@@ -15,6 +16,8 @@ const log = pino(loggerOptions(config.logLevel));
 if (config.database.kind !== 'postgres') {
   log.warn('工作进程需要与平台共用 PostgreSQL（DATABASE_URL）；使用 SQLite 时分析由平台进程自己完成');
 }
+// The shared data folder is owner-only (files/private.ts), as the platform makes it.
+preparePrivateFolder(config.dataDir);
 const { db, kind } = openDatabase(config.database);
 await migrateToLatest(db, kind);
 const queue = new RunQueue({ db, database: config.database, databaseKind: kind, dataDir: config.dataDir, concurrency: config.scanConcurrency, log });

@@ -11,13 +11,14 @@ import { taskCalls } from './task.ts';
 import { resultCalls } from './result/index.ts';
 import { reportCalls } from './report.ts';
 import { projectTypeCalls } from './project-type.ts';
+import { userCalls } from './user.ts';
 import type { CallSpec } from './define.ts';
 
 /**
  * Keyed by each call's unique `area.action` name, not by the areas' own short keys: two areas
  * may both call something `list`, and spreading them into one object would silently drop one.
  */
-export const implementedCalls: Record<string, CallSpec> = byName([sessionCalls, vulnerabilityCalls, knowledgeCalls, componentCalls, licenseCalls, uploadCalls, subjectCalls, taskCalls, resultCalls, reportCalls, projectTypeCalls]);
+export const implementedCalls: Record<string, CallSpec> = byName([sessionCalls, vulnerabilityCalls, knowledgeCalls, componentCalls, licenseCalls, uploadCalls, subjectCalls, taskCalls, resultCalls, reportCalls, projectTypeCalls, userCalls]);
 
 function byName(areas: Record<string, CallSpec>[]): Record<string, CallSpec> {
   const calls: Record<string, CallSpec> = {};
@@ -42,3 +43,4 @@ export * as task from './task.ts';
 export * as result from './result/index.ts';
 export * as report from './report.ts';
 export * as projectType from './project-type.ts';
+export * as user from './user.ts';

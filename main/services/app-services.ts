@@ -15,6 +15,7 @@ import { createUploads, type UploadsService } from './uploads.ts';
 import { DesktopError } from './errors.ts';
 import { createReportLibrary, type ReportLibrary } from './report-library.ts';
 import { createReview, readForReview, REVIEW_MSG } from './review/index.ts';
+import { preparePrivateFolder } from './private-files.ts';
 import type { ReviewDocument } from '../../contract/ipc/desktop-contract.ts';
 
 /** What review:pick offers in the native dialog. */
@@ -67,6 +68,8 @@ export interface AppServices {
 }
 
 export function createAppServices(options: AppServicesOptions): AppServices {
+  // Owner-only, and tightened when an earlier version left it open: private-files.ts.
+  preparePrivateFolder(options.dataDir);
   const events = new EventEmitter();
   const emit = <P extends EventDescriptor>(descriptor: P, payload: Static<P['payload']>): void => {
     events.emit('event', descriptor.channel, payload);

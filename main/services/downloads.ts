@@ -4,12 +4,13 @@
 // already on disk with `Range: bytes=<partSize>-` and `If-Range: <ETag>` (the platform answers 206,
 // or 200 with the whole file when it changed). The caller checks the SHA-256 and renames.
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { stat, truncate } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { CHECKSUM_HEADER } from '../../contract/api/report.ts';
 import type { ApiClient } from './api-client.ts';
+import { privateWriteStream } from './private-files.ts';
 import { sleep } from './sleep.ts';
 
 export const DOWNLOAD_MSG = {
@@ -166,7 +167,7 @@ export async function downloadToPart(job: DownloadJob, timing: DownloadTiming = 
     });
     try {
       // 200: the whole file from its first byte (replaces whatever was there); 206: appended.
-      await pipeline(res.body, counter, createWriteStream(job.partFile, { flags: start > 0 ? 'a' : 'w' }), { signal: job.signal });
+      await pipeline(res.body, counter, privateWriteStream(job.partFile, start > 0 ? 'a' : 'w'), { signal: job.signal });
     } catch (err) {
       if (job.signal.aborted) break;
       await retry(err instanceof Error && err.message ? `${DOWNLOAD_MSG.short}（${err.message}）` : DOWNLOAD_MSG.short);

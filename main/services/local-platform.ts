@@ -5,10 +5,10 @@
 // How the process is started is injected (PlatformSpawner): Electron forks the built
 // dist/server/server.js as a utilityProcess (main/electron/utility-spawner.ts); the web host and
 // tests fork server/server.ts with Node (node-spawner.ts). This module is plain Node.
-import { mkdirSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
 import type { PlatformStatus } from '../../contract/ipc/desktop-contract.ts';
 import { probeHealth, type HealthOptions, type HealthResult } from './health.ts';
+import { makePrivateDirSync } from './private-files.ts';
 
 export interface PlatformChild {
   readonly pid: number | null;
@@ -161,7 +161,7 @@ export function createLocalPlatform(options: LocalPlatformOptions): LocalPlatfor
     run = current;
     setStatus({ state: 'starting', url: null, pid: null, message: '本机平台正在启动…' });
     try {
-      mkdirSync(options.dataDir, { recursive: true });
+      makePrivateDirSync(options.dataDir);
       current.child = options.spawner.spawn(
         { HOST: '127.0.0.1', PORT: '0', CAIRN_DATA_DIR: options.dataDir, ...options.env },
         {

@@ -5,7 +5,7 @@
 // platform leaves the local copy alone (nothing listens for that on purpose).
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Compile } from 'typebox/compile';
 import { download as downloadCall } from '../../contract/api/report.ts';
@@ -14,6 +14,7 @@ import { LibraryEntrySchema, type LibraryDownloadRequest, type LibraryEntry, typ
 import type { ApiClient } from './api-client.ts';
 import { DOWNLOAD_MSG, DownloadFailed, downloadToPart, sha256OfFile, type DownloadTiming } from './downloads.ts';
 import { DesktopError } from './errors.ts';
+import { makePrivateDir, writePrivateFile } from './private-files.ts';
 
 export const LIBRARY_MSG = {
   unknown: '找不到该报告（可能已从报告库中删除）',
@@ -153,7 +154,7 @@ export function createReportLibrary(options: ReportLibraryOptions): ReportLibrar
     item.saving = item.saving.then(async () => {
       if (!existsSync(item.dir)) return;
       const tmp = path.join(item.dir, `${ENTRY_FILE}.${randomUUID()}.tmp`);
-      await writeFile(tmp, data);
+      await writePrivateFile(tmp, data);
       await rename(tmp, path.join(item.dir, ENTRY_FILE));
     }).catch(() => {});
     return item.saving;
@@ -294,7 +295,7 @@ export function createReportLibrary(options: ReportLibraryOptions): ReportLibrar
       if (!SAFE_ID.test(profile.id)) throw new DesktopError('invalid-input', '服务器配置标识无效');
       const id = randomUUID();
       const dir = path.join(root, profile.id, id);
-      await mkdir(dir, { recursive: true });
+      await makePrivateDir(dir);
       const stored: StoredEntry = {
         id,
         profileId: profile.id,

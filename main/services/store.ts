@@ -4,6 +4,7 @@
 // between the desktop app and the web host. Tests use a `conf` store too, or the in-memory one of
 // tests/support/memory-store.ts.
 import Conf from 'conf';
+import { makePrivateDirSync } from './private-files.ts';
 
 export interface KeyValueStore {
   get(key: string): unknown;
@@ -15,5 +16,7 @@ export const PROFILE_STORE_NAME = 'profiles';
 
 /** A `conf` store at `<dir>/<name>.json`, readable only by the owner. */
 export function createConfStore(dir: string, name: string = PROFILE_STORE_NAME): KeyValueStore {
+  // conf would create a missing folder with the umask's mode.
+  makePrivateDirSync(dir);
   return new Conf<Record<string, unknown>>({ cwd: dir, configName: name, configFileMode: 0o600, accessPropertiesByDotNotation: false });
 }

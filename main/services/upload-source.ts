@@ -4,14 +4,15 @@
 // files are skipped so a folder can never pull in files from outside itself. Either way the
 // SHA-256 of what is sent is known before the first byte goes, and the platform checks it.
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { lstat, mkdir, opendir, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { lstat, opendir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
 import yazl from 'yazl';
 import { DesktopError } from './errors.ts';
+import { makePrivateDir, privateWriteStream } from './private-files.ts';
 
 export interface UploadSource {
   /** The file whose bytes are sent. */
@@ -45,14 +46,14 @@ async function* walk(root: string, prefix: string): AsyncGenerator<{ file: strin
 /** Packs `folder` into `<tempDir>/<random>/<folder name>.zip`. */
 async function zipFolder(folder: string, tempDir: string, signal?: AbortSignal): Promise<{ file: string; dir: string; sha256: string }> {
   const dir = path.join(tempDir, randomUUID());
-  await mkdir(dir, { recursive: true });
+  await makePrivateDir(dir);
   const base = path.basename(path.resolve(folder)) || 'folder';
   const file = path.join(dir, `${base}.zip`);
   const zip = new yazl.ZipFile();
   // The zip is hashed as it is written, so a folder costs no second read.
   const hash = createHash('sha256');
   const hashing = new Transform({ transform(chunk: Buffer, _encoding, done) { hash.update(chunk); done(null, chunk); } });
-  const written = pipeline(zip.outputStream, hashing, createWriteStream(file), { signal });
+  const written = pipeline(zip.outputStream, hashing, privateWriteStream(file), { signal });
   try {
     let count = 0;
     for await (const entry of walk(folder, '')) {

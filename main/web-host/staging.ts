@@ -3,13 +3,13 @@
 // the path to hand to `uploads:start`: the file itself, or for a folder (several files sharing a
 // batch and a first path segment) the folder. Names are checked segment by segment so nothing
 // can be written outside the batch folder.
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { IpcResult } from '../../contract/ipc/desktop-contract.ts';
 import { ipcError } from '../ipc/dispatcher.ts';
+import { makePrivateDir, privateWriteStream } from '../services/private-files.ts';
 
 const BATCH = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MAX_DEPTH = 64;
@@ -32,9 +32,9 @@ export async function stageFile(stageDir: string, batch: string | null, relative
   if (!parts) return ipcError('invalid-payload', '文件名或相对路径无效');
   const batchDir = path.join(stageDir, batch);
   const target = path.join(batchDir, ...parts);
-  await mkdir(path.dirname(target), { recursive: true });
+  await makePrivateDir(path.dirname(target));
   try {
-    await pipeline(body, createWriteStream(target, { flags: 'wx' }));
+    await pipeline(body, privateWriteStream(target, 'wx'));
   } catch (error) {
     await rm(target, { force: true });
     const exists = (error as NodeJS.ErrnoException).code === 'EEXIST';

@@ -60,7 +60,10 @@ export function registerGuard(app: FastifyInstance, { db, csrfSecret, sessionTtl
     const token = request.cookies[SESSION_COOKIE];
     const session = token ? await findActiveSession(db, token) : undefined;
     const user = session && await findUserById(db, session.userId);
-    if (!token || !session || !user || user.locked) {
+    // An administrator's lock ends the user's sessions (services/user-locks.ts); this refuses one
+    // that raced it. The automatic lock after wrong passwords refuses new logins only: a session
+    // already open goes on (else anyone could sign a user out by typing wrong passwords).
+    if (!token || !session || !user || user.lockedByAdmin) {
       if (token) reply.clearCookie(SESSION_COOKIE, sessionCookie(request));
       return deny(reply, 401, MSG.sessionInvalid, ResultCode.INVALID_SESSION);
     }

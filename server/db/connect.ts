@@ -1,12 +1,12 @@
 // Opens the database named by the config: SQLite (embedded default) or PostgreSQL (team server).
 // PostgreSQL type parsers are set so both dialects return identical JS values to repositories.
-import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { DatabaseConfig } from '../config.ts';
 import type { Database } from './schema.ts';
+import { makePrivateDirSync, touchPrivateFileSync, tightenSync } from '../files/private.ts';
 import { SharedSqliteDialect } from './sqlite-driver.ts';
 
 export type DatabaseKind = DatabaseConfig['kind'];
@@ -38,7 +38,11 @@ const pgTypes = {
 };
 
 function openSqlite(file: string): Kysely<Database> {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makePrivateDirSync(path.dirname(file));
+  // SQLite creates the file 0644 less the umask and gives its -wal and -shm the database's mode:
+  // the file is created (or tightened) 0600 first, so all three are private.
+  touchPrivateFileSync(file);
+  for (const companion of ['-wal', '-shm', '-journal']) tightenSync(`${file}${companion}`);
   const database = new SQLite(file);
   // WAL lets readers (the HTTP process while a run's thread saves its results, tests, a CLI) look
   // in while another connection writes; foreign keys are off by default. Waiting for another

@@ -19,8 +19,17 @@ export interface UsersTable {
   email: string | null;
   phone: string | null;
   updated_pwd: Flag;
+  /** An administrator's lock (spec isLock): lasts until unlocked. */
   is_lock: 'Y' | 'N';
+  /** Wrong passwords since the last successful login, automatic lock or unlock. */
   failed_logins: ColumnType<number, number | undefined, number>;
+  /** End of the automatic lock after too many wrong passwords; null or past: not locked so. */
+  locked_until: Timestamp | null;
+  /**
+   * When an administrator or `cairn user` last lifted the locks or reset the password: the login
+   * throttle forgives the refused logins it counted for the account before then.
+   */
+  restored_at: Timestamp | null;
   created_at: Timestamp;
   updated_at: Timestamp;
   password_changed_at: Timestamp | null;

@@ -2,8 +2,9 @@
 // worker thread (analyse-thread.ts → analyse.ts), then the component analyzers over the inventory
 // with the knowledge the caller supplies (analyzers/). Platform concerns stay with the caller: the
 // database, where the knowledge comes from, how progress is stored, and saving the results.
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { makePrivateTempDir } from '../files/private.ts';
 import type { AnalyseProgress, AnalyseRequest, AnalyseResult } from './analyse.ts';
 import { analyseInWorker } from './analyse-thread.ts';
 import { analyseComponents } from './analyzers/index.ts';
@@ -72,6 +73,7 @@ function knowledgeRequestOf(analysis: AnalyseResult): KnowledgeRequest {
   return { licenseIds: [...licenseIds] };
 }
 
-const makeWorkDir = (parent: string) => mkdir(parent, { recursive: true }).then(() => mkdtemp(path.join(parent, 'run-')));
+/** A private work folder (0700) under `parent`, which is created private when missing. */
+const makeWorkDir = (parent: string) => makePrivateTempDir(path.join(parent, 'analysis-'));
 /** Removes a work folder, whatever state it is in. */
 const removeWorkDir = (dir: string) => rm(dir, { recursive: true, force: true, maxRetries: 3 });

@@ -4,9 +4,10 @@
 // notices, mode 7: analyzers/), and list the file tree. It runs in the analysis thread
 // (analyse-thread.ts); the component analyzers (vulnerabilities, licence levels) need the caller's
 // knowledge and run afterwards in analyse-project.ts.
-import { copyFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { InputKind } from '../../contract/sources.ts';
+import { copyPrivateFile, makePrivateDir } from '../files/private.ts';
 import { fileAnalyzersFor } from './analyzers/index.ts';
 import { hasFindings, noFindings, type FileFindings, type TextFile } from './analyzers/model.ts';
 import { allExtractors } from './extractors/index.ts';
@@ -127,8 +128,8 @@ async function prepareTree(request: AnalyseRequest, onProgress: (p: AnalyseProgr
     throw new UnpackError('not-archive', `上传的文件 ${request.fileName} 不是可识别的压缩包（支持 zip、jar、war、tar、tar.gz、tar.bz2、tar.xz、7z）`);
   }
   // A feature file or a single binary artifact is analysed as a folder holding just that file.
-  await mkdir(root, { recursive: true });
-  await copyFile(request.file, path.join(root, path.basename(request.fileName)));
+  await makePrivateDir(root);
+  await copyPrivateFile(request.file, path.join(root, path.basename(request.fileName)));
   return { root, files: 1, problems: [] };
 }
 

@@ -5,7 +5,6 @@
 // progress to the run as it goes, and saves everything in one transaction. A run paused or stopped
 // from elsewhere is noticed at the next progress write and abandoned. The queue runs this in a
 // thread of its own with its own database connection (run-thread.ts), never on the event loop.
-import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { RunStage } from '../../contract/api/task.ts';
 import { parseAnalysisModes } from '../../contract/enums.ts';
@@ -18,6 +17,7 @@ import { analyseProject, type KnowledgeSource } from '../engine/index.ts';
 import { UserError } from '../errors.ts';
 import { getAdvisoryIndex } from '../kb/index-cache.ts';
 import { findCompleteUpload } from '../uploads/store.ts';
+import { openRunFolder, type RunFolder } from './leftovers.ts';
 import { saveRunResults } from './save-results.ts';
 
 /** A run ended by the platform for a reason the user can act on (its message is the run's message). */
@@ -70,9 +70,13 @@ export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: Abort
     licenseLevels: await levelsOf(ctx.db, licenseIds),
   });
 
+  // The run's work folder lives until the results are saved (or not): one left behind by a dead
+  // process is swept (leftovers.ts).
+  let folder: RunFolder | undefined;
   try {
+    folder = await openRunFolder(ctx.dataDir, run.id, ctx.worker);
     const { analysis, components } = await analyseProject(
-      { file: upload.path, fileName: upload.fileName, kind, modes: parseAnalysisModes(run.analysis_modes), workParent: path.join(ctx.dataDir, 'work') },
+      { file: upload.path, fileName: upload.fileName, kind, modes: parseAnalysisModes(run.analysis_modes), workParent: folder.dir },
       knowledge,
       { signal: controller.signal, maxHeapMb: ctx.maxHeapMb, onProgress: (p) => progress(p.stage, p.fraction, p.milestone) },
     );
@@ -82,5 +86,6 @@ export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: Abort
     if (!saved) throw new RunError('任务已被暂停或停止', 'conflict');
   } finally {
     signal.removeEventListener('abort', abort);
+    await folder?.close();
   }
 }

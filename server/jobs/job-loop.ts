@@ -79,6 +79,11 @@ export class JobLoop<J> {
     return this.running.size;
   }
 
+  /** How long a worker may stay silent before its jobs are given back (ms). */
+  get staleMs(): number {
+    return this.options.staleMs ?? STALE_MS;
+  }
+
   async start(): Promise<void> {
     // Jobs this database shows as running with a silent worker were interrupted (a restart).
     const requeued = await this.source.requeueStale(this.staleBefore());
@@ -119,7 +124,7 @@ export class JobLoop<J> {
   }
 
   private staleBefore(): string {
-    return new Date(Date.now() - (this.options.staleMs ?? STALE_MS)).toISOString();
+    return new Date(Date.now() - this.staleMs).toISOString();
   }
 
   private async fill(): Promise<void> {

@@ -1,7 +1,8 @@
 // The report queue of one platform process: the shared job loop (job-loop.ts) over the reports
 // table. Each claimed report's model is built from the database on this thread and its file is
 // written in a worker thread (server/reports/generate.ts). One report at a time by default:
-// generation is CPU-bound and shares the machine with analyses.
+// generation is CPU-bound and shares the machine with analyses. Half-written files of reports no
+// longer being generated are swept at start and every few hours (leftovers.ts).
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
@@ -18,6 +19,7 @@ import { buildReportModel, type ModelKind } from '../reports/build-model.ts';
 import { closeWriterThreads, generateReportFile } from '../reports/generate.ts';
 import type { ReportModel } from '../reports/model.ts';
 import { JobLoop } from './job-loop.ts';
+import { SWEEP_EVERY_MS, sweepReportParts } from './leftovers.ts';
 
 export interface ReportQueueOptions {
   db: Kysely<Database>;
@@ -43,6 +45,8 @@ export class ReportQueue {
   private options: ReportQueueOptions;
   /** The model of the last report, kept for the other formats submitted with it. */
   private lastModel: { key: string; model: ReportModel } | null = null;
+  private sweeper: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | null = null;
 
   constructor(options: ReportQueueOptions) {
     this.options = options;
@@ -79,8 +83,20 @@ export class ReportQueue {
     this.loop.setLogger(log);
   }
 
-  start(): Promise<void> {
-    return this.loop.start();
+  async start(): Promise<void> {
+    await this.sweepParts();
+    await this.loop.start();
+    this.sweeper = setInterval(() => void this.sweepParts(), SWEEP_EVERY_MS);
+    this.sweeper.unref();
+  }
+
+  /** Removes `.part` files of reports no longer being generated (a writer died mid-file). */
+  sweepParts(): Promise<void> {
+    this.sweeping ??= sweepReportParts(this.options.db, this.options.dataDir)
+      .then((removed) => { if (removed.length) this.options.log.warn({ removed: removed.length }, 'half-written report files removed'); })
+      .catch((error: unknown) => this.options.log.warn({ err: error }, 'sweeping report files failed'))
+      .finally(() => { this.sweeping = null; });
+    return this.sweeping;
   }
 
   /** Looks for waiting reports now (called after a generate call). */
@@ -94,7 +110,9 @@ export class ReportQueue {
 
   /** Stops claiming, hands unfinished reports back to the queue and ends the idle writer threads. */
   async stop(): Promise<void> {
+    clearInterval(this.sweeper);
     await this.loop.stop();
+    await this.sweeping;
     await closeWriterThreads();
   }
 

@@ -1,7 +1,8 @@
 // The analysis queue of one platform process: the shared job loop (job-loop.ts) over the runs
-// table, each run analysed in a thread of its own (run-thread.ts) off the event loop, plus the timer that launches scheduled analyses.
-// Several processes (the embedded platform, `npm run worker` on other machines) can share one
-// PostgreSQL queue.
+// table, each run analysed in a thread of its own (run-thread.ts), off the event loop, plus the
+// timer that launches scheduled analyses. Several processes (the embedded platform, `npm run worker`
+// on other machines) can share one PostgreSQL queue. Work folders that dead processes left are
+// swept at start, when runs of silent workers are given back, and every few hours (leftovers.ts).
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseConfig } from '../config.ts';
@@ -12,6 +13,7 @@ import { isUserError } from '../errors.ts';
 import { RunError } from './execute-run.ts';
 import { JobLoop } from './job-loop.ts';
 import { executeRunInThread } from './run-thread.ts';
+import { SWEEP_EVERY_MS, sweepWorkFolders } from './leftovers.ts';
 import { launchDueProjects } from './schedule.ts';
 
 export interface RunQueueOptions {
@@ -40,6 +42,8 @@ const SCHEDULE_MS = 30_000;
 export class RunQueue {
   private readonly loop: JobLoop<RunRow>;
   private schedule: NodeJS.Timeout | undefined;
+  private sweeper: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | null = null;
   private options: RunQueueOptions;
 
   constructor(options: RunQueueOptions) {
@@ -59,7 +63,12 @@ export class RunQueue {
         return lostRuns(db, ids, worker);
       },
       goneReason: () => new RunError('任务已被暂停或停止', 'conflict'),
-      requeueStale: (before, worker) => requeueStale(db, before, worker),
+      requeueStale: async (before, worker) => {
+        const requeued = await requeueStale(db, before, worker);
+        // The folders of runs taken from silent workers are leftovers now (not so for this worker's own at stop).
+        if (requeued && !worker) void this.sweepWork();
+        return requeued;
+      },
       stopReason: () => new RunError('平台正在停止', 'unavailable'),
     }, { concurrency: options.concurrency, log: options.log, ...(options.pollMs !== undefined && { pollMs: options.pollMs }) });
   }
@@ -74,9 +83,33 @@ export class RunQueue {
   }
 
   async start(): Promise<void> {
+    await this.sweepWork();
     await this.loop.start();
     this.schedule = setInterval(() => void this.launchDue(), SCHEDULE_MS);
+    this.sweeper = setInterval(() => void this.sweepWork(), SWEEP_EVERY_MS);
+    this.sweeper.unref();
     await this.launchDue();
+  }
+
+  /**
+   * Removes the work folders no live worker holds; the runs of workers proven dead (a process of
+   * this machine that is gone) go back to the queue at once rather than after the silence limit.
+   */
+  sweepWork(): Promise<void> {
+    this.sweeping ??= (async () => {
+      const { db, dataDir, log } = this.options;
+      try {
+        const { removed, deadWorkers } = await sweepWorkFolders(db, dataDir, { staleMs: this.loop.staleMs });
+        let requeued = 0;
+        for (const worker of deadWorkers) requeued += await requeueStale(db, new Date(0).toISOString(), worker);
+        if (removed.length || requeued) log.warn({ removed: removed.length, requeued }, 'work folders of interrupted analyses removed');
+      } catch (error) {
+        log.warn({ err: error }, 'sweeping work folders failed');
+      } finally {
+        this.sweeping = null;
+      }
+    })();
+    return this.sweeping;
   }
 
   /** Looks for work now (called after a launch so a new run starts at once). */
@@ -100,7 +133,9 @@ export class RunQueue {
   /** Stops claiming, aborts what runs and waits for it; the runs go back to the queue. */
   async stop(): Promise<void> {
     clearInterval(this.schedule);
+    clearInterval(this.sweeper);
     await this.loop.stop();
+    await this.sweeping;
   }
 
   private async launchDue(): Promise<void> {

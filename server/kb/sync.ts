@@ -3,7 +3,6 @@
 // resumed with a Range request after an interruption (If-Range keeps a changed file from being
 // glued onto an old half), skipped when the mirror answers 304 to the validators remembered in
 // kb_sync_state, and imported as a `sync` record once complete.
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -12,6 +11,7 @@ import type { Kysely } from 'kysely';
 import { IMPORT_STATUS, importOutcome, recordFailedImport, saveSyncState, syncStateOf } from '../db/repositories/knowledge-base-imports.ts';
 import type { Database } from '../db/schema.ts';
 import { nowIso } from '../db/time.ts';
+import { makePrivateDir, privateWriteStream, writePrivateFile } from '../files/private.ts';
 import { importKnowledge, type ImportSummary } from './import.ts';
 
 export interface SyncOptions {
@@ -155,7 +155,7 @@ async function download(
     etag: response.headers.get('etag'),
     lastModified: response.headers.get('last-modified'),
   };
-  await fsp.writeFile(metaFile, JSON.stringify(current));
+  await writePrivateFile(metaFile, JSON.stringify(current));
   const length = Number(response.headers.get('content-length') ?? NaN);
   const total = Number.isFinite(length) ? start + length : 0;
   let written = start;
@@ -169,7 +169,7 @@ async function download(
   await pipeline(
     Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>),
     counter,
-    fs.createWriteStream(part, { flags: start > 0 ? 'a' : 'w' }),
+    privateWriteStream(part, { flags: start > 0 ? 'a' : 'w' }),
   );
   if (total > 0 && written !== total) throw new Error(`下载不完整（${written}/${total} 字节）`);
   return { notModified: false, resumed, meta: current };
@@ -181,7 +181,7 @@ async function recordFailure(db: Kysely<Database>, ecosystem: string, message: s
 
 export async function syncFromMirror(db: Kysely<Database>, options: SyncOptions): Promise<SyncResult[]> {
   const base = mirrorBase(options.mirror);
-  await fsp.mkdir(options.downloadDir, { recursive: true });
+  await makePrivateDir(options.downloadDir);
   const results: SyncResult[] = [];
   for (const ecosystem of options.ecosystems) {
     if (options.signal?.aborted) break;

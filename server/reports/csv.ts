@@ -2,12 +2,12 @@
 // RFC 4180 (CRLF line ends, fields quoted when they hold a comma, quote or line break, quotes
 // doubled), UTF-8 with a byte order mark so Excel opens the Chinese headers correctly.
 // Streamed: a project with many thousands of components never sits in memory as one string.
-import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReportModel } from './model.ts';
 import { COMPONENT_TABLE } from './sections.ts';
 import type { TableSection } from './sections.ts';
+import { privateWriteStream } from '../files/private.ts';
 
 const BOM = '\uFEFF';
 const ROWS_PER_CHUNK = 500;
@@ -45,5 +45,5 @@ function* csvChunks<T>(table: TableSection<T>, rows: readonly T[]): Generator<st
 
 /** Writes the component export of `model` as CSV to `file`. */
 export async function writeComponentsCsv(model: ReportModel, file: string): Promise<void> {
-  await pipeline(Readable.from(csvChunks(COMPONENT_TABLE, COMPONENT_TABLE.rows(model))), createWriteStream(file));
+  await pipeline(Readable.from(csvChunks(COMPONENT_TABLE, COMPONENT_TABLE.rows(model))), privateWriteStream(file));
 }

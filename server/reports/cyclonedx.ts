@@ -4,11 +4,11 @@
 // scope, the dependency graph, and the vulnerabilities with their ratings, fixes and the
 // analysts' VEX analysis. vex.ts reuses buildBom for the CycloneDX VEX export.
 import { randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import { Enums, Models, Serialize, Spec, SPDX } from '@cyclonedx/cyclonedx-library';
 import { VULNERABILITY_MARK_LABEL } from '../../contract/enums.ts';
 import type { Level, ReportComponent, ReportModel, ReportVulnerability } from './model.ts';
 import { documentName, spdxLicence } from './spdx.ts';
+import { writePrivateFile } from '../files/private.ts';
 
 const { Vulnerability: V } = Models;
 type Component = InstanceType<typeof Models.Component>;
@@ -207,5 +207,5 @@ export function serializeBom(bom: InstanceType<typeof Models.Bom>): string {
 }
 
 export async function writeCycloneDx(model: ReportModel, file: string): Promise<void> {
-  await writeFile(file, serializeBom(buildBom(model)), 'utf8');
+  await writePrivateFile(file, serializeBom(buildBom(model)));
 }

@@ -2,7 +2,6 @@
 // Cover, a static table of contents linked to bookmarks (a TOC field would make Word and WPS ask
 // to update fields when the file opens), the summary with its charts, then every table section.
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
@@ -37,6 +36,7 @@ import type { ReportChart } from './charts.ts';
 import type { ReportModel } from './model.ts';
 import { LEVEL_COLOURS, reportTime, sectionsFor, summaryFacts } from './sections.ts';
 import type { AnyTableSection } from './sections.ts';
+import { privateWriteStream } from '../files/private.ts';
 
 // Latin text in Arial, Chinese in 微软雅黑 (the name Chinese Word writes; FONT_TABLE below gives
 // its English name, character set and PANOSE class so Word and WPS substitute a Chinese sans-serif
@@ -416,5 +416,5 @@ export async function writeDocx(model: ReportModel, file: string): Promise<void>
     else out.addBuffer(data, name);
   }
   out.end();
-  await pipeline(out.outputStream, createWriteStream(file));
+  await pipeline(out.outputStream, privateWriteStream(file));
 }

@@ -4,10 +4,11 @@
 // The thread's entry is writer-worker.ts, which asks this module's writerFor for the writer.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { fromThreadError, UserError, type ThreadError } from '../errors.ts';
+import { makePrivateDir, openPrivate } from '../files/private.ts';
 import { workerUrl } from '../worker-url.ts';
 import { COMPONENT_EXPORT_REPORT_TYPE, VEX_REPORT_TYPE } from '../../contract/api/report.ts';
 import { REPORT_TYPE } from '../../contract/enums.ts';
@@ -140,8 +141,10 @@ export async function generateReportFile(
   const target = path.join(dataDir, relative);
   const part = `${target}.part`;
   await rm(path.dirname(target), { recursive: true, force: true });
-  await mkdir(path.dirname(target), { recursive: true });
+  await makePrivateDir(path.dirname(target));
   try {
+    // Created 0600 here, whatever a writer's library would create: the writers truncate it.
+    await (await openPrivate(part, 'w')).close();
     await writeInWorker({ kind: report.kind, reportType: report.reportType, model, file: part }, options);
     const { size } = await stat(part);
     const sha256 = await sha256Of(part);

@@ -6,7 +6,6 @@
 // Speed matters (thousands of components and findings): a cell whose text plainly fits on one
 // line is written without the line wrapper, and only wider cells are measured for wrapping.
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import PDFDocument from 'pdfkit';
 import { VULNERABILITY_LEVEL_LABEL, LICENSE_LEVEL_LABEL, LEVEL_CODES, labelOf } from '../../contract/enums.ts';
@@ -16,6 +15,7 @@ import { reportFonts } from './fonts.ts';
 import type { ReportModel, ReportVulnerability } from './model.ts';
 import { LEVEL_COLOURS, VULNERABILITY_TABLE, reportTime, sectionsFor, summaryFacts } from './sections.ts';
 import type { AnyTableSection } from './sections.ts';
+import { privateWriteStream } from '../files/private.ts';
 
 type Doc = PDFKit.PDFDocument;
 
@@ -67,7 +67,7 @@ interface Layout {
 
 /** Writes the model's PDF report to `file`; resolves once the file is completely written. */
 export async function writePdf(model: ReportModel, file: string): Promise<void> {
-  const out = createWriteStream(file);
+  const out = privateWriteStream(file);
   // Fail before any layout work when the file cannot be opened (missing folder, no permission).
   await once(out, 'ready');
   let charts: ReportChart[];

@@ -3,10 +3,10 @@
 // ids that are not on the SPDX list become `LicenseRef-` ids declared in
 // hasExtractedLicensingInfos, so that every licence field stays a valid SPDX expression.
 import { randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import parseSpdx from 'spdx-expression-parse';
 import spdxCorrect from 'spdx-correct';
 import type { ReportModel } from './model.ts';
+import { writePrivateFile } from '../files/private.ts';
 
 /**
  * The SPDX licence list the ids are checked against: spdx-expression-parse accepts the ids of
@@ -199,5 +199,5 @@ function buildSpdx(model: ReportModel): Record<string, unknown> {
 }
 
 export async function writeSpdx(model: ReportModel, file: string): Promise<void> {
-  await writeFile(file, `${JSON.stringify(buildSpdx(model), null, 2)}\n`, 'utf8');
+  await writePrivateFile(file, `${JSON.stringify(buildSpdx(model), null, 2)}\n`);
 }

@@ -4,11 +4,11 @@
 // dependency graph survives in the tags. tagIds are name-based UUIDs of the software (its purl,
 // else name and version), so the same software gets the same tagId in every report.
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import yazl from 'yazl';
 import type { ReportComponent, ReportModel } from './model.ts';
 import { documentName } from './spdx.ts';
+import { privateWriteStream } from '../files/private.ts';
 
 export const SWID_NAMESPACE = 'http://standards.iso.org/iso/19770/-2/2015/schema.xsd';
 /** Our own Meta attributes (purl, licence, scope) live in a namespace of ours, as the XSD allows. */
@@ -168,5 +168,5 @@ export async function writeSwidZip(model: ReportModel, file: string): Promise<vo
   const options = { mtime: Number.isNaN(mtime.getTime()) ? new Date() : mtime, compress: false };
   for (const tag of buildSwidTags(model)) zip.addBuffer(Buffer.from(tag.xml, 'utf8'), tag.entry, options);
   zip.end();
-  await pipeline(zip.outputStream, createWriteStream(file));
+  await pipeline(zip.outputStream, privateWriteStream(file));
 }

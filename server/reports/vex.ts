@@ -2,13 +2,13 @@
 // their analysis and only the components they affect) and OpenVEX v0.2.0 (one statement per
 // finding and component, the status mapped from the analysts' VEX code).
 import { randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import { PackageURL } from 'packageurl-js';
 import type { ReportComponent, ReportModel, ReportVulnerability } from './model.ts';
 import { buildBom, otherIdsOf, recommendationOf, serializeBom } from './cyclonedx.ts';
+import { writePrivateFile } from '../files/private.ts';
 
 export async function writeCycloneDxVex(model: ReportModel, file: string): Promise<void> {
-  await writeFile(file, serializeBom(buildBom(model, { vex: true })), 'utf8');
+  await writePrivateFile(file, serializeBom(buildBom(model, { vex: true })));
 }
 
 const OPENVEX_CONTEXT = 'https://openvex.dev/ns/v0.2.0';
@@ -85,5 +85,5 @@ function buildOpenVex(model: ReportModel): OpenVexDocument {
 }
 
 export async function writeOpenVex(model: ReportModel, file: string): Promise<void> {
-  await writeFile(file, `${JSON.stringify(buildOpenVex(model), null, 2)}\n`, 'utf8');
+  await writePrivateFile(file, `${JSON.stringify(buildOpenVex(model), null, 2)}\n`);
 }

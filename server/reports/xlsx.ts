@@ -9,6 +9,7 @@ import { summaryCharts } from './charts.ts';
 import type { ReportModel } from './model.ts';
 import { COMPONENT_TABLE, LEVEL_COLOURS, sectionsFor, summaryFacts } from './sections.ts';
 import type { AnyTableSection } from './sections.ts';
+import { privateWriteStream } from '../files/private.ts';
 
 const FONT_NAME = '微软雅黑';
 const HEADER_FILL = 'FFE8ECF2';
@@ -194,8 +195,13 @@ async function addOverviewSheet(workbook: ExcelJS.Workbook, model: ReportModel, 
 }
 
 async function save(workbook: ExcelJS.Workbook, file: string): Promise<void> {
+  // As exceljs's own writeFile, into a private file.
+  const out = privateWriteStream(file);
+  const finished = new Promise<void>((resolve, reject) => out.on('finish', resolve).on('error', reject));
   // exceljs deflates in JavaScript: the fastest level halves that time for a file barely larger.
-  await workbook.xlsx.writeFile(file, { zip: { compression: 'DEFLATE', compressionOptions: { level: 1 } } });
+  await workbook.xlsx.write(out, { zip: { compression: 'DEFLATE', compressionOptions: { level: 1 } } });
+  out.end();
+  await finished;
 }
 
 /** Writes the Excel report of `model` to `file`: 概述, then one sheet per section. */

@@ -2,18 +2,16 @@
 // login, logout, changing one's password and details. Each command writes its audit row in its own
 // transaction; a refusal is a UserError (or, for a failed login, the answer with its audit row).
 import { validateName, validatePassword } from '../../contract/validation.ts';
+import { loadAutoLockConfig } from '../auth/auto-lock.ts';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/password.ts';
 import { loadPasswordPolicy } from '../auth/session-user.ts';
 import { audit, auditRefusal } from '../db/repositories/audit-log.ts';
 import { findTokenOwner } from '../db/repositories/personal-tokens.ts';
 import { createSession, deleteExpiredSessions, deleteSessionByToken, deleteUserSessions, findActiveSession } from '../db/repositories/sessions.ts';
-import { findUserById, findUserByUsername, recordFailedLogin, resetFailedLogins, updatePassword, updateProfile } from '../db/repositories/users.ts';
+import { findRestoredAt, findUserById, findUserByUsername, recordFailedLogin, resetFailedLogins, updatePassword, updateProfile, type User } from '../db/repositories/users.ts';
 import { inTransaction, type Db } from '../db/transaction.ts';
 import { UserError } from '../errors.ts';
 import { MSG } from '../messages.ts';
-
-/** Consecutive wrong passwords before the account locks (design §7 "account lockout"). */
-const MAX_FAILED_LOGINS = 5;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[\d\s()-]{3,30}$/;
@@ -27,6 +25,8 @@ export interface SignInContext {
   /** The session cookie this browser still had: it ends (no fixation). */
   previousToken?: string;
   ttlMinutes: number;
+  /** The time of the attempt in ms (default now): tests move it past a lock's end. */
+  now?: number;
 }
 
 /** Opens a session for the user, replacing the browser's old one, with its audit row; the new token. */
@@ -42,34 +42,62 @@ async function openSession(db: Db, userId: number, action: string, context: Sign
 }
 
 /**
- * Password login: the user's id and new session token. An unknown name costs the same work as a
- * wrong password (response time does not reveal which usernames exist); wrong passwords count
- * towards the lock. Every refusal is audited, then answered as a UserError.
+ * Why a user who proved who they are (the right password, a valid token) may still not log in:
+ * an administrator's lock, or the automatic lock with the minutes it has left. Null: they may.
+ */
+function lockRefusal(user: User, now: number): string | null {
+  if (user.lockedByAdmin) return MSG.accountLocked;
+  const until = user.lockedUntil === null ? NaN : Date.parse(user.lockedUntil);
+  return until > now ? MSG.accountLockedFor(Math.ceil((until - now) / 60_000)) : null;
+}
+
+/**
+ * Password login: the user's id and new session token.
+ *
+ * Every refusal but one answers 用户名或密码错误, alike for an unknown name, a wrong password and a
+ * locked account, and costs the same work (an unknown name is checked against a decoy hash), so
+ * neither the answer nor its time tells which names exist or are locked. Only the right password
+ * of a locked account hears that it is locked (and, for the automatic lock, for how long).
+ *
+ * Wrong passwords are counted in a row: the auto-lock configuration's `maxFailures` of them since
+ * the last successful login (or lock, or unlock) lock the account for `lockMinutes`; wrong
+ * passwords during a lock are not counted and do not lengthen it. A lock refuses new logins only:
+ * the user's sessions go on. Every refusal is audited, then thrown as a UserError.
  */
 export async function logIn(db: Db, username: string, password: string, context: SignInContext): Promise<{ userId: number; token: string }> {
+  const now = context.now ?? Date.now();
   const user = await findUserByUsername(db, username);
   if (!user) {
     await verifyPassword(password, await decoyHash());
     await auditRefusal(db, { userId: null, action: 'login.failed', detail: { username, ip: context.ip } });
     throw new UserError(MSG.badCredentials);
   }
-  if (user.locked) {
-    await auditRefusal(db, { userId: user.id, action: 'login.refused.locked', detail: { ip: context.ip } });
-    throw new UserError(MSG.accountLocked);
-  }
-  if (!(await verifyPassword(password, user.passwordHash))) {
-    const locked = await inTransaction(db, async (trx) => {
-      const counted = await recordFailedLogin(trx, user.id, MAX_FAILED_LOGINS);
-      await audit(trx, { userId: user.id, action: counted.locked ? 'user.locked' : 'login.failed', detail: { ip: context.ip } });
-      return counted.locked;
+  const rightPassword = await verifyPassword(password, user.passwordHash);
+  const refusal = lockRefusal(user, now);
+  if (!rightPassword) {
+    const rule = await loadAutoLockConfig(db);
+    await inTransaction(db, async (trx) => {
+      const counted = refusal
+        ? { counted: false, failures: 0, lockedUntil: null }
+        : await recordFailedLogin(trx, user.id, { lockAfter: rule.maxFailures, lockUntil: new Date(now + rule.lockMinutes * 60_000).toISOString(), now: new Date(now).toISOString() });
+      await audit(trx, counted.lockedUntil
+        ? { userId: user.id, action: 'user.locked', detail: { ip: context.ip, failures: counted.failures, until: counted.lockedUntil } }
+        : { userId: user.id, action: 'login.failed', detail: { ip: context.ip, ...(counted.counted ? { failures: counted.failures } : { locked: true }) } });
     });
-    throw new UserError(locked ? MSG.accountLocked : MSG.badCredentials);
+    throw new UserError(MSG.badCredentials);
+  }
+  if (refusal) {
+    await auditRefusal(db, { userId: user.id, action: 'login.refused.locked', detail: { ip: context.ip } });
+    throw new UserError(refusal);
   }
   const token = await openSession(db, user.id, 'login', context, (trx) => resetFailedLogins(trx, user.id));
   return { userId: user.id, token };
 }
 
-/** Login with a personal token (`?key=`): the user's id and new session token. */
+/**
+ * Login with a personal token (`?key=`): the user's id and new session token. A valid token proves
+ * who the caller is, like the right password: a locked account is told so, as logIn tells it.
+ */
 export async function logInWithToken(db: Db, key: string, context: SignInContext): Promise<{ userId: number; token: string }> {
   const userId = await findTokenOwner(db, key);
   const user = userId === undefined ? undefined : await findUserById(db, userId);
@@ -77,8 +105,22 @@ export async function logInWithToken(db: Db, key: string, context: SignInContext
     await auditRefusal(db, { userId: null, action: 'login.token.failed', detail: { ip: context.ip } });
     throw new UserError(MSG.tokenInvalid);
   }
-  if (user.locked) throw new UserError(MSG.accountLocked);
+  const refusal = lockRefusal(user, context.now ?? Date.now());
+  if (refusal) {
+    await auditRefusal(db, { userId: user.id, action: 'login.token.refused.locked', detail: { ip: context.ip } });
+    throw new UserError(refusal);
+  }
   return { userId: user.id, token: await openSession(db, user.id, 'login.token', context) };
+}
+
+/**
+ * When the account of this name was last given back (an administrator's unlock, `cairn user
+ * unlock` or `reset-password`), in ms; null when never or no such account. The login throttle
+ * forgives what it counted before then.
+ */
+export async function accountRestoredAt(db: Db, username: string): Promise<number | null> {
+  const at = await findRestoredAt(db, username);
+  return at === null ? null : Date.parse(at);
 }
 
 /** Ends the session of this token, audited when it was still active. */

@@ -3,10 +3,11 @@
 // only counted once it is written; a chunk cut off halfway is discarded by truncating the file
 // back to the last recorded length before the next chunk is appended.
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, rename, rm, stat, truncate } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { rename, rm, stat, truncate } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { makePrivateDir, openPrivate, privateWriteStream } from '../files/private.ts';
 import { partPath, uploadPath, uploadsDir } from './store.ts';
 
 export class ChunkTooLarge extends Error {}
@@ -30,13 +31,13 @@ function byteLimit(limit: number, onBytes: (n: number) => void): Transform {
  * went away) leaves bytes beyond `offset` that the next call truncates away.
  */
 export async function appendChunk(dataDir: string, id: string, offset: number, body: Readable, limit: number): Promise<number> {
-  await mkdir(uploadsDir(dataDir), { recursive: true });
+  await makePrivateDir(uploadsDir(dataDir));
   const file = partPath(dataDir, id);
-  // Create the file if it is not there yet, then cut off whatever an interrupted chunk left.
-  await (await open(file, 'a')).close();
+  // Create the file (0600) if it is not there yet, then cut off whatever an interrupted chunk left.
+  await (await openPrivate(file, 'a')).close();
   await truncate(file, offset);
   let written = 0;
-  await pipeline(body, byteLimit(limit, (n) => { written += n; }), createWriteStream(file, { flags: 'r+', start: offset }));
+  await pipeline(body, byteLimit(limit, (n) => { written += n; }), privateWriteStream(file, { flags: 'r+', start: offset }));
   return written;
 }
 

@@ -21,6 +21,7 @@ import { projects } from './0005_projects.ts';
 import { reports } from './0006_reports.ts';
 import { historyRisks } from './0007_history_risks.ts';
 import { subjectTypes } from './0008_subject_types.ts';
+import { loginLockout } from './0009_login_lockout.ts';
 import { knowledgeBaseListIndexes } from './0011_knowledge_base_list_indexes.ts';
 
 /** Every migration by name, in the order they run. */
@@ -33,6 +34,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0006_reports': reports(kind),
   '0007_history_risks': historyRisks(kind),
   '0008_subject_types': subjectTypes(kind),
+  '0009_login_lockout': loginLockout(kind),
   '0011_knowledge_base_list_indexes': knowledgeBaseListIndexes(kind),
 });
 

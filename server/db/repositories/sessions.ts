@@ -42,8 +42,10 @@ export async function deleteSessionByToken(db: Kysely<Database>, token: string):
   await db.deleteFrom('sessions').where('id', '=', digestToken(token)).execute();
 }
 
-export async function deleteUserSessions(db: Kysely<Database>, userId: number): Promise<void> {
-  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
+/** Ends every session of the user; how many there were. */
+export async function deleteUserSessions(db: Kysely<Database>, userId: number): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 export async function deleteExpiredSessions(db: Kysely<Database>): Promise<void> {

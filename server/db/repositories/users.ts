@@ -1,5 +1,5 @@
 // Platform users: lookup, creation with roles, login bookkeeping and profile/password updates.
-import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database, UsersTable } from '../schema.ts';
 import { nowIso } from '../time.ts';
 
@@ -12,7 +12,10 @@ export interface User {
   email: string | null;
   phone: string | null;
   updatedPwd: boolean;
-  locked: boolean;
+  /** An administrator's lock (is_lock 'Y', spec isLock): lasts until unlocked. */
+  lockedByAdmin: boolean;
+  /** End of the automatic lock after wrong passwords (ISO-8601); null, or past: not locked so. */
+  lockedUntil: string | null;
 }
 
 const toUser = (row: Selectable<UsersTable>): User => ({
@@ -24,7 +27,8 @@ const toUser = (row: Selectable<UsersTable>): User => ({
   email: row.email,
   phone: row.phone,
   updatedPwd: Boolean(row.updated_pwd),
-  locked: row.is_lock === 'Y',
+  lockedByAdmin: row.is_lock === 'Y',
+  lockedUntil: row.locked_until,
 });
 
 export async function findUserByUsername(db: Kysely<Database>, username: string): Promise<User | undefined> {
@@ -77,21 +81,80 @@ export async function createUser(db: Kysely<Database>, user: NewUser): Promise<n
   });
 }
 
-/** Counts a failed password and locks the account once `lockAfter` failures are reached, atomically. */
-export async function recordFailedLogin(db: Kysely<Database>, id: number, lockAfter: number): Promise<{ locked: boolean }> {
-  const row = await db.updateTable('users')
-    .set((eb) => ({
-      failed_logins: eb('failed_logins', '+', 1),
-      is_lock: sql<'Y' | 'N'>`case when failed_logins + 1 >= ${lockAfter} then 'Y' else is_lock end`,
-    }))
-    .where('id', '=', id)
-    .returning('is_lock')
-    .executeTakeFirst();
-  return { locked: row?.is_lock === 'Y' };
+export async function findUsersByIds(db: Kysely<Database>, ids: readonly number[]): Promise<User[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('users').selectAll().where('id', 'in', ids).orderBy('id').execute();
+  return rows.map(toUser);
 }
 
+/**
+ * Counts one wrong password of a user not locked automatically at `now`; the count reaching
+ * `lockAfter` (0: never) locks the account until `lockUntil` and starts the count afresh. Run it
+ * in the command's transaction: on PostgreSQL the first update holds the row, so two failures at
+ * once are counted one after the other. `counted` is false when the account was already locked.
+ */
+export async function recordFailedLogin(
+  db: Kysely<Database>,
+  id: number,
+  rule: { lockAfter: number; lockUntil: string; now: string },
+): Promise<{ counted: boolean; failures: number; lockedUntil: string | null }> {
+  const counted = await db.updateTable('users')
+    .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', rule.now)]))
+    .returning('failed_logins')
+    .executeTakeFirst();
+  if (!counted) return { counted: false, failures: 0, lockedUntil: null };
+  if (rule.lockAfter <= 0 || counted.failed_logins < rule.lockAfter) return { counted: true, failures: counted.failed_logins, lockedUntil: null };
+  await db.updateTable('users').set({ failed_logins: 0, locked_until: rule.lockUntil }).where('id', '=', id).execute();
+  return { counted: true, failures: counted.failed_logins, lockedUntil: rule.lockUntil };
+}
+
+/** After a successful login: no failures counted, no automatic lock left over. */
 export async function resetFailedLogins(db: Kysely<Database>, id: number): Promise<void> {
-  await db.updateTable('users').set({ failed_logins: 0 }).where('id', '=', id).where('failed_logins', '>', 0).execute();
+  await db.updateTable('users').set({ failed_logins: 0, locked_until: null })
+    .where('id', '=', id)
+    .where((eb) => eb.or([eb('failed_logins', '>', 0), eb('locked_until', 'is not', null)]))
+    .execute();
+}
+
+/** Sets the automatic lock's end as is (null lifts it): for tests and recovery tools. */
+export async function setLockedUntil(db: Kysely<Database>, id: number, lockedUntil: string | null): Promise<void> {
+  await db.updateTable('users').set({ locked_until: lockedUntil }).where('id', '=', id).execute();
+}
+
+/** An administrator's lock on these users (is_lock 'Y'); it lasts until unlockUsers. */
+export async function lockUsers(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable('users').set({ is_lock: 'Y', updated_at: nowIso() }).where('id', 'in', ids).execute();
+}
+
+/**
+ * Lifts both locks, the administrator's and the automatic one, and clears the failure count; the
+ * time goes to restored_at, so the login throttle forgives what it counted before.
+ */
+export async function unlockUsers(db: Kysely<Database>, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const now = nowIso();
+  await db.updateTable('users').set({ is_lock: 'N', locked_until: null, failed_logins: 0, restored_at: now, updated_at: now }).where('id', 'in', ids).execute();
+}
+
+/** When the account of this name was last given back (unlocked, or its password reset); null: never. */
+export async function findRestoredAt(db: Kysely<Database>, username: string): Promise<string | null> {
+  return (await db.selectFrom('users').select('restored_at').where('username', '=', username).executeTakeFirst())?.restored_at ?? null;
+}
+
+/**
+ * A password set for the user by someone else (`cairn user reset-password`): it is temporary, so
+ * the user must change it at the next login (updated_pwd 0), and the failures counted against the
+ * old one, with the automatic lock they caused, are forgotten (restored_at, as unlockUsers).
+ */
+export async function setTemporaryPassword(db: Kysely<Database>, id: number, passwordHash: string): Promise<void> {
+  const now = nowIso();
+  await db.updateTable('users')
+    .set({ password_hash: passwordHash, updated_pwd: 0, password_changed_at: null, failed_logins: 0, locked_until: null, restored_at: now, updated_at: now })
+    .where('id', '=', id)
+    .execute();
 }
 
 /** A changed password counts as the user's own: the first-login change requirement is met. */

@@ -2,7 +2,7 @@
 // temporary folder (design.md §4: size, file-count and ratio limits, no path traversal, no symlink
 // escape). Also finds OS package databases in a tree (detectOsDatabases), for the container image
 // analysis still to come: no scan calls it yet (contract/sources.ts: image sources wait for it).
-import { lstat, mkdir, mkdtemp, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { lstat, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { extractArchive, unsupported } from './archive/index.ts';
@@ -10,6 +10,7 @@ import { detectFormat } from './archive/detect.ts';
 import type { ArchiveFormat } from './archive/detect.ts';
 import { UnpackError } from './archive/errors.ts';
 import type { Budget, UnpackNote, UnpackProblem, UnpackProgress } from './archive/sink.ts';
+import { makePrivateTempDir } from '../../files/private.ts';
 import { resolveLimits } from './limits.ts';
 import type { UnpackLimits } from './limits.ts';
 import { walkTree } from './tree.ts';
@@ -61,8 +62,7 @@ export async function unpackArchive(file: string, dest: string, options: UnpackO
 
   const target = path.resolve(dest);
   const emptyDir = await checkDestination(target);
-  await mkdir(path.dirname(target), { recursive: true });
-  const temp = await mkdtemp(path.join(path.dirname(target), `.${path.basename(target)}.unpacking-`));
+  const temp = await makePrivateTempDir(path.join(path.dirname(target), `.${path.basename(target)}.unpacking-`));
   const name = options.name ?? path.basename(file);
   const budget: Budget = { limits, signal, name, entries: 0, files: 0, bytes: 0, notes: [], problems: [], onProgress: options.onProgress };
   try {
@@ -117,7 +117,7 @@ export async function openInput(input: string, options: OpenInputOptions = {}): 
   });
   if (info.isDirectory()) return { root: input, cleanup: async () => {} };
   if (!info.isFile()) throw new UnpackError('not-archive', `输入 ${input} 既不是文件夹也不是压缩包`);
-  const parent = await mkdtemp(path.join(options.tempDir ?? tmpdir(), 'cairn-input-'));
+  const parent = await makePrivateTempDir(path.join(options.tempDir ?? tmpdir(), 'cairn-input-'));
   const root = path.join(parent, 'root');
   try {
     const unpacked = await unpackArchive(input, root, { ...options, name: options.name ?? path.basename(input) });

@@ -1,15 +1,18 @@
 // Getting in and out: CSRF token, password login, personal-token login, logout (the commands are
-// services/sessions.ts's; here the cookies).
+// services/sessions.ts's; here the cookies and the login throttle: refused logins counted per
+// address and per username, answered 429 with Retry-After once either allowance is used up).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CSRF_HEADER, SESSION_COOKIE, type sessionCalls } from '../../../contract/api/session.ts';
-import { ok } from '../../../contract/envelope.ts';
+import { fail, ok, type Envelope } from '../../../contract/envelope.ts';
 import { CSRF_COOKIE, csrfCookie, sessionCookie } from '../../auth/cookies.ts';
 import { csrfTokenFor } from '../../auth/csrf.ts';
+import { LoginThrottle, type LoginAttempt } from '../../auth/rate-limit.ts';
 import { loadSessionUser } from '../../auth/session-user.ts';
 import { randomToken } from '../../auth/tokens.ts';
 import type { ServerContext } from '../../context.ts';
+import { isUserError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
-import { logIn, logInWithToken, logOut, type SignInContext } from '../../services/sessions.ts';
+import { accountRestoredAt, logIn, logInWithToken, logOut, type SignInContext } from '../../services/sessions.ts';
 import type { AreaHandlers } from '../register.ts';
 
 /** A cookie value we issued: 32 random bytes in base64url. Anything else is replaced. */
@@ -17,7 +20,9 @@ const isCsrfCookie = (value: string | undefined): value is string => !!value && 
 
 type Handlers = AreaHandlers<typeof sessionCalls>;
 
-export function signInHandlers({ db, csrfSecret, sessionTtlMinutes }: ServerContext): Pick<Handlers, 'csrf' | 'login' | 'tokenLogin' | 'logout'> {
+export function signInHandlers({ db, csrfSecret, sessionTtlMinutes, loginRateLimits }: ServerContext): Pick<Handlers, 'csrf' | 'login' | 'tokenLogin' | 'logout'> {
+  const throttle = new LoginThrottle(loginRateLimits);
+
   /** Where a sign-in comes from: any session this browser had is replaced (no fixation). */
   const signInContext = (request: FastifyRequest): SignInContext =>
     ({ ip: request.ip, previousToken: request.cookies[SESSION_COOKIE], ttlMinutes: sessionTtlMinutes });
@@ -26,6 +31,30 @@ export function signInHandlers({ db, csrfSecret, sessionTtlMinutes }: ServerCont
   async function started(request: FastifyRequest, reply: FastifyReply, session: { userId: number; token: string }) {
     reply.setCookie(SESSION_COOKIE, session.token, sessionCookie(request));
     return ok(await loadSessionUser(db, session.userId), MSG.loggedIn);
+  }
+
+  /**
+   * Runs a login unless the attempt's address or username has used up its allowance (429 and
+   * Retry-After, before the password is even checked); a refusal counts against both. An account
+   * given back since (unlocked, or its password reset: in the database, perhaps by `cairn user` in
+   * another process) has what was counted before forgiven.
+   */
+  async function throttled<T>(reply: FastifyReply, attempt: LoginAttempt, signIn: () => Promise<T>): Promise<T | Envelope<null>> {
+    let wait = throttle.retryAfter(attempt);
+    if (wait > 0 && attempt.username !== undefined) {
+      const restoredAt = await accountRestoredAt(db, attempt.username);
+      if (restoredAt !== null && throttle.forgive(attempt, restoredAt)) wait = throttle.retryAfter(attempt);
+    }
+    if (wait > 0) {
+      reply.code(429).header('retry-after', String(wait));
+      return fail(MSG.loginThrottled(Math.ceil(wait / 60)));
+    }
+    try {
+      return await signIn();
+    } catch (error) {
+      if (isUserError(error)) throttle.refused(attempt);
+      throw error;
+    }
   }
 
   return {
@@ -39,11 +68,13 @@ export function signInHandlers({ db, csrfSecret, sessionTtlMinutes }: ServerCont
     },
 
     async login({ request, reply, body }) {
-      return started(request, reply, await logIn(db, body.username, body.password, signInContext(request)));
+      return throttled(reply, { ip: request.ip, username: body.username }, async () =>
+        started(request, reply, await logIn(db, body.username, body.password, signInContext(request))));
     },
 
     async tokenLogin({ request, reply, query }) {
-      return started(request, reply, await logInWithToken(db, query.key, signInContext(request)));
+      return throttled(reply, { ip: request.ip }, async () =>
+        started(request, reply, await logInWithToken(db, query.key, signInContext(request))));
     },
 
     async logout({ request, reply }) {

@@ -91,9 +91,13 @@ describe.each(databases)('镜像同步（$name）', (database) => {
   it('resumes a cut download with Range, imports it, and skips an unchanged mirror', async (ctx) => {
     if (!zipBytes) ctx.skip();
     const mirror = await startMirror(zipBytes);
+    // The downloads are the platform's files: owner-only whatever the umask (files/private.ts).
+    const umask = process.umask(0o000);
     try {
       const downloads = path.join(dir, 'downloads');
       const first = await syncFromMirror(kb.db, { mirror: mirror.url, ecosystems: ['PyPI'], downloadDir: downloads });
+      expect(fs.statSync(downloads).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(path.join(downloads, 'PyPI.zip')).mode & 0o777).toBe(0o600);
       expect(first).toHaveLength(1);
       expect(first[0]).toMatchObject({ ecosystem: 'PyPI', status: 'imported', resumed: true, bytes: zipBytes.length });
       expect(first[0]!.summary).toMatchObject({ kind: 'sync', imported: 62, failed: 0 });
@@ -130,6 +134,7 @@ describe.each(databases)('镜像同步（$name）', (database) => {
       const failedRecord = await kb.db.selectFrom('kb_import_records').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
       expect(failedRecord).toMatchObject({ kind: 'sync', status: 3 });
     } finally {
+      process.umask(umask);
       await mirror.close();
     }
   });

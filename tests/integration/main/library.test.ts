@@ -5,7 +5,7 @@
 // Through main's real API client: download, resume with 206, verify, corrupt -> retry, remove,
 // two profiles, and the IPC wiring (dispatcher + app services) including review by library id.
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -185,6 +185,24 @@ describe('report library downloads', () => {
     expect(events.at(-1)).toMatchObject({ id: done.id, state: 'done' });
     // Downloading the same report again reuses the finished entry.
     expect((await lib.download({ reportId: 1, fileName: '项目A-报告.pdf', format: 'pdf' })).id).toBe(done.id);
+  });
+
+  it.skipIf(process.platform === 'win32')('keeps its folders 0700 and its files 0600 under a permissive umask, resumed downloads too', async () => {
+    const body = serve(30, { name: 'private.pdf', body: randomBytes(2 * MiB), dropAfter: 0.5 * MiB });
+    const dataDir = path.join(work, 'private-home');
+    const umask = process.umask(0o000);
+    try {
+      const { lib } = library(dataDir);
+      const entry = await lib.download({ reportId: 30, fileName: 'private.pdf', format: 'pdf' });
+      const done = await lib.settled(entry.id);
+      expect(done).toMatchObject({ state: 'done', size: body.length });
+      const dir = onDisk(done, dataDir);
+      const modeOf = (p: string) => statSync(p).mode & 0o777;
+      for (const d of [dataDir, path.join(dataDir, 'library'), path.join(dataDir, 'library', done.profileId), dir]) expect(modeOf(d), d).toBe(0o700);
+      for (const f of ['private.pdf', 'entry.json']) expect(modeOf(path.join(dir, f)), f).toBe(0o600);
+    } finally {
+      process.umask(umask);
+    }
   });
 
   it('resumes a dropped connection with Range + If-Range and a 206, ending with the right SHA-256', async () => {

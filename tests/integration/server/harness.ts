@@ -70,11 +70,17 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * Test servers do not throttle logins (every test logs in from 127.0.0.1, many times): the tests
+ * of the throttle itself pass their own `loginRateLimits`.
+ */
+const UNTHROTTLED = { perAddress: 0, perUsername: 0, windowSeconds: 60 };
+
 export async function startServer(database: TestDatabase, options: Partial<AppOptions> = {}): Promise<TestServer> {
   const { config, drop } = await database.create();
   // Uploads and work folders of this server, in a temp folder on either database.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-test-data-'));
-  const app = await buildApp({ database: config, dataDir, adminPassword: ADMIN_PASSWORD, logLevel: 'silent', ...options });
+  const app = await buildApp({ database: config, dataDir, adminPassword: ADMIN_PASSWORD, logLevel: 'silent', loginRateLimits: UNTHROTTLED, ...options });
   return {
     app,
     database: config,
@@ -99,8 +105,11 @@ export interface Reply {
 export interface TestClient {
   cookies: Map<string, string>;
   csrfToken: string | undefined;
-  /** Sends the CSRF header on state-changing calls unless `csrf: false` or a header is given. */
-  request(options: { method: InjectOptions['method']; url: string; body?: unknown; headers?: Record<string, string>; csrf?: boolean }): Promise<Reply>;
+  /**
+   * Sends the CSRF header on state-changing calls unless `csrf: false` or a header is given;
+   * `remoteAddress` is the client's address as the server sees it (default 127.0.0.1).
+   */
+  request(options: { method: InjectOptions['method']; url: string; body?: unknown; headers?: Record<string, string>; csrf?: boolean; remoteAddress?: string }): Promise<Reply>;
   fetchCsrf(): Promise<string>;
   login(username: string, password: string): Promise<Reply>;
 }
@@ -110,13 +119,13 @@ function createClient(app: FastifyInstance): TestClient {
     cookies: new Map(),
     csrfToken: undefined,
 
-    async request({ method, url, body, headers = {}, csrf = true }) {
+    async request({ method, url, body, headers = {}, csrf = true, remoteAddress }) {
       const all: Record<string, string> = { ...headers };
       if (client.cookies.size && !('cookie' in all)) {
         all.cookie = [...client.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
       }
       if (csrf && client.csrfToken && method !== 'GET' && !('x-csrf-token' in all)) all['x-csrf-token'] = client.csrfToken;
-      const raw = await app.inject({ method, url, headers: all, ...(body !== undefined && { payload: body as object }) });
+      const raw = await app.inject({ method, url, headers: all, ...(remoteAddress && { remoteAddress }), ...(body !== undefined && { payload: body as object }) });
       const setCookies = ([] as string[]).concat(raw.headers['set-cookie'] ?? []);
       for (const line of setCookies) {
         const [pair] = line.split(';');

@@ -2,8 +2,9 @@
 // in main/ipc/, window.desktop only in renderer/platform/, no query builder in server/routes/, SQL
 // only in server/db/ (services, jobs, kb, reports, uploads, auth and the rest call repositories and
 // open transactions through inTransaction), no route area importing another and nothing but
-// server/app.ts importing the routes, and the
-// renderer's feature folders (no feature imports another, common/ imports none), each shown
+// server/app.ts importing the routes, the renderer's feature folders (no feature imports another,
+// common/ imports none), node:fs writers only in the private-files helpers of server/ and main/
+// (issue 13, item 6), each shown
 // refusing a file that breaks it and accepting one that keeps it. Files are linted as text under a path inside the tree, so the
 // real configuration decides; nothing is written.
 import { ESLint } from 'eslint';
@@ -44,6 +45,7 @@ const kyselyTypesOnly = 'server/db/ 之外只可引用 kysely 的类型';
 const repositoryCall = "import { findProject } from '../../db/repositories/projects.ts';\nexport const f = (db: any) => findProject(db, 1);";
 const featureRule = 'features/<area>/ 之间不得互相引用';
 const commonRule = 'common/ 不得引用 features/';
+const privateFiles = '会按进程 umask 创建文件或文件夹';
 
 const cases: Case[] = [
   { rule: 'contract is pure TypeScript', file: 'contract/x.ts', bad: "import fs from 'node:fs'; export const a = fs;", says: 'contract/ 是纯 TypeScript', good: "import { Type } from 'typebox'; export const a = Type;" },
@@ -115,6 +117,14 @@ const cases: Case[] = [
   { rule: 'jobs, kb, auth and uploads import no route', file: 'server/jobs/x.ts', bad: "import { reportHandlers } from '../routes/report/index.ts';\nexport const a = reportHandlers;", says: noRoutes },
   { rule: 'the knowledge base imports no route', file: 'server/kb/x.ts', bad: "import { KB_MSG } from '../routes/vulnerability/messages.ts';\nexport const a = KB_MSG;", says: noRoutes },
   { rule: 'server modules import no route', file: 'server/x.ts', bad: "import { registerCalls } from './routes/register.ts';\nexport const a = registerCalls;", says: noRoutes },
+  // Files are created owner-only through server/files/private.ts and main/services/private-files.ts.
+  { rule: 'the platform creates folders privately', file: 'server/jobs/x.ts', bad: "import { mkdir } from 'node:fs/promises';\nexport const a = mkdir;", says: privateFiles, good: "import { makePrivateDir } from '../files/private.ts';\nexport const a = makePrivateDir;" },
+  { rule: 'the platform writes files privately', file: 'server/kb/x.ts', bad: "import fsp from 'node:fs/promises';\nexport const a = () => fsp.writeFile('x', 'y');", says: privateFiles, good: "import fsp from 'node:fs/promises';\nexport const a = () => fsp.readFile('x');" },
+  { rule: 'the engine writes files privately', file: 'server/engine/x.ts', bad: "import fs from 'node:fs';\nexport const a = () => fs.promises.copyFile('x', 'y');", says: privateFiles },
+  { rule: 'the platform opens files to write privately', file: 'server/uploads/x.ts', bad: "import { open } from 'node:fs/promises';\nexport const a = () => open('x', 'a');", says: privateFiles, good: "import { open } from 'node:fs/promises';\nexport const a = () => [open('x'), open('x', 'r'), open('x', 'r+')];" },
+  { rule: 'the helper itself may create files', file: 'server/x.ts', bad: "import fs from 'node:fs';\nexport const a = () => fs.mkdirSync('x');", says: privateFiles, good: "import fs from 'node:fs';\nexport const a = () => fs.mkdirSync('x');", goodFile: 'server/files/private.ts' },
+  { rule: 'the desktop streams files privately', file: 'main/services/x.ts', bad: "import { createWriteStream } from 'node:fs';\nexport const a = createWriteStream;", says: privateFiles, good: "import { privateWriteStream } from './private-files.ts';\nexport const a = privateWriteStream;" },
+  { rule: 'the desktop helper may create files, the CLI writes where the user says', file: 'main/web-host/x.ts', bad: "import fs from 'node:fs';\nexport const a = () => fs.openSync('x', 'w');", says: privateFiles, good: "import fs from 'node:fs';\nexport const a = () => fs.openSync('x', 'w');", goodFile: 'main/services/private-files.ts' },
   // SQL only in server/db/: everything else under server/ calls repositories; a command's transaction
   // is opened through server/db/transaction.ts (inTransaction), and only kysely's types are imported.
   {

@@ -1,8 +1,9 @@
 // Unpacks one archive into a folder through a Sink, then the archives nested in it (a .jar in a
 // .war, a .tgz in a .zip) into `<name>!/` folders beside them, up to the depth limit.
 import { createReadStream } from 'node:fs';
-import { mkdir, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { makePrivateDirOnce } from '../../../files/private.ts';
 import { detectFormat, isTarHeader } from './detect.ts';
 import type { ArchiveFormat, Detected } from './detect.ts';
 import { UnpackError, corrupt } from './errors.ts';
@@ -132,7 +133,7 @@ async function extractNested(root: string, written: readonly string[], options: 
     }
     const inner = `${absolute}!`;
     try {
-      await mkdir(inner);
+      await makePrivateDirOnce(inner);
     } catch {
       leftPacked(`已存在同名的 ${path.basename(inner)}，内嵌压缩包未解压`, `已存在同名的 ${path.basename(inner)}，嵌套压缩包未解压：${chain}`);
       continue;

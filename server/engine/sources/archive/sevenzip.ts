@@ -23,10 +23,11 @@
 // exit handling never ends the process (noExitRuntime) but sets process.exitCode on a non-zero
 // exit: it is restored after every call.
 import { createReadStream } from 'node:fs';
-import { lstat, mkdtemp, readFile, readdir, readlink, rm, stat, unlink } from 'node:fs/promises';
+import { lstat, readFile, readdir, readlink, rm, stat, unlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FileSystem, SevenZipModule, SevenZipModuleFactory, SevenZipModuleOptions } from '7z-wasm';
+import { makePrivateTempDir } from '../../../files/private.ts';
 import { formatBytes } from '../limits.ts';
 import { fileTooLarge, ratioTooHigh, totalTooLarge, tooManyEntries, UnpackError } from './errors.ts';
 import { printable, safeEntryPath } from './names.ts';
@@ -390,7 +391,8 @@ export async function extractSevenZip(file: string, root: string, options: Seven
   checkListing(entries, budget, archiveBytes, prefix);
   signal.throwIfAborted();
 
-  const work = await mkdtemp(path.join(path.dirname(path.resolve(root)), `.${path.basename(root)}.7z-`));
+  // 7-Zip writes here with the archive's modes: a 0700 folder keeps them from others until the Sink copies them privately.
+  const work = await makePrivateTempDir(path.join(path.dirname(path.resolve(root)), `.${path.basename(root)}.7z-`));
   try {
     const state: GuardState = { links: [] };
     const run = await sevenZip(['x', '-t7z', `-o${OUT}`, '-y', '-bsp0', '-bso0', '-sccUTF-8', inside], (module) => {

@@ -2,11 +2,12 @@
 // through a link), with the size, count and ratio limits enforced on every chunk. Symbolic links
 // are created last and kept only when they resolve inside the folder.
 import { constants as fsConstants } from 'node:fs';
-import { copyFile, lstat, mkdir, open, realpath, rm, symlink, unlink } from 'node:fs/promises';
+import { lstat, realpath, rm, symlink, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { copyPrivateFile, makePrivateDirOnce, openPrivate, privateEntryMode } from '../../../files/private.ts';
 import type { UnpackLimits } from '../limits.ts';
 import { fileTooLarge, ratioTooHigh, totalTooLarge, tooManyEntries } from './errors.ts';
 import { printable, safeEntryPath } from './names.ts';
@@ -58,8 +59,6 @@ type Kind = 'file' | 'dir' | 'link';
 const NOFOLLOW = fsConstants.O_NOFOLLOW ?? 0;
 const WRITE_FLAGS = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | NOFOLLOW;
 
-/** Executable bits kept, everything else normalised: no setuid/setgid/sticky, no group/world write. */
-const fileMode = (mode: number | undefined) => ((mode ?? 0o644) & 0o111 ? 0o755 : 0o644);
 
 export class Sink {
   readonly root: string;
@@ -151,7 +150,9 @@ export class Sink {
       },
     });
     // O_NOFOLLOW: never write through a link, even one we did not create.
-    const handle = await open(absolute, WRITE_FLAGS, fileMode(mode));
+    // The entry's own mode is not trusted: owner-only (0600), owner-executable (0700) when the entry
+    // had any execute bit; no setuid/setgid/sticky, nothing for group or others.
+    const handle = await openPrivate(absolute, WRITE_FLAGS, privateEntryMode(mode));
     await pipeline(source, meter, handle.createWriteStream(), { signal: this.budget.signal });
     if (kind !== 'file') {
       this.kinds.set(rel, 'file');
@@ -179,7 +180,7 @@ export class Sink {
     this.count(name, info.size, info.size);
     this.links.delete(rel);
     await rm(this.abs(rel), { force: true });
-    await copyFile(this.abs(target), this.abs(rel), fsConstants.COPYFILE_EXCL);
+    await copyPrivateFile(this.abs(target), this.abs(rel), fsConstants.COPYFILE_EXCL);
     if (this.kinds.get(rel) !== 'file') {
       this.kinds.set(rel, 'file');
       this.budget.files++;
@@ -278,7 +279,7 @@ export class Sink {
       if (this.links.has(current)) this.links.delete(current);
       const absolute = this.abs(current);
       try {
-        await mkdir(absolute, { mode: 0o755 });
+        await makePrivateDirOnce(absolute);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         const info = await lstat(absolute);

@@ -81,7 +81,7 @@ describe('7z: round trip', () => {
     const result = await unpackArchive(archive, dest());
     expect(result.format).toBe('7z');
     expect(result.files).toBe(4);
-    expect((await stat(path.join(dest(), 'pkg/bin/run.sh'))).mode & 0o7777).toBe(0o755);
+    expect((await stat(path.join(dest(), 'pkg/bin/run.sh'))).mode & 0o7777).toBe(0o700);
     expect(await text('pkg/package.json')).toBe('{"name":"demo"}\n');
     expect(await text('pkg/说明/读我.md')).toBe('# 示例\n');
     expect(await text('pkg/a/b/c/deep.txt')).toBe('deep');

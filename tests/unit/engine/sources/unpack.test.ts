@@ -209,7 +209,7 @@ describe('unpackArchive: links, special files, modes, duplicates', () => {
     expect(result.files).toBe(2);
   });
 
-  it('skips devices and FIFOs, strips setuid/setgid and group/world write', async () => {
+  it('skips devices and FIFOs; files are owner-only (setuid/setgid and every group/world bit dropped, owner execute kept)', async () => {
     const file = await ws.put('d.tar', await tarball([
       { name: 'dev/null', type: 'character-device', devmajor: 1, devminor: 3 },
       { name: 'dev/sda', type: 'block-device', devmajor: 8, devminor: 0 },
@@ -220,9 +220,46 @@ describe('unpackArchive: links, special files, modes, duplicates', () => {
     const result = await unpackArchive(file, dest());
     expect(result.entries.map((e) => e.entry)).toEqual(['dev/null', 'dev/sda', 'fifo']);
     expect(result.entries[0]!.reason).toContain('设备文件');
-    expect((await stat(path.join(dest(), 'bin/su'))).mode & 0o7777).toBe(0o755);
-    expect((await stat(path.join(dest(), 'etc/conf'))).mode & 0o7777).toBe(0o644);
+    expect((await stat(path.join(dest(), 'bin/su'))).mode & 0o7777).toBe(0o700);
+    expect((await stat(path.join(dest(), 'etc/conf'))).mode & 0o7777).toBe(0o600);
     await expect(lstat(path.join(dest(), 'fifo'))).rejects.toThrow();
+  });
+
+  it.skipIf(process.platform === 'win32')('under a permissive umask, everything unpacked is owner-only, nested archives and hard links too', async () => {
+    const umask = process.umask(0o000);
+    try {
+      const tgz = gzip(await tarball([
+        { name: 'open/', type: 'directory', mode: 0o777 },
+        { name: 'open/world.txt', data: 'w', mode: 0o666 },
+        { name: 'open/run.sh', data: '#!/bin/sh\n', mode: 0o777 },
+        { name: 'open/again.txt', type: 'link', linkname: 'open/world.txt' },
+      ]));
+      const file = await ws.put('perm.zip', zip([
+        { name: 'dir/', mode: 0o040777 },
+        { name: 'dir/everyone.txt', data: 'x', mode: 0o100666 },
+        { name: 'dir/tool', data: 'x', mode: 0o104777 },
+        { name: 'lib/inner.tgz', data: tgz },
+      ]));
+      await unpackArchive(file, dest());
+      const seen: string[] = [];
+      const walk = async (dir: string): Promise<void> => {
+        for (const entry of await readdir(dir, { withFileTypes: true })) {
+          const full = path.join(dir, entry.name);
+          const mode = (await lstat(full)).mode & 0o7777;
+          seen.push(`${path.relative(dest(), full)} ${mode.toString(8)}`);
+          if (entry.isDirectory()) await walk(full);
+        }
+      };
+      expect((await stat(dest())).mode & 0o777).toBe(0o700);
+      await walk(dest());
+      expect(seen.sort()).toEqual([
+        'dir 700', 'dir/everyone.txt 600', 'dir/tool 700',
+        'lib 700', 'lib/inner.tgz 600', 'lib/inner.tgz! 700',
+        'lib/inner.tgz!/open 700', 'lib/inner.tgz!/open/again.txt 600', 'lib/inner.tgz!/open/run.sh 700', 'lib/inner.tgz!/open/world.txt 600',
+      ]);
+    } finally {
+      process.umask(umask);
+    }
   });
 
   it('duplicate entries: the later file wins; a file where a folder is (or the reverse) is skipped', async () => {
