@@ -12,7 +12,7 @@ import { fromThreadError, UserError, type ThreadError } from '../errors.ts';
 import { workerUrl } from '../worker-url.ts';
 import { RunError } from './execute-run.ts';
 
-export interface RunThreadContext {
+interface RunThreadContext {
   database: DatabaseConfig;
   dataDir: string;
   worker: string;
