@@ -98,7 +98,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await syncLicenseCatalogue(db);
     // Addresses saved with user:password@ before credentials were split off on save lose them now.
     await moveStoredUrlCredentials(db, dataDir);
-    queue = new RunQueue({ db, databaseKind: kind, dataDir, concurrency: options.scanConcurrency ?? 1, log: silentUntilReady });
+    queue = new RunQueue({ db, database: options.database, databaseKind: kind, dataDir, concurrency: options.scanConcurrency ?? 1, log: silentUntilReady });
     const version = options.version ?? productVersion();
     reports = new ReportQueue({ db, databaseKind: kind, dataDir, log: silentUntilReady, version });
     context = {

@@ -11,4 +11,5 @@ export const WORKER_ENTRIES = {
   'analyse-worker': 'engine/analyse-worker.ts',
   'scan-worker': 'engine/scan-worker.ts',
   'report-writer': 'reports/writer-worker.ts',
+  'run-worker': 'jobs/run-worker.ts',
 } as const;

@@ -20,7 +20,7 @@ if (config.database.kind !== 'postgres') {
 preparePrivateFolder(config.dataDir);
 const { db, kind } = openDatabase(config.database);
 await migrateToLatest(db, kind);
-const queue = new RunQueue({ db, databaseKind: kind, dataDir: config.dataDir, concurrency: config.scanConcurrency, log });
+const queue = new RunQueue({ db, database: config.database, databaseKind: kind, dataDir: config.dataDir, concurrency: config.scanConcurrency, log });
 await queue.start();
 // Reports are jobs too: a worker sharing the data folder writes them where the platform serves them.
 const reports = new ReportQueue({ db, databaseKind: kind, dataDir: config.dataDir, log, version: productVersion() });

@@ -3,10 +3,11 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import type { DatabaseConfig } from '../config.ts';
 import type { Database } from './schema.ts';
 import { makePrivateDirSync, touchPrivateFileSync, tightenSync } from '../files/private.ts';
+import { SharedSqliteDialect } from './sqlite-driver.ts';
 
 export type DatabaseKind = DatabaseConfig['kind'];
 
@@ -43,11 +44,12 @@ function openSqlite(file: string): Kysely<Database> {
   touchPrivateFileSync(file);
   for (const companion of ['-wal', '-shm', '-journal']) tightenSync(`${file}${companion}`);
   const database = new SQLite(file);
-  // WAL lets readers (tests, a CLI) look in while the server writes; foreign keys are off by default.
+  // WAL lets readers (the HTTP process while a run's thread saves its results, tests, a CLI) look
+  // in while another connection writes; foreign keys are off by default. Waiting for another
+  // connection's write lock is the driver's (sqlite-driver.ts): asynchronous, never a busy timeout.
   database.pragma('journal_mode = WAL');
   database.pragma('foreign_keys = ON');
-  database.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return new Kysely<Database>({ dialect: new SharedSqliteDialect(database) });
 }
 
 function openPostgres(url: string): Kysely<Database> {

@@ -3,7 +3,8 @@
 // levels); this job supplies what only the platform has — the project and its upload from the
 // database, the knowledge base's advisory index and the administrators' licence levels — writes
 // progress to the run as it goes, and saves everything in one transaction. A run paused or stopped
-// from elsewhere is noticed at the next progress write and abandoned.
+// from elsewhere is noticed at the next progress write and abandoned. The queue runs this in a
+// thread of its own with its own database connection (run-thread.ts), never on the event loop.
 import type { Kysely } from 'kysely';
 import type { RunStage } from '../../contract/api/task.ts';
 import { parseAnalysisModes } from '../../contract/enums.ts';

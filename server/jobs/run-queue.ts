@@ -1,21 +1,25 @@
 // The analysis queue of one platform process: the shared job loop (job-loop.ts) over the runs
-// table, each run analysed in a worker thread, plus the timer that launches scheduled analyses.
-// Several processes (the embedded platform, `npm run worker` on other machines) can share one
-// PostgreSQL queue. Work folders that dead processes left are swept at start, when runs of silent
-// workers are given back, and every few hours (leftovers.ts).
+// table, each run analysed in a thread of its own (run-thread.ts), off the event loop, plus the
+// timer that launches scheduled analyses. Several processes (the embedded platform, `npm run worker`
+// on other machines) can share one PostgreSQL queue. Work folders that dead processes left are
+// swept at start, when runs of silent workers are given back, and every few hours (leftovers.ts).
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
+import type { DatabaseConfig } from '../config.ts';
 import type { DatabaseKind } from '../db/connect.ts';
 import type { Database } from '../db/schema.ts';
 import { claimNextRun, failRun, heartbeatRuns, lostRuns, requeueStale, type RunRow } from '../db/repositories/runs.ts';
 import { isUserError } from '../errors.ts';
-import { executeRun, RunError } from './execute-run.ts';
+import { RunError } from './execute-run.ts';
 import { JobLoop } from './job-loop.ts';
+import { executeRunInThread } from './run-thread.ts';
 import { SWEEP_EVERY_MS, sweepWorkFolders } from './leftovers.ts';
 import { launchDueProjects } from './schedule.ts';
 
 export interface RunQueueOptions {
   db: Kysely<Database>;
+  /** What `db` was opened from: each run's thread opens the database again from it. */
+  database: DatabaseConfig;
   databaseKind: DatabaseKind;
   dataDir: string;
   concurrency: number;
@@ -44,14 +48,14 @@ export class RunQueue {
 
   constructor(options: RunQueueOptions) {
     this.options = options;
-    const { db, dataDir } = options;
+    const { db, database, dataDir } = options;
     const postgres = options.databaseKind === 'postgres';
     this.loop = new JobLoop<RunRow>({
       label: 'analysis',
       claim: (worker) => claimNextRun(db, worker, postgres),
       idOf: (run) => run.id,
       describe: (run) => ({ runId: run.id, projectId: run.project_id }),
-      run: (run, signal) => executeRun({ db, dataDir, worker: this.worker, maxHeapMb: options.maxHeapMb }, run, signal),
+      run: (run, signal) => executeRunInThread({ database, dataDir, worker: this.worker, maxHeapMb: options.maxHeapMb }, run, signal),
       fail: (run, error, worker) => failRun(db, run, worker, runFailureMessage(error)),
       expected: (error) => error instanceof RunError,
       beat: async (ids, worker) => {

@@ -22,6 +22,7 @@ import { reports } from './0006_reports.ts';
 import { historyRisks } from './0007_history_risks.ts';
 import { subjectTypes } from './0008_subject_types.ts';
 import { loginLockout } from './0009_login_lockout.ts';
+import { knowledgeBaseListIndexes } from './0010_knowledge_base_list_indexes.ts';
 
 /** Every migration by name, in the order they run. */
 export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
@@ -34,6 +35,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0007_history_risks': historyRisks(kind),
   '0008_subject_types': subjectTypes(kind),
   '0009_login_lockout': loginLockout(kind),
+  '0010_knowledge_base_list_indexes': knowledgeBaseListIndexes(kind),
 });
 
 export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {

@@ -40,14 +40,18 @@ export async function involvedProjects(db: Db, runs: LatestRun[], ids: string[])
 
 /**
  * How many subjects (应用) in scope ('all' for domain administrators) have a project whose latest
- * successful run has a finding of each advisory, known by any of its ids: advisory key → count.
+ * successful run has a finding of each advisory, known by any of its ids (`idsOf`, asked only when
+ * there is such a run): advisory key → count.
  */
-export async function involvedSubjects<K>(db: Db, visible: number[] | 'all', idsOf: Map<K, string[]>): Promise<Map<K, number>> {
-  const counts = new Map<K, number>([...idsOf.keys()].map((key) => [key, 0]));
-  if (!idsOf.size) return counts;
+export async function involvedSubjects<K>(db: Db, visible: number[] | 'all', keys: K[], idsOf: () => Promise<Map<K, string[]>>): Promise<Map<K, number>> {
+  const counts = new Map<K, number>(keys.map((key) => [key, 0]));
+  if (!keys.length) return counts;
   const runs = await latestRunsOf(db, { subjectIds: visible });
-  const found = await runsWithFindings(db, runs, [...idsOf.values()].flat());
-  for (const [key, ids] of idsOf) counts.set(key, new Set(ids.flatMap((id) => found.get(id) ?? []).map((r) => r.subjectId)).size);
+  // With no run in scope nothing is involved: the ids need not be looked up.
+  if (!runs.length) return counts;
+  const ids = await idsOf();
+  const found = await runsWithFindings(db, runs, [...ids.values()].flat());
+  for (const [key, known] of ids) counts.set(key, new Set(known.flatMap((id) => found.get(id) ?? []).map((r) => r.subjectId)).size);
   return counts;
 }
 

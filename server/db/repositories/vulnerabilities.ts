@@ -147,14 +147,16 @@ const LIST_COLUMNS = [
  */
 async function involvedSubjectCounts(db: Db, pks: number[], involvedIn: number[] | 'all' | null): Promise<Map<number, number>> {
   if (involvedIn === null || pks.length === 0) return new Map(pks.map((pk) => [pk, 0]));
-  const idsOf = new Map<number, string[]>(pks.map((pk) => [pk, []]));
-  for (const part of chunks(pks, IDS_PER_STATEMENT)) {
-    const own = await db.selectFrom('kb_advisories').select(['id', 'advisory_id']).where('id', 'in', part).execute();
-    for (const r of own) idsOf.get(r.id)!.push(r.advisory_id);
-    const aliases = await db.selectFrom('kb_aliases').select(['advisory_pk', 'alias']).where('advisory_pk', 'in', part).execute();
-    for (const r of aliases) idsOf.get(r.advisory_pk)!.push(r.alias);
-  }
-  return involvedSubjects(db, involvedIn, idsOf);
+  return involvedSubjects(db, involvedIn, pks, async () => {
+    const idsOf = new Map<number, string[]>(pks.map((pk) => [pk, []]));
+    for (const part of chunks(pks, IDS_PER_STATEMENT)) {
+      const own = await db.selectFrom('kb_advisories').select(['id', 'advisory_id']).where('id', 'in', part).execute();
+      for (const r of own) idsOf.get(r.id)!.push(r.advisory_id);
+      const aliases = await db.selectFrom('kb_aliases').select(['advisory_pk', 'alias']).where('advisory_pk', 'in', part).execute();
+      for (const r of aliases) idsOf.get(r.advisory_pk)!.push(r.alias);
+    }
+    return idsOf;
+  });
 }
 
 async function packagesOf(db: Db, pks: number[]): Promise<Map<number, { names: string[]; count: number }>> {
@@ -183,8 +185,12 @@ export async function listVulnerabilities(db: Db, filter: VulnerabilityFilter, p
   let query = base.select([...LIST_COLUMNS]);
   const column = `kb_advisories.${sort}` as const;
   // Blanks last on both dialects (they disagree on where NULL goes by default). Descending with
-  // nulls last is SQLite's natural order, so its index on the column still serves the page.
-  query = query.orderBy(column, (ob) => (order === 'asc' ? ob.asc() : ob.desc()).nullsLast());
+  // nulls last is SQLite's natural order, so its index on the column still serves the page. A
+  // level is never blank: plain order, which the (withdrawn, level, published) index serves.
+  query = query.orderBy(column, (ob) => {
+    const ordered = order === 'asc' ? ob.asc() : ob.desc();
+    return sort === 'level' ? ordered : ordered.nullsLast();
+  });
   if (sort !== 'published') query = query.orderBy('kb_advisories.published', (ob) => ob.desc().nullsLast());
   const rows: AdvisoryListRow[] = await query.orderBy('kb_advisories.id', 'desc')
     .limit(paging.size).offset((paging.page - 1) * paging.size).execute();
