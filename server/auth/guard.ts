@@ -5,9 +5,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { CSRF_HEADER, SESSION_COOKIE, csrf, logout, modifyPassword, self } from '../../contract/api/session.ts';
 import { ResultCode, fail } from '../../contract/envelope.ts';
-import { permissionCodesOfUser } from '../db/repositories/roles.ts';
-import { findActiveSession, touchSession } from '../db/repositories/sessions.ts';
-import { findUserById } from '../db/repositories/users.ts';
+import { findSessionAccess, touchSession } from '../db/repositories/sessions.ts';
 import type { Database } from '../db/schema.ts';
 import { MSG } from '../messages.ts';
 import { CSRF_COOKIE, sessionCookie } from './cookies.ts';
@@ -19,6 +17,8 @@ export interface AuthContext {
   userId: number;
   updatedPwd: boolean;
   permissions: ReadonlySet<string>;
+  /** Holds the domain administrator role (sees every subject), as read with the permissions. */
+  domainAdmin: boolean;
 }
 
 declare module 'fastify' {
@@ -57,22 +57,23 @@ export function registerGuard(app: FastifyInstance, { db, csrfSecret, sessionTtl
     }
     if (call.loginExempt) return;
 
+    // The session, its user and the user's permissions in one statement, read on every request
+    // (nothing cached): a logout, a lock or a role change applies to the next request.
     const token = request.cookies[SESSION_COOKIE];
-    const session = token ? await findActiveSession(db, token) : undefined;
-    const user = session && await findUserById(db, session.userId);
+    const session = token ? await findSessionAccess(db, token) : undefined;
     // An administrator's lock ends the user's sessions (services/user-locks.ts); this refuses one
     // that raced it. The automatic lock after wrong passwords refuses new logins only: a session
     // already open goes on (else anyone could sign a user out by typing wrong passwords).
-    if (!token || !session || !user || user.lockedByAdmin) {
+    if (!token || !session || session.lockedByAdmin) {
       if (token) reply.clearCookie(SESSION_COOKIE, sessionCookie(request));
       return deny(reply, 401, MSG.sessionInvalid, ResultCode.INVALID_SESSION);
     }
     if (Date.now() - Date.parse(session.lastSeenAt) > touchIntervalMs(sessionTtlMinutes)) await touchSession(db, session.id, sessionTtlMinutes);
 
-    const permissions = new Set(await permissionCodesOfUser(db, user.id));
-    request.auth = { sessionToken: token, userId: user.id, updatedPwd: user.updatedPwd, permissions };
+    const permissions = new Set(session.permissions);
+    request.auth = { sessionToken: token, userId: session.userId, updatedPwd: session.updatedPwd, permissions, domainAdmin: session.domainAdmin };
 
-    if (!user.updatedPwd && !BEFORE_PASSWORD_CHANGE.has(call.name)) return deny(reply, 403, MSG.passwordChangeRequired);
+    if (!session.updatedPwd && !BEFORE_PASSWORD_CHANGE.has(call.name)) return deny(reply, 403, MSG.passwordChangeRequired);
     if (call.permission && !permissions.has(call.permission)) return deny(reply, 403, MSG.permissionDenied);
   });
 }

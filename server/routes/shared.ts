@@ -4,6 +4,9 @@
 import type { FastifyRequest } from 'fastify';
 import { DEFAULT_PAGE_SIZE } from '../../contract/api/kit.ts';
 import { PRODUCT } from '../../contract/enums.ts';
+import { visibleSubjectIds } from '../db/repositories/subject-access.ts';
+import type { Db } from '../db/transaction.ts';
+import { signedIn } from './register.ts';
 
 export interface Paging {
   page: number;
@@ -24,3 +27,12 @@ export const productOf = (request: FastifyRequest): number =>
 /** `1,2,x,2` → [1, 2]: the positive whole numbers of an id list, each once. */
 export const parseIds = (text: string | undefined): number[] =>
   [...new Set((text ?? '').split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0))];
+
+/**
+ * The signed-in caller's data scope (subject-access.ts's visibleSubjectIds), using the domain
+ * administrator role the guard read with the permissions for this request: one query fewer.
+ */
+export function visibleSubjectsOf(db: Db, request: FastifyRequest): Promise<number[] | 'all'> {
+  const { userId, domainAdmin } = signedIn(request);
+  return visibleSubjectIds(db, userId, domainAdmin);
+}

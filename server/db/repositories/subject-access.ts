@@ -40,9 +40,13 @@ export async function canManageSubject(db: Db, userId: number, subjectId: number
   return (await memberRole(db, userId, subjectId)) === MEMBER_ROLE.OWNER;
 }
 
-/** 'all' for domain administrators, else the ids of the subjects the user owns or belongs to. */
-export async function visibleSubjectIds(db: Db, userId: number): Promise<number[] | 'all'> {
-  if (await isDomainAdmin(db, userId)) return 'all';
+/**
+ * 'all' for domain administrators, else the ids of the subjects the user owns or belongs to.
+ * `domainAdmin` is the role as the request's guard read it with the permissions (same request,
+ * same freshness); without it the role is looked up.
+ */
+export async function visibleSubjectIds(db: Db, userId: number, domainAdmin?: boolean): Promise<number[] | 'all'> {
+  if (domainAdmin ?? await isDomainAdmin(db, userId)) return 'all';
   const [owned, joined] = await Promise.all([
     db.selectFrom('subjects').select('id').where('owner_id', '=', userId).execute(),
     db.selectFrom('subject_members').select('subject_id').where('user_id', '=', userId).execute(),

@@ -2,11 +2,12 @@
 // one advisory with everything about it, id look-ups (the import records are
 // knowledge-base-imports.ts's). Writes go through
 // knowledge-base.ts (saveAdvisories / deleteAdvisories), which alone knows the row layout.
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type OrderByItemBuilder, type SqlBool } from 'kysely';
 import type {
   AffectedPackageView, VulnerabilityDetail, VulnerabilityFilter, VulnerabilityRow,
 } from '../../../contract/api/vulnerability.ts';
 import type { Page } from '../../../contract/api/kit.ts';
+import { TASK_STATUS } from '../../../contract/enums.ts';
 import type { ExploitDifficulty, Level, OsvRange } from '../../engine/index.ts';
 import type { Database } from '../schema.ts';
 import { likePattern } from '../like.ts';
@@ -159,44 +160,67 @@ async function involvedSubjectCounts(db: Db, pks: number[], involvedIn: number[]
   });
 }
 
-async function packagesOf(db: Db, pks: number[]): Promise<Map<number, { names: string[]; count: number }>> {
-  const out = new Map<number, { names: string[]; count: number }>();
-  if (pks.length === 0) return out;
-  const rows = await db.selectFrom('kb_affected').select(['advisory_pk', 'ecosystem', 'name'])
-    .where('advisory_pk', 'in', pks).orderBy('id').execute();
-  const seen = new Map<number, Set<string>>();
-  for (const row of rows) {
-    const set = seen.get(row.advisory_pk) ?? new Set<string>();
-    set.add(`${row.ecosystem}:${row.name}`);
-    seen.set(row.advisory_pk, set);
-  }
-  for (const [pk, set] of seen) out.set(pk, { names: [...set].slice(0, PACKAGES_PER_ROW), count: set.size });
-  return out;
-}
-
+/**
+ * One page of the list in one statement: the page of advisories (a CTE), the filtered total as an
+ * uncorrelated scalar subquery (evaluated once), whether any analysed project is in the caller's
+ * scope (else nothing can be involved and the counts are not looked up), and each row's affected
+ * packages joined on (about 1.2 a row). A page past the end carries no total: it is counted then.
+ */
 export async function listVulnerabilities(db: Db, filter: VulnerabilityFilter, paging: Paging, scope: ListScope): Promise<Page<VulnerabilityRow>> {
-  const base = db.selectFrom('kb_advisories').where((eb) => eb.and(conditions(eb, filter, scope)));
-  const counted = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
-  const total = Number(counted?.n ?? 0);
-
+  const where = (eb: Eb) => eb.and(conditions(eb, filter, scope));
   const sort = filter.sort ?? 'published';
   // Most severe first and newest first are what a user means by "sort by" these.
   const order = filter.order ?? (sort === 'level' ? 'asc' : 'desc');
-  let query = base.select([...LIST_COLUMNS]);
-  const column = `kb_advisories.${sort}` as const;
+  const involvedIn = scope.involvedIn;
+  let pageQuery = db.selectFrom('kb_advisories').where(where).select([...LIST_COLUMNS])
+    .select((eb) => eb.selectFrom('kb_advisories').where(where).select(eb.fn.countAll<number>().as('n')).as('total'))
+    .select((eb) => {
+      let runs = eb.selectFrom('runs').innerJoin('projects', 'projects.id', 'runs.project_id')
+        .select(sql`1`.as('one')).where('runs.status', '=', TASK_STATUS.SUCCEEDED);
+      if (involvedIn === null || (involvedIn !== 'all' && involvedIn.length === 0)) runs = runs.where(sql<SqlBool>`1 = 0`);
+      else if (involvedIn !== 'all') runs = runs.where('projects.subject_id', 'in', involvedIn);
+      return eb.exists(runs).as('analysed');
+    });
   // Blanks last on both dialects (they disagree on where NULL goes by default). Descending with
   // nulls last is SQLite's natural order, so its index on the column still serves the page. A
   // level is never blank: plain order, which the (withdrawn, level, published) index serves.
-  query = query.orderBy(column, (ob) => {
+  const ordering = (ob: OrderByItemBuilder) => {
     const ordered = order === 'asc' ? ob.asc() : ob.desc();
     return sort === 'level' ? ordered : ordered.nullsLast();
-  });
-  if (sort !== 'published') query = query.orderBy('kb_advisories.published', (ob) => ob.desc().nullsLast());
-  const rows: AdvisoryListRow[] = await query.orderBy('kb_advisories.id', 'desc')
-    .limit(paging.size).offset((paging.page - 1) * paging.size).execute();
+  };
+  pageQuery = pageQuery.orderBy(`kb_advisories.${sort}`, ordering);
+  if (sort !== 'published') pageQuery = pageQuery.orderBy('kb_advisories.published', (ob) => ob.desc().nullsLast());
+  pageQuery = pageQuery.orderBy('kb_advisories.id', 'desc').limit(paging.size).offset((paging.page - 1) * paging.size);
 
+  // The same order again outside the CTE (a CTE's order is not kept), then the packages' own.
+  let joined = db.with('page', () => pageQuery).selectFrom('page')
+    .leftJoin('kb_affected', 'kb_affected.advisory_pk', 'page.id')
+    .selectAll('page').select(['kb_affected.ecosystem', 'kb_affected.name'])
+    .orderBy(`page.${sort}`, ordering);
+  if (sort !== 'published') joined = joined.orderBy('page.published', (ob) => ob.desc().nullsLast());
+  const joinedRows = await joined.orderBy('page.id', 'desc').orderBy('kb_affected.id').execute();
+
+  const rows: AdvisoryListRow[] = [];
+  const packageSets = new Map<number, Set<string>>();
+  for (const row of joinedRows) {
+    let set = packageSets.get(row.id);
+    if (!set) {
+      set = new Set();
+      packageSets.set(row.id, set);
+      rows.push(row);
+    }
+    if (row.ecosystem !== null && row.name !== null) set.add(`${row.ecosystem}:${row.name}`);
+  }
+  const packages = new Map([...packageSets].map(([pk, set]) => [pk, { names: [...set].slice(0, PACKAGES_PER_ROW), count: set.size }]));
+  let total: number;
+  if (joinedRows.length) total = Number(joinedRows[0]!.total);
+  else {
+    const counted = await db.selectFrom('kb_advisories').where(where).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+    total = Number(counted?.n ?? 0);
+  }
   const pks = rows.map((r) => r.id);
-  const [packages, involved] = await Promise.all([packagesOf(db, pks), involvedSubjectCounts(db, pks, scope.involvedIn)]);
+  const analysed = joinedRows.length > 0 && Boolean(joinedRows[0]!.analysed);
+  const involved = analysed ? await involvedSubjectCounts(db, pks, involvedIn) : new Map<number, number>();
   return {
     total,
     content: rows.map((row) => ({

@@ -6,12 +6,11 @@ import type { ServerContext } from '../../context.ts';
 import { nowIso } from '../../db/time.ts';
 import { matchComponents, withDistribution } from '../../engine/index.ts';
 import { getAdvisoryIndex } from '../../kb/index-cache.ts';
-import { visibleSubjectIds } from '../../db/repositories/subject-access.ts';
 import { RESULT_MSG, accessibleComponent, accessibleSubject, latestRunsOf, resultScope } from '../../db/repositories/results.ts';
 import { aggregateComponents, statisticOf } from '../../db/repositories/results-aggregate.ts';
 import { componentInfluence, historyOf, replaceHistoryRisks } from '../../db/repositories/results-history.ts';
 import { UserError } from '../../errors.ts';
-import { pageOf, pagingOf } from '../shared.ts';
+import { pageOf, pagingOf, visibleSubjectsOf } from '../shared.ts';
 import { signedIn, type AreaHandlers } from '../register.ts';
 
 export function historyHandlers({ db }: ServerContext): AreaHandlers<typeof resultHistoryCalls> {
@@ -84,7 +83,7 @@ export function historyHandlers({ db }: ServerContext): AreaHandlers<typeof resu
 
     async moduleInfluence({ request, query }) {
       if (!query.purl && !query.name) throw new UserError('请提供组件 purl 或名称');
-      const runs = await latestRunsOf(db, { subjectIds: await visibleSubjectIds(db, signedIn(request).userId) });
+      const runs = await latestRunsOf(db, { subjectIds: await visibleSubjectsOf(db, request) });
       const out = await componentInfluence(db, runs.map((r) => r.runId), query);
       out.sort((a, b) => a.subjectName.localeCompare(b.subjectName) || a.projectName.localeCompare(b.projectName) || a.componentId - b.componentId);
       const { page, size } = pagingOf(query);

@@ -12,7 +12,7 @@ import {
   SUBJECT_MSG, createSubjectFor, removeSubject, removeSubjects, requireSubject, setupSubject, transferSubjectTo,
 } from '../../services/subjects.ts';
 import { signedIn, type AreaHandlers } from '../register.ts';
-import { pagingOf, parseIds, productOf } from '../shared.ts';
+import { pagingOf, parseIds, productOf, visibleSubjectsOf } from '../shared.ts';
 
 type Handlers = AreaHandlers<typeof subjectCalls>;
 
@@ -28,7 +28,7 @@ export function subjectCoreHandlers({ db }: ServerContext): Pick<Handlers,
     },
 
     async allList({ request }) {
-      return ok(await allSubjects(db, await visibleSubjectIds(db, signedIn(request).userId)));
+      return ok(await allSubjects(db, await visibleSubjectsOf(db, request)));
     },
 
     async groupSubjectList({ request, query }) {

@@ -17,7 +17,7 @@ import {
 } from '../../services/projects.ts';
 import { TASK_MSG } from '../../services/task-messages.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
-import { pagingOf, parseIds, productOf } from '../shared.ts';
+import { pagingOf, parseIds, productOf, visibleSubjectsOf } from '../shared.ts';
 import { queueHandlers } from './queue.ts';
 
 const batchMessage = (r: BatchResult) => `批量任务发起完成，成功：${r.successNum}个， 失败：${r.failNum}个`;
@@ -139,12 +139,12 @@ function taskAreaHandlers(ctx: ServerContext): AreaHandlers<typeof taskCalls> {
 
     async availableNum({ request }) {
       // This platform sets no project quota. Administrators count every project, others their data scope's.
-      return ok({ used: await countProjects(db, await visibleSubjectIds(db, signedIn(request).userId)), limit: null, available: null });
+      return ok({ used: await countProjects(db, await visibleSubjectsOf(db, request)), limit: null, available: null });
     },
 
     async ifCanCheck({ request }) {
       // Administrators see the whole queue, others the runs of their data scope's projects.
-      const scope = await visibleSubjectIds(db, signedIn(request).userId);
+      const scope = await visibleSubjectsOf(db, request);
       const counts = await countRunsByStatus(db, [TASK_STATUS.RESEND, TASK_STATUS.QUEUED, TASK_STATUS.ANALYSING], scope);
       const count = (s: number[]) => s.reduce((n, status) => n + (counts.get(status) ?? 0), 0);
       // Launching always works: runs wait in the queue for a free worker.
