@@ -7,7 +7,11 @@ import { createUser, findUserByUsername } from './repositories/users.ts';
 import { ensureSetting } from './repositories/settings.ts';
 import type { Database } from './schema.ts';
 
-export const SETTING = { passwordPolicy: 'password_policy', csrfSecret: 'csrf_secret', autoLock: 'auto_lock' } as const;
+export const SETTING = {
+  passwordPolicy: 'password_policy', csrfSecret: 'csrf_secret', autoLock: 'auto_lock',
+  /** A new random value in every transaction that writes the knowledge base's advisories (knowledge-base.ts). */
+  kbRevision: 'kb_revision',
+} as const;
 
 /** Spec §5: minimum length 8 by default; all four character classes required. */
 const DEFAULT_PASSWORD_POLICY = { length: 8, uppercase: true, lowercase: true, digit: true, special: true };

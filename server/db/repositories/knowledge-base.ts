@@ -9,6 +9,8 @@
 import { sql } from 'kysely';
 import type { Advisory, AffectedPackage, ExploitDifficulty, Level } from '../../engine/index.ts';
 import { advisoriesChanged } from '../../kb/changes.ts';
+import { randomToken } from '../../auth/tokens.ts';
+import { SETTING } from '../seed.ts';
 import { nowIso } from '../time.ts';
 import { inTransaction, type Db } from '../transaction.ts';
 
@@ -40,6 +42,20 @@ const IDS_PER_LOOKUP = 500;
 
 /** Tells the index cache of a write that has committed (a caller's transaction signals after its own commit). */
 const changed = (db: Db): void => { if (!db.isTransaction) advisoriesChanged(db); };
+
+/**
+ * Marks the advisories, their aliases and affected packages as changed, in the writing transaction:
+ * settings' kb_revision gets a new random value, committed (or rolled back) with the change. A
+ * reader that kept something derived from these tables with the revision it read alongside (the
+ * list's totals, vulnerabilities.ts) knows it still holds while the revision is the same, in any
+ * process. Every write to those three tables goes through this module and calls it.
+ */
+async function bumpRevision(trx: Db): Promise<void> {
+  const value = JSON.stringify(randomToken(12));
+  await trx.insertInto('settings').values({ key: SETTING.kbRevision, value })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+    .execute();
+}
 
 function chunks<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
@@ -227,6 +243,7 @@ export async function saveAdvisories(db: Db, records: AdvisoryRecord[]): Promise
       await insertChildren(trx, part.map(({ row, record }) => ({ pk: row.id, record })));
       result.updated += part.length;
     }
+    if (inserts.length || updates.length) await bumpRevision(trx);
   });
   changed(db);
   return result;
@@ -246,6 +263,7 @@ export async function deleteAdvisories(db: Db, advisoryIds: string[]): Promise<n
       const res = await trx.deleteFrom('kb_advisories').where('id', 'in', pks).executeTakeFirst();
       removed += Number(res.numDeletedRows);
     }
+    if (removed) await bumpRevision(trx);
     return removed;
   });
   changed(db);
@@ -324,6 +342,7 @@ export async function saveIdMappings(db: Db, rows: IdMappingRow[]): Promise<numb
       written += values.length;
       await refreshDisplayIds(trx, part, byCve);
     }
+    if (written) await bumpRevision(trx);
     return written;
   });
   changed(db);

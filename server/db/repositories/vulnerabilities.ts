@@ -10,6 +10,7 @@ import type { Page } from '../../../contract/api/kit.ts';
 import { TASK_STATUS } from '../../../contract/enums.ts';
 import type { ExploitDifficulty, Level, OsvRange } from '../../engine/index.ts';
 import type { Database } from '../schema.ts';
+import { SETTING } from '../seed.ts';
 import { likePattern } from '../like.ts';
 import type { Db } from '../transaction.ts';
 import { involvedSubjects } from './involved.ts';
@@ -160,6 +161,32 @@ async function involvedSubjectCounts(db: Db, pks: number[], involvedIn: number[]
   });
 }
 
+// ---- list totals --------------------------------------------------------------------------------
+// Counting a filter's rows is most of a list call's database work (8,000 index entries for the
+// default list), and the knowledge base changes only when something is imported or edited. A
+// total is kept with the knowledge base's revision (settings' kb_revision, renewed by every
+// transaction that writes advisories, aliases or affected packages: knowledge-base.ts) and used
+// while the revision read with the page is the same. The revision is a random value, so a total is
+// never taken for another database's. A database without a revision yet is always counted.
+
+const TOTALS_KEPT = 256;
+const knownTotals = new Map<string, { revision: string; total: number }>();
+
+function rememberTotal(key: string, revision: string, total: number): void {
+  knownTotals.delete(key);
+  knownTotals.set(key, { revision, total });
+  if (knownTotals.size > TOTALS_KEPT) knownTotals.delete(knownTotals.keys().next().value!);
+}
+
+/** Everything that decides which rows the list counts. */
+const totalKeyOf = (filter: VulnerabilityFilter, scope: ListScope): string => JSON.stringify([
+  Boolean(filter.includeWithdrawn), scope.source ?? filter.source ?? null, filter.levels ?? null, filter.exploit ?? null,
+  filter.publishedFrom ?? null, filter.publishedTo ?? null, scope.ecosystem ?? filter.ecosystem ?? null, filter.keyword?.trim() || null,
+]);
+
+const revisionOf = (eb: Eb) =>
+  eb.selectFrom('settings').select('settings.value').where('settings.key', '=', SETTING.kbRevision);
+
 /**
  * One page of the list in one statement: the page of advisories (a CTE), the filtered total as an
  * uncorrelated scalar subquery (evaluated once), whether any analysed project is in the caller's
@@ -172,8 +199,16 @@ export async function listVulnerabilities(db: Db, filter: VulnerabilityFilter, p
   // Most severe first and newest first are what a user means by "sort by" these.
   const order = filter.order ?? (sort === 'level' ? 'asc' : 'desc');
   const involvedIn = scope.involvedIn;
+  // The total is counted unless the same filter was counted at the knowledge base's current
+  // revision (read in the same statement, so in the same snapshot as the page).
+  const totalKey = totalKeyOf(filter, scope);
+  const known = knownTotals.get(totalKey);
   let pageQuery = db.selectFrom('kb_advisories').where(where).select([...LIST_COLUMNS])
-    .select((eb) => eb.selectFrom('kb_advisories').where(where).select(eb.fn.countAll<number>().as('n')).as('total'))
+    .select((eb) => revisionOf(eb).as('revision'))
+    .select((eb) => {
+      const count = eb.selectFrom('kb_advisories').where(where).select(eb.fn.countAll<number>().as('n'));
+      return (known ? sql<number | null>`case when ${revisionOf(eb)} = ${known.revision} then null else ${count} end` : count).as('total');
+    })
     .select((eb) => {
       let runs = eb.selectFrom('runs').innerJoin('projects', 'projects.id', 'runs.project_id')
         .select(sql`1`.as('one')).where('runs.status', '=', TASK_STATUS.SUCCEEDED);
@@ -213,9 +248,13 @@ export async function listVulnerabilities(db: Db, filter: VulnerabilityFilter, p
   }
   const packages = new Map([...packageSets].map(([pk, set]) => [pk, { names: [...set].slice(0, PACKAGES_PER_ROW), count: set.size }]));
   let total: number;
-  if (joinedRows.length) total = Number(joinedRows[0]!.total);
-  else {
-    const counted = await db.selectFrom('kb_advisories').where(where).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst();
+  const first = joinedRows[0];
+  if (first && first.total === null) total = known!.total;
+  else if (first) {
+    total = Number(first.total);
+    if (first.revision !== null) rememberTotal(totalKey, first.revision, total);
+  } else {
+    const counted = await db.selectFrom('kb_advisories').where(where).select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirst();
     total = Number(counted?.n ?? 0);
   }
   const pks = rows.map((r) => r.id);

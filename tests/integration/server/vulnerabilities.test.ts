@@ -5,7 +5,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assessSeverity, type Advisory } from '../../../server/engine/index.ts';
-import { saveAdvisories, type AdvisoryRecord } from '../../../server/db/repositories/knowledge-base.ts';
+import { deleteAdvisories, saveAdvisories, type AdvisoryRecord } from '../../../server/db/repositories/knowledge-base.ts';
 import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
 
 const GO_CORPUS = path.resolve(import.meta.dirname, '../../../../shared/corpora/advisories/go');
@@ -498,6 +498,30 @@ describe.each(databases)('vulnerability knowledge base on $name', (database) => 
         const reply = await admin.request({ method, url });
         expect(reply.body).toEqual({ code: 0, message: '导入记录不存在', data: null });
       }
+    });
+  });
+
+  describe('totals', () => {
+    // The list keeps a filter's total with the knowledge base's revision: every write renews it.
+    it('follow every change to the knowledge base, whoever writes it', async () => {
+      const total = async (body: object) => (await list(user, body)).body.data.total as number;
+      const before = await total({});
+      const beforeCustom = await total({ source: 'custom' });
+      expect(await total({})).toBe(before);
+
+      const added = await admin.request({ method: 'POST', url: '/api/vulnerability/system/add', body: { name: '计数用的系统漏洞', level: 8, packages: [] } });
+      expect(added.body.code).toBe(1);
+      expect(await total({})).toBe(before + 1);
+      expect(await total({ source: 'custom' })).toBe(beforeCustom + 1);
+      expect(await total({ keyword: '计数用的' })).toBe(1);
+
+      // Straight through the repository, as an import in another process would write.
+      expect(await deleteAdvisories(server.app.cairn.db, [added.body.data.identify])).toBe(1);
+      expect(await total({})).toBe(before);
+      expect(await total({ source: 'custom' })).toBe(beforeCustom);
+      expect(await total({ keyword: '计数用的' })).toBe(0);
+      // A page past the end still says how many there are.
+      expect((await list(user, {}, '?page=999&size=15')).body.data).toEqual({ content: [], total: before });
     });
   });
 });
