@@ -230,7 +230,12 @@ export async function listVulnerabilities(db: Db, filter: VulnerabilityFilter, p
   // The same order again outside the CTE (a CTE's order is not kept), then the packages' own.
   let joined = db.with('page', () => pageQuery).selectFrom('page')
     .leftJoin('kb_affected', 'kb_affected.advisory_pk', 'page.id')
-    .selectAll('page').select(['kb_affected.ecosystem', 'kb_affected.name'])
+    // Named columns, no page.*: a statement without * is one connect.ts may prepare.
+    .select([
+      'page.id', 'page.advisory_id', 'page.cve', 'page.cnnvd', 'page.cnvd', 'page.summary', 'page.level', 'page.score', 'page.vector',
+      'page.exploit', 'page.published', 'page.modified', 'page.withdrawn', 'page.source', 'page.origin', 'page.revision', 'page.total',
+      'page.analysed', 'kb_affected.ecosystem', 'kb_affected.name',
+    ])
     .orderBy(`page.${sort}`, ordering);
   if (sort !== 'published') joined = joined.orderBy('page.published', (ob) => ob.desc().nullsLast());
   const joinedRows = await joined.orderBy('page.id', 'desc').orderBy('kb_affected.id').execute();
