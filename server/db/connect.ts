@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type { DatabaseConfig } from '../config.ts';
 import type { Database } from './schema.ts';
 import { makePrivateDirSync, touchPrivateFileSync, tightenSync } from '../files/private.ts';
+import { PREPARED_MARK } from './prepared.ts';
 import { SharedSqliteDialect } from './sqlite-driver.ts';
 
 export type DatabaseKind = DatabaseConfig['kind'];
@@ -55,54 +56,34 @@ function openSqlite(file: string): Kysely<Database> {
 // ---- prepared statements (PostgreSQL) -----------------------------------------------------------
 // Kysely sends every statement unnamed, so PostgreSQL parses and plans it on every call; for the
 // short reads every request makes (the guard's session look-up, a list page) planning costs more
-// than running them (1.4 ms against 0.2 ms for the guard's). A statement text seen a few times is
-// sent as a named statement instead: each connection parses and plans it once and then only binds
-// and executes it (PostgreSQL keeps a generic plan when it is no worse than a fresh one).
-// Only reads and writes are named, never transaction control or DDL, and never a text with a
-// `*` other than count(*): a cached `select *` would fail once a migration changed the table.
-// A bounded number of texts are named (lists of ids make texts without end). A named statement
-// that the server refuses (its plan outdated by a schema change, or forgotten by a pooler in
-// transaction mode) fails that one call and its text is sent unnamed from then on.
+// than running them (1.4 ms against 0.2 ms for the guard's). A statement marked with
+// PREPARED_MARK (prepared.ts) is sent as a named statement instead: each connection parses and
+// plans it once, then only binds and executes it. Only marked statements are named: after five
+// runs PostgreSQL may keep a generic plan, which must be checked to be as good as a fresh one for
+// every parameter (a LIMIT given as a parameter, for one, makes it expect a tenth of the table).
+// At most PREPARED_MAX texts are named (filters make distinct texts). A named statement the server
+// refuses (its plan outdated by a schema change, or forgotten by a pooler in transaction mode)
+// fails that one call and its text is sent unnamed from then on.
 
-/** Sightings of a text before it is named. */
-const PREPARE_AFTER = 3;
-/** Texts named per process. */
 const PREPARED_MAX = 300;
-/** Texts whose sightings are counted before the count starts again. */
-const SIGHTINGS_MAX = 5000;
-
-const NAMEABLE = /^\s*(select|with|insert|update|delete)\s/i;
-/** Any `*` but count(*)'s. */
-const STAR = /(?<!\()\*|\*(?!\))/;
 const NAMED_FAILURES = new Set(['0A000', '26000']);
 
 const statementNames = new Map<string, string>();
-const sightings = new Map<string, number>();
 const unnamed = new Set<string>();
 /** Names are never reused: a connection may still hold a name whose text was dropped. */
 let lastName = 0;
 
 function statementName(text: string): string | undefined {
+  if (!text.includes(PREPARED_MARK)) return undefined;
   const known = statementNames.get(text);
   if (known !== undefined || statementNames.size >= PREPARED_MAX || unnamed.has(text)) return known;
-  if (!NAMEABLE.test(text) || STAR.test(text)) {
-    unnamed.add(text);
-    return undefined;
-  }
-  const seen = (sightings.get(text) ?? 0) + 1;
-  if (seen < PREPARE_AFTER) {
-    if (sightings.size >= SIGHTINGS_MAX) sightings.clear();
-    sightings.set(text, seen);
-    return undefined;
-  }
-  sightings.delete(text);
   const name = `cairn_${++lastName}`;
   statementNames.set(text, name);
   return name;
 }
 
-/** Makes a pool client send repeated statements as named ones (see above). */
-function nameRepeatedStatements(client: pg.PoolClient): void {
+/** Makes a pool client send marked statements as named ones (see above). */
+function nameMarkedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   client.query = ((text: unknown, values?: unknown, callback?: unknown) => {
     if (typeof text !== 'string' || typeof values === 'function' || callback !== undefined) return query(text, values, callback);
@@ -120,7 +101,7 @@ function nameRepeatedStatements(client: pg.PoolClient): void {
 
 function openPostgres(url: string): Kysely<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, types: pgTypes });
-  pool.on('connect', nameRepeatedStatements);
+  pool.on('connect', nameMarkedStatements);
   // An idle client dropped by the server (restart, failover) must not crash the process: the
   // pool replaces it, and a query that fails meanwhile reports through its request's error path.
   pool.on('error', () => {});

@@ -2,6 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import { ROLE } from '../../../contract/permissions.ts';
 import { digestToken, randomToken } from '../../auth/tokens.ts';
+import { prepared } from '../prepared.ts';
 import type { Database } from '../schema.ts';
 import { minutesFromNow, nowIso } from '../time.ts';
 
@@ -54,6 +55,7 @@ export interface SessionAccess extends ActiveSession {
 export async function findSessionAccess(db: Kysely<Database>, token: string): Promise<SessionAccess | undefined> {
   const row = await db.selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
+    .modifyFront(prepared)
     .select((eb) => [
       'sessions.id', 'sessions.user_id', 'sessions.last_seen_at', 'users.updated_pwd', 'users.is_lock',
       eb.selectFrom('user_roles')

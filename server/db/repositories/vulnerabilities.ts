@@ -9,6 +9,7 @@ import type {
 import type { Page } from '../../../contract/api/kit.ts';
 import { TASK_STATUS } from '../../../contract/enums.ts';
 import type { ExploitDifficulty, Level, OsvRange } from '../../engine/index.ts';
+import { prepared } from '../prepared.ts';
 import type { Database } from '../schema.ts';
 import { SETTING } from '../seed.ts';
 import { likePattern } from '../like.ts';
@@ -225,12 +226,22 @@ export async function listVulnerabilities(db: Db, filter: VulnerabilityFilter, p
   };
   pageQuery = pageQuery.orderBy(`kb_advisories.${sort}`, ordering);
   if (sort !== 'published') pageQuery = pageQuery.orderBy('kb_advisories.published', (ob) => ob.desc().nullsLast());
-  pageQuery = pageQuery.orderBy('kb_advisories.id', 'desc').limit(paging.size).offset((paging.page - 1) * paging.size);
+  // For PostgreSQL's plan of the prepared statement (see `prepared` below): the page size is
+  // written in (a whole number the contract bounds; as a parameter the generic plan would expect a
+  // tenth of the table on the page and hash-join all affected packages instead of looking up the
+  // page's), and the offset is behind a scalar subquery, so that every page is planned alike and
+  // PostgreSQL keeps one generic plan (seeing each offset, it would plan every page afresh).
+  if (!Number.isSafeInteger(paging.size) || paging.size < 1) throw new Error(`页大小无效：${paging.size}`);
+  const offset = (paging.page - 1) * paging.size;
+  pageQuery = pageQuery.orderBy('kb_advisories.id', 'desc').limit(sql.lit(paging.size)).offset(sql<number>`(select cast(${offset} as bigint))`);
 
   // The same order again outside the CTE (a CTE's order is not kept), then the packages' own.
   let joined = db.with('page', () => pageQuery).selectFrom('page')
     .leftJoin('kb_affected', 'kb_affected.advisory_pk', 'page.id')
-    // Named columns, no page.*: a statement without * is one connect.ts may prepare.
+    // Planned once per connection on PostgreSQL: its generic plan walks the order's index and
+    // looks up each row's packages, as a fresh plan does.
+    .modifyFront(prepared)
+    // Named columns, no page.*: a prepared page.* would fail once a migration changed the table.
     .select([
       'page.id', 'page.advisory_id', 'page.cve', 'page.cnnvd', 'page.cnvd', 'page.summary', 'page.level', 'page.score', 'page.vector',
       'page.exploit', 'page.published', 'page.modified', 'page.withdrawn', 'page.source', 'page.origin', 'page.revision', 'page.total',
