@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import { ALL_PERMISSION_CODES, PERMISSIONS, ROLE, ROLE_LABEL, type PermissionCode } from '../../contract/permissions.ts';
 import { hashPassword } from '../auth/password.ts';
+import { randomToken } from '../auth/tokens.ts';
 import { createUser, findUserByUsername } from './repositories/users.ts';
 import { ensureSetting } from './repositories/settings.ts';
 import type { Database } from './schema.ts';
@@ -53,6 +54,8 @@ async function seedRoles(trx: Kysely<Database>): Promise<void> {
 export async function seed(db: Kysely<Database>, options: { adminPassword: string }): Promise<void> {
   await db.transaction().execute(seedRoles);
   await ensureSetting(db, SETTING.passwordPolicy, DEFAULT_PASSWORD_POLICY);
+  // A knowledge base written before revisions existed gets one, so its list totals can be kept.
+  await ensureSetting(db, SETTING.kbRevision, randomToken(12));
   if (!(await findUserByUsername(db, ADMIN_USERNAME))) {
     await createUser(db, {
       username: ADMIN_USERNAME,
