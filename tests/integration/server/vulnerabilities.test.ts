@@ -523,5 +523,22 @@ describe.each(databases)('vulnerability knowledge base on $name', (database) => 
       // A page past the end still says how many there are.
       expect((await list(user, {}, '?page=999&size=15')).body.data).toEqual({ content: [], total: before });
     });
+
+    // The guard's and the list's statements are prepared on PostgreSQL (server/db/connect.ts): a
+    // migration that changes their tables must not break the plans connections already hold.
+    it('keep answering when a migration changes the tables under the prepared statements', async () => {
+      const first = await list(user, {}, '?page=2&size=15');
+      for (let i = 0; i < 8; i++) expect((await list(user, {}, `?page=${1 + (i % 3)}&size=15`)).body.code).toBe(1);
+      const { db } = server.app.cairn;
+      await db.schema.alterTable('kb_advisories').addColumn('probe_column', 'text').execute();
+      await db.schema.alterTable('users').addColumn('probe_column', 'text').execute();
+      try {
+        for (let i = 0; i < 12; i++) expect((await list(user, {}, '?page=2&size=15')).body).toEqual(first.body);
+      } finally {
+        await db.schema.alterTable('kb_advisories').dropColumn('probe_column').execute();
+        await db.schema.alterTable('users').dropColumn('probe_column').execute();
+      }
+      expect((await list(user, {}, '?page=2&size=15')).body).toEqual(first.body);
+    });
   });
 });
