@@ -62,8 +62,8 @@ function openSqlite(file: string): Kysely<Database> {
 // runs PostgreSQL may keep a generic plan, which must be checked to be as good as a fresh one for
 // every parameter (a LIMIT given as a parameter, for one, makes it expect a tenth of the table).
 // At most PREPARED_MAX texts are named (filters make distinct texts). A named statement the server
-// refuses (its plan outdated by a schema change, or forgotten by a pooler in transaction mode)
-// fails that one call and its text is sent unnamed from then on.
+// refuses (its plan outdated by a schema change, or forgotten by a pooler in transaction mode) is
+// sent again unnamed at once, and its text unnamed from then on.
 
 const PREPARED_MAX = 300;
 const NAMED_FAILURES = new Set(['0A000', '26000']);
@@ -90,11 +90,12 @@ function nameMarkedStatements(client: pg.PoolClient): void {
     const name = statementName(text);
     if (!name) return query(text, values);
     return (query({ name, text, values }) as Promise<unknown>).catch((error: { code?: string }) => {
-      if (error?.code && NAMED_FAILURES.has(error.code)) {
-        statementNames.delete(text);
-        unnamed.add(text);
-      }
-      throw error;
+      if (!error?.code || !NAMED_FAILURES.has(error.code)) throw error;
+      statementNames.delete(text);
+      unnamed.add(text);
+      // Sent again unnamed. Outside a transaction (where marked statements run) this answers the
+      // call; inside one PostgreSQL has aborted it and the retry reports that, as the first would.
+      return query(text, values);
     });
   }) as typeof client.query;
 }
