@@ -4,8 +4,9 @@
 // source type the platform cannot analyse yet is marked in the select and, once chosen, says so
 // with the contract's message (contract/sources.ts) before anything is uploaded or saved.
 import type { ReactNode } from 'react';
-import { Callout, Card, Checkbox, FormGroup, H5, HTMLSelect, InputGroup, Switch, TagInput } from '@blueprintjs/core';
-import { ANALYSIS_MODE_LABEL, ANALYSIS_MODE_ORDER, isLocalUploadType, isTimingDisabled } from '../../../../contract/enums.ts';
+import { Callout, Card, FormGroup, H5, HTMLSelect, InputGroup, Switch, TagInput } from '@blueprintjs/core';
+import { isLocalUploadType, isTimingDisabled } from '../../../../contract/enums.ts';
+import { AnalysisModeChecks } from './AnalysisModeChecks.tsx';
 import { unsupportedSource } from '../../../../contract/sources.ts';
 import { useSubjectAllQuery, useVersionsQuery } from '../../../api/subjectApi.ts';
 import { ProjectUpload } from './ProjectUpload.tsx';
@@ -159,9 +160,7 @@ export function ProjectFormView({ form, errors, editing, onChange, onCodeTypeCho
       <Section title={t.sectionAnalysis}>
         <FormGroup label={t.analysisModes} intent={errors.analysisModes ? 'danger' : 'none'} helperText={errors.analysisModes}>
           <div role="group" aria-label={t.analysisModes} className="cairn-mode-checks">
-            {ANALYSIS_MODE_ORDER.map((m) => (
-              <Checkbox key={m} inline label={ANALYSIS_MODE_LABEL[m]} checked={form.analysisModes.includes(m)} onChange={() => toggleMode(m)} />
-            ))}
+            <AnalysisModeChecks selected={form.analysisModes} onToggle={toggleMode} />
           </div>
         </FormGroup>
         <FormGroup helperText={t.retentionAuditHelp}>

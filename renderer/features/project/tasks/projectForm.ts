@@ -7,6 +7,7 @@ import type { CallData } from '../../../../contract/api/define.ts';
 import type { ProjectForm, projectForm } from '../../../../contract/api/task.ts';
 import {
   ANALYSIS_MODE_ORDER,
+  isAnalysisModeOffered,
   CODE_TYPE_LABEL,
   CONFIG_MANAGEMENT_CODE_TYPE,
   NEW_PROJECT_DEFAULTS,
@@ -382,7 +383,8 @@ const intList = (v: unknown, fallback: number[]): number[] =>
 export function formFromProject(p: StoredProject): ProjectFormState {
   const base = initialForm({ subjectId: p.subjectId, lastCodeType: p.getCodeType });
   const src = p.source;
-  const modes = parseAnalysisModes(p.analysisModes);
+  // a mode the engine does not run yet cannot be chosen (contract/enums.ts isAnalysisModeOffered)
+  const modes = parseAnalysisModes(p.analysisModes).filter(isAnalysisModeOffered);
   const text = { ...base.text };
   for (const f of TEXT_FIELDS) {
     const v = src[f];
