@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { Callout, Card, FormGroup, H5, HTMLSelect, InputGroup, Switch, TagInput } from '@blueprintjs/core';
 import { isLocalUploadType, isTimingDisabled } from '../../../../contract/enums.ts';
 import { AnalysisModeChecks } from './AnalysisModeChecks.tsx';
+import { keepEnterInField, normalizeTags } from '../../../common/form/tagField.ts';
 import { unsupportedSource } from '../../../../contract/sources.ts';
 import { useSubjectAllQuery, useVersionsQuery } from '../../../api/subjectApi.ts';
 import { ProjectUpload } from './ProjectUpload.tsx';
@@ -110,12 +111,12 @@ export function ProjectFormView({ form, errors, editing, onChange, onCodeTypeCho
           </FormGroup>
           <FormGroup label={t.projectTags} labelFor="pf-tags">
             <TagInput
-              inputProps={{ id: 'pf-tags' }}
+              inputProps={{ id: 'pf-tags', onKeyDown: keepEnterInField }}
               values={form.projectTags}
               placeholder={t.projectTagsPlaceholder}
               addOnBlur
               separator={/[,，]/}
-              onChange={(values) => set({ projectTags: Array.from(new Set(values.map((v) => String(v).trim()).filter(Boolean))) })}
+              onChange={(values) => set({ projectTags: normalizeTags(values) })}
             />
           </FormGroup>
         </div>
