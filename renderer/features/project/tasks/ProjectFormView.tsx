@@ -133,7 +133,7 @@ export function ProjectFormView({ form, errors, editing, onChange, onCodeTypeCho
               onCodeTypeChosen?.(next);
             }}
           >
-            <SourceTypeOptions marked />
+            <SourceTypeOptions marked current={code} />
           </HTMLSelect>
         </FormGroup>
         {pending ? (
