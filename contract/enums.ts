@@ -467,6 +467,17 @@ export function parseAnalysisModes(value: string | null | undefined): AnalysisMo
 }
 export const joinAnalysisModes = (modes: readonly number[]): string => modes.join(',');
 
+/**
+ * The analysis modes this version's engine has no analyzer for (server/engine/analyzers): code
+ * snippets (vulnerabilities and components), file signatures and sensitive information. Forms show
+ * them disabled with 暂未提供; the platform drops them from what it stores and runs.
+ */
+const PENDING_ANALYSIS_MODES: readonly AnalysisMode[] = [3, 5, 6, 9];
+export const isAnalysisModeOffered = (mode: number): boolean => !(PENDING_ANALYSIS_MODES as readonly number[]).includes(mode);
+/** The offered modes of a comma list, as a comma list ('1,3,4' -> '1,4'). */
+export const offeredAnalysisModes = (value: string | null | undefined): string =>
+  joinAnalysisModes(parseAnalysisModes(value).filter(isAnalysisModeOffered));
+
 export const CUSTOM_FIELD_TYPE_LABEL = {
   1: '单行文本',
   2: '多行文本',

@@ -1,5 +1,6 @@
-// Source types (getCodeType, spec doc 1 §3) declared once: the group the new-project form lists
-// each under, whether the platform analyses it and as what kind of engine input, what a user is
+// Source types (getCodeType, spec doc 1 §3) declared once: the group the source selects list each
+// under (what is analysed: 源码 / 容器镜像 / 二进制 / SBOM / 清单) and its name there (where it comes
+// from; the spec's duplicate codes are aliases of one source), whether the platform analyses it and as what kind of engine input, what a user is
 // told when it cannot be analysed yet, and which files a local upload of it takes. The task route
 // (launching a run), the analysis job (which input the upload is) and the renderer (the source
 // selects, the upload's file filter, the form's notice and buttons) all read this table; nobody
@@ -9,8 +10,8 @@ import { CODE_TYPE_LABEL, labelOf, type CodeType } from './enums.ts';
 /** What a source type's upload is to the engine. */
 export type InputKind = 'source' | 'feature' | 'binary' | 'sbom' | 'excel';
 
-/** The source select's groups, in the order the form shows them. */
-export type SourceGroup = '本地上传' | '代码仓库' | '容器镜像' | '制品仓库' | '其他';
+/** The source select's groups: what is analysed (kind), in the order the selects show them. */
+export type SourceGroup = '源码' | '容器镜像' | '二进制' | 'SBOM' | '清单';
 
 /** The files a local upload takes. */
 export interface UploadFiles {
@@ -23,6 +24,13 @@ export interface UploadFiles {
 export interface SourceType {
   code: CodeType;
   group: SourceGroup;
+  /** The option's name within its group (where the source comes from): 本地上传, Git, 公共仓库 … */
+  name: string;
+  /**
+   * Another code of the same source (the spec gives Git 2, 4, 7, 10 and so on): not offered for a
+   * new choice (the first code is), shown only as a stored value, and matched by the filters.
+   */
+  aliasOf: CodeType | null;
   /** The engine input an upload of this type is; null while the platform cannot analyse it. */
   input: InputKind | null;
   /** What the user is told, in the form and when a run of it is asked for; null when it can be analysed. */
@@ -39,10 +47,11 @@ const PENDING_MESSAGE: Record<Pending, (label: string) => string> = {
   fetch: (label) => `代码来源“${label}”暂不支持自动获取代码，将在后续版本提供，暂时无法发起分析；请改用本地上传`,
 };
 
-const analysed = (code: CodeType, group: SourceGroup, input: InputKind, upload: UploadFiles | null = null): SourceType =>
-  ({ code, group, input, unsupported: null, upload });
-const pending = (code: CodeType, group: SourceGroup, why: Pending, upload: UploadFiles | null = null): SourceType =>
-  ({ code, group, input: null, unsupported: PENDING_MESSAGE[why](CODE_TYPE_LABEL[code]), upload });
+const analysed = (code: CodeType, group: SourceGroup, name: string, input: InputKind, upload: UploadFiles | null = null): SourceType =>
+  ({ code, group, name, aliasOf: null, input, unsupported: null, upload });
+const pending = (code: CodeType, group: SourceGroup, name: string, why: Pending, upload: UploadFiles | null = null, aliasOf: CodeType | null = null): SourceType =>
+  ({ code, group, name, aliasOf, input: null, unsupported: PENDING_MESSAGE[why](CODE_TYPE_LABEL[code]), upload });
+const alias = (code: CodeType, of: CodeType, group: SourceGroup, name: string): SourceType => pending(code, group, name, 'fetch', null, of);
 
 const ARCHIVES = ['.zip', '.jar', '.war', '.tar', '.tar.gz', '.tgz', '.tar.bz2', '.tar.xz', '.7z'];
 /** Manifests and lockfiles the engine reads, by extension (names like go.mod end in .mod). */
@@ -55,42 +64,42 @@ const IMAGE_ARCHIVES = ['.tar', '.tar.gz', '.tgz'];
 const files = (extensions: readonly string[]): UploadFiles => ({ extensions, folders: false });
 const filesOrFolder = (extensions: readonly string[]): UploadFiles => ({ extensions, folders: true });
 
-/** Every getCodeType, in the form's order (group by group, each group in its own order). */
+/** Every getCodeType, in the selects' order (group by group: what is analysed, then where from). */
 export const SOURCE_TYPES: readonly SourceType[] = [
-  analysed(0, '本地上传', 'source', filesOrFolder(ARCHIVES)),
-  analysed(9, '本地上传', 'feature', filesOrFolder([...FEATURE_FILES, ...ARCHIVES])),
-  analysed(16, '本地上传', 'binary', files(BINARIES)),
-  analysed(30, '本地上传', 'sbom', files(SBOMS)),
-  analysed(34, '本地上传', 'excel', files(SHEETS)),
-  pending(12, '本地上传', 'image', files(IMAGE_ARCHIVES)),
-  pending(32, '本地上传', 'image', files([...IMAGE_ARCHIVES, '.json'])),
+  analysed(0, '源码', '本地上传', 'source', filesOrFolder(ARCHIVES)),
+  pending(2, '源码', 'Git', 'fetch'),
+  alias(4, 2, '源码', 'Git'),
+  alias(7, 2, '源码', 'Git'),
+  alias(10, 2, '源码', 'Git'),
+  pending(1, '源码', 'SVN', 'fetch'),
+  alias(3, 1, '源码', 'SVN'),
+  alias(8, 1, '源码', 'SVN'),
+  pending(39, '源码', 'Mercurial', 'fetch'),
+  alias(40, 39, '源码', 'Mercurial'),
+  pending(5, '源码', 'TFVC', 'fetch'),
+  pending(11, '源码', '版本控制服务器', 'fetch'),
+  pending(33, '源码', '配置管理服务器', 'fetch'),
+  pending(35, '源码', '制品仓库A', 'fetch'),
+  pending(19, '源码', 'FTP', 'fetch'),
 
-  pending(2, '代码仓库', 'fetch'),
-  pending(4, '代码仓库', 'fetch'),
-  pending(7, '代码仓库', 'fetch'),
-  pending(10, '代码仓库', 'fetch'),
-  pending(1, '代码仓库', 'fetch'),
-  pending(3, '代码仓库', 'fetch'),
-  pending(8, '代码仓库', 'fetch'),
-  pending(39, '代码仓库', 'fetch'),
-  pending(40, '代码仓库', 'fetch'),
-  pending(5, '代码仓库', 'fetch'),
-  pending(11, '代码仓库', 'fetch'),
-  pending(33, '代码仓库', 'fetch'),
+  pending(12, '容器镜像', '本地镜像文件', 'image', files(IMAGE_ARCHIVES)),
+  pending(32, '容器镜像', '镜像特征文件', 'image', files([...IMAGE_ARCHIVES, '.json'])),
+  pending(13, '容器镜像', '公共仓库', 'fetch'),
+  pending(31, '容器镜像', '私有仓库', 'fetch'),
+  pending(14, '容器镜像', '制品仓库A', 'fetch'),
+  pending(15, '容器镜像', '制品仓库B', 'fetch'),
 
-  pending(13, '容器镜像', 'fetch'),
-  pending(14, '容器镜像', 'fetch'),
-  pending(15, '容器镜像', 'fetch'),
-  pending(31, '容器镜像', 'fetch'),
+  analysed(16, '二进制', '本地上传', 'binary', files(BINARIES)),
+  pending(17, '二进制', '制品仓库A', 'fetch'),
+  pending(18, '二进制', '制品仓库B', 'fetch'),
+  pending(36, '二进制', 'SVN', 'fetch'),
+  alias(37, 36, '二进制', 'SVN'),
+  pending(38, '二进制', 'FTP', 'fetch'),
 
-  pending(35, '制品仓库', 'fetch'),
-  pending(17, '制品仓库', 'fetch'),
-  pending(18, '制品仓库', 'fetch'),
-  pending(36, '制品仓库', 'fetch'),
-  pending(37, '制品仓库', 'fetch'),
+  analysed(30, 'SBOM', 'SBOM 文件', 'sbom', files(SBOMS)),
 
-  pending(19, '其他', 'fetch'),
-  pending(38, '其他', 'fetch'),
+  analysed(9, '清单', '特征文件（清单与锁文件）', 'feature', filesOrFolder([...FEATURE_FILES, ...ARCHIVES])),
+  analysed(34, '清单', 'Excel 组件清单', 'excel', files(SHEETS)),
 ];
 
 export interface SourceGroupEntry {
@@ -98,10 +107,11 @@ export interface SourceGroupEntry {
   codes: readonly CodeType[];
 }
 
-/** The source select's groups with their codes, in display order (what the form lists). */
+/** The source select's groups with the codes offered (aliases left out), in display order. */
 export const SOURCE_GROUPS: readonly SourceGroupEntry[] = (() => {
   const groups: Array<{ label: SourceGroup; codes: CodeType[] }> = [];
   for (const t of SOURCE_TYPES) {
+    if (t.aliasOf !== null) continue;
     const last = groups.at(-1);
     if (last?.label === t.group) last.codes.push(t.code);
     else groups.push({ label: t.group, codes: [t.code] });
@@ -113,6 +123,12 @@ const BY_CODE = new Map<number, SourceType>(SOURCE_TYPES.map((t) => [t.code, t])
 
 /** The table's row of a getCodeType; undefined for a code the table does not know. */
 export const sourceTypeOf = (code: number): SourceType | undefined => BY_CODE.get(code);
+
+/** The codes of one source: the code itself and its aliases (a filter on Git matches 2, 4, 7 and 10). */
+export function sameSourceCodes(code: number): CodeType[] {
+  const main = BY_CODE.get(code)?.aliasOf ?? code;
+  return SOURCE_TYPES.filter((t) => t.code === main || t.aliasOf === main).map((t) => t.code);
+}
 
 /** The engine input an upload of this source type is; null when the platform cannot analyse it. */
 export const inputKindOf = (code: number): InputKind | null => BY_CODE.get(code)?.input ?? null;

@@ -3,7 +3,7 @@
 // The same component works in Electron (native dialog, real paths) and in the web host (an
 // <input type=file>, browser files staged through the host). See renderer/common/uploads.ts.
 import { useEffect, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
-import { Button, Callout, Icon, Intent, ProgressBar } from '@blueprintjs/core';
+import { Button, Callout, Classes, Icon, Intent, ProgressBar } from '@blueprintjs/core';
 import { formatFileSize } from '../../contract/format.ts';
 import { uploadZh as t } from '../i18n/upload.ts';
 import { useShell } from '../api/desktopApi.ts';
@@ -134,7 +134,7 @@ export function UploadDropZone({ accept, multiple = false, folders = false, labe
           <Button minimal intent={Intent.PRIMARY} text={t.pickFiles} disabled={disabled} onClick={() => void pick(false)} />
           {folders ? <Button minimal intent={Intent.PRIMARY} text={t.pickFolder} disabled={disabled} onClick={() => void pick(true)} /> : null}
         </div>
-        <div className="bp5-text-muted bp5-text-small">
+        <div className={`${Classes.TEXT_MUTED} ${Classes.TEXT_SMALL}`} style={{ overflowWrap: 'anywhere' }}>
           {accept.length ? t.accepted(acceptList) : null}
           {folders ? ` ${t.dropFolderHint}` : null}
         </div>
@@ -149,7 +149,7 @@ export function UploadDropZone({ accept, multiple = false, folders = false, labe
           <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
             <Icon icon={item.state === 'done' ? 'tick-circle' : item.state === 'failed' ? 'error' : 'document'} intent={intentOf(item)} />
             <span style={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={item.fileName}>{item.fileName}</span>
-            <span className="bp5-text-muted bp5-text-small">
+            <span className={`${Classes.TEXT_MUTED} ${Classes.TEXT_SMALL}`}>
               {formatFileSize(item.sent)} / {formatFileSize(item.total)}
               {item.state === 'uploading' && item.bytesPerSecond > 0 ? ` · ${t.speed(formatFileSize(item.bytesPerSecond))}` : ''}
               {` · ${t.states[item.state]}`}
@@ -167,7 +167,7 @@ export function UploadDropZone({ accept, multiple = false, folders = false, labe
             animate={isActive(item)}
             stripes={isActive(item)}
           />
-          {item.error && item.state !== 'done' ? <div className="bp5-text-small" style={{ color: '#cd4246', marginTop: 4 }}>{item.error}</div> : null}
+          {item.error && item.state !== 'done' ? <div className={Classes.TEXT_SMALL} style={{ color: '#cd4246', marginTop: 4 }}>{item.error}</div> : null}
         </div>
       ))}
     </div>

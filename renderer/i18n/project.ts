@@ -33,6 +33,7 @@ export const projectZh = {
     pendingOption: (label: string) => `${label} · 暂未提供分析`,
     pendingSave: '这类项目现在只能保存（设置与文件随项目保留），待平台支持后再发起分析。',
     analysisModes: '分析方式',
+    pendingMode: (label: string) => `本版本的分析引擎还没有“${label}”能力，暂时不能选择，将在后续版本提供`,
     retentionAudit: '保留审计结果',
     retentionAuditHelp: '重新分析时沿用上一次对组件与漏洞的标记',
     outboundLicense: '出站许可证',

@@ -61,6 +61,14 @@ export const subjectZh = {
     defectManagement: '缺陷管理', projectPrivateServiceConf: '私服配置', dataTransfer: '数据转移',
   },
   readOnly: '只有应用负责人和域管理员可以修改这些设置。',
+  /** Setup tabs whose settings nothing in this version applies: shown read-only, saving disabled. */
+  notApplied: {
+    title: '暂未提供：这些设置目前不会生效',
+    noticeSetup: '本版本还不会发送项目通知（邮件、融信通、即时通讯等通知渠道尚未提供），因此这里的设置不会起作用，暂不能保存。已保存过的设置仅供查看。',
+    defectManagement: '本版本还不会把漏洞同步到缺陷管理系统（Jira、禅道等），因此这里的设置不会起作用，暂不能保存或启用。已保存过的设置仅供查看。',
+    projectPrivateServiceConf: '本版本还不会将项目组件与私服仓库比对，因此这里的设置不会起作用，暂不能保存。已保存过的设置仅供查看。',
+    saveHint: '这些设置目前没有功能使用，保存不会生效，将在后续版本提供',
+  },
   uuid: '应用 UUID',
   owner: '负责人',
   createdAt: '创建时间',

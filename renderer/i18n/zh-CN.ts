@@ -25,6 +25,8 @@ export const zh = {
   },
   app: {
     name: 'Cairn',
+    notYet: '暂未提供',
+    notYetHint: '该页面将在后续版本提供，当前版本无法打开',
     subtitle: '软件成分分析与开源治理平台',
     loading: '正在加载…',
     desktopMissingTitle: '无法连接桌面服务',
@@ -79,7 +81,7 @@ export const zh = {
     noneTitle: '没有可访问的页面',
     noneBody: '您的账号在此模块下没有可访问的页面，请联系域管理员分配权限。',
     built: '可用',
-    building: '建设中',
+    building: '暂未提供',
   },
 
   product: {

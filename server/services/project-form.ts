@@ -3,7 +3,7 @@
 import type { ProjectForm } from '../../contract/api/task.ts';
 import {
   CODE_TYPE_LABEL, FTP_FIELDS, IMAGE_FIELDS, isCodeType, isFtpType, isImageRepositoryType, isLocalUploadType, isRemoteVcsType,
-  joinAnalysisModes, labelOf, parseAnalysisModes, VCS_SERVER_CODE_TYPE, CONFIG_MANAGEMENT_CODE_TYPE,
+  isAnalysisModeOffered, joinAnalysisModes, labelOf, parseAnalysisModes, VCS_SERVER_CODE_TYPE, CONFIG_MANAGEMENT_CODE_TYPE,
 } from '../../contract/enums.ts';
 import { validateProjectName } from '../../contract/validation.ts';
 import { projectNameTaken } from '../db/repositories/projects.ts';
@@ -70,7 +70,8 @@ export async function checkForm(
   }
   const out: CheckedForm = {};
   if (form.analysisModes !== undefined || ctx.full) {
-    const modes = parseAnalysisModes(form.analysisModes ?? '1,4,7');
+    // a mode the engine does not run yet cannot be chosen: it is dropped, never stored
+    const modes = parseAnalysisModes(form.analysisModes ?? '1,4,7').filter(isAnalysisModeOffered);
     if (!modes.length) throw new UserError(TASK_MSG.badModes, 'invalid', { field: 'analysisModes' });
     out.analysisModes = joinAnalysisModes(modes);
   }

@@ -111,8 +111,11 @@ test('项目：新建（源码压缩包、SBOM、Excel 清单）、任务列表�
   await expect(page.getByRole('checkbox', { name: '开启定时分析' })).toBeDisabled();
   // A remote source is not fetched yet: the option is marked, the form says why before anything
   // is saved, and the button only saves.
-  await expect(page.locator('#pf-code-type option[value="2"]')).toHaveText('源码-Git（2） · 暂未提供分析');
-  await expect(page.locator('#pf-code-type option[value="0"]')).toHaveText('源码-本地上传');
+  await expect(page.locator('#pf-code-type option[value="2"]')).toHaveText('Git · 暂未提供分析');
+  await expect(page.locator('#pf-code-type option[value="0"]')).toHaveText('本地上传');
+  // grouped by what is analysed, no raw codes
+  await expect(page.locator('#pf-code-type optgroup')).toHaveCount(5);
+  await expect(page.locator('#pf-code-type optgroup').first()).toHaveAttribute('label', '源码');
   await page.getByLabel('来源类型').selectOption('2');
   await expect(page.getByRole('note')).toContainText('暂不支持自动获取代码');
   await expect(page.getByRole('button', { name: '保存并发起分析' })).toHaveCount(0);

@@ -108,23 +108,18 @@ test('应用：新建、查找、设置、版本、成员、转移、删除', as
   await expect(page.locator('table.cairn-table tbody tr')).toHaveCount(2);
   await page.screenshot({ path: shot('6-members'), fullPage: true });
 
-  // ---- 通知设置 -----------------------------------------------------------------------------------
+  // ---- 通知设置, 缺陷管理: nothing applies them yet, so they say so and cannot be saved -------------
   await page.getByRole('menuitem', { name: '通知设置' }).click();
-  await page.getByText('任务分析完成时').click();
-  await page.getByText('张伟（zhangwei）').click();
-  await expect(page.getByRole('checkbox', { name: '张伟（zhangwei）' })).toBeChecked();
-  await page.getByRole('button', { name: '保存' }).click();
-  await expect(page.getByText('保存成功！')).toBeVisible();
+  await expect(page.getByRole('menuitem', { name: '通知设置' })).toContainText('暂未提供');
+  await expect(page.getByTestId('settings-not-applied')).toContainText('本版本还不会发送项目通知');
+  await expect(page.getByRole('checkbox', { name: '任务分析完成时' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: '保存' })).toBeDisabled();
   await page.screenshot({ path: shot('7-notice'), fullPage: true });
 
-  // ---- 缺陷管理 -----------------------------------------------------------------------------------
   await page.getByRole('menuitem', { name: '缺陷管理' }).click();
-  await page.getByLabel('系统地址').fill('https://jira.example.com');
-  await page.getByLabel('项目标识').fill('PAY');
-  await page.getByLabel('密码 / 令牌').fill('secret-token');
-  await page.getByRole('button', { name: '保存' }).click();
-  await expect(page.getByText('保存成功！')).toBeVisible();
-  await expect(page.getByText('已保存（留空则保持不变）')).toBeVisible();
+  await expect(page.getByTestId('settings-not-applied')).toContainText('缺陷管理系统');
+  await expect(page.getByLabel('系统地址')).toBeDisabled();
+  await expect(page.getByRole('button', { name: '保存' })).toBeDisabled();
   await page.screenshot({ path: shot('8-defect'), fullPage: true });
 
   // ---- 数据转移 -----------------------------------------------------------------------------------

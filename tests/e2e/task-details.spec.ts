@@ -185,10 +185,12 @@ test('任务详情：进度、各标签页、标记、重新分析、对比、�
   await tab(page, '历史组件').click();
   await expect(page.getByRole('button', { name: '刷新' })).toBeVisible();
   await page.screenshot({ path: shot('historyComponent'), fullPage: true });
-  await tab(page, '代码片段').click();
+  await expect(page.getByRole('tab', { name: /^代码片段/ })).toContainText('暂未提供');
+  await page.getByRole('tab', { name: /^代码片段/ }).click();
   await expect(page.getByText('代码片段检测尚未提供')).toBeVisible();
   await page.screenshot({ path: shot('codeSnippetComponent') });
-  await tab(page, '敏感信息').click();
+  await expect(page.getByRole('tab', { name: /^敏感信息/ })).toContainText('暂未提供');
+  await page.getByRole('tab', { name: /^敏感信息/ }).click();
   await expect(page.getByText('敏感信息检测尚未提供')).toBeVisible();
   await page.screenshot({ path: shot('sensitiveInfo') });
 

@@ -1,7 +1,9 @@
 // The page of a parent route visited on its own (e.g. /subassembly): the screens of that area
 // the user may open, as cards. Areas of the menu list their visible menu entries; other parents
-// (e.g. /project/projectSettings) their direct child screens.
+// (e.g. /project/projectSettings) their direct child screens. A screen not built yet is a
+// disabled card marked 暂未提供 (app/router/screens.ts decides).
 import { Card, Icon, Tag } from '@blueprintjs/core';
+import { NotYetTag } from '../../common/NotYetTag.tsx';
 import { useNavigate } from 'react-router';
 import { MENU, menuPaths, routeInfo, visibleMenu } from '../../../contract/routes.ts';
 import { Page } from '../../common/PageHeader.tsx';
@@ -33,16 +35,26 @@ export function SectionIndex({ node }: { node: RouteNode }) {
           {paths.map((path) => {
             const built = isBuilt(path);
             return (
-              <Card key={path} interactive className="cairn-section-card" onClick={() => navigate(path)}>
+              <Card
+                key={path}
+                interactive={built}
+                className={built ? 'cairn-section-card' : 'cairn-section-card cairn-section-card-disabled'}
+                aria-disabled={!built}
+                onClick={built ? () => navigate(path) : undefined}
+              >
                 <div className="cairn-section-card-title">
                   <span>{routeInfo(path)?.title ?? path}</span>
-                  <Icon icon="chevron-right" />
+                  {built ? <Icon icon="chevron-right" /> : null}
                 </div>
                 <div className="cairn-section-card-meta">
                   <code>{path}</code>
-                  <Tag minimal intent={built ? 'success' : 'warning'}>
-                    {built ? zh.section.built : zh.section.building}
-                  </Tag>
+                  {built ? (
+                    <Tag minimal intent="success">
+                      {zh.section.built}
+                    </Tag>
+                  ) : (
+                    <NotYetTag />
+                  )}
                 </div>
               </Card>
             );

@@ -27,3 +27,16 @@ export const builtScreens: Readonly<Record<string, ScreenLoader>> = {
 };
 
 export const isBuilt = (path: string): boolean => Object.prototype.hasOwnProperty.call(builtScreens, path);
+
+/** The part of a menu entry (contract/routes.ts MenuItem) whether it leads anywhere depends on. */
+interface MenuEntryShape {
+  path?: string;
+  children?: readonly MenuEntryShape[];
+}
+
+/**
+ * Whether a menu entry leads to a built screen: a leaf when its path has one, a group when any of
+ * its entries does. Menus, section pages and pickers mark the others 暂未提供 and do not open them.
+ */
+export const isMenuBuilt = (item: MenuEntryShape): boolean =>
+  item.children ? item.children.some(isMenuBuilt) : !!item.path && isBuilt(item.path);

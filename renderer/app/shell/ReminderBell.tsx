@@ -8,6 +8,8 @@ import { REMINDER_POLL_MS, REMINDER_PERMISSION, shouldPollReminders } from '../.
 import { REMIND_MENU, visibleMenu } from '../../../contract/routes.ts';
 import { useRemindersQuery } from '../../api/platformApi.ts';
 import { useAppSelector, usePermissions, selectProduct } from '../hooks.ts';
+import { isMenuBuilt } from '../router/screens.ts';
+import { NotYetTag } from '../../common/NotYetTag.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
 
 export function ReminderBell() {
@@ -31,7 +33,11 @@ export function ReminderBell() {
   const menu = (
     <Menu>
       {items.map((i) => (
-        <MenuItem key={i.key} icon="notifications" text={i.title} onClick={() => i.path && navigate(i.path)} />
+        isMenuBuilt(i) ? (
+          <MenuItem key={i.key} icon="notifications" text={i.title} onClick={() => i.path && navigate(i.path)} />
+        ) : (
+          <MenuItem key={i.key} icon="notifications" text={i.title} disabled shouldDismissPopover={false} labelElement={<NotYetTag />} />
+        )
       ))}
     </Menu>
   );

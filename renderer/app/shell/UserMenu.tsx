@@ -7,6 +7,8 @@ import type { IconName } from '@blueprintjs/icons';
 import { useNavigate } from 'react-router';
 import { USER_MENU, visibleMenu } from '../../../contract/routes.ts';
 import { useAppSelector, usePermissions, selectProduct, selectUser } from '../hooks.ts';
+import { isMenuBuilt } from '../router/screens.ts';
+import { NotYetTag } from '../../common/NotYetTag.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
 
 const ICONS: Record<string, IconName> = {
@@ -44,7 +46,11 @@ export function UserMenu({ restricted = false }: { restricted?: boolean }) {
       <MenuDivider />
       {others.map((i) => (
         <Fragment key={i.key}>
-          <MenuItem icon={ICONS[i.path ?? ''] ?? 'dot'} text={i.title} onClick={() => i.path && navigate(i.path)} />
+          {isMenuBuilt(i) ? (
+            <MenuItem icon={ICONS[i.path ?? ''] ?? 'dot'} text={i.title} onClick={() => i.path && navigate(i.path)} />
+          ) : (
+            <MenuItem icon={ICONS[i.path ?? ''] ?? 'dot'} text={i.title} disabled shouldDismissPopover={false} labelElement={<NotYetTag />} />
+          )}
           {/* 报告库 sits with the other desktop screens, after 服务器配置. */}
           {i.path === '/desktop/profiles' ? <MenuItem icon="archive" text={zh.library.title} onClick={() => navigate('/desktop/library')} data-testid="user-menu-library" /> : null}
         </Fragment>

@@ -10,13 +10,13 @@
 // A refusal beside a field also focuses it, so it scrolls into view.
 //
 // Without `initial` (the values are still loading) the dialog shows `placeholder` instead.
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, type Intent } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
 import { apiErrorMessage, isApiError } from '../../api/baseQuery.ts';
 import { toastNotifier as notify } from '../../app/toaster.ts';
 import { GuardedButton } from '../GuardedButton.tsx';
-import { placeRefusal, type FieldErrors, type Refusal } from './formErrors.ts';
+import { errorsStillStanding, placeRefusal, type FieldErrors, type Refusal } from './formErrors.ts';
 import { zh } from '../../i18n/zh-CN.ts';
 import './styles.ts';
 
@@ -68,6 +68,19 @@ function FormBody<V>(props: FormDialogProps<V> & { initial: V }) {
   useEffect(() => {
     if (refusal?.field) document.getElementById(id(refusal.field))?.focus();
   }, [refusal]); // once per refusal
+
+  // An error goes once its cause is fixed: the shown client errors are checked again on every
+  // change; the platform's refusal goes when the field it is about (or, naming none, any field)
+  // changes, since the next submit asks again.
+  const previous = useRef(values);
+  useEffect(() => {
+    const before = previous.current;
+    previous.current = values;
+    if (before === values) return;
+    setErrors((shown) => errorsStillStanding(shown, props.validate?.(values) ?? {}));
+    const changed = (Object.keys(values as object) as Array<keyof V>).filter((k) => values[k] !== before[k]);
+    setRefusal((r) => (r && (r.field === null ? changed.length > 0 : changed.includes(r.field as keyof V)) ? null : r));
+  }, [values]); // once per change of the values
 
   const errorOf = (key: keyof V & string): string | undefined => errors[key] ?? (refusal?.field === key ? refusal.message : undefined);
   const form: FormApi<V> = {

@@ -34,3 +34,28 @@ export function placeRefusal(message: string, field: string | undefined, shown: 
   const named = field ?? fieldOfMessage?.(message) ?? null;
   return { message, field: named !== null && shown.includes(named) ? named : null };
 }
+
+/**
+ * The field errors still shown after the values changed: each shown error is checked again against
+ * `current` (the form's check of the new values) and goes once its cause is fixed, or takes the
+ * new message while the field is still wrong. A field without an error gets none before the next
+ * submit, so typing is not interrupted.
+ */
+export function errorsStillStanding<E extends Partial<Record<string, string>>>(shown: E, current: E): E {
+  const out: Partial<Record<string, string>> = {};
+  for (const key of Object.keys(shown)) {
+    const now = current[key];
+    if (shown[key] && now) out[key] = now;
+  }
+  return out as E;
+}
+
+/**
+ * The message above a form after its values changed: the "correct the marked fields" summary
+ * stays while a field error stands; any other message (the platform's refusal of what was sent)
+ * goes, since what it refused has been changed and the next submit checks again.
+ */
+export function messageAfterChange(message: string | null, summary: string, standing: object): string | null {
+  if (message === null) return null;
+  return message === summary && Object.keys(standing).length > 0 ? message : null;
+}

@@ -62,42 +62,46 @@ export function DataTable<Row, K extends string | number>({ rows, columns, rowKe
   const someChecked = selection ? rows.some((r) => selection.selected.has(rowKey(r))) : false;
   const stop = (e: React.MouseEvent) => e.stopPropagation();
   return (
-    <HTMLTable className={className ? `cairn-table ${className}` : 'cairn-table'} interactive={Boolean(onOpen)} striped compact={compact}>
-      <thead>
-        <tr>
-          {selection ? (
-            <th className="cairn-col-check">
-              <Checkbox aria-label={t.selectAll} checked={allChecked} indeterminate={!allChecked && someChecked} onChange={() => selection.onTogglePage(!allChecked)} />
-            </th>
-          ) : null}
-          {columns.map((c) => (c.sort ? <SortHeader key={c.key} column={c as Column<never>} sort={c.sort} /> : <th key={c.key} className={c.className}>{c.title}</th>))}
-          {actions ? <th className="cairn-col-actions">{t.actions}</th> : null}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => {
-          const key = rowKey(row);
-          return (
-            <tr key={key} {...(onOpen ? { onClick: () => onOpen(row), className: 'cairn-clickable-row' } : {})}>
-              {selection ? (
-                <td className="cairn-col-check" onClick={stop}>
-                  <Checkbox aria-label={`${t.selectRow} ${rowLabel(row)}`} checked={selection.selected.has(key)} onChange={() => selection.onToggle(key)} />
-                </td>
-              ) : null}
-              {columns.map((c) => (
-                <td key={c.key} className={c.className}>
-                  {c.cell(row)}
-                </td>
-              ))}
-              {actions ? (
-                <td className="cairn-col-actions" onClick={stop}>
-                  {actions(row)}
-                </td>
-              ) : null}
-            </tr>
-          );
-        })}
-      </tbody>
-    </HTMLTable>
+    // The table scrolls sideways inside its own box when narrower than its columns; the actions
+    // column stays in view (sticky at the right, common/list/list.css).
+    <div className="cairn-table-scroll">
+      <HTMLTable className={className ? `cairn-table ${className}` : 'cairn-table'} interactive={Boolean(onOpen)} striped compact={compact}>
+        <thead>
+          <tr>
+            {selection ? (
+              <th className="cairn-col-check">
+                <Checkbox aria-label={t.selectAll} checked={allChecked} indeterminate={!allChecked && someChecked} onChange={() => selection.onTogglePage(!allChecked)} />
+              </th>
+            ) : null}
+            {columns.map((c) => (c.sort ? <SortHeader key={c.key} column={c as Column<never>} sort={c.sort} /> : <th key={c.key} className={c.className}>{c.title}</th>))}
+            {actions ? <th className="cairn-col-actions">{t.actions}</th> : null}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const key = rowKey(row);
+            return (
+              <tr key={key} {...(onOpen ? { onClick: () => onOpen(row), className: 'cairn-clickable-row' } : {})}>
+                {selection ? (
+                  <td className="cairn-col-check" onClick={stop}>
+                    <Checkbox aria-label={`${t.selectRow} ${rowLabel(row)}`} checked={selection.selected.has(key)} onChange={() => selection.onToggle(key)} />
+                  </td>
+                ) : null}
+                {columns.map((c) => (
+                  <td key={c.key} className={c.className}>
+                    {c.cell(row)}
+                  </td>
+                ))}
+                {actions ? (
+                  <td className="cairn-col-actions" onClick={stop}>
+                    {actions(row)}
+                  </td>
+                ) : null}
+              </tr>
+            );
+          })}
+        </tbody>
+      </HTMLTable>
+    </div>
   );
 }

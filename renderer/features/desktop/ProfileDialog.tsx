@@ -9,6 +9,7 @@ import { GuardedButton } from '../../common/GuardedButton.tsx';
 import { checkProfileForm, isPlatformUrl, type ProfileForm } from './profileForm.ts';
 import { zh } from '../../i18n/zh-CN.ts';
 import { ErrorCallout } from '../../common/states.tsx';
+import { errorsStillStanding } from '../../common/form/formErrors.ts';
 
 const t = zh.profiles;
 
@@ -25,6 +26,17 @@ export function ProfileDialog({ profile, onClose }: { profile: Profile | null; o
   const [add, adding] = useAddProfileMutation();
   const [update, updating] = useUpdateProfileMutation();
   const [test, testing] = useTestProfileMutation();
+
+  // An error goes once its cause is fixed: the field errors shown are checked again on every
+  // change, the platform's refusal goes with the change, and a connection test's answer goes when
+  // the address it tested is changed.
+  const change = (patch: Partial<ProfileForm>) => {
+    const next = { ...values, ...patch };
+    setValues(next);
+    setErrors((shown) => errorsStillStanding(shown, checkProfileForm(next, local)));
+    setServerError(null);
+    if (patch.url !== undefined || patch.allowSelfSigned !== undefined) setTestResult(null);
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -61,15 +73,15 @@ export function ProfileDialog({ profile, onClose }: { profile: Profile | null; o
       <form onSubmit={(e) => void submit(e)} noValidate>
         <DialogBody>
           <FormGroup label={t.name} labelFor="pf-name" labelInfo="*" intent={errors.name ? 'danger' : 'none'} helperText={errors.name}>
-            <InputGroup id="pf-name" autoFocus placeholder={t.namePlaceholder} value={values.name} maxLength={100} intent={errors.name ? 'danger' : 'none'} onValueChange={(v) => setValues((o) => ({ ...o, name: v }))} />
+            <InputGroup id="pf-name" autoFocus placeholder={t.namePlaceholder} value={values.name} maxLength={100} intent={errors.name ? 'danger' : 'none'} onValueChange={(v) => change({ name: v })} />
           </FormGroup>
           {local ? null : (
             <>
               <FormGroup label={t.url} labelFor="pf-url" labelInfo="*" intent={errors.url ? 'danger' : 'none'} helperText={errors.url ?? t.urlHelp}>
-                <InputGroup id="pf-url" leftIcon="globe" placeholder={t.urlPlaceholder} value={values.url} maxLength={500} intent={errors.url ? 'danger' : 'none'} onValueChange={(v) => setValues((o) => ({ ...o, url: v }))} />
+                <InputGroup id="pf-url" leftIcon="globe" placeholder={t.urlPlaceholder} value={values.url} maxLength={500} intent={errors.url ? 'danger' : 'none'} onValueChange={(v) => change({ url: v })} />
               </FormGroup>
               <FormGroup helperText={t.allowSelfSignedHelp}>
-                <Switch label={t.allowSelfSigned} checked={values.allowSelfSigned} onChange={(e) => setValues((o) => ({ ...o, allowSelfSigned: e.currentTarget.checked }))} />
+                <Switch label={t.allowSelfSigned} checked={values.allowSelfSigned} onChange={(e) => change({ allowSelfSigned: e.currentTarget.checked })} />
               </FormGroup>
             </>
           )}

@@ -99,72 +99,74 @@ export default function ProfilesScreen() {
     const { profiles: list, activeId } = profiles.data;
     body = (
       <Card className="cairn-table-card">
-        <HTMLTable className="cairn-table" interactive striped>
-          <thead>
-            <tr>
-              <th>{t.columns.name}</th>
-              <th>{t.columns.url}</th>
-              <th>{t.columns.username}</th>
-              <th>{t.columns.lastUsed}</th>
-              <th>{t.columns.security}</th>
-              <th className="cairn-col-actions">{t.columns.actions}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.map((p) => {
-              const isActive = p.id === activeId;
-              const isLocal = p.kind === 'local';
-              return (
-                <tr key={p.id} className={isActive ? 'cairn-row-active' : undefined}>
-                  <td>
-                    <div className="cairn-cell-title">
-                      <span>{p.name}</span>
-                      {isActive ? (
-                        <Tag intent="success" minimal round icon="tick">
-                          {t.active}
+        <div className="cairn-table-scroll">
+          <HTMLTable className="cairn-table" interactive striped>
+            <thead>
+              <tr>
+                <th>{t.columns.name}</th>
+                <th>{t.columns.url}</th>
+                <th>{t.columns.username}</th>
+                <th>{t.columns.lastUsed}</th>
+                <th>{t.columns.security}</th>
+                <th className="cairn-col-actions">{t.columns.actions}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((p) => {
+                const isActive = p.id === activeId;
+                const isLocal = p.kind === 'local';
+                return (
+                  <tr key={p.id} className={isActive ? 'cairn-row-active' : undefined}>
+                    <td>
+                      <div className="cairn-cell-title">
+                        <span>{p.name}</span>
+                        {isActive ? (
+                          <Tag intent="success" minimal round icon="tick">
+                            {t.active}
+                          </Tag>
+                        ) : null}
+                      </div>
+                      <div className="cairn-muted cairn-cell-sub">{t.kinds[p.kind]}</div>
+                    </td>
+                    <td>{isLocal ? <PlatformStatusTag /> : <code className="cairn-url">{p.url}</code>}</td>
+                    <td>{p.username ?? <span className="cairn-muted">--</span>}</td>
+                    <td>{p.lastUsedAt ? formatDateTime(p.lastUsedAt) : <span className="cairn-muted">{t.never}</span>}</td>
+                    <td>
+                      {isLocal ? (
+                        <span className="cairn-muted">--</span>
+                      ) : p.allowSelfSigned ? (
+                        <Tag minimal intent="warning" icon="unlock">
+                          {t.selfSigned}
                         </Tag>
-                      ) : null}
-                    </div>
-                    <div className="cairn-muted cairn-cell-sub">{t.kinds[p.kind]}</div>
-                  </td>
-                  <td>{isLocal ? <PlatformStatusTag /> : <code className="cairn-url">{p.url}</code>}</td>
-                  <td>{p.username ?? <span className="cairn-muted">--</span>}</td>
-                  <td>{p.lastUsedAt ? formatDateTime(p.lastUsedAt) : <span className="cairn-muted">{t.never}</span>}</td>
-                  <td>
-                    {isLocal ? (
-                      <span className="cairn-muted">--</span>
-                    ) : p.allowSelfSigned ? (
-                      <Tag minimal intent="warning" icon="unlock">
-                        {t.selfSigned}
-                      </Tag>
-                    ) : (
-                      <Tag minimal icon="lock">
-                        {t.strictTls}
-                      </Tag>
-                    )}
-                  </td>
-                  <td className="cairn-col-actions">
-                    <div className="cairn-row-actions">
-                      <ButtonGroup variant="minimal">
-                        <Tooltip content={t.test}>
-                          <Button icon="exchange" aria-label={t.test} onClick={() => void runTest(p)} />
-                        </Tooltip>
-                        <Tooltip content={t.edit}>
-                          <Button icon="edit" aria-label={t.edit} onClick={() => setDialog({ mode: 'edit', profile: p })} />
-                        </Tooltip>
-                        <Tooltip content={isLocal ? t.localCannotRemove : t.remove}>
-                          <Button icon="trash" intent="danger" aria-label={t.remove} disabled={isLocal} onClick={() => removal.ask({ kind: 'one', row: p })} />
-                        </Tooltip>
-                      </ButtonGroup>
-                      {!isActive ? <Button size="small" icon="swap-horizontal" text={t.activate} loading={switching === p.id} onClick={() => void makeActive(p)} /> : null}
-                    </div>
-                    <TestResult state={tests[p.id]} />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </HTMLTable>
+                      ) : (
+                        <Tag minimal icon="lock">
+                          {t.strictTls}
+                        </Tag>
+                      )}
+                    </td>
+                    <td className="cairn-col-actions">
+                      <div className="cairn-row-actions">
+                        <ButtonGroup variant="minimal">
+                          <Tooltip content={t.test}>
+                            <Button icon="exchange" aria-label={t.test} onClick={() => void runTest(p)} />
+                          </Tooltip>
+                          <Tooltip content={t.edit}>
+                            <Button icon="edit" aria-label={t.edit} onClick={() => setDialog({ mode: 'edit', profile: p })} />
+                          </Tooltip>
+                          <Tooltip content={isLocal ? t.localCannotRemove : t.remove}>
+                            <Button icon="trash" intent="danger" aria-label={t.remove} disabled={isLocal} onClick={() => removal.ask({ kind: 'one', row: p })} />
+                          </Tooltip>
+                        </ButtonGroup>
+                        {!isActive ? <Button size="small" icon="swap-horizontal" text={t.activate} loading={switching === p.id} onClick={() => void makeActive(p)} /> : null}
+                      </div>
+                      <TestResult state={tests[p.id]} />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </HTMLTable>
+        </div>
         {signedIn ? <div className="cairn-table-note cairn-muted">{t.reloginNeeded}</div> : null}
       </Card>
     );

@@ -2,7 +2,7 @@
 // table is also the job queue: any platform process or worker claims the oldest queued run, and a
 // run whose worker stopped beating is handed back to the queue as 重新发送 (-1).
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import { TASK_STATUS } from '../../../contract/enums.ts';
+import { TASK_STATUS, offeredAnalysisModes } from '../../../contract/enums.ts';
 import type { RunStage } from '../../../contract/api/task.ts';
 import type { Database, RunsTable } from '../schema.ts';
 import { nowIso } from '../time.ts';
@@ -43,7 +43,9 @@ export async function queueRun(db: Db, input: { projectId: number; analysisModes
       status: TASK_STATUS.QUEUED,
       stage: 'queued',
       trigger: input.trigger,
-      analysis_modes: input.analysisModes,
+      // modes stored before the engine's missing ones were refused are not recorded as run;
+      // dependency analysis (1) always runs
+      analysis_modes: offeredAnalysisModes(input.analysisModes) || '1',
       queued_at: now,
       outbound_license: input.outboundLicense,
       created_by: input.userId,

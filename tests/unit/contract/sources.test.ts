@@ -3,7 +3,7 @@
 // files a local upload takes.
 import { describe, expect, it } from 'vitest';
 import { ALL_CODE_TYPES, CODE_TYPE_LABEL, LOCAL_UPLOAD_CODE_TYPES } from '../../../contract/enums.ts';
-import { inputKindOf, SOURCE_GROUPS, SOURCE_TYPES, sourceTypeOf, unsupportedSource } from '../../../contract/sources.ts';
+import { inputKindOf, sameSourceCodes, SOURCE_GROUPS, SOURCE_TYPES, sourceTypeOf, unsupportedSource } from '../../../contract/sources.ts';
 
 describe('source types', () => {
   it('lists every getCodeType exactly once', () => {
@@ -12,15 +12,32 @@ describe('source types', () => {
     expect([...codes].sort((a, b) => a - b)).toEqual(ALL_CODE_TYPES);
   });
 
-  it('groups the codes as the new-project form shows them', () => {
+  it('groups the codes by what is analysed, one code per source (the others are its aliases)', () => {
     expect(SOURCE_GROUPS).toEqual([
-      { label: '本地上传', codes: [0, 9, 16, 30, 34, 12, 32] },
-      { label: '代码仓库', codes: [2, 4, 7, 10, 1, 3, 8, 39, 40, 5, 11, 33] },
-      { label: '容器镜像', codes: [13, 14, 15, 31] },
-      { label: '制品仓库', codes: [35, 17, 18, 36, 37] },
-      { label: '其他', codes: [19, 38] },
+      { label: '源码', codes: [0, 2, 1, 39, 5, 11, 33, 35, 19] },
+      { label: '容器镜像', codes: [12, 32, 13, 31, 14, 15] },
+      { label: '二进制', codes: [16, 17, 18, 36, 38] },
+      { label: 'SBOM', codes: [30] },
+      { label: '清单', codes: [9, 34] },
     ]);
-    expect([...SOURCE_GROUPS[0]!.codes].sort((a, b) => a - b)).toEqual([...LOCAL_UPLOAD_CODE_TYPES]);
+    // every group's names are distinct, so no option needs its code
+    for (const g of SOURCE_GROUPS) {
+      const names = g.codes.map((c) => sourceTypeOf(c)!.name);
+      expect(new Set(names).size, g.label).toBe(names.length);
+    }
+    // each code's group matches the kind its spec label names
+    const kindOfLabel = (label: string) => (label.startsWith('源码') ? '源码' : label.startsWith('容器镜像') ? '容器镜像' : label.startsWith('二进制') ? '二进制' : label === 'SBOM' ? 'SBOM' : '清单');
+    for (const t of SOURCE_TYPES) expect(t.group, String(t.code)).toBe(kindOfLabel(CODE_TYPE_LABEL[t.code]));
+  });
+
+  it('keeps the codes the spec gives one source as aliases, matched together by filters', () => {
+    const aliases = Object.fromEntries(SOURCE_TYPES.filter((t) => t.aliasOf !== null).map((t) => [t.code, t.aliasOf]));
+    expect(aliases).toEqual({ 4: 2, 7: 2, 10: 2, 3: 1, 8: 1, 40: 39, 37: 36 });
+    for (const [code, of] of Object.entries(aliases)) expect(CODE_TYPE_LABEL[Number(code) as 4]).toBe(CODE_TYPE_LABEL[of as 2]);
+    expect(sameSourceCodes(2)).toEqual([2, 4, 7, 10]);
+    expect(sameSourceCodes(7)).toEqual([2, 4, 7, 10]);
+    expect(sameSourceCodes(37)).toEqual([36, 37]);
+    expect(sameSourceCodes(0)).toEqual([0]);
   });
 
   it('analyses the local uploads of source, feature file, binary, SBOM and Excel list', () => {

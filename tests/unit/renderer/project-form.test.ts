@@ -64,9 +64,11 @@ describe('new project defaults', () => {
 });
 
 describe('source types', () => {
-  it('tells apart codes sharing a label', () => {
-    expect(codeTypeOptionLabel(0)).toBe('源码-本地上传');
-    expect(codeTypeOptionLabel(4)).toBe('源码-Git（4）');
+  it('names an option by where the source comes from (its group names the kind), never by code', () => {
+    expect(codeTypeOptionLabel(0)).toBe('本地上传');
+    expect(codeTypeOptionLabel(4)).toBe('Git');
+    expect(codeTypeOptionLabel(13)).toBe('公共仓库');
+    expect(codeTypeOptionLabel(999)).toBe('--');
   });
   it('shows the fields of each kind', () => {
     expect(sourceKindOf(0)).toBe('upload');
@@ -165,6 +167,8 @@ describe('body', () => {
     const f = formFromProject(stored({ getCodeType: 7, analysisModes: '1,4', projectTags: 'x,y', retentionAudit: false, source: { sshType: 1, svnGitUri: 'u' } }));
     expect(f.sshType).toBe(2);
     expect(f.analysisModes).toEqual([1, 4]);
+    // a mode stored before the engine's missing ones were refused is not offered again
+    expect(formFromProject(stored({ analysisModes: '1,3,4,9' })).analysisModes).toEqual([1, 4]);
     expect(f.projectTags).toEqual(['x', 'y']);
     expect(buildBody(f, { editing: true }).sshType).toBe(2);
     // A form switched to a key-only type sends the key even if the radio said password.
@@ -213,6 +217,8 @@ describe('task list state', () => {
       filter: { subjectId: 3, keyword: 'shop', statuses: [2], getCodeTypes: [30] },
     });
     expect(taskListArgs(parseTaskList(new URLSearchParams('status=never'))).filter).toEqual({ neverRun: true });
+    // the filter names a source: Git matches every code the spec gives it
+    expect(taskListArgs(parseTaskList(new URLSearchParams('type=2'))).filter).toEqual({ getCodeTypes: [2, 4, 7, 10] });
     expect(serializeTaskList(parseTaskList(new URLSearchParams(''))).toString()).toBe('');
   });
   it('polls resend, queued and analysing rows', () => {

@@ -124,7 +124,7 @@ export function ReportTable(props: {
           <th>{c.createdBy}</th>
           <th>{c.createTime}</th>
           <th>{c.finishTime}</th>
-          <th>{c.actions}</th>
+          <th className="cairn-col-actions">{c.actions}</th>
         </tr>
       </thead>
       <tbody>
@@ -169,7 +169,7 @@ export function ReportTable(props: {
             <td className="cairn-report-time">
               <DateTime value={row.finishTime} />
             </td>
-            <td className="cairn-table-actions cairn-report-actions">
+            <td className="cairn-table-actions cairn-report-actions cairn-col-actions">
               <DownloadCell row={row} entry={downloads.get(row.id)} onDownload={onDownload} />
               <Button size="small" variant="minimal" intent="danger" icon="trash" aria-label={t.delete} title={t.delete} disabled={row.status === 3} onClick={() => onDelete(row)} />
             </td>

@@ -9,7 +9,7 @@ import { useEnableBugMutation, useSaveBugConfigMutation } from '../../../api/sub
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
-import { SettingsLayout } from './SettingsLayout.tsx';
+import { SettingsLayout, settingsApplied } from './SettingsLayout.tsx';
 
 const t = zh.subject;
 type Tracker = (typeof TRACKER_TYPES)[number];
@@ -24,7 +24,8 @@ function DefectForm({ subject }: { subject: SubjectDetail }) {
   const [clear, setClear] = useState(false);
   const [save, saving] = useSaveBugConfigMutation();
   const [enable, enabling] = useEnableBugMutation();
-  const disabled = !subject.canManage;
+  // nothing applies these settings yet: read-only, saving disabled (SettingsLayout says why)
+  const disabled = !subject.canManage || !settingsApplied('defectManagement');
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     try {

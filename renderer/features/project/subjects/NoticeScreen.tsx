@@ -1,5 +1,6 @@
 // 通知设置: which vulnerability levels and events notify which members. The platform stores the
-// configuration; sending comes with the notice channels.
+// configuration; sending comes with the notice channels, so until then the screen says so and is
+// read-only (SettingsLayout NOT_APPLIED).
 import { Card, Checkbox, FormGroup } from '@blueprintjs/core';
 import { useState } from 'react';
 import type { NoticeConfig, SubjectDetail } from '../../../../contract/api/subject.ts';
@@ -10,7 +11,7 @@ import { useMembersQuery, useSaveNoticeMutation } from '../../../api/subjectApi.
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
-import { SettingsLayout } from './SettingsLayout.tsx';
+import { SettingsLayout, settingsApplied } from './SettingsLayout.tsx';
 import { UserPicker } from './UserPicker.tsx';
 
 const t = zh.subject;
@@ -31,7 +32,8 @@ function NoticeForm({ subject }: { subject: SubjectDetail }) {
       notify.error(apiErrorMessage(err));
     }
   };
-  const disabled = !subject.canManage;
+  // nothing applies these settings yet: read-only, saving disabled (SettingsLayout says why)
+  const disabled = !subject.canManage || !settingsApplied('noticeSetup');
   return (
     <Card className="cairn-settings-form">
       <FormGroup label={t.noticeLevels}>
@@ -45,7 +47,7 @@ function NoticeForm({ subject }: { subject: SubjectDetail }) {
         ))}
       </FormGroup>
       <FormGroup label={t.noticeUsers} helperText={t.noticeUsersHint}>
-        <UserPicker users={members.data?.content ?? []} selected={config.userIds} onChange={(userIds) => setConfig((c) => ({ ...c, userIds }))} />
+        <UserPicker disabled={disabled} users={members.data?.content ?? []} selected={config.userIds} onChange={(userIds) => setConfig((c) => ({ ...c, userIds }))} />
       </FormGroup>
       <GuardedButton intent="primary" text={t.save} disabled={disabled} loading={saving.isLoading} onClick={() => void submit()} />
     </Card>

@@ -8,7 +8,7 @@ import { useSavePrivateServiceMutation } from '../../../api/subjectApi.ts';
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
-import { SettingsLayout } from './SettingsLayout.tsx';
+import { SettingsLayout, settingsApplied } from './SettingsLayout.tsx';
 
 const t = zh.subject;
 type Repo = PrivateServiceConfig['repositories'][number];
@@ -16,7 +16,8 @@ type Repo = PrivateServiceConfig['repositories'][number];
 function PrivateServiceForm({ subject }: { subject: SubjectDetail }) {
   const [repos, setRepos] = useState<Repo[]>(subject.settings.privateService.repositories);
   const [save, saving] = useSavePrivateServiceMutation();
-  const disabled = !subject.canManage;
+  // nothing applies these settings yet: read-only, saving disabled (SettingsLayout says why)
+  const disabled = !subject.canManage || !settingsApplied('projectPrivateServiceConf');
   const change = (i: number, patch: Partial<Repo>) => setRepos((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   const submit = async () => {
     try {

@@ -23,25 +23,27 @@ const s = t.sources;
 function SourceTable({ rows, onEdit, onDelete }: { rows: RepositorySource[]; onEdit: (r: RepositorySource) => void; onDelete: (r: RepositorySource) => void }) {
   const c = s.columns;
   return (
-    <HTMLTable className="cairn-table cairn-source-table" compact striped>
-      <thead><tr><th>{c.name}</th><th>{c.type}</th><th>{c.url}</th><th>{c.username}</th><th>{c.password}</th><th>{c.updatedAt}</th><th>{c.actions}</th></tr></thead>
-      <tbody>
-        {rows.map((r) => (
-          <tr key={r.id}>
-            <td className="cairn-subject-name">{r.name}</td>
-            <td><Tag minimal>{labelOf(CODE_TYPE_LABEL, r.getCodeType)}</Tag></td>
-            <td className="cairn-source-url">{r.url}</td>
-            <td>{r.username || DASH}</td>
-            <td>{r.hasPassword ? <Tag minimal intent="success" icon="lock">{s.passwordStored}</Tag> : <span className="cairn-muted">{s.passwordNone}</span>}</td>
-            <td>{formatDateTime(r.updatedAt)}</td>
-            <td className="cairn-table-actions">
-              <Button small minimal icon="edit" text={t.edit} aria-label={`${t.edit} ${r.name}`} onClick={() => onEdit(r)} />
-              <Button small minimal icon="trash" intent="danger" text={t.delete} aria-label={`${t.delete} ${r.name}`} onClick={() => onDelete(r)} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </HTMLTable>
+    <div className="cairn-table-scroll">
+      <HTMLTable className="cairn-table cairn-source-table" compact striped>
+        <thead><tr><th>{c.name}</th><th>{c.type}</th><th>{c.url}</th><th>{c.username}</th><th>{c.password}</th><th>{c.updatedAt}</th><th className="cairn-col-actions">{c.actions}</th></tr></thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.id}>
+              <td className="cairn-subject-name">{r.name}</td>
+              <td><Tag minimal>{labelOf(CODE_TYPE_LABEL, r.getCodeType)}</Tag></td>
+              <td className="cairn-source-url">{r.url}</td>
+              <td>{r.username || DASH}</td>
+              <td>{r.hasPassword ? <Tag minimal intent="success" icon="lock">{s.passwordStored}</Tag> : <span className="cairn-muted">{s.passwordNone}</span>}</td>
+              <td>{formatDateTime(r.updatedAt)}</td>
+              <td className="cairn-table-actions cairn-col-actions">
+                <Button small minimal icon="edit" text={t.edit} aria-label={`${t.edit} ${r.name}`} onClick={() => onEdit(r)} />
+                <Button small minimal icon="trash" intent="danger" text={t.delete} aria-label={`${t.delete} ${r.name}`} onClick={() => onDelete(r)} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </HTMLTable>
+    </div>
   );
 }
 

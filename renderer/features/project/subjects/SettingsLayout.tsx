@@ -10,6 +10,7 @@ import { useSubjectDetailQuery } from '../../../api/subjectApi.ts';
 import { usePermissions } from '../../../app/hooks.ts';
 import { Page } from '../../../common/PageHeader.tsx';
 import { ErrorState, LoadingState } from '../../../common/states.tsx';
+import { NotYetTag } from '../../../common/NotYetTag.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
 
@@ -17,6 +18,13 @@ const t = zh.subject;
 const BASE = '/project/projectSettings';
 const SETTINGS_TABS = ['basicSetup', 'memberManagement', 'version', 'noticeSetup', 'defectManagement', 'projectPrivateServiceConf', 'dataTransfer'] as const;
 export type SettingsTab = (typeof SETTINGS_TABS)[number];
+/**
+ * Tabs whose settings nothing in this version applies (the platform stores them, but sends no
+ * notice, syncs no defect tracker and compares no private repository): each says so on top, is
+ * marked 暂未提供 in the tab list, and its form is read-only (saving disabled).
+ */
+const NOT_APPLIED: ReadonlySet<SettingsTab> = new Set(['noticeSetup', 'defectManagement', 'projectPrivateServiceConf']);
+export const settingsApplied = (tab: SettingsTab): boolean => !NOT_APPLIED.has(tab);
 
 function useSubjectIdParam(): number | null {
   const [params] = useSearchParams();
@@ -41,11 +49,23 @@ export function SettingsLayout({ tab, children }: { tab: SettingsTab; children: 
       <div className="cairn-settings">
         <Menu aria-label={t.settingsTitle}>
           {tabs.map((k) => (
-            <MenuItem key={k} text={t.tabs[k]} active={k === tab} onClick={() => navigate(`${BASE}/${k}?subjectId=${subjectId}`)} />
+            <MenuItem
+              key={k}
+              text={t.tabs[k]}
+              active={k === tab}
+              labelElement={settingsApplied(k) ? undefined : <NotYetTag hint={t.notApplied.saveHint} />}
+              onClick={() => navigate(`${BASE}/${k}?subjectId=${subjectId}`)}
+            />
           ))}
         </Menu>
         <div className="cairn-settings-body">
-          {!detail.data.canManage && tab !== 'memberManagement' && tab !== 'version' ? <Callout icon="lock" style={{ marginBottom: 12 }}>{t.readOnly}</Callout> : null}
+          {!settingsApplied(tab) ? (
+            <Callout intent="warning" icon="info-sign" title={t.notApplied.title} style={{ marginBottom: 12 }} data-testid="settings-not-applied">
+              {t.notApplied[tab as keyof typeof t.notApplied]}
+            </Callout>
+          ) : !detail.data.canManage && tab !== 'memberManagement' && tab !== 'version' ? (
+            <Callout icon="lock" style={{ marginBottom: 12 }}>{t.readOnly}</Callout>
+          ) : null}
           {children(detail.data)}
         </div>
       </div>

@@ -14,11 +14,13 @@ export interface PickableUser {
 
 const label = (u: PickableUser) => (u.name && u.name !== u.username ? `${u.name}（${u.username}）` : u.username);
 
-export function UserPicker({ users, selected, onChange, single }: {
+export function UserPicker({ users, selected, onChange, single, disabled = false }: {
   users: readonly PickableUser[];
   selected: readonly number[];
   onChange: (ids: number[]) => void;
   single?: boolean;
+  /** Read-only: the choice is shown, not changed. */
+  disabled?: boolean;
 }) {
   const [filter, setFilter] = useState('');
   const shown = useMemo(() => {
@@ -32,8 +34,8 @@ export function UserPicker({ users, selected, onChange, single }: {
       <div className="cairn-user-pick" role="group">
         {shown.length === 0 ? <div className="cairn-muted">{t.noUsers}</div> : null}
         {shown.map((u) => single
-          ? <Radio key={u.userId} label={label(u)} checked={selected[0] === u.userId} onChange={() => onChange([u.userId])} />
-          : <Checkbox key={u.userId} label={label(u)} checked={selected.includes(u.userId)} onChange={(e) => toggle(u.userId, e.currentTarget.checked)} />)}
+          ? <Radio key={u.userId} label={label(u)} disabled={disabled} checked={selected[0] === u.userId} onChange={() => onChange([u.userId])} />
+          : <Checkbox key={u.userId} label={label(u)} disabled={disabled} checked={selected.includes(u.userId)} onChange={(e) => toggle(u.userId, e.currentTarget.checked)} />)}
       </div>
     </div>
   );

@@ -64,23 +64,25 @@ function Versions({ subject }: { subject: SubjectDetail }) {
   else if (list.isError) body = <ErrorState message={(list.error as { message?: string }).message} onRetry={() => void list.refetch()} />;
   else if (!list.data?.length) body = <EmptyState title={t.noVersions} description={t.noVersionsBody} icon="tag" />;
   else body = (
-    <HTMLTable className="cairn-table" compact striped>
-      <thead><tr><th>{t.versionColumns.name}</th><th>{t.versionColumns.remark}</th><th>{t.versionColumns.projects}</th><th>{t.versionColumns.createdAt}</th><th>{t.columns.actions}</th></tr></thead>
-      <tbody>
-        {list.data.map((v) => (
-          <tr key={v.id}>
-            <td>{v.name}</td>
-            <td>{v.remark || DASH}</td>
-            <td>{v.projectCount}</td>
-            <td>{formatDateTime(v.createdAt)}</td>
-            <td className="cairn-table-actions">
-              <Button small minimal icon="edit" text={t.edit} disabled={!subject.canManage} onClick={() => setEditing(v)} />
-              <Button small minimal icon="trash" intent="danger" text={t.delete} disabled={!subject.canManage} onClick={() => removal.ask({ kind: 'one', row: v })} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </HTMLTable>
+    <div className="cairn-table-scroll">
+      <HTMLTable className="cairn-table" compact striped>
+        <thead><tr><th>{t.versionColumns.name}</th><th>{t.versionColumns.remark}</th><th>{t.versionColumns.projects}</th><th>{t.versionColumns.createdAt}</th><th className="cairn-col-actions">{t.columns.actions}</th></tr></thead>
+        <tbody>
+          {list.data.map((v) => (
+            <tr key={v.id}>
+              <td>{v.name}</td>
+              <td>{v.remark || DASH}</td>
+              <td>{v.projectCount}</td>
+              <td>{formatDateTime(v.createdAt)}</td>
+              <td className="cairn-table-actions cairn-col-actions">
+                <Button small minimal icon="edit" text={t.edit} disabled={!subject.canManage} onClick={() => setEditing(v)} />
+                <Button small minimal icon="trash" intent="danger" text={t.delete} disabled={!subject.canManage} onClick={() => removal.ask({ kind: 'one', row: v })} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </HTMLTable>
+    </div>
   );
   return (
     <>

@@ -5,10 +5,10 @@
 // with the reasons of the failures. The router clears the stored selection when the user leaves
 // the batch-reanalysis screens; the launch screen clears its own when it closes.
 import { useEffect, useState } from 'react';
-import { Button, Card, Checkbox, FormGroup, HTMLTable, Switch, Tag } from '@blueprintjs/core';
+import { Button, Card, FormGroup, HTMLTable, Switch, Tag } from '@blueprintjs/core';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { BatchResult } from '../../../../contract/api/task.ts';
-import { ANALYSIS_MODE_LABEL, ANALYSIS_MODE_ORDER, CODE_TYPE_LABEL, TASK_STATUS_LABEL, labelOf, parseAnalysisModes } from '../../../../contract/enums.ts';
+import { CODE_TYPE_LABEL, isAnalysisModeOffered, TASK_STATUS_LABEL, labelOf, parseAnalysisModes } from '../../../../contract/enums.ts';
 import { routeTitle } from '../../../../contract/routes.ts';
 import { apiErrorMessage } from '../../../api/baseQuery.ts';
 import { useProjectBatchCheckMutation, useProjectBatchRecheckMutation, useProjectBatchRecheckSetupMutation } from '../../../api/taskApi.ts';
@@ -19,6 +19,7 @@ import { EmptyState, ErrorCallout } from '../../../common/states.tsx';
 import { BatchOutcome } from './BatchDialogs.tsx';
 import { batchLaunchMessage, clearSelection, readSelection, type SelectedProject, type SelectionSource } from './batchSelection.ts';
 import { DEFAULT_ANALYSIS_MODES, joinModes } from './projectForm.ts';
+import { AnalysisModeChecks } from './AnalysisModeChecks.tsx';
 import { statusIntent } from './TaskTable.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
@@ -29,7 +30,7 @@ const t = zh.project.batch;
 function commonModes(rows: readonly SelectedProject[]): number[] {
   const first = rows[0];
   if (!first) return [...DEFAULT_ANALYSIS_MODES];
-  const modes = parseAnalysisModes(first.analysisModes) as number[];
+  const modes = (parseAnalysisModes(first.analysisModes) as number[]).filter(isAnalysisModeOffered);
   return modes.filter((m) => rows.every((r) => parseAnalysisModes(r.analysisModes).includes(m as never)));
 }
 
@@ -112,15 +113,7 @@ function BatchScreen({ mode, source, path }: { mode: 'launch' | 'reanalysis'; so
             <>
               <FormGroup label={zh.project.form.analysisModes}>
                 <div role="group" aria-label={zh.project.form.analysisModes} className="cairn-mode-checks">
-                  {ANALYSIS_MODE_ORDER.map((m) => (
-                    <Checkbox
-                      key={m}
-                      inline
-                      label={ANALYSIS_MODE_LABEL[m]}
-                      checked={modes.includes(m)}
-                      onChange={() => setModes(modes.includes(m) ? modes.filter((x) => x !== m) : [...modes, m])}
-                    />
-                  ))}
+                  <AnalysisModeChecks selected={modes} onToggle={(m) => setModes(modes.includes(m) ? modes.filter((x) => x !== m) : [...modes, m])} />
                 </div>
               </FormGroup>
               <Switch label={zh.project.form.retentionAudit} checked={retention} onChange={(e) => setRetention(e.currentTarget.checked)} />

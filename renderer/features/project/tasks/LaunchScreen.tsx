@@ -18,6 +18,7 @@ import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { Page } from '../../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState, ErrorCallout } from '../../../common/states.tsx';
+import { errorsStillStanding, messageAfterChange } from '../../../common/form/formErrors.ts';
 import { fieldLabel } from './NewProjectScreen.tsx';
 import { ProjectFormView } from './ProjectFormView.tsx';
 import { buildBody, formFromProject, validateForm, type FormErrors, type ProjectFormState } from './projectForm.ts';
@@ -58,6 +59,13 @@ export default function LaunchScreen() {
 
   const saveOnly = unsupportedSource(form.getCodeType) !== null;
   const listUrl = `/project/taskList?subjectId=${project.subjectId}`;
+  // an error goes once its cause is fixed: shown field errors are checked again on every change
+  const change = (next: ProjectFormState) => {
+    setForm(next);
+    const standing = errorsStillStanding(errors, validateForm(next, fieldLabel, true));
+    setErrors(standing);
+    setFailure((message) => messageAfterChange(message, t.form.fixErrors, standing));
+  };
   const submit = async () => {
     const found = validateForm(form, fieldLabel, true);
     setErrors(found);
@@ -102,7 +110,7 @@ export default function LaunchScreen() {
           void submit();
         }}
       >
-        <ProjectFormView form={form} errors={errors} editing onChange={setForm} uploadNote={keepsUpload ? t.edit.replaceUpload : undefined} />
+        <ProjectFormView form={form} errors={errors} editing onChange={change} uploadNote={keepsUpload ? t.edit.replaceUpload : undefined} />
         <ErrorCallout message={failure} className="cairn-form-callout" />
         <div className="cairn-form-actions">
           <Button text={t.form.cancel} onClick={() => navigate(-1)} />

@@ -16,10 +16,11 @@ import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { Page } from '../../../common/PageHeader.tsx';
 import { ProjectFormView } from './ProjectFormView.tsx';
-import { LAST_CODE_TYPE_KEY, buildBody, initialForm, validateForm, type FormErrors, type TextField } from './projectForm.ts';
+import { LAST_CODE_TYPE_KEY, buildBody, initialForm, validateForm, type FormErrors, type ProjectFormState, type TextField } from './projectForm.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
 import { ErrorCallout } from '../../../common/states.tsx';
+import { errorsStillStanding, messageAfterChange } from '../../../common/form/formErrors.ts';
 
 const t = zh.project.form;
 export const fieldLabel = (f: TextField): string => zh.project.fields[f] ?? f;
@@ -42,6 +43,13 @@ export default function NewProjectScreen() {
   const saveOnly = unsupportedSource(form.getCodeType) !== null;
   const listUrl = (subjectId: number | null) => `/project/taskList${subjectId ? `?subjectId=${subjectId}` : ''}`;
 
+  // an error goes once its cause is fixed: shown field errors are checked again on every change
+  const change = (next: ProjectFormState) => {
+    setForm(next);
+    const standing = errorsStillStanding(errors, validateForm(next, fieldLabel));
+    setErrors(standing);
+    setFailure((message) => messageAfterChange(message, t.fixErrors, standing));
+  };
   const submit = async () => {
     const found = validateForm(form, fieldLabel);
     setErrors(found);
@@ -82,7 +90,7 @@ export default function NewProjectScreen() {
           form={form}
           errors={errors}
           editing={false}
-          onChange={setForm}
+          onChange={change}
           onCodeTypeChosen={(code) => writeItem(LAST_CODE_TYPE_KEY, String(code))}
         />
         <ErrorCallout message={failure} className="cairn-form-callout" />

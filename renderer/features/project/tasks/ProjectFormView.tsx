@@ -4,8 +4,10 @@
 // source type the platform cannot analyse yet is marked in the select and, once chosen, says so
 // with the contract's message (contract/sources.ts) before anything is uploaded or saved.
 import type { ReactNode } from 'react';
-import { Callout, Card, Checkbox, FormGroup, H5, HTMLSelect, InputGroup, Switch, TagInput } from '@blueprintjs/core';
-import { ANALYSIS_MODE_LABEL, ANALYSIS_MODE_ORDER, isLocalUploadType, isTimingDisabled } from '../../../../contract/enums.ts';
+import { Callout, Card, FormGroup, H5, HTMLSelect, InputGroup, Switch, TagInput } from '@blueprintjs/core';
+import { isLocalUploadType, isTimingDisabled } from '../../../../contract/enums.ts';
+import { AnalysisModeChecks } from './AnalysisModeChecks.tsx';
+import { keepEnterInField, normalizeTags } from '../../../common/form/tagField.ts';
 import { unsupportedSource } from '../../../../contract/sources.ts';
 import { useSubjectAllQuery, useVersionsQuery } from '../../../api/subjectApi.ts';
 import { ProjectUpload } from './ProjectUpload.tsx';
@@ -109,12 +111,12 @@ export function ProjectFormView({ form, errors, editing, onChange, onCodeTypeCho
           </FormGroup>
           <FormGroup label={t.projectTags} labelFor="pf-tags">
             <TagInput
-              inputProps={{ id: 'pf-tags' }}
+              inputProps={{ id: 'pf-tags', onKeyDown: keepEnterInField }}
               values={form.projectTags}
               placeholder={t.projectTagsPlaceholder}
               addOnBlur
               separator={/[,，]/}
-              onChange={(values) => set({ projectTags: Array.from(new Set(values.map((v) => String(v).trim()).filter(Boolean))) })}
+              onChange={(values) => set({ projectTags: normalizeTags(values) })}
             />
           </FormGroup>
         </div>
@@ -131,7 +133,7 @@ export function ProjectFormView({ form, errors, editing, onChange, onCodeTypeCho
               onCodeTypeChosen?.(next);
             }}
           >
-            <SourceTypeOptions marked />
+            <SourceTypeOptions marked current={code} />
           </HTMLSelect>
         </FormGroup>
         {pending ? (
@@ -159,9 +161,7 @@ export function ProjectFormView({ form, errors, editing, onChange, onCodeTypeCho
       <Section title={t.sectionAnalysis}>
         <FormGroup label={t.analysisModes} intent={errors.analysisModes ? 'danger' : 'none'} helperText={errors.analysisModes}>
           <div role="group" aria-label={t.analysisModes} className="cairn-mode-checks">
-            {ANALYSIS_MODE_ORDER.map((m) => (
-              <Checkbox key={m} inline label={ANALYSIS_MODE_LABEL[m]} checked={form.analysisModes.includes(m)} onChange={() => toggleMode(m)} />
-            ))}
+            <AnalysisModeChecks selected={form.analysisModes} onToggle={toggleMode} />
           </div>
         </FormGroup>
         <FormGroup helperText={t.retentionAuditHelp}>

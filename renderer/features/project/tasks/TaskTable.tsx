@@ -76,78 +76,80 @@ export function TaskTable({ rows, progress, selected, onSelect, onSelectPage, ac
   const allOn = rows.length > 0 && rows.every((r) => selected.has(r.projectId));
   const someOn = rows.some((r) => selected.has(r.projectId));
   return (
-    <HTMLTable className="cairn-table cairn-vul-table cairn-task-table" striped>
-      <thead>
-        <tr>
-          <th className="cairn-col-check">
-            <Checkbox aria-label={t.selectAll} checked={allOn} indeterminate={someOn && !allOn} onChange={(e) => onSelectPage(e.currentTarget.checked)} />
-          </th>
-          <th>{t.columns.project}</th>
-          {showSubject ? <th className="cairn-col-subject">{t.columns.subject}</th> : null}
-          <th>{t.columns.type}</th>
-          <th className="cairn-col-status">{t.columns.status}</th>
-          <th className="cairn-col-findings">{t.columns.findings}</th>
-          <th className="cairn-col-components">{t.columns.components}</th>
-          <th className="cairn-col-date">{t.columns.lastRun}</th>
-          <th className="cairn-col-timing">{t.columns.timing}</th>
-          <th className="cairn-col-actions">{t.columns.actions}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => {
-          const p = progress.get(row.projectId);
-          const status = p?.status ?? row.status;
-          const running = isPolledStatus(status);
-          return (
-            <tr key={row.projectId}>
-              <td className="cairn-col-check">
-                <Checkbox aria-label={t.selectRow(row.projectName)} checked={selected.has(row.projectId)} onChange={(e) => onSelect(row, e.currentTarget.checked)} />
-              </td>
-              <td className="cairn-col-name">
-                <a
-                  className="cairn-project-link"
-                  href={`#/project/analysis/details?projectId=${row.projectId}`}
-                  onClick={(e) => {
-                    e.preventDefault();
-                    actions.onOpen(row);
-                  }}
-                >
-                  {row.projectName}
-                </a>
-                {row.projectTags ? (
-                  <div className="cairn-tag-list">
-                    {row.projectTags.split(',').filter(Boolean).map((tag) => (
-                      <Tag key={tag} minimal round>{tag}</Tag>
-                    ))}
-                  </div>
-                ) : null}
-              </td>
-              {showSubject ? <td className="cairn-col-subject">{row.subjectName}{row.versionName ? <div className="cairn-muted">{row.versionName}</div> : null}</td> : null}
-              <td className="cairn-col-type">{labelOf(CODE_TYPE_LABEL, row.getCodeType)}</td>
-              <td className="cairn-col-status"><StatusCell row={row} progress={p} /></td>
-              <td className="cairn-col-findings"><LevelCounts row={row} /></td>
-              <td className="cairn-col-components">{row.resultTaskId && row.summary.components !== undefined ? t.components(row.summary.components) : '--'}</td>
-              <td className="cairn-col-date">{formatDateTime(p?.finishedAt ?? row.finishedAt ?? p?.startedAt ?? row.startedAt)}</td>
-              <td className="cairn-col-timing">
-                {isLocalUploadType(row.getCodeType) || !row.enableTiming ? (
-                  <span className="cairn-muted">{t.timingOff}</span>
-                ) : (
-                  <span>{row.nextRunAt ? t.timingNext(formatTimestamp(row.nextRunAt, 'MM-DD HH:mm')) : '--'}</span>
-                )}
-              </td>
-              <td className="cairn-col-actions">
-                {running ? (
-                  <Button small minimal intent="warning" icon="stop" text={t.stopTask} onClick={() => actions.onStop(row)} />
-                ) : (
-                  <Button small minimal intent="primary" icon={status === null ? 'play' : 'refresh'} text={status === null ? t.launch : t.relaunch} onClick={() => actions.onRelaunch(row)} />
-                )}
-                <Button small minimal icon="edit" text={t.edit} onClick={() => actions.onEdit(row)} />
-                <Button small minimal intent="danger" icon="trash" text={t.remove} disabled={running} onClick={() => actions.onDelete(row)} />
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </HTMLTable>
+    <div className="cairn-table-scroll">
+      <HTMLTable className="cairn-table cairn-vul-table cairn-task-table" striped>
+        <thead>
+          <tr>
+            <th className="cairn-col-check">
+              <Checkbox aria-label={t.selectAll} checked={allOn} indeterminate={someOn && !allOn} onChange={(e) => onSelectPage(e.currentTarget.checked)} />
+            </th>
+            <th>{t.columns.project}</th>
+            {showSubject ? <th className="cairn-col-subject">{t.columns.subject}</th> : null}
+            <th>{t.columns.type}</th>
+            <th className="cairn-col-status">{t.columns.status}</th>
+            <th className="cairn-col-findings">{t.columns.findings}</th>
+            <th className="cairn-col-components">{t.columns.components}</th>
+            <th className="cairn-col-date">{t.columns.lastRun}</th>
+            <th className="cairn-col-timing">{t.columns.timing}</th>
+            <th className="cairn-col-actions">{t.columns.actions}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const p = progress.get(row.projectId);
+            const status = p?.status ?? row.status;
+            const running = isPolledStatus(status);
+            return (
+              <tr key={row.projectId}>
+                <td className="cairn-col-check">
+                  <Checkbox aria-label={t.selectRow(row.projectName)} checked={selected.has(row.projectId)} onChange={(e) => onSelect(row, e.currentTarget.checked)} />
+                </td>
+                <td className="cairn-col-name">
+                  <a
+                    className="cairn-project-link"
+                    href={`#/project/analysis/details?projectId=${row.projectId}`}
+                    onClick={(e) => {
+                      e.preventDefault();
+                      actions.onOpen(row);
+                    }}
+                  >
+                    {row.projectName}
+                  </a>
+                  {row.projectTags ? (
+                    <div className="cairn-tag-list">
+                      {row.projectTags.split(',').filter(Boolean).map((tag) => (
+                        <Tag key={tag} minimal round>{tag}</Tag>
+                      ))}
+                    </div>
+                  ) : null}
+                </td>
+                {showSubject ? <td className="cairn-col-subject">{row.subjectName}{row.versionName ? <div className="cairn-muted">{row.versionName}</div> : null}</td> : null}
+                <td className="cairn-col-type">{labelOf(CODE_TYPE_LABEL, row.getCodeType)}</td>
+                <td className="cairn-col-status"><StatusCell row={row} progress={p} /></td>
+                <td className="cairn-col-findings"><LevelCounts row={row} /></td>
+                <td className="cairn-col-components">{row.resultTaskId && row.summary.components !== undefined ? t.components(row.summary.components) : '--'}</td>
+                <td className="cairn-col-date">{formatDateTime(p?.finishedAt ?? row.finishedAt ?? p?.startedAt ?? row.startedAt)}</td>
+                <td className="cairn-col-timing">
+                  {isLocalUploadType(row.getCodeType) || !row.enableTiming ? (
+                    <span className="cairn-muted">{t.timingOff}</span>
+                  ) : (
+                    <span>{row.nextRunAt ? t.timingNext(formatTimestamp(row.nextRunAt, 'MM-DD HH:mm')) : '--'}</span>
+                  )}
+                </td>
+                <td className="cairn-col-actions">
+                  {running ? (
+                    <Button small minimal intent="warning" icon="stop" text={t.stopTask} onClick={() => actions.onStop(row)} />
+                  ) : (
+                    <Button small minimal intent="primary" icon={status === null ? 'play' : 'refresh'} text={status === null ? t.launch : t.relaunch} onClick={() => actions.onRelaunch(row)} />
+                  )}
+                  <Button small minimal icon="edit" text={t.edit} onClick={() => actions.onEdit(row)} />
+                  <Button small minimal intent="danger" icon="trash" text={t.remove} disabled={running} onClick={() => actions.onDelete(row)} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </HTMLTable>
+    </div>
   );
 }

@@ -7,6 +7,7 @@ import type { CallData } from '../../../../contract/api/define.ts';
 import type { ProjectForm, projectForm } from '../../../../contract/api/task.ts';
 import {
   ANALYSIS_MODE_ORDER,
+  isAnalysisModeOffered,
   CODE_TYPE_LABEL,
   CONFIG_MANAGEMENT_CODE_TYPE,
   NEW_PROJECT_DEFAULTS,
@@ -141,16 +142,12 @@ export function initialForm(opts: { subjectId?: number | null; lastCodeType?: st
 // The groups, their order, whether a type is analysed and the files an upload takes are the
 // contract's table (contract/sources.ts); the form and the task list's filter list SOURCE_GROUPS.
 
-const labelCounts = (() => {
-  const counts = new Map<string, number>();
-  for (const label of Object.values(CODE_TYPE_LABEL)) counts.set(label, (counts.get(label) ?? 0) + 1);
-  return counts;
-})();
-
-/** The option text of a getCodeType: its label, plus its code where several codes share the label (2/4/7/10 源码-Git, …). */
+/**
+ * The option text of a getCodeType within its group (the select's optgroup names the kind): where
+ * it comes from (本地上传, Git, 公共仓库 …), never its code; the label for a code the table lacks.
+ */
 export function codeTypeOptionLabel(code: number): string {
-  const label = labelOf(CODE_TYPE_LABEL, code);
-  return (labelCounts.get(label) ?? 0) > 1 ? `${label}（${code}）` : label;
+  return sourceTypeOf(code)?.name ?? labelOf(CODE_TYPE_LABEL, code);
 }
 
 /** What the form shows for the source of a getCodeType. */
@@ -382,7 +379,8 @@ const intList = (v: unknown, fallback: number[]): number[] =>
 export function formFromProject(p: StoredProject): ProjectFormState {
   const base = initialForm({ subjectId: p.subjectId, lastCodeType: p.getCodeType });
   const src = p.source;
-  const modes = parseAnalysisModes(p.analysisModes);
+  // a mode the engine does not run yet cannot be chosen (contract/enums.ts isAnalysisModeOffered)
+  const modes = parseAnalysisModes(p.analysisModes).filter(isAnalysisModeOffered);
   const text = { ...base.text };
   for (const f of TEXT_FIELDS) {
     const v = src[f];

@@ -5,6 +5,7 @@
 import { DEFAULT_PAGE_SIZE } from '../../../../contract/api/kit.ts';
 import type { TaskListArgs } from '../../../api/taskApi.ts';
 import { TASK_STATUS_ORDER, isCodeType } from '../../../../contract/enums.ts';
+import { sameSourceCodes } from '../../../../contract/sources.ts';
 
 export type TaskSortKey = 'createdAt' | 'finishedAt' | 'projectName' | 'status';
 const TASK_SORT_KEYS: readonly TaskSortKey[] = ['createdAt', 'finishedAt', 'projectName', 'status'];
@@ -85,7 +86,8 @@ export function taskListArgs(s: TaskListState): TaskListArgs {
   if (s.keyword) filter.keyword = s.keyword;
   if (statuses.length) filter.statuses = statuses;
   if (s.statuses.includes('never') && statuses.length === 0) filter.neverRun = true;
-  if (s.codeType !== null) filter.getCodeTypes = [s.codeType];
+  // a source's every code (Git is 2, 4, 7 and 10): the filter names the source, not one code
+  if (s.codeType !== null) filter.getCodeTypes = sameSourceCodes(s.codeType);
   return { paging: { page: s.page, size: s.size, sort: `${s.sort},${s.order}` } as TaskListArgs['paging'], filter };
 }
 
