@@ -76,6 +76,15 @@ export async function unpackArchive(...args: Parameters<typeof import('./sources
   return (await import('./sources/unpack.ts')).unpackArchive(...args);
 }
 
+/**
+ * Reads an uploaded archive through with the analysis's readers and limits (into a temporary folder
+ * removed afterwards): null for a file that is not an archive, UnpackError when it cannot be analysed.
+ */
+export async function verifyArchive(...args: Parameters<typeof import('./sources/verify.ts').verifyArchive>) {
+  return (await import('./sources/verify.ts')).verifyArchive(...args);
+}
+export type { VerifiedArchive, VerifyOptions } from './sources/verify.ts';
+
 /** A folder as it is, or an archive unpacked into a temporary folder that `cleanup()` removes. */
 export async function openInput(...args: Parameters<typeof import('./sources/unpack.ts').openInput>) {
   return (await import('./sources/unpack.ts')).openInput(...args);
