@@ -77,13 +77,14 @@ export async function unpackArchive(...args: Parameters<typeof import('./sources
 }
 
 /**
- * Reads an uploaded archive through with the analysis's readers and limits (into a temporary folder
- * removed afterwards): null for a file that is not an archive, UnpackError when it cannot be analysed.
+ * Reads an uploaded archive through with the analysis's readers and limits, in a worker thread with
+ * a heap cap, into a temporary folder removed afterwards (the platform's check before a launch):
+ * null for a file that is not an archive; a UserError with the engine's Chinese message when it
+ * cannot be analysed (unsupported, damaged, over a limit, empty).
  */
-export async function verifyArchive(...args: Parameters<typeof import('./sources/verify.ts').verifyArchive>) {
-  return (await import('./sources/verify.ts')).verifyArchive(...args);
+export async function verifyArchiveInWorker(...args: Parameters<typeof import('./verify-thread.ts').verifyInWorker>) {
+  return (await import('./verify-thread.ts')).verifyInWorker(...args);
 }
-export type { VerifiedArchive, VerifyOptions } from './sources/verify.ts';
 
 /** A folder as it is, or an archive unpacked into a temporary folder that `cleanup()` removes. */
 export async function openInput(...args: Parameters<typeof import('./sources/unpack.ts').openInput>) {
