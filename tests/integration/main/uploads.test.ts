@@ -184,7 +184,7 @@ describe('uploads from main to a real platform', () => {
   });
 
   it('resumes by itself after the connection drops mid-chunk', async () => {
-    const file = path.join(work, 'image.tar');
+    const file = path.join(work, 'image.img');
     const digest = await writeRandomFile(file, 24 * MiB);
     const { service, events } = uploads();
     const drops = proxy.drops;
