@@ -1,7 +1,7 @@
 // Bad archives are refused before the task starts (issue 14, item 5): a launch from a text file
 // named .zip, a truncated zip, a zip with a bad CRC-32 or an empty zip answers a Chinese refusal on
-// the upload field and creates nothing (no project, run or audit row), the same on a re-launch and
-// a batch import row; a good zip with no manifest is launched and ends 分析成功 with the warning
+// the upload field and creates nothing (no project or run), the same on a re-launch, a batch launch
+// and a batch import row; a good zip with no manifest is launched and ends 分析成功 with the warning
 // 未识别到可分析的组件清单 and the list of what Cairn reads. SQLite and PostgreSQL.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,6 +74,15 @@ describe.each(databases)('archives refused at launch on %s', (database) => {
     expect(imported.body.data).toMatchObject({ successNum: 0, failNum: 1 });
     expect(imported.body.data.failures[0].message).toMatch(/empty\.zip 中没有任何文件/);
     expect(await counts()).toEqual(before);
+
+    // Saved without launching (仅保存项目), then launched in a batch: refused per project, no run.
+    const fake = await uploadFile(user, files.fake);
+    const kept = await user.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'saved-fake', getCodeType: 0, uploadId: fake, launch: false } });
+    expect(kept.body.code, kept.body.message).toBe(1);
+    const batch = await user.request({ method: 'POST', url: '/api/project/batch/check', body: { projectIds: [kept.body.data.projectId] } });
+    expect(batch.body.data).toMatchObject({ successNum: 0, failNum: 1 });
+    expect(batch.body.data.failures[0].message).toMatch(/^上传的文件 fake\.zip 不是可读取的压缩包/);
+    expect(await count('runs')).toBe(before.runs);
   });
 
   it('analyses a zip with no manifest to 分析成功 with the warning and what Cairn reads', async () => {
