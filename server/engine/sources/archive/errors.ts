@@ -37,6 +37,7 @@ const DECODER_MESSAGES: ReadonlyArray<readonly [RegExp, string]> = [
   [/crc|checksum|check ?sum|incorrect (data|header) check/i, '数据校验失败'],
   [/unexpected end|end of (file|data|stream|archive)|truncated|EOF|premature close|too short|not enough data|unexpected eof/i, '数据不完整（文件可能被截断）'],
   [/end of central directory|central directory|zip64|relativeOffsetOfLocalHeader|local file header|invalid (comment|extra field|relative offset)|file data overflows|overflows file bounds/i, '找不到目录区或目录区已损坏（文件可能不完整）'],
+  [/size mismatch|too (many|few) bytes|expected \d+ bytes|bytes? (read|written) (is )?(more|less)/i, '条目大小与目录记录不符'],
   [/invalid (tar|header)|unknown format|headers? error|is not archive|can ?not open|not a valid|invalid archive|unsupported feature/i, '文件头无效'],
   [/invalid (block type|stored block|distance|code|literal|bit length|window|deflate|compression)|too many length|data error|invalid|corrupt/i, '压缩数据无效'],
 ];

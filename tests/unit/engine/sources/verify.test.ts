@@ -70,6 +70,8 @@ describe('decoder messages', () => {
     ['Invalid tar header. Maybe the tar is corrupted or it needs to be gunzipped?', '文件头无效'],
     ['Headers Error', '文件头无效'],
     ['CRC Failed : a.txt', '数据校验失败'],
+    ['compressed/uncompressed size mismatch for stored file: 10 or 12', '条目大小与目录记录不符'],
+    ['invalid central directory file header signature: 0x4034b50', '找不到目录区或目录区已损坏（文件可能不完整）'],
     ['something nobody expected', '数据无法解码'],
     ['bzip2 数据不完整', 'bzip2 数据不完整'],
   ])('%s', (english, chinese) => {
