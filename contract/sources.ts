@@ -53,6 +53,13 @@ const pending = (code: CodeType, group: SourceGroup, name: string, why: Pending,
   ({ code, group, name, aliasOf, input: null, unsupported: PENDING_MESSAGE[why](CODE_TYPE_LABEL[code]), upload });
 const alias = (code: CodeType, of: CodeType, group: SourceGroup, name: string): SourceType => pending(code, group, name, 'fetch', null, of);
 
+/**
+ * File names that promise an archive: such a file must be one Cairn can read (checked by the
+ * desktop before an upload and by the platform before a launch), whatever its source type.
+ */
+const ARCHIVE_NAME = /\.(zip|jar|war|ear|aar|apk|whl|egg|nupkg|hpi|jpi|sar|tar|tgz|tbz2?|txz|gz|bz2|xz|7z|crate)$/i;
+export const isArchiveName = (name: string): boolean => ARCHIVE_NAME.test(name);
+
 const ARCHIVES = ['.zip', '.jar', '.war', '.tar', '.tar.gz', '.tgz', '.tar.bz2', '.tar.xz', '.7z'];
 /** Manifests and lockfiles the engine reads, by extension (names like go.mod end in .mod). */
 const FEATURE_FILES = ['.json', '.lock', '.xml', '.txt', '.toml', '.mod', '.sum', '.gradle', '.kts', '.yaml', '.yml', '.csproj', '.config', '.cfg', '.gemspec', '.podspec'];

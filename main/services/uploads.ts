@@ -13,6 +13,7 @@ import { fillPath } from '../../contract/api/define.ts';
 import { ResultCode, type Envelope } from '../../contract/envelope.ts';
 import type { UploadProgress, UploadStateName } from '../../contract/ipc/desktop-contract.ts';
 import type { ApiClient } from './api-client.ts';
+import { checkArchive } from './archive-check.ts';
 import { DesktopError } from './errors.ts';
 import { prepareSource, type UploadSource } from './upload-source.ts';
 import { sleep } from './sleep.ts';
@@ -254,6 +255,18 @@ export function createUploads(options: UploadsOptions): UploadsService {
     async start(sourcePath) {
       const resolved = path.resolve(sourcePath);
       if (options.allowedRoots && !options.allowedRoots.some((root) => isWithin(root, resolved))) throw new DesktopError('forbidden-path', UPLOADS_MSG.notAllowed);
+      // A file that is not an archive Cairn can read (though named like one), or a broken or empty
+      // one, is refused here: nothing is sent and no upload is created on the platform. A folder
+      // is zipped by us; a missing file is reported by the transfer as before.
+      if ((await stat(resolved).catch(() => null))?.isFile()) {
+        try {
+          await checkArchive(resolved);
+        } catch (error) {
+          // The web host's staged copy of a refused file goes at once.
+          if (options.removeSourceAfter?.(resolved)) await rm(resolved, { force: true });
+          throw error;
+        }
+      }
       const localId = randomUUID();
       const t: Transfer = {
         sourcePath: resolved,

@@ -71,7 +71,7 @@ export const taskZh = {
     levelChart: '漏洞等级分布',
     licenseChart: '许可证等级分布（组件数）',
     ecosystemChart: '组件生态分布',
-    problems: '无法解析的文件',
+    problems: '分析问题与警告',
     problemsNone: '所有输入文件均已解析。',
     file: '文件',
     message: '原因',

@@ -10,7 +10,7 @@ import type { InputKind } from '../../contract/sources.ts';
 import { copyPrivateFile, makePrivateDir } from '../files/private.ts';
 import { fileAnalyzersFor } from './analyzers/index.ts';
 import { hasFindings, noFindings, type FileFindings, type TextFile } from './analyzers/model.ts';
-import { allExtractors } from './extractors/index.ts';
+import { allExtractors, noManifestMessage } from './extractors/index.ts';
 import { ExtractError, type ScanProblem, type ScanResult, type Target } from './model.ts';
 import { inventory, type InventoryEntry } from './output/inventory.ts';
 import { scanTree } from './scan.ts';
@@ -87,6 +87,9 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
   onProgress({ stage: 'scanning', fraction: 1 });
   // Nested archives left packed (too deep, damaged) are problems of the scan: their contents were not read.
   if (problems.length) scan.problems = [...scan.problems, ...problems].sort((a, b) => a.file.localeCompare(b.file));
+  // Nothing to read is not a failure (the licence and copyright analyses still ran), but it is said,
+  // first, with what would have been read.
+  if (!scan.targets.length) scan.problems = [{ file: request.fileName, message: noManifestMessage() }, ...scan.problems];
 
   const examiners = await Promise.all(fileAnalyzersFor(request.modes).map((analyzer) => analyzer.start()));
   const files: FileEntry[] = [];

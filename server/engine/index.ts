@@ -76,6 +76,16 @@ export async function unpackArchive(...args: Parameters<typeof import('./sources
   return (await import('./sources/unpack.ts')).unpackArchive(...args);
 }
 
+/**
+ * Reads an uploaded archive through with the analysis's readers and limits, in a worker thread with
+ * a heap cap, into a temporary folder removed afterwards (the platform's check before a launch):
+ * null for a file that is not an archive; a UserError with the engine's Chinese message when it
+ * cannot be analysed (unsupported, damaged, over a limit, empty).
+ */
+export async function verifyArchiveInWorker(...args: Parameters<typeof import('./verify-thread.ts').verifyInWorker>) {
+  return (await import('./verify-thread.ts')).verifyInWorker(...args);
+}
+
 /** A folder as it is, or an archive unpacked into a temporary folder that `cleanup()` removes. */
 export async function openInput(...args: Parameters<typeof import('./sources/unpack.ts').openInput>) {
   return (await import('./sources/unpack.ts')).openInput(...args);

@@ -86,6 +86,11 @@ export interface Extractor {
   /** Short name, also the Target type: `npm`, `yarn`, `pom`, ... */
   name: string;
   ecosystem: Ecosystem;
+  /**
+   * The files it reads, as a user would name them (`package-lock.json`, `*.csproj`): what an
+   * analysis that found nothing to read lists (each concrete name satisfies `matches`).
+   */
+  reads: readonly string[];
   /** Whether a root-relative path is one of this extractor's inputs (by name, cheap). */
   matches(path: string): boolean;
   /** Reads one input. Throws ExtractError with a Chinese message for a malformed file. */

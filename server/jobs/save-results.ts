@@ -29,12 +29,20 @@ export async function saveRunResults(db: Kysely<Database>, run: { id: number; pr
   const summary = summarise(results, rows.findings.length, new Set(rows.licences.map((r) => r.spdx_id)).size, rows.copyrights.length);
   const { problems } = results.analysis;
   const saved = await writeRunResults(db, run, worker, rows, {
-    message: problems.length ? `分析完成，${problems.length} 个文件无法解析` : '分析完成',
+    message: runMessage(results.analysis),
     summary,
     problems: problems.slice(0, 1000),
     outboundLicense: results.outboundLicense,
   }, retention);
   return saved ? summary : null;
+}
+
+/** The run's closing line: nothing to read (analyse.ts lists it first among the problems), and the files that could not be parsed. */
+function runMessage(analysis: RunResults['analysis']): string {
+  const nothing = analysis.targets.length === 0;
+  const unparsed = analysis.problems.length - (nothing ? 1 : 0);
+  const parts = ['分析完成', ...(nothing ? ['未识别到可分析的组件清单'] : []), ...(unparsed > 0 ? [`${unparsed} 个文件无法解析`] : [])];
+  return parts.join('，');
 }
 
 function componentRows(components: AnalysedComponent[]): RunResultRows['components'] {

@@ -22,6 +22,7 @@ import { isUserError, UserError } from '../errors.ts';
 import { nextRunAt } from '../jobs/timing.ts';
 import { removeFiles } from '../uploads/receive.ts';
 import { checkForm } from './project-form.ts';
+import { checkUploadInput } from './upload-check.ts';
 import { TASK_MSG } from './task-messages.ts';
 import { projectFormWithoutUrlCredentials } from './url-credentials.ts';
 
@@ -58,6 +59,8 @@ async function queueLaunch(db: Db, project: ProjectRow, userId: number, trigger:
 
 /** Queues a run of a saved project and wakes the queue; the run's id (its taskId). */
 async function launchProject(deps: ProjectDeps, project: ProjectRow, userId: number, trigger: string): Promise<number> {
+  checkLaunchable(project.get_code_type, project.upload_id);
+  await checkUploadInput(deps.db, deps.dataDir, project.get_code_type, project.upload_id);
   const taskId = await queueLaunch(deps.db, project, userId, trigger);
   deps.runs.wake();
   return taskId;
@@ -92,7 +95,11 @@ async function newProject(deps: ProjectDeps, typed: ProjectForm, userId: number)
  */
 export async function createProject(deps: ProjectDeps, form: ProjectForm, userId: number, launch: boolean): Promise<{ project: ProjectRow; taskId: number | null }> {
   const values = await newProject(deps, form, userId);
-  if (launch) checkLaunchable(values.getCodeType, values.uploadId);
+  if (launch) {
+    checkLaunchable(values.getCodeType, values.uploadId);
+    // Read through before the transaction: a large archive takes a while, and holds no lock meanwhile.
+    await checkUploadInput(deps.db, deps.dataDir, values.getCodeType, values.uploadId);
+  }
   const created = await inTransaction(deps.db, async (trx) => {
     const project = await insertProject(trx, values);
     await audit(trx, { userId, action: 'project.created', detail: { projectId: project.id, name: project.name, getCodeType: project.get_code_type, launch } });
@@ -107,6 +114,10 @@ export async function createProject(deps: ProjectDeps, form: ProjectForm, userId
  * the launch is refused the settings stay as they were. The run's id.
  */
 export async function editAndLaunch(deps: ProjectDeps, project: ProjectRow, form: Partial<ProjectForm>, userId: number, trigger: string): Promise<number> {
+  // The upload the launch will read (a new one from the form, else the project's), checked outside the transaction.
+  const getCodeType = form.getCodeType ?? project.get_code_type;
+  const uploadId = form.uploadId ?? (getCodeType === project.get_code_type ? project.upload_id : null);
+  if (isLocalUploadType(getCodeType) && uploadId) await checkUploadInput(deps.db, deps.dataDir, getCodeType, uploadId);
   const taskId = await inTransaction(deps.db, async (trx) => {
     const within = { ...deps, db: trx };
     return queueLaunch(trx, await editProject(within, project, form, userId), userId, trigger);
@@ -254,11 +265,21 @@ export async function importProjects(
 ): Promise<BatchResult> {
   if (!(await canAccessSubject(deps.db, userId, subjectId))) throw new UserError(TASK_MSG.subjectUnavailable, 'not-found', { field: 'subjectId' });
   const result = emptyBatch();
+  // The uploads rows launch from are read through first, outside the import's transaction.
+  const unreadable = new Map<number, unknown>();
+  for (const [index, row] of rows.entries()) {
+    if (row.launch === false || !isLocalUploadType(row.getCodeType) || !row.uploadId) continue;
+    await checkUploadInput(deps.db, deps.dataDir, row.getCodeType, row.uploadId).catch((error: unknown) => {
+      if (!isUserError(error)) throw error;
+      unreadable.set(index, error);
+    });
+  }
   await inTransaction(deps.db, async (trx) => {
     const within = { ...deps, db: trx };
-    for (const row of rows) {
+    for (const [index, row] of rows.entries()) {
       const { launch = true, ...form } = row;
       try {
+        if (unreadable.has(index)) throw unreadable.get(index);
         const values = await newProject(within, { ...form, subjectId }, userId);
         if (launch) checkLaunchable(values.getCodeType, values.uploadId);
         const project = await insertProject(trx, values);

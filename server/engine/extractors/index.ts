@@ -28,3 +28,9 @@ export const extractorFamilies = {
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();
+
+/** What an analysis that found no manifest, lockfile or SBOM tells the user: every file the extractors read. */
+export function noManifestMessage(): string {
+  const names = [...new Set(allExtractors.flatMap((e) => e.reads))];
+  return `未识别到可分析的组件清单：Cairn 读取以下清单、锁文件与 SBOM：${names.join('、')}`;
+}

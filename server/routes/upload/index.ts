@@ -9,7 +9,8 @@ import { advanceUpload, findUpload, insertUpload, setUploadStatus, toUploadState
 import { UserError } from '../../errors.ts';
 import { maxUploadBytes } from '../../uploads/limits.ts';
 import { ChunkTooLarge, appendChunk, partSize, finishFile, removeFiles, sha256OfFile, truncatePart } from '../../uploads/receive.ts';
-import { partPath } from '../../uploads/store.ts';
+import { partPath, uploadPath } from '../../uploads/store.ts';
+import { checkUploadSoon } from '../../services/upload-check.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
 
 const UPLOAD_MSG = {
@@ -107,6 +108,8 @@ function uploadAreaHandlers({ db, dataDir }: ServerContext): AreaHandlers<typeof
         }
         await finishFile(dataDir, row.id);
         if (!(await advanceUpload(db, row.id, row.received, to, 'complete'))) return current(row.id, row);
+        // Read it through now (worker thread), so a launch from it is answered without the wait.
+        checkUploadSoon(dataDir, { id: row.id, size: row.size, path: uploadPath(dataDir, row.id), fileName: row.fileName });
         return ok(toUploadState({ ...row, received: to, status: 'complete' }), UPLOAD_MSG.finished);
       } finally {
         busy.delete(row.id);

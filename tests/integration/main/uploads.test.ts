@@ -1,8 +1,9 @@
 // main's upload service against a real in-process platform (buildApp on 127.0.0.1) reached
 // through the same authenticated API client the app uses: chunking and progress, cancel, pause,
 // automatic resume after a proxy cuts the connection mid-chunk, explicit resume after giving up,
-// folders zipped on the fly, the web host's path restriction, and a 200 MB file sent without the
-// process keeping more than a few chunks of it alive.
+// folders zipped on the fly, the web host's path restriction, bad archives refused before anything
+// is sent (issue 14 item 5), and a 200 MB file sent without the process keeping more than a few
+// chunks of it alive.
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -19,6 +20,7 @@ import { createApiClient, type ApiClient } from '../../../main/services/api-clie
 import { createUploads, type UploadsOptions, type UploadsService } from '../../../main/services/uploads.ts';
 import { findUpload } from '../../../server/db/repositories/uploads.ts';
 import { findCompleteUpload } from '../../../server/uploads/store.ts';
+import { writeBadArchives } from '../../support/bad-archives.ts';
 import { databases, startServer, type TestServer } from '../server/harness.ts';
 import { tempDir } from './helpers.ts';
 
@@ -161,11 +163,11 @@ describe('uploads from main to a real platform', () => {
   };
 
   it('sends a file in 8 MiB chunks with rising progress and a speed, and the platform has it whole', async () => {
-    const file = path.join(work, 'project.tar.gz');
+    const file = path.join(work, 'project.bin');
     const digest = await writeRandomFile(file, 20 * MiB + 4321);
     const { service, events } = uploads();
     const started = await service.start(file);
-    expect(started).toMatchObject({ fileName: 'project.tar.gz', state: 'preparing', sent: 0 });
+    expect(started).toMatchObject({ fileName: 'project.bin', state: 'preparing', sent: 0 });
     const done = await service.settled(started.localId);
     expect(done).toMatchObject({ state: 'done', sent: 20 * MiB + 4321, total: 20 * MiB + 4321, error: null });
 
@@ -174,7 +176,7 @@ describe('uploads from main to a real platform', () => {
     expect(events.some((e) => e.state === 'uploading' && e.bytesPerSecond > 0)).toBe(true);
     expect(new Set(events.map((e) => e.uploadId).filter(Boolean)).size).toBe(1);
     const stored = await platformFile(done.uploadId);
-    expect(stored).toMatchObject({ fileName: 'project.tar.gz', size: 20 * MiB + 4321 });
+    expect(stored).toMatchObject({ fileName: 'project.bin', size: 20 * MiB + 4321 });
     expect(await sha256Of(stored!.path)).toBe(digest);
     // The desktop declared the SHA-256 up front, and the platform checked the file against it.
     expect(await declaredSha256(done.uploadId)).toBe(digest);
@@ -182,7 +184,7 @@ describe('uploads from main to a real platform', () => {
   });
 
   it('resumes by itself after the connection drops mid-chunk', async () => {
-    const file = path.join(work, 'image.tar');
+    const file = path.join(work, 'image.img');
     const digest = await writeRandomFile(file, 24 * MiB);
     const { service, events } = uploads();
     const drops = proxy.drops;
@@ -258,9 +260,32 @@ describe('uploads from main to a real platform', () => {
     const staging = path.join(work, 'staging');
     mkdirSync(staging, { recursive: true });
     const { service } = uploads({ allowedRoots: [staging] });
-    await expect(service.start(path.join(work, 'project.tar.gz'))).rejects.toThrow('只能上传通过选择或拖放提供的文件');
+    await expect(service.start(path.join(work, 'project.bin'))).rejects.toThrow('只能上传通过选择或拖放提供的文件');
     const missing = await service.start(path.join(staging, 'nope.zip'));
     expect((await service.settled(missing.localId))).toMatchObject({ state: 'failed', error: expect.stringContaining('找不到文件') });
+  });
+
+  it('refuses a fake, truncated, bad-CRC or empty zip before anything is sent, in Chinese; a zip with no manifest goes', async () => {
+    const files = await writeBadArchives(work);
+    const uploadRows = async () => Number((await server.app.cairn.db.selectFrom('uploads').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const { service, events } = uploads();
+    const before = await uploadRows();
+    const refusals: Array<[string, string]> = [
+      [files.fake, '文件“fake.zip”不是可读取的压缩包（内容不是 zip、tar、gzip、bzip2、xz 或 7z 格式），未上传'],
+      [files.truncated, '压缩包“truncated.zip”已损坏：找不到目录区或目录区已损坏（文件可能不完整），未上传'],
+      [files.badCrc, '压缩包“bad-crc.zip”已损坏：条目 src/main.c 的数据校验（CRC-32）失败，未上传'],
+      [files.empty, '压缩包“empty.zip”中没有任何文件，未上传'],
+    ];
+    for (const [file, message] of refusals) await expect(service.start(file)).rejects.toMatchObject({ name: 'DesktopError', code: 'bad-archive', message });
+    // No transfer, no event, no upload on the platform.
+    expect(service.list()).toEqual([]);
+    expect(events).toEqual([]);
+    expect(await uploadRows()).toBe(before);
+
+    // An archive with nothing Cairn reads is still an archive: the platform analyses it and says so.
+    const started = await service.start(files.noManifest);
+    expect(await service.settled(started.localId)).toMatchObject({ state: 'done', fileName: 'no-manifest.zip' });
+    expect(await uploadRows()).toBe(before + 1);
   });
 
   it('sends a 200 MB file with the process growing far less than the file', { timeout: 240_000 }, async () => {

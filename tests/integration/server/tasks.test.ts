@@ -130,14 +130,12 @@ describe.each(databases)('tasks on %s', (database) => {
     const bomb = path.join(work, 'bomb.zip');
     execFileSync('sh', ['-c', `head -c 300000000 /dev/zero > ${path.join(work, 'zeros.bin')} && cd ${work} && zip -q bomb.zip zeros.bin && rm zeros.bin`]);
     const uploadId = await uploadFile(admin, bomb);
+    // Read through before the launch is answered (issue 14 item 5): refused, nothing created.
     const launched = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'bomb', getCodeType: 0, uploadId } });
-    expect(launched.body.message).toBe('SUCCESS');
-    const done = await waitForRun(admin, launched.body.data.projectId);
-    expect(done.status).toBe(3);
-    expect(done.message).toMatch(/压缩比/);
+    expect(launched.body).toMatchObject({ code: 0, data: null, field: 'uploadId' });
+    expect(launched.body.message).toMatch(/^上传的文件 bomb\.zip 无法分析：.*压缩比/);
     const { db } = server.app.cairn;
-    const rows = await db.selectFrom('run_components').select('id').where('run_id', '=', done.taskId).execute();
-    expect(rows).toHaveLength(0);
+    expect(await db.selectFrom('projects').select('id').where('name', '=', 'bomb').execute()).toHaveLength(0);
   }, 60_000);
 
   it('refuses bad forms and says clearly when a source type cannot be fetched yet', async () => {

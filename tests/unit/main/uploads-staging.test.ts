@@ -124,6 +124,14 @@ describe('web host staging for uploads', () => {
     expect(settled.error).toBeTruthy();
   });
 
+  it('refuses a staged file named .zip that is not one before any upload, and drops the staged copy', async () => {
+    const staged = (await stage(randomUUID(), 'app.zip', 'not a zip at all, just text\n')).body.value.path as string;
+    const started = await invoke('uploads:start', { path: staged });
+    expect(started.body).toEqual({ ok: false, error: { code: 'bad-archive', message: '文件“app.zip”不是可读取的压缩包（内容不是 zip、tar、gzip、bzip2、xz 或 7z 格式），未上传' } });
+    expect(existsSync(staged)).toBe(false);
+    expect(services.uploads.list().some((u) => u.fileName === 'app.zip')).toBe(false);
+  });
+
   it('refuses a path that was not staged through the host, even inside the staging folder', async () => {
     // Put there behind the host's back (or a staged path guessed): never handed over by a page.
     const planted = path.join(stageDir, randomUUID(), 'bom.json');

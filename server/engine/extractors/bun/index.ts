@@ -91,6 +91,7 @@ async function extractBun(file: InputFile, ctx: ExtractContext): Promise<Target[
 const bunExtractor: Extractor = {
   name: 'bun',
   ecosystem: 'npm',
+  reads: ['bun.lock'],
   matches: (path) => baseOf(path) === 'bun.lock' && !path.split('/').includes('node_modules'),
   extract: extractBun,
 };

@@ -294,6 +294,7 @@ async function extractCargoLock(file: InputFile, ctx: ExtractContext): Promise<T
 export const cargoLockExtractor: Extractor = {
   name: 'cargo',
   ecosystem: 'cargo',
+  reads: ['Cargo.lock'],
   matches: (path) => path === 'Cargo.lock' || path.endsWith('/Cargo.lock'),
   extract: extractCargoLock,
 };

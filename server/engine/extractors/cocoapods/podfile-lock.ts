@@ -83,6 +83,7 @@ export function parsePodfileLock(text: string, file: string): Target {
 export const cocoapodsExtractor: Extractor = {
   name: 'cocoapods',
   ecosystem: 'cocoapods',
+  reads: ['Podfile.lock'],
   matches: (p) => baseName(p) === 'Podfile.lock',
   async extract(file: InputFile) {
     return [parsePodfileLock(await file.text(), file.path)];

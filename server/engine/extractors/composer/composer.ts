@@ -199,6 +199,7 @@ async function extractInstalledJson(file: InputFile, ctx: ExtractContext): Promi
 export const composerLockExtractor: Extractor = {
   name: 'composer',
   ecosystem: 'composer',
+  reads: ['composer.lock'],
   matches: (path) => path === 'composer.lock' || path.endsWith('/composer.lock'),
   extract: extractComposerLock,
 };
@@ -206,6 +207,7 @@ export const composerLockExtractor: Extractor = {
 export const composerInstalledExtractor: Extractor = {
   name: 'composer-vendor',
   ecosystem: 'composer',
+  reads: ['vendor/composer/installed.json'],
   matches: (path) => path === 'installed.json' || path.endsWith('/installed.json'),
   extract: extractInstalledJson,
 };

@@ -154,6 +154,7 @@ function dedupe(list: Component[]): Component[] {
 export const conanExtractor: Extractor = {
   name: 'conan',
   ecosystem: 'conan',
+  reads: ['conan.lock'],
   matches: (p) => baseName(p) === 'conan.lock',
   async extract(file: InputFile) {
     return [parseConanLock(await file.text(), file.path)];

@@ -101,6 +101,7 @@ export function parseCondaMeta(text: string, file: string, prefix?: PrefixInfo):
 export const condaMetaExtractor: Extractor = {
   name: 'conda-meta',
   ecosystem: 'conda',
+  reads: ['conda-meta/*.json'],
   matches: (p) => META_FILE.test(p),
   async extract(file: InputFile, ctx: ExtractContext) {
     const text = await file.text();

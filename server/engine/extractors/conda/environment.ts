@@ -96,6 +96,7 @@ export function parseEnvironmentYml(text: string, file: string): Target {
 export const condaEnvironmentExtractor: Extractor = {
   name: 'conda-environment',
   ecosystem: 'conda',
+  reads: ['environment.yml', 'environment.yaml'],
   matches: (p) => ENV_FILE.test(baseName(p)),
   async extract(file: InputFile) {
     return [parseEnvironmentYml(await file.text(), file.path)];

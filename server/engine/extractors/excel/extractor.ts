@@ -10,6 +10,7 @@ const LIST_NAME = /(组件清单|组件列表)[^/]*\.(xlsx|xlsm|xls|csv)$/i;
 export const excelListExtractor: Extractor = {
   name: 'excel',
   ecosystem: 'generic',
+  reads: ['*组件清单*.xlsx', '*组件清单*.csv'],
   matches(file: string): boolean {
     const base = path.posix.basename(file);
     return LIST_NAME.test(base) && !base.startsWith('~$') && !base.includes('导入模板');

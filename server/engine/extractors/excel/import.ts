@@ -14,6 +14,7 @@ import { clean, parseRow } from './rows.ts';
 import type { RowCells } from './rows.ts';
 import { EXAMPLE_REMARK, EXAMPLE_ROWS } from './template.ts';
 import { isCfb, xlsSheets } from './xls.ts';
+import { decoderMessage } from '../../sources/archive/errors.ts';
 
 export const MAX_ROWS = 100_000;
 export const MAX_BYTES = 100 * 1024 * 1024;
@@ -162,7 +163,8 @@ async function readXlsx(buffer: Buffer, entries: ZipEntry[], name: string, colle
   } catch (error) {
     input?.destroy();
     if (error instanceof ExtractError || (error instanceof Error && error.name === 'AbortError')) throw error;
-    const detail = error instanceof Error ? error.message : String(error);
+    // zlib's and the parsers' English stays out of the message (an .xlsx is a zip).
+    const detail = decoderMessage(error instanceof Error ? error.message : String(error));
     throw new ExtractError(`无法读取工作簿 ${name}（文件可能已损坏）：${detail}`);
   }
   if (chosen === undefined) throw noHeader(name);
@@ -181,7 +183,8 @@ async function readXls(buffer: Buffer, name: string, collector: Collector, signa
     }
   } catch (error) {
     if (error instanceof ExtractError || (error instanceof Error && error.name === 'AbortError')) throw error;
-    const detail = error instanceof Error ? error.message : String(error);
+    // zlib's and the parsers' English stays out of the message (an .xlsx is a zip).
+    const detail = decoderMessage(error instanceof Error ? error.message : String(error));
     throw new ExtractError(`无法读取工作簿 ${name}（文件可能已损坏）：${detail}`);
   }
   if (chosen === undefined) throw noHeader(name);

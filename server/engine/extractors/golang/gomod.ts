@@ -234,6 +234,7 @@ async function extractVendorModules(file: InputFile, ctx: ExtractContext): Promi
 export const goModExtractor: Extractor = {
   name: 'gomod',
   ecosystem: 'golang',
+  reads: ['go.mod'],
   matches: (path) => path === 'go.mod' || path.endsWith('/go.mod'),
   extract: extractGoMod,
 };
@@ -241,6 +242,7 @@ export const goModExtractor: Extractor = {
 export const goVendorExtractor: Extractor = {
   name: 'gomod-vendor',
   ecosystem: 'golang',
+  reads: ['vendor/modules.txt'],
   matches: (path) => path === 'vendor/modules.txt' || path.endsWith('/vendor/modules.txt'),
   extract: extractVendorModules,
 };

@@ -96,6 +96,7 @@ async function extract(file: InputFile): Promise<Target[]> {
 export const gradleCatalogExtractor: Extractor = {
   name: 'gradle-catalog',
   ecosystem: 'maven',
+  reads: ['gradle/libs.versions.toml'],
   matches: (p) => p.endsWith('.versions.toml'),
   extract,
 };

@@ -73,6 +73,7 @@ async function extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> 
 export const gradleLockfileExtractor: Extractor = {
   name: 'gradle',
   ecosystem: 'maven',
+  reads: ['gradle.lockfile', '*-gradle.lockfile', 'gradle/dependency-locks/*.lockfile'],
   matches: (p) => {
     const base = p.slice(p.lastIndexOf('/') + 1);
     return base === 'gradle.lockfile' || base.endsWith('-gradle.lockfile') || (p.includes('gradle/dependency-locks/') && base.endsWith('.lockfile'));

@@ -26,6 +26,7 @@ async function extract(file: InputFile): Promise<Target[]> {
 export const gradleVerificationExtractor: Extractor = {
   name: 'gradle-verification',
   ecosystem: 'maven',
+  reads: ['gradle/verification-metadata.xml'],
   matches: (p) => p === 'gradle/verification-metadata.xml' || p.endsWith('/gradle/verification-metadata.xml'),
   extract,
 };

@@ -195,6 +195,7 @@ async function declaredDeps(lockPath: string, ctx: ExtractContext): Promise<MixE
 export const hexExtractor: Extractor = {
   name: 'hex',
   ecosystem: 'hex',
+  reads: ['mix.lock'],
   matches: (p) => baseName(p) === 'mix.lock',
   async extract(file: InputFile, ctx: ExtractContext) {
     const parsed = parseMixLockDetailed(await file.text(), file.path);

@@ -528,6 +528,7 @@ async function extractPom(file: InputFile, ctx: ExtractContext): Promise<Target[
 export const pomExtractor: Extractor = {
   name: 'pom',
   ecosystem: 'maven',
+  reads: ['pom.xml'],
   matches: (p) => p === 'pom.xml' || p.endsWith('/pom.xml'),
   extract: extractPom,
 };

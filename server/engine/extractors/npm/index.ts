@@ -272,6 +272,7 @@ async function extractInstalled(file: InputFile, ctx: ExtractContext): Promise<T
 const npmExtractor: Extractor = {
   name: 'npm',
   ecosystem: 'npm',
+  reads: ['package-lock.json', 'npm-shrinkwrap.json', 'package.json'],
   matches(path) {
     if (inNodeModules(path)) return false;
     const base = baseOf(path);

@@ -90,6 +90,7 @@ async function extract(file: InputFile): Promise<Target[]> {
 export const nugetAssetsExtractor: Extractor = {
   name: 'nuget-assets',
   ecosystem: 'nuget',
+  reads: ['obj/project.assets.json'],
   matches: (p) => p === 'project.assets.json' || p.endsWith('/project.assets.json'),
   extract,
 };

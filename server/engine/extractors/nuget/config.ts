@@ -29,6 +29,7 @@ async function extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> 
 export const packagesConfigExtractor: Extractor = {
   name: 'packages-config',
   ecosystem: 'nuget',
+  reads: ['packages.config'],
   matches: (p) => p === 'packages.config' || p.endsWith('/packages.config'),
   extract,
 };

@@ -63,6 +63,7 @@ type Json = Record<string, unknown>;
 export const dotnetDepsExtractor: Extractor = {
   name: 'dotnet-deps',
   ecosystem: 'nuget',
+  reads: ['*.deps.json'],
   matches: (p) => p.endsWith('.deps.json'),
   extract,
 };

@@ -54,6 +54,7 @@ async function extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> 
 export const nugetLockExtractor: Extractor = {
   name: 'nuget',
   ecosystem: 'nuget',
+  reads: ['packages.lock.json'],
   matches: (p) => p === 'packages.lock.json' || p.endsWith('/packages.lock.json'),
   extract,
 };

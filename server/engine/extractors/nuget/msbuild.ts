@@ -203,6 +203,7 @@ async function extractPackagesProps(file: InputFile): Promise<Target[]> {
 export const msbuildProjectExtractor: Extractor = {
   name: 'msbuild',
   ecosystem: 'nuget',
+  reads: ['*.csproj', '*.fsproj', '*.vbproj'],
   matches: (p) => /\.(cs|fs|vb)proj$/i.test(p),
   extract: extractProject,
 };
@@ -210,6 +211,7 @@ export const msbuildProjectExtractor: Extractor = {
 export const packagesPropsExtractor: Extractor = {
   name: 'packages-props',
   ecosystem: 'nuget',
+  reads: ['Directory.Packages.props'],
   matches: (p) => {
     const base = p.slice(p.lastIndexOf('/') + 1);
     return base === 'Directory.Packages.props' || base === 'Packages.props';

@@ -152,6 +152,7 @@ async function extractPnpm(file: InputFile, ctx: ExtractContext): Promise<Target
 const pnpmExtractor: Extractor = {
   name: 'pnpm',
   ecosystem: 'npm',
+  reads: ['pnpm-lock.yaml'],
   matches: (path) => baseOf(path) === 'pnpm-lock.yaml' && !path.split('/').includes('node_modules'),
   extract: extractPnpm,
 };

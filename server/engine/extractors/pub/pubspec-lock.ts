@@ -65,6 +65,7 @@ async function projectOf(lockPath: string, ctx: ExtractContext): Promise<Target[
 export const pubExtractor: Extractor = {
   name: 'pub',
   ecosystem: 'pub',
+  reads: ['pubspec.lock'],
   matches: (p) => baseName(p) === 'pubspec.lock',
   async extract(file: InputFile, ctx: ExtractContext) {
     const target = parsePubspecLock(await file.text(), file.path);

@@ -109,6 +109,7 @@ function installedIn(ctx: ExtractContext, dir: string): Promise<Map<string, stri
 export const installed: Extractor = {
   name: 'python-pkg',
   ecosystem: 'pypi',
+  reads: ['*.dist-info/METADATA', '*.egg-info/PKG-INFO'],
   matches: isInstalledMetadata,
   async extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
     const buf = await file.read();

@@ -12,6 +12,7 @@ import {
 export const pdm: Extractor = {
   name: 'pdm',
   ecosystem: 'pypi',
+  reads: ['pdm.lock'],
   matches: (p) => path.posix.basename(p) === 'pdm.lock',
   async extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
     const text = await file.text();

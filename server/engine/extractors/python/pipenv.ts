@@ -47,6 +47,7 @@ async function pipfileDirect(ctx: ExtractContext, lockPath: string): Promise<{ m
 export const pipenv: Extractor = {
   name: 'pipenv',
   ecosystem: 'pypi',
+  reads: ['Pipfile.lock'],
   matches: (p) => path.posix.basename(p) === 'Pipfile.lock',
   async extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
     const text = await file.text();

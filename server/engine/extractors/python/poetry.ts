@@ -19,6 +19,7 @@ function constraintVersion(v: unknown): string | undefined {
 export const poetry: Extractor = {
   name: 'poetry',
   ecosystem: 'pypi',
+  reads: ['poetry.lock'],
   matches: (p) => path.posix.basename(p) === 'poetry.lock',
   async extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
     const text = await file.text();

@@ -23,6 +23,7 @@ function devByMarker(marker: string, defaults: Set<string>): boolean {
 export const pylock: Extractor = {
   name: 'pylock',
   ecosystem: 'pypi',
+  reads: ['pylock.toml'],
   matches: isPylock,
   async extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
     const text = await file.text();

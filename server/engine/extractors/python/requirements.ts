@@ -184,6 +184,7 @@ export function requirementsExtractor(options: RequirementsOptions = {}): Extrac
   return {
     name: 'pip',
     ecosystem: 'pypi',
+    reads: ['requirements.txt', 'requirements-*.txt', 'requirements/*.txt'],
     matches: isRequirementsFile,
     async extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
       const text = decodeRequirements(await file.read(), file.path);

@@ -22,6 +22,7 @@ function depsOf(value: unknown): Raw[] {
 export const uv: Extractor = {
   name: 'uv',
   ecosystem: 'pypi',
+  reads: ['uv.lock'],
   matches: (p) => path.posix.basename(p) === 'uv.lock',
   async extract(file: InputFile, _ctx: ExtractContext): Promise<Target[]> {
     const text = await file.text();

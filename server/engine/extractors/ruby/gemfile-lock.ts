@@ -160,6 +160,7 @@ async function extractGemfileLock(file: InputFile, ctx: ExtractContext): Promise
 export const gemfileLockExtractor: Extractor = {
   name: 'bundler',
   ecosystem: 'gem',
+  reads: ['Gemfile.lock', 'gems.locked'],
   matches: (path) => /(^|\/)(Gemfile\.lock|gems\.locked)$/.test(path),
   extract: extractGemfileLock,
 };

@@ -135,6 +135,7 @@ async function extractGemspec(file: InputFile, ctx: ExtractContext): Promise<Tar
 export const gemspecExtractor: Extractor = {
   name: 'gemspec',
   ecosystem: 'gem',
+  reads: ['*.gemspec'],
   matches: (path) => path.endsWith('.gemspec'),
   extract: extractGemspec,
 };

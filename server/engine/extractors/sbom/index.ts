@@ -90,6 +90,7 @@ async function readSbomFile(file: InputFile): Promise<string> {
 export const sbomExtractor: Extractor = {
   name: 'sbom',
   ecosystem: 'generic',
+  reads: ['bom.json', '*.cdx.json', '*.spdx.json', '*.spdx'],
   matches: isSbomPath,
   async extract(file: InputFile): Promise<Target[]> {
     const text = await readSbomFile(file);

@@ -66,6 +66,7 @@ export function parsePackageResolved(text: string, file: string): Target {
 export const swiftExtractor: Extractor = {
   name: 'swift',
   ecosystem: 'swift',
+  reads: ['Package.resolved'],
   matches: (p) => baseName(p) === 'Package.resolved',
   async extract(file: InputFile) {
     return [parsePackageResolved(await file.text(), file.path)];

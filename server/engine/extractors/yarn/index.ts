@@ -163,6 +163,7 @@ async function extractYarn(file: InputFile, ctx: ExtractContext): Promise<Target
 const yarnExtractor: Extractor = {
   name: 'yarn',
   ecosystem: 'npm',
+  reads: ['yarn.lock'],
   matches: (path) => baseOf(path) === 'yarn.lock' && !path.split('/').includes('node_modules'),
   extract: extractYarn,
 };

@@ -29,7 +29,7 @@ import path from 'node:path';
 import type { FileSystem, SevenZipModule, SevenZipModuleFactory, SevenZipModuleOptions } from '7z-wasm';
 import { makePrivateTempDir } from '../../../files/private.ts';
 import { formatBytes } from '../limits.ts';
-import { fileTooLarge, ratioTooHigh, totalTooLarge, tooManyEntries, UnpackError } from './errors.ts';
+import { decoderMessage, fileTooLarge, ratioTooHigh, totalTooLarge, tooManyEntries, UnpackError } from './errors.ts';
 import { printable, safeEntryPath } from './names.ts';
 import { archiveLabel, Sink } from './sink.ts';
 import type { Budget } from './sink.ts';
@@ -221,7 +221,7 @@ function isEncrypted(run: Run): boolean {
 function failure(run: Run, label: string): UnpackError {
   if (run.memory) return new UnpackError('unsupported', `压缩包 ${label} 解压所需内存超过 ${formatBytes(SEVEN_ZIP_MEMORY)} 上限，无法解压`);
   if (isEncrypted(run)) return new UnpackError('unsupported', ENCRYPTED);
-  return new UnpackError('corrupt', `压缩包已损坏：${printable(firstError(run))}`, { cause: run.thrown });
+  return new UnpackError('corrupt', `压缩包已损坏：${decoderMessage(firstError(run))}`, { cause: run.thrown });
 }
 
 /** Checks the listing against the limits before anything is extracted. */
@@ -408,7 +408,7 @@ export async function extractSevenZip(file: string, root: string, options: Seven
     }
     const onlyDangerous = dangerous.length > 0 && run.code === 2 && !errorLines(run).some((l) => !DANGEROUS.test(l));
     if (run.thrown !== undefined || run.code < 0 || (run.code >= 2 && !onlyDangerous)) throw failure(run, label);
-    if (run.code === 1) budget.notes.push({ entry: printable(prefix || path.basename(source)), reason: `7-Zip 警告：${printable(firstError(run))}` });
+    if (run.code === 1) budget.notes.push({ entry: printable(prefix || path.basename(source)), reason: `7-Zip 警告：${decoderMessage(firstError(run))}` });
     signal.throwIfAborted();
     return await collect(work, root, prefix, budget, archiveBytes, state.links);
   } finally {

@@ -211,7 +211,9 @@ export class Sink {
       try {
         await symlink(target.replace(/\\/g, '/'), this.abs(rel));
       } catch (error) {
-        this.skip(name, `无法创建符号链接：${(error as Error).message}`);
+        // The system's English message stays out: its error code says enough (EPERM, EEXIST, ...).
+        const code = (error as NodeJS.ErrnoException).code;
+        this.skip(name, `无法创建符号链接${code ? `（${code}）` : ''}，已忽略`);
         continue;
       }
       this.kinds.set(rel, 'link');

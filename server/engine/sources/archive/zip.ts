@@ -5,7 +5,7 @@
 // data overlap (the "overlapping files" bomb: thousands of entries sharing one compressed kernel)
 // are refused as soon as the space they claim exceeds the file.
 import { Readable, Transform } from 'node:stream';
-import { createInflateRaw } from 'node:zlib';
+import { crc32, createInflateRaw } from 'node:zlib';
 import yauzl from 'yauzl';
 import type { Entry } from 'yauzl';
 import { UnpackError, tooManyEntries } from './errors.ts';
@@ -124,18 +124,27 @@ async function entryData(zip: yauzl.ZipFile, entry: Entry, name: string, sink: S
   }
   const declared = entry.uncompressedSize;
   let size = 0;
+  // The CRC-32 the central directory declares, over what came out: a stored entry with a flipped
+  // byte inflates "fine" and only its checksum tells.
+  let crc = 0;
   const checked = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
-      if (size > declared) done(new UnpackError('corrupt', `压缩包已损坏：条目 ${printable(name)} 解压后超过其声明的 ${declared} 字节`));
-      else done(null, chunk);
+      if (size > declared) return done(new UnpackError('corrupt', `压缩包已损坏：条目 ${printable(name)} 解压后超过其声明的 ${declared} 字节`));
+      crc = crc32(chunk, crc);
+      done(null, chunk);
     },
     flush(done) {
       if (size < declared) done(new UnpackError('corrupt', `压缩包已损坏：条目 ${printable(name)} 解压后不足其声明的 ${declared} 字节`));
+      else if (crc >>> 0 !== entry.crc32 >>> 0) done(new UnpackError('corrupt', `压缩包已损坏：条目 ${printable(name)} 的数据校验（CRC-32）失败`));
       else done();
     },
   });
   data.on('error', (error) => checked.destroy(error));
   checked.on('close', () => data.destroy());
+  // A small entry flows in whole while the sink is still opening its file, so the size or CRC
+  // check can fail before the sink's pipeline listens: the stream keeps the error (`errored`),
+  // which the pipeline then rejects with, rather than it being thrown as an uncaught event.
+  checked.on('error', () => {});
   return data.pipe(checked);
 }

@@ -184,6 +184,7 @@ export async function probeScan(root: string, matches: (file: string) => boolean
   const probe: Extractor = {
     name: 'probe',
     ecosystem: 'generic',
+    reads: [],
     matches,
     extract: async (file) => {
       seen.push(file.path);

@@ -1,0 +1,72 @@
+// Before a launch is answered 任务发起成功！: the upload it analyses is read through with the
+// analysis's own archive readers and limits (engine verifyArchive, in a worker thread off the
+// event loop), so a fake, truncated, damaged, oversized or empty archive is refused in the
+// launch's answer, in Chinese, and nothing is created. A source type whose input is a list (SBOM,
+// Excel) or that cannot be analysed yet is not checked here (its import or checkLaunchable refuses
+// it). A completed upload never changes: it is read through once, in the background as soon as
+// its last byte arrives (checkUploadSoon), and the launch awaits that answer.
+import { inputKindOf, isArchiveName } from '../../contract/sources.ts';
+import type { Db } from '../db/transaction.ts';
+import { verifyArchiveInWorker } from '../engine/index.ts';
+import { isUserError, UserError } from '../errors.ts';
+import { workRoot } from '../jobs/leftovers.ts';
+import { findCompleteUpload } from '../uploads/store.ts';
+import { TASK_MSG } from './task-messages.ts';
+
+/** What reading an upload through found: whether it is an archive at all, and the refusal if any. */
+interface Outcome {
+  archive: boolean;
+  refusal: string | null;
+}
+
+/** Outcomes per upload (`<id>:<size>`), in flight or settled; the oldest dropped first. */
+const outcomes = new Map<string, Promise<Outcome>>();
+const MAX_OUTCOMES = 1000;
+
+type CompleteUpload = { id: string; size: number; path: string; fileName: string };
+
+function outcomeOf(upload: CompleteUpload, dataDir: string): Promise<Outcome> {
+  const key = `${upload.id}:${upload.size}`;
+  let outcome = outcomes.get(key);
+  if (!outcome) {
+    outcome = verify(upload, dataDir);
+    outcomes.set(key, outcome);
+    // A failure that is not the archive's (the thread died, the file went) is not kept.
+    outcome.catch(() => outcomes.delete(key));
+    if (outcomes.size > MAX_OUTCOMES) outcomes.delete(outcomes.keys().next().value!);
+  }
+  return outcome;
+}
+
+async function verify(upload: CompleteUpload, dataDir: string): Promise<Outcome> {
+  try {
+    const verified = await verifyArchiveInWorker(upload.path, { name: upload.fileName, tempDir: workRoot(dataDir) });
+    return { archive: verified !== null, refusal: null };
+  } catch (error) {
+    if (isUserError(error)) return { archive: true, refusal: TASK_MSG.badArchive(upload.fileName, error.message) };
+    throw error;
+  }
+}
+
+/**
+ * Starts reading a just-completed upload through in the background, so that by the time the
+ * user has filled in the form and launches, the answer is ready (a large archive takes a while).
+ */
+export function checkUploadSoon(dataDir: string, upload: CompleteUpload): void {
+  outcomeOf(upload, dataDir).catch(() => {});
+}
+
+/**
+ * Refuses (UserError on the form's uploadId) an upload a run of this source type could not
+ * analyse: not an archive when the type or the file's name needs one, an archive that is
+ * unsupported, damaged, over a limit or has no file in it.
+ */
+export async function checkUploadInput(db: Db, dataDir: string, getCodeType: number, uploadId: string | null): Promise<void> {
+  const kind = inputKindOf(getCodeType);
+  if (!uploadId || (kind !== 'source' && kind !== 'feature' && kind !== 'binary')) return;
+  const upload = await findCompleteUpload(db, dataDir, uploadId);
+  if (!upload) throw new UserError(TASK_MSG.uploadMissing, 'not-found', { field: 'uploadId' });
+  const { archive, refusal } = await outcomeOf(upload, dataDir);
+  if (refusal !== null) throw new UserError(refusal, 'invalid', { field: 'uploadId' });
+  if (!archive && (kind === 'source' || isArchiveName(upload.fileName))) throw new UserError(TASK_MSG.notArchive(upload.fileName), 'invalid', { field: 'uploadId' });
+}
