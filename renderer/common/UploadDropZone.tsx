@@ -134,8 +134,10 @@ export function UploadDropZone({ accept, multiple = false, folders = false, labe
           <Button minimal intent={Intent.PRIMARY} text={t.pickFiles} disabled={disabled} onClick={() => void pick(false)} />
           {folders ? <Button minimal intent={Intent.PRIMARY} text={t.pickFolder} disabled={disabled} onClick={() => void pick(true)} /> : null}
         </div>
-        <div className={`${Classes.TEXT_MUTED} ${Classes.TEXT_SMALL}`} style={{ overflowWrap: 'anywhere' }}>
-          {accept.length ? t.accepted(acceptList) : null}
+        <div className={`${Classes.TEXT_MUTED} ${Classes.TEXT_SMALL}`} style={{ overflowWrap: 'break-word' }}>
+          {/* Line breaking never breaks before the dot of ".json", so without the zero-width
+              spaces the list is one unbreakable run and the label itself is split. */}
+          {accept.length ? t.accepted(accept.join('、\u200b')) : null}
           {folders ? ` ${t.dropFolderHint}` : null}
         </div>
         <input ref={fileInput} type="file" hidden accept={accept.join(',')} multiple={multiple} onChange={(e) => onInput(e, false)} data-testid="upload-file-input" />
