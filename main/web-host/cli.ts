@@ -18,6 +18,7 @@ import { VAULT_SERVICE, createKeyringBackend, createVault } from '../services/va
 import { createDispatcher } from '../ipc/dispatcher.ts';
 import { createHandlers } from '../ipc/handlers.ts';
 import { startWebHost, type WebHost } from './host.ts';
+import { openLogFile } from './log-file.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -62,11 +63,14 @@ async function runWebHost(argv: string[] = process.argv.slice(2), env: NodeJS.Pr
   const home = path.resolve(env.CAIRN_HOME || defaultAppDataDir());
   const errLog = (line: string) => process.stderr.write(`${line}\n`);
   const version = (JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string }).version;
+  // The platform's own output goes to the log file; its state changes (below) to the terminal.
+  const logFile = openLogFile(home);
+  errLog(`日志文件：${logFile.path}`);
 
   const platform = createLocalPlatform({
     spawner: createNodeSpawner({ entry: env.CAIRN_SERVER_ENTRY || path.join(repoRoot, 'server', 'server.ts'), cwd: repoRoot }),
     dataDir: path.join(home, 'platform'),
-    log: errLog,
+    log: logFile.write,
   });
   // Browser files are staged here before upload; only these may be uploaded from a page.
   const stageDir = path.join(uploadTempDir(home), 'web');
@@ -83,7 +87,10 @@ async function runWebHost(argv: string[] = process.argv.slice(2), env: NodeJS.Pr
   });
   const dispatcher = createDispatcher(createHandlers(services), {
     checkResponses: true,
-    onError: (channel, err) => errLog(`调用 ${channel} 出错：${err instanceof Error ? err.stack ?? err.message : String(err)}`),
+    onError: (channel, err) => {
+      errLog(`调用 ${channel} 出错：${err instanceof Error ? err.message : String(err)}（详情见日志文件）`);
+      logFile.write(`调用 ${channel} 出错：${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    },
   });
   const host = await startWebHost({
     dispatcher,
@@ -98,7 +105,10 @@ async function runWebHost(argv: string[] = process.argv.slice(2), env: NodeJS.Pr
   // Status updates repeat the message when only the pid or url changes: say each once.
   let lastMessage = '';
   platform.onStatus((status) => {
-    if (status.message !== lastMessage) errLog(`[本机平台] ${status.message}`);
+    if (status.message !== lastMessage) {
+      errLog(`[本机平台] ${status.message}`);
+      logFile.write(`[本机平台] ${status.message}`);
+    }
     lastMessage = status.message;
   });
   void platform.start();
@@ -111,6 +121,7 @@ async function runWebHost(argv: string[] = process.argv.slice(2), env: NodeJS.Pr
         await host.close();
         await platform.stop();
         services.dispose();
+        await logFile.close();
       })()),
   };
 }

@@ -2,7 +2,7 @@
 // what it prints, the launch token (good once), the bridge end to end (login, api:call), only staged
 // paths accepted, clean exit on SIGTERM.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,6 +97,17 @@ describe.skipIf(!hasServer)('web host (cli) with the real platform', () => {
     expect(await invoke('api:call', { method: 'GET', path: '/api/user/self' })).toMatchObject({ ok: true, value: { code: 1, data: { username: 'admin' } } });
     expect(existsSync(path.join(home, 'profiles.json'))).toBe(true);
     expect(existsSync(path.join(home, 'platform'))).toBe(true);
+  });
+
+  it("keeps the platform's output in the log file and the terminal to what a person reads", async () => {
+    const logPath = path.join(home, 'logs', 'web-host.log');
+    expect(stderr).toContain(`日志文件：${logPath}`);
+    expect(stderr).toContain('[本机平台] 本机平台运行中');
+    // The platform's JSON lines (its listening event, its request log) are not on the terminal.
+    expect(stderr.split('\n').filter((line) => line.includes('{"'))).toEqual([]);
+    const log = await waitFor(async () => readFileSync(logPath, 'utf8'), (text) => text.includes('"event":"listening"'), 10_000);
+    expect(log).toContain('[本机平台] 本机平台运行中');
+    expect(statSync(logPath).mode & 0o777).toBe(0o600);
   });
 
   it('stops the platform and exits on SIGTERM', async () => {
