@@ -127,6 +127,8 @@ export {
   type LicenseAttributes, type LicenseInfo, type LicenseLevel,
 } from './matchers/licenses/knowledge.ts';
 export { checkCompatibility, type CompatibilityResult } from './matchers/licenses/conflicts.ts';
+export { EXCLUDED_SCOPES, isProjectScope, licenseScopeOf, type LicenseScope } from './analyzers/license-scope.ts';
+export type { ProjectLicense } from './project-license.ts';
 export type { LicenseMatch, LicenseRecognizer } from './matchers/licenses/recognize.ts';
 export type { CopyrightDetection, Found } from './detectors/copyright/index.ts';
 
