@@ -312,6 +312,10 @@ export interface RunsTable {
   summary: Defaulted<JsonText>;
   problems: Defaulted<JsonText>;
   outbound_license: string | null;
+  /** project (the user's setting) | manifest | license-file; null: before 0015, or no outbound licence. */
+  outbound_source: string | null;
+  /** The manifest or licence file the outbound licence was read from. */
+  outbound_file: string | null;
   created_by: number | null;
 }
 
@@ -387,6 +391,8 @@ export interface RunLicensesTable {
   score: number | null;
   start_line: number | null;
   end_line: number | null;
+  /** project | test | licence-data | data (engine/analyzers/license-scope.ts). */
+  scope: Defaulted<string>;
 }
 
 export interface RunCopyrightsTable {

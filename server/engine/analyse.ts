@@ -14,6 +14,7 @@ import { allExtractors, noManifestMessage } from './extractors/index.ts';
 import { ExtractError, type ScanProblem, type ScanResult, type Target } from './model.ts';
 import { inventory, type InventoryEntry } from './output/inventory.ts';
 import { scanTree } from './scan.ts';
+import { readProjectLicense, type ProjectLicense } from './project-license.ts';
 import { detectFormat, unpackArchive, UnpackError, type UnpackLimits } from './sources/unpack.ts';
 import { walkTree } from './sources/tree.ts';
 
@@ -52,8 +53,11 @@ export interface AnalyseResult {
   components: InventoryEntry[];
   /** purls the analysed project itself depends on (roots of the dependency tree). */
   roots: string[];
-  /** Outbound licence declared by the analysed project's own manifest, when one says so. */
-  projectLicense: string | null;
+  /**
+   * The analysed project's own licence as its root manifests declare it (else the full text of its
+   * root licence file), with the file it was read from (project-license.ts); null when none says.
+   */
+  projectLicense: ProjectLicense | null;
   targets: Array<{ file: string; type: string; components: number }>;
   files: FileEntry[];
   findings: FileFindings[];
@@ -108,7 +112,12 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
     if (hasFindings(record)) findings.push(record);
   }
   onProgress({ stage: 'licenses', fraction: 1 });
-  return finish(scan, files, findings, started);
+  const texts = new Map<string, string[]>();
+  for (const f of findings) {
+    const ids = f.licenses.filter((l) => l.kind === 'text').map((l) => l.spdx);
+    if (ids.length) texts.set(f.path, ids);
+  }
+  return finish(scan, files, findings, started, await readProjectLicense(root, texts));
 }
 
 /** The folder to scan: an unpacked archive, or the single uploaded file under its own name. */
@@ -152,10 +161,10 @@ async function importList(request: AnalyseRequest, started: number): Promise<Ana
     target = await importSbom(await readFile(request.file, 'utf8'), request.fileName);
   }
   const scan: ScanResult = { root: request.fileName, targets: [target], problems, stats: { files: 1, bytes: size, ms: 0 } };
-  return finish(scan, [{ path: request.fileName, size }], [], started);
+  return finish(scan, [{ path: request.fileName, size }], [], started, null);
 }
 
-function finish(scan: ScanResult, files: FileEntry[], findings: FileFindings[], started: number): AnalyseResult {
+function finish(scan: ScanResult, files: FileEntry[], findings: FileFindings[], started: number, projectLicense: ProjectLicense | null): AnalyseResult {
   const components = inventory(scan);
   const roots = new Set<string>();
   for (const t of scan.targets) for (const r of t.roots) roots.add(r);
@@ -165,21 +174,11 @@ function finish(scan: ScanResult, files: FileEntry[], findings: FileFindings[], 
   return {
     components,
     roots: [...roots].filter((purl) => known.has(purl)),
-    projectLicense: ownLicense(findings),
+    projectLicense,
     targets: scan.targets.map((t) => ({ file: t.file, type: t.type, components: t.components.length })),
     files,
     findings,
     problems: scan.problems,
     stats: { files: scan.stats.files, bytes: scan.stats.bytes, ms: Math.round(performance.now() - started) },
   };
-}
-
-/** The product's own licence: full licence texts in LICENSE / COPYING files at the top of the tree. */
-function ownLicense(findings: FileFindings[]): string | null {
-  const ids = new Set<string>();
-  for (const f of findings) {
-    if (!/^(licen[cs]e|copying|unlicense)(\.[a-z]+)?$/i.test(f.path)) continue;
-    for (const l of f.licenses) if (l.kind === 'text') ids.add(l.spdx);
-  }
-  return ids.size ? [...ids].sort().join(' AND ') : null;
 }

@@ -13,12 +13,12 @@ import type { Database } from '../db/schema.ts';
 import { levelsOf } from '../db/repositories/licenses.ts';
 import { findProject } from '../db/repositories/projects.ts';
 import { reportProgress, type RunRow } from '../db/repositories/runs.ts';
-import { analyseProject, type KnowledgeSource } from '../engine/index.ts';
+import { analyseProject, type KnowledgeSource, type ProjectLicense } from '../engine/index.ts';
 import { UserError } from '../errors.ts';
 import { getAdvisoryIndex } from '../kb/index-cache.ts';
 import { findCompleteUpload } from '../uploads/store.ts';
 import { openRunFolder, type RunFolder } from './leftovers.ts';
-import { saveRunResults } from './save-results.ts';
+import { saveRunResults, type RunOutbound } from './save-results.ts';
 
 /** A run ended by the platform for a reason the user can act on (its message is the run's message). */
 export class RunError extends UserError {}
@@ -81,11 +81,20 @@ export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: Abort
       { signal: controller.signal, maxHeapMb: ctx.maxHeapMb, onProgress: (p) => progress(p.stage, p.fraction, p.milestone) },
     );
     await progress('saving', 0, true);
-    const outbound = project.outbound_license?.trim() || analysis.projectLicense;
-    const saved = await saveRunResults(ctx.db, run, ctx.worker, { analysis, components, outboundLicense: outbound }, Boolean(project.retention_audit));
+    const saved = await saveRunResults(ctx.db, run, ctx.worker, { analysis, components, outbound: outboundOf(project.outbound_license, analysis.projectLicense) }, Boolean(project.retention_audit));
     if (!saved) throw new RunError('任务已被暂停或停止', 'conflict');
   } finally {
     signal.removeEventListener('abort', abort);
     await folder?.close();
   }
+}
+
+/**
+ * The outbound licence a run is judged against: the user's choice (the project's 出站许可证) >
+ * the root project's manifests (else its root licence file: engine/project-license.ts) > none.
+ */
+export function outboundOf(setting: string | null, declared: ProjectLicense | null): RunOutbound | null {
+  const chosen = setting?.trim();
+  if (chosen) return { license: chosen, source: 'project', file: null };
+  return declared ? { license: declared.expression, source: declared.source, file: declared.file } : null;
 }

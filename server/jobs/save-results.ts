@@ -6,12 +6,21 @@ import type { Kysely } from 'kysely';
 import type { RunSummary } from '../../contract/api/task.ts';
 import type { Database } from '../db/schema.ts';
 import { writeRunResults, type RunResultRows } from '../db/repositories/run-results.ts';
-import { expressionIds, type AnalysedComponent, type AnalyseResult } from '../engine/index.ts';
+import { expressionIds, licenseScopeOf, type AnalysedComponent, type AnalyseResult } from '../engine/index.ts';
+
+/** The outbound licence a run is judged against, and where it came from (jobs/execute-run.ts). */
+export interface RunOutbound {
+  license: string;
+  /** project: the user's setting; manifest / license-file: read from the analysed tree. */
+  source: 'project' | 'manifest' | 'license-file';
+  /** The file it was read from (manifest, license-file). */
+  file: string | null;
+}
 
 export interface RunResults {
   analysis: AnalyseResult;
   components: AnalysedComponent[];
-  outboundLicense: string | null;
+  outbound: RunOutbound | null;
 }
 
 const idOf = (ids: string[], prefix: string) => ids.find((id) => id.toUpperCase().startsWith(prefix)) ?? null;
@@ -26,13 +35,16 @@ export async function saveRunResults(db: Kysely<Database>, run: { id: number; pr
     licences: licenceRows(results),
     copyrights: copyrightRows(results.analysis),
   };
-  const summary = summarise(results, rows.findings.length, new Set(rows.licences.map((r) => r.spdx_id)).size, rows.copyrights.length);
+  // The project's licences only: texts in test fixtures, licence databases and data files are kept apart.
+  const summary = summarise(results, rows.findings.length, new Set(rows.licences.filter((r) => r.scope === 'project').map((r) => r.spdx_id)).size, rows.copyrights.length);
   const { problems } = results.analysis;
   const saved = await writeRunResults(db, run, worker, rows, {
     message: runMessage(results.analysis),
     summary,
     problems: problems.slice(0, 1000),
-    outboundLicense: results.outboundLicense,
+    outboundLicense: results.outbound?.license ?? null,
+    outboundSource: results.outbound?.source ?? null,
+    outboundFile: results.outbound?.file ?? null,
   }, retention);
   return saved ? summary : null;
 }
@@ -129,18 +141,22 @@ function fileRows(results: RunResults): RunResultRows['files'] {
   return rows;
 }
 
-/** Licences declared by components (one row per licence of the expression), then those found in files. */
+/**
+ * Licences declared by components (one row per licence of the expression), then those found in
+ * files, each with its scope: found in test fixtures, licence databases or data files, it is not
+ * one of the project's licences (engine/analyzers/license-scope.ts).
+ */
 function licenceRows(results: RunResults): RunResultRows['licences'] {
   const rows: RunResultRows['licences'] = [];
   for (const c of results.components) {
     if (!c.licenseExpression) continue;
     for (const spdx of expressionIds(c.licenseExpression)) {
-      rows.push({ purl: c.purl, file: c.locations[0]?.file ?? null, spdx_id: spdx, source: 'declared', score: null, start_line: null, end_line: null });
+      rows.push({ purl: c.purl, file: c.locations[0]?.file ?? null, spdx_id: spdx, source: 'declared', score: null, start_line: null, end_line: null, scope: 'project' });
     }
   }
   for (const f of results.analysis.findings) {
     for (const l of f.licenses) {
-      rows.push({ purl: null, file: f.path, spdx_id: l.spdx, source: l.kind, score: Math.round(l.score * 1000) / 1000, start_line: l.startLine, end_line: l.endLine });
+      rows.push({ purl: null, file: f.path, spdx_id: l.spdx, source: l.kind, score: Math.round(l.score * 1000) / 1000, start_line: l.startLine, end_line: l.endLine, scope: licenseScopeOf(f.path, l.kind) });
     }
   }
   return rows;

@@ -40,6 +40,15 @@ export const ScopeSchema = Type.Union([L('runtime'), L('development')]);
 /** How a licence was recognised: package metadata, full text, file header, SPDX tag, a reference (URL/name). */
 export const LicenseSourceSchema = Type.Union([L('declared'), L('text'), L('header'), L('tag'), L('reference')]);
 export const ConflictVerdictSchema = Type.Union([L('compatible'), L('incompatible'), L('unknown')]);
+/**
+ * Whose a licence found in a file is (server/engine/analyzers/license-scope.ts): the project's own,
+ * or a text in test code and fixtures, a vendored licence database, a data file.
+ */
+export const LicenseScopeSchema = Type.Union([L('project'), L('test'), L('licence-data'), L('data')]);
+/** The licence tab's two views: the project's own licences, and those found in tests, licence databases and data files. */
+export const LicenseViewSchema = Type.Union([L('project'), L('excluded')]);
+/** Where a run's outbound licence came from: the project's setting, a root manifest, the root licence file. */
+export const OutboundSourceSchema = Type.Union([L('project'), L('manifest'), L('license-file')]);
 /** A comparison row: only in the compared side, only in the base side, in both but different, identical. */
 export const ChangeSchema = Type.Union([L('added'), L('removed'), L('changed'), L('same')]);
 /** mark_logs.kind: component mark, vulnerability mark, custom level, VEX statement. */

@@ -6,7 +6,7 @@ import { Keyword, Nullable, PageSchema } from '../kit.ts';
 import { CopyleftSchema } from '../license.ts';
 import { LevelSchema } from '../vulnerability.ts';
 import {
-  ConflictVerdictSchema, LicenseSourceSchema, ProjectParams, RESULT_PERMISSION, TaskPagingQuery,
+  ConflictVerdictSchema, LicenseScopeSchema, LicenseSourceSchema, LicenseViewSchema, OutboundSourceSchema, ProjectParams, RESULT_PERMISSION, TaskPagingQuery,
 } from './common.ts';
 
 // ---- licences, copyrights, conflicts -------------------------------------------------------------
@@ -30,6 +30,8 @@ export const LicenseUsageRowSchema = Type.Object({
   licenseId: Nullable(Type.Integer()),
   copyleft: Nullable(CopyleftSchema),
   sources: Type.Array(LicenseSourceSchema),
+  /** Where it was found: project, or test / licence-data / data in the `excluded` view. */
+  scopes: Type.Array(LicenseScopeSchema),
   componentCount: Type.Integer(),
   /** The first 5. */
   components: Type.Array(ComponentRefSchema),
@@ -68,9 +70,25 @@ export const ConflictRowSchema = Type.Object({
 });
 export type ConflictRow = Static<typeof ConflictRowSchema>;
 
+export const LicenseUsagePageSchema = Type.Object({
+  ...PageSchema(LicenseUsageRowSchema).properties,
+  /** Distinct licences in each view, whichever is asked for. */
+  views: Type.Object({ project: Type.Integer(), excluded: Type.Integer() }),
+});
+
 export const ConflictPageSchema = Type.Object({
-  /** The project's outbound licence (SPDX expression); null: not set, every verdict is unknown. */
+  /**
+   * The outbound licence the run was judged against (SPDX expression): the project's setting, else
+   * what the root project's manifest (or root licence file) declares. null: none anywhere — then no
+   * verdict can be given, and no rows are listed (the tab explains how to set one).
+   */
   outboundLicense: Nullable(Type.String()),
+  /** Where it came from; null for runs analysed before this was recorded, or without one. */
+  outboundSource: Nullable(OutboundSourceSchema),
+  /** The manifest or licence file it was read from (root-relative). */
+  outboundFile: Nullable(Type.String()),
+  /** Components the run found (what would be judged once an outbound licence is set). */
+  componentCount: Type.Integer(),
   totals: Type.Object({ compatible: Type.Integer(), incompatible: Type.Integer(), unknown: Type.Integer() }),
   ...PageSchema(ConflictRowSchema).properties,
 });
@@ -83,8 +101,12 @@ export const licenseList = defineCall({
   path: '/api/license/list/{projectId}',
   summary: '任务许可证列表',
   params: ProjectParams,
-  query: Type.Object({ ...TaskPagingQuery.properties, keyword: Keyword, level: Type.Optional(LevelSchema) }),
-  response: PageSchema(LicenseUsageRowSchema),
+  query: Type.Object({
+    ...TaskPagingQuery.properties, keyword: Keyword, level: Type.Optional(LevelSchema),
+    /** project (default): the project's own licences; excluded: those in test fixtures, licence databases, data files. */
+    view: Type.Optional(LicenseViewSchema),
+  }),
+  response: LicenseUsagePageSchema,
   permission: RESULT_PERMISSION,
 });
 

@@ -75,7 +75,7 @@ function latestRuns(db: Kysely<Database>, visible: number[] | 'all') {
 export async function projectsUsingLicense(db: Kysely<Database>, visible: number[] | 'all', spdxId: string, paging: Paging): Promise<Page<InvolvedProject>> {
   if (visible !== 'all' && visible.length === 0) return { content: [], total: 0 };
   const query = latestRuns(db, visible)
-    .where((eb) => eb.exists(eb.selectFrom('run_licenses as l').select('l.id').whereRef('l.run_id', '=', 'r.id').where('l.spdx_id', '=', spdxId)));
+    .where((eb) => eb.exists(eb.selectFrom('run_licenses as l').select('l.id').whereRef('l.run_id', '=', 'r.id').where('l.spdx_id', '=', spdxId).where('l.scope', '=', 'project')));
   const total = await query.select(sql<number>`count(*)`.as('n')).executeTakeFirst();
   const rows = await query.select(['s.id as subject_id', 's.name as subject_name', 'p.id as project_id', 'p.name as project_name'])
     .orderBy('s.name').orderBy('p.name').limit(paging.size).offset((paging.page - 1) * paging.size).execute();

@@ -72,9 +72,9 @@ export async function advisoryDetails(db: Db, ids: string[]): Promise<Map<string
   return out;
 }
 
-/** Each licence of a run with the component rows that carry it. */
+/** Each of the project's own licences of a run with the component rows that carry it (not those in test fixtures, licence databases, data files). */
 export const licenceUses = (db: Db, runId: number) =>
-  db.selectFrom('run_licenses').select(['spdx_id', 'component_id']).distinct().where('run_id', '=', runId).execute();
+  db.selectFrom('run_licenses').select(['spdx_id', 'component_id']).distinct().where('run_id', '=', runId).where('scope', '=', 'project').execute();
 
 export interface LicenceFacts { name: string; level: number; copyleft: string; osi: boolean; fsf: boolean }
 

@@ -72,7 +72,8 @@ export async function statisticOf(db: Kysely<Database>, runs: LatestRun[]): Prom
   for (const part of chunks(runs.map((r) => r.runId), 500)) {
     const found = await db.selectFrom('run_vulnerabilities').select(['vul_id', 'level']).distinct().where('run_id', 'in', part).execute();
     for (const f of found) advisoryLevel.set(f.vul_id, Math.min(advisoryLevel.get(f.vul_id) ?? 16, Number(f.level)));
-    const ids = await db.selectFrom('run_licenses').select('spdx_id').distinct().where('run_id', 'in', part).execute();
+    // The projects' own licences: texts in test fixtures, licence databases and data files are not (engine license-scope.ts).
+    const ids = await db.selectFrom('run_licenses').select('spdx_id').distinct().where('run_id', 'in', part).where('scope', '=', 'project').execute();
     for (const l of ids) licenceIds.add(l.spdx_id);
   }
   for (const level of advisoryLevel.values()) vulnerabilities[level as 1]++;

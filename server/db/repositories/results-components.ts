@@ -149,7 +149,8 @@ export async function overviewGroups(db: Db, runId: number, vexMark: number) {
   let distinct = db.selectFrom('run_vulnerabilities').select(sql<number>`count(distinct vul_id)`.as('n')).where('run_id', '=', runId);
   if (vexMark === 1) distinct = distinct.where('vex', '<>', 1);
   const distinctFindings = Number((await distinct.executeTakeFirst())?.n ?? 0);
-  const licenceIds = await db.selectFrom('run_licenses').select(sql<number>`count(distinct spdx_id)`.as('n')).where('run_id', '=', runId).executeTakeFirst();
+  // The project's own licences (not those in test fixtures, licence databases, data files).
+  const licenceIds = await db.selectFrom('run_licenses').select(sql<number>`count(distinct spdx_id)`.as('n')).where('run_id', '=', runId).where('scope', '=', 'project').executeTakeFirst();
   return { components, findings, distinctFindings, distinctLicences: Number(licenceIds?.n ?? 0) };
 }
 

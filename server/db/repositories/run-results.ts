@@ -34,6 +34,9 @@ export interface RunOutcome {
   summary: RunSummary;
   problems: unknown[];
   outboundLicense: string | null;
+  /** Where the outbound licence came from (project, manifest, license-file) and its file. */
+  outboundSource: string | null;
+  outboundFile: string | null;
 }
 
 /** Rows per INSERT: well under SQLite's and PostgreSQL's bound-parameter limits for every table. */
@@ -85,6 +88,8 @@ export async function writeRunResults(
       summary: JSON.stringify(outcome.summary),
       problems: JSON.stringify(outcome.problems),
       outbound_license: outcome.outboundLicense,
+      outbound_source: outcome.outboundSource,
+      outbound_file: outcome.outboundFile,
     }).where('id', '=', run.id).execute();
     await trx.updateTable('projects').set({ status: TASK_STATUS.SUCCEEDED, updated_at: nowIso() })
       .where('id', '=', run.project_id).where('last_run_id', '=', run.id).execute();

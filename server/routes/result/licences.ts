@@ -4,7 +4,7 @@ import type { ConflictRow, CopyrightRow, LicenseUsageRow, resultLicenceCalls } f
 import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { resultScope } from '../../db/repositories/results.ts';
-import { componentLicences, licenceSamples, runCopyrights, runLicences } from '../../db/repositories/results-licences.ts';
+import { componentLicences, licenceSamples, licenceViewCounts, runCopyrights, runLicences } from '../../db/repositories/results-licences.ts';
 import { conflictOf } from '../../licenses/conflicts.ts';
 import { pageOf, pagingOf } from '../shared.ts';
 import { signedIn, type AreaHandlers } from '../register.ts';
@@ -13,15 +13,16 @@ export function licenceHandlers({ db }: ServerContext): AreaHandlers<typeof resu
   return {
     async licenseList({ request, params, query }) {
       const { run } = await resultScope(db, signedIn(request).userId, params.projectId, query?.taskId);
-      if (!run) return ok({ content: [], total: 0 });
+      if (!run) return ok({ content: [], total: 0, views: { project: 0, excluded: 0 } });
       const { page, size } = pagingOf(query);
       const keyword = query?.keyword?.trim().toLowerCase();
-      const rows = (await runLicences(db, run.id)).filter((r) => (!keyword || r.spdxId.toLowerCase().includes(keyword) || r.name.toLowerCase().includes(keyword))
+      const view = query?.view ?? 'project';
+      const rows = (await runLicences(db, run.id, view)).filter((r) => (!keyword || r.spdxId.toLowerCase().includes(keyword) || r.name.toLowerCase().includes(keyword))
         && (query?.level === undefined || r.level === query.level))
         .sort((a, b) => a.level - b.level || b.componentCount - a.componentCount || a.spdxId.localeCompare(b.spdxId));
       const content: LicenseUsageRow[] = [];
-      for (const r of pageOf(rows, page, size)) content.push({ ...r, ...(await licenceSamples(db, run.id, r.spdxId)) });
-      return ok({ content, total: rows.length });
+      for (const r of pageOf(rows, page, size)) content.push({ ...r, ...(await licenceSamples(db, run.id, r.spdxId, view)) });
+      return ok({ content, total: rows.length, views: await licenceViewCounts(db, run.id) });
     },
 
     async copyrightList({ request, params, query }) {
@@ -59,11 +60,19 @@ export function licenceHandlers({ db }: ServerContext): AreaHandlers<typeof resu
     async licenseConflict({ request, params, query }) {
       const { run, project } = await resultScope(db, signedIn(request).userId, params.projectId, query?.taskId);
       const totals = { compatible: 0, incompatible: 0, unknown: 0 };
-      // The run keeps the outbound licence it was analysed with; a project without runs shows its setting.
+      // The run keeps the outbound licence it was analysed with (and where it came from); a project
+      // without runs shows its setting.
       const outbound = run ? run.outbound_license : project.outbound_license;
-      if (!run) return ok({ outboundLicense: outbound, totals, content: [], total: 0 });
+      const from = {
+        outboundSource: (run ? run.outbound_source : project.outbound_license ? 'project' : null) as 'project' | 'manifest' | 'license-file' | null,
+        outboundFile: run?.outbound_file ?? null,
+      };
+      if (!run) return ok({ outboundLicense: outbound, ...from, componentCount: 0, totals, content: [], total: 0 });
       const { page, size } = pagingOf(query);
       const comps = await componentLicences(db, run.id);
+      // Without an outbound licence no verdict can be given: nothing is listed as 未知, the tab
+      // explains how to set one (the components' count says what would be judged).
+      if (!outbound) return ok({ outboundLicense: null, ...from, componentCount: comps.length, totals, content: [], total: 0 });
       const keyword = query?.keyword?.trim().toLowerCase();
       const order = { incompatible: 0, unknown: 1, compatible: 2 };
       const rows: ConflictRow[] = [];
@@ -75,7 +84,7 @@ export function licenceHandlers({ db }: ServerContext): AreaHandlers<typeof resu
         rows.push({ componentId: c.id, name: c.name, version: c.version, purl: c.purl, licenseExpression: c.license_expression, ...verdict });
       }
       rows.sort((a, b) => order[a.verdict] - order[b.verdict]);
-      return ok({ outboundLicense: outbound, totals, content: pageOf(rows, page, size), total: rows.length });
+      return ok({ outboundLicense: outbound, ...from, componentCount: comps.length, totals, content: pageOf(rows, page, size), total: rows.length });
     },
   };
 }
