@@ -38,7 +38,7 @@ export const projectZh = {
     retentionAuditHelp: '重新分析时沿用上一次对组件与漏洞的标记',
     outboundLicense: '出站许可证',
     outboundLicensePlaceholder: '例如：Apache-2.0 或 MIT OR GPL-2.0-only',
-    outboundLicenseHelp: '本项目对外发布所用的许可证（SPDX 表达式），用于许可证冲突分析；留空则从项目清单文件中读取。',
+    outboundLicenseHelp: '本项目对外发布所用的许可证（SPDX 表达式），用于许可证冲突分析；填写后以此为准。留空则在分析时从项目根目录的清单文件（package.json、pom.xml、Cargo.toml、pyproject.toml、setup.cfg、composer.json、*.gemspec、*.csproj 等）读取，都未声明时读取 LICENSE 等许可证文件。',
     enableTiming: '开启定时分析',
     timingDisabled: '本地上传的项目没有可重新获取的来源，不能定时分析',
     cronType: '周期',

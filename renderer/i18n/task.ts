@@ -268,6 +268,7 @@ export const taskZh = {
       level: '等级',
       copyleft: '传染性',
       sources: '识别方式',
+      scope: '所在位置',
       components: '组件',
       files: '文件',
       holder: '版权方',
@@ -287,7 +288,24 @@ export const taskZh = {
     emptyFilteredBody: '调整或重置筛选条件后再试。',
     loadFailed: '加载失败',
     outbound: '出站许可证',
-    outboundNone: '未设置出站许可证：无法判断兼容性，所有结论为“未知”。可在项目的分析设置中填写项目对外发布所用的出站许可证。',
+    /** Where the run's outbound licence came from. */
+    outboundFrom: {
+      project: () => '项目设置中指定',
+      manifest: (file: string) => `读取自项目清单 ${file}`,
+      'license-file': (file: string) => `读取自许可证文件 ${file}`,
+    } as Record<string, (file: string) => string>,
+    outboundChange: '修改出站许可证',
+    outboundNoneTitle: '未设置出站许可证，无法判断许可证冲突',
+    outboundNoneBody: (n: number) =>
+      `许可证冲突是把每个组件的许可证与本项目对外发布所用的许可证（出站许可证）比对得出的。此次分析找到 ${n} 个组件，但项目设置中没有填写出站许可证，项目根目录的清单文件与许可证文件也没有声明许可证，所以无法给出结论。`,
+    outboundNoneRead: '分析时会依次读取项目根目录的 package.json、Cargo.toml、pyproject.toml、setup.cfg、composer.json、*.gemspec、*.csproj、*.nuspec、pom.xml 中声明的许可证，都没有时读取 LICENSE、COPYING 等许可证文件；子目录与测试夹具中的清单和许可证文件不作为项目自身的许可证。',
+    outboundNoneSteps: ['点击“前往项目设置”，在“出站许可证”中填写 SPDX 表达式，例如 MIT、Apache-2.0 或 GPL-2.0-only OR MIT；闭源发布的产品填写 LicenseRef-proprietary。', '保存并重新分析后，此处按该许可证给出每个组件“兼容”“不兼容”或“未知”的结论。'],
+    outboundNoneAction: '前往项目设置',
+    // The licence list's two views (server/engine/analyzers/license-scope.ts decides which is which).
+    views: { project: '项目许可证', excluded: '测试/数据文件中的许可证' } as Record<string, string>,
+    excludedNote: '以下许可证出现在测试代码与测试夹具（test、tests、__tests__、testdata、fixtures、spec 等目录）、随附的许可证数据库（spdx-license-list、license-list-data、choosealicense.com 等）或数据文件（JSON、CSV、XML、SQL 等中的许可证全文与名称）中。它们是这些文件的内容，不是本项目及其组件的许可证：不计入许可证数量、等级、仪表盘与报告，也不参与许可证冲突判断。',
+    scopes: { project: '项目文件', test: '测试代码/夹具', 'licence-data': '许可证数据库', data: '数据文件' } as Record<string, string>,
+    emptyExcluded: '测试代码、许可证数据库与数据文件中没有识别到许可证',
     verdicts: { compatible: '兼容', incompatible: '不兼容', unknown: '未知' } as Record<string, string>,
     chosen: (s: string) => `按 ${s} 判断`,
   },

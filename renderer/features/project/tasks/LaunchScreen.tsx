@@ -4,6 +4,7 @@
 // start empty and an empty one keeps the stored password. sshType follows the editing rule (spec §4).
 // A source type the platform cannot analyse yet is said up front (the form's notice) and its
 // settings are only saved (PATCH /api/project/{projectId}, 仅保存修改), then the task list opens.
+// focus=outboundLicense puts the 出站许可证 field in view and focuses it.
 import { useEffect, useState } from 'react';
 import { Button } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -44,6 +45,16 @@ export default function LaunchScreen() {
     if (form || !stored.data || stored.isFetching) return;
     setForm(formFromProject(stored.data));
   }, [stored.data, stored.isFetching, form]);
+
+  // Opened to set the outbound licence (the licence-conflict tab's 前往项目设置): that field, in view.
+  const focus = params.get('focus');
+  const ready = Boolean(form);
+  useEffect(() => {
+    if (!ready || focus !== 'outboundLicense') return;
+    const field = document.getElementById('pf-outbound');
+    field?.scrollIntoView({ block: 'center' });
+    field?.focus();
+  }, [ready, focus]);
 
   const title = routeTitle('/project/analysis/launch');
   if (!projectId) {

@@ -1,9 +1,12 @@
 // 许可证: three sub-tabs (sub=license|copyright|conflict in the URL) — the licences recognised in
-// the run with their level, copyleft, how they were found, components and files; the copyright
-// holders with their statements and files; the licence conflicts against the project's outbound
-// licence with a verdict and a one-sentence explanation.
+// the run with their level, copyleft, how they were found, components and files, the project's own
+// apart from those found in test fixtures, licence databases and data files (view=excluded: listed
+// with where they were found, counted nowhere); the copyright holders with their statements and
+// files; the licence conflicts against the project's outbound licence (and where it came from) with
+// a verdict and a one-sentence explanation — or, without an outbound licence, how to set one.
 import { useState, type ReactNode } from 'react';
-import { Callout, Card, HTMLTable, SegmentedControl, Tag, type Intent } from '@blueprintjs/core';
+import { Button, Callout, Card, HTMLTable, SegmentedControl, Tag, type Intent } from '@blueprintjs/core';
+import { useNavigate } from 'react-router';
 import type { ConflictRow, CopyrightRow, LicenseUsageRow } from '../../../../../contract/api/result/index.ts';
 import { useCopyrightListQuery, useLicenseConflictQuery, useResultLicenseListQuery } from '../../../../api/resultApi.ts';
 import { KeywordSearch } from '../../../../common/list/filters.tsx';
@@ -60,18 +63,34 @@ const more = (shown: number, total: number) => (total > shown ? <span className=
 function Licenses() {
   const { projectId, run } = useTaskView();
   const k = useKeywordPaging();
-  const q = useResultLicenseListQuery({ projectId, query: { page: k.page, size: SIZE, taskId: run.id, ...k.keywordQuery } });
+  const [view, setView] = useState<'project' | 'excluded'>('project');
+  const q = useResultLicenseListQuery({ projectId, query: { page: k.page, size: SIZE, taskId: run.id, ...k.keywordQuery, ...(view === 'excluded' ? { view } : {}) } });
+  const views = q.data?.views;
+  const excluded = view === 'excluded';
   return (
     <>
-      <KeywordSearch label={t.keyword} placeholder={t.keywordLicense} value={k.keyword} onValueChange={k.setKeyword} onSearch={k.search} />
+      <div className="cairn-filter-row">
+        <SegmentedControl
+          aria-label={t.licenses}
+          value={view}
+          onValueChange={(v) => { setView(v as typeof view); k.setPage(1); }}
+          options={(['project', 'excluded'] as const).map((v) => ({ value: v, label: `${t.views[v]}${views ? ` ${views[v]}` : ''}` }))}
+        />
+        <KeywordSearch label={t.keyword} placeholder={t.keywordLicense} value={k.keyword} onValueChange={k.setKeyword} onSearch={k.search} />
+      </div>
+      {excluded ? (
+        <Callout intent="none" icon="filter-remove" className="cairn-license-excluded-note">
+          {t.excludedNote}
+        </Callout>
+      ) : null}
       <PagedTable<LicenseUsageRow>
         q={q}
-        empty={t.empty}
+        empty={excluded ? t.emptyExcluded : t.empty}
         filtered={Boolean(k.applied)}
         page={k.page}
         setPage={k.setPage}
         className="cairn-table cairn-result-license-table"
-        columns={[c.spdx, c.level, c.copyleft, c.sources, c.components, c.files]}
+        columns={excluded ? [c.spdx, c.level, c.scope, c.sources, c.files] : [c.spdx, c.level, c.copyleft, c.sources, c.components, c.files]}
         row={(r) => (
           <tr key={r.spdxId}>
             <td>
@@ -81,12 +100,24 @@ function Licenses() {
             <td>
               <LevelTag level={r.level} />
             </td>
-            <td>{r.copyleft ? t.copyleft[r.copyleft] ?? r.copyleft : '--'}</td>
+            {excluded ? (
+              <td>
+                {r.scopes.map((x) => (
+                  <Tag key={x} minimal className="cairn-inline-tag">
+                    {t.scopes[x] ?? x}
+                  </Tag>
+                ))}
+              </td>
+            ) : (
+              <td>{r.copyleft ? t.copyleft[r.copyleft] ?? r.copyleft : '--'}</td>
+            )}
             <td>{r.sources.map((s) => zh.task.componentDetail.licenseSource[s] ?? s).join('、')}</td>
-            <td>
-              {r.components.map((x) => `${x.name}${x.version ? `@${x.version}` : ''}`).join(', ')}
-              {more(r.components.length, r.componentCount)}
-            </td>
+            {excluded ? null : (
+              <td>
+                {r.components.map((x) => `${x.name}${x.version ? `@${x.version}` : ''}`).join(', ')}
+                {more(r.components.length, r.componentCount)}
+              </td>
+            )}
             <td className="cairn-mono cairn-break">
               {r.files.map((f, i) => (
                 <div key={`${f.file}:${i}`}>
@@ -146,24 +177,43 @@ function Copyrights() {
 
 const VERDICT_INTENT: Record<string, Intent> = { compatible: 'success', incompatible: 'danger', unknown: 'none' };
 
+/** Where the project's outbound licence is set: the project's settings, its field focused. */
+const settingsUrl = (projectId: number) => `/project/analysis/launch?projectId=${projectId}&focus=outboundLicense`;
+
+/** Without an outbound licence: why no verdict can be given, and how to set one. */
+function NoOutbound({ projectId, components }: { projectId: number; components: number }) {
+  const navigate = useNavigate();
+  return (
+    <Callout intent="warning" icon="warning-sign" title={t.outboundNoneTitle} className="cairn-outbound cairn-outbound-none">
+      <p>{t.outboundNoneBody(components)}</p>
+      <ol className="cairn-outbound-steps">
+        {t.outboundNoneSteps.map((step) => (
+          <li key={step}>{step}</li>
+        ))}
+      </ol>
+      <p className="cairn-muted">{t.outboundNoneRead}</p>
+      <Button intent="primary" icon="cog" text={t.outboundNoneAction} onClick={() => navigate(settingsUrl(projectId))} />
+    </Callout>
+  );
+}
+
 function Conflicts() {
   const { projectId, run } = useTaskView();
+  const navigate = useNavigate();
   const k = useKeywordPaging();
   const [verdict, setVerdict] = useState<'' | 'compatible' | 'incompatible' | 'unknown'>('');
   const q = useLicenseConflictQuery({ projectId, query: { page: k.page, size: SIZE, taskId: run.id, ...k.keywordQuery, ...(verdict ? { verdict } : {}) } });
   const d = q.data;
+  // No outbound licence anywhere: nothing to list (every verdict would be 未知), say how to set one.
+  if (d && !d.outboundLicense) return <NoOutbound projectId={projectId} components={d.componentCount} />;
   return (
     <>
-      {d ? (
-        d.outboundLicense ? (
-          <Callout intent="primary" icon="info-sign" className="cairn-outbound">
-            {t.outbound}：<b className="cairn-mono">{d.outboundLicense}</b>
-          </Callout>
-        ) : (
-          <Callout intent="warning" icon="warning-sign" className="cairn-outbound">
-            {t.outboundNone}
-          </Callout>
-        )
+      {d?.outboundLicense ? (
+        <Callout intent="primary" icon="info-sign" className="cairn-outbound">
+          {t.outbound}：<b className="cairn-mono">{d.outboundLicense}</b>
+          {d.outboundSource ? <span className="cairn-muted">（{t.outboundFrom[d.outboundSource]?.(d.outboundFile ?? '')}）</span> : null}
+          <Button minimal small icon="edit" className="cairn-outbound-edit" text={t.outboundChange} onClick={() => navigate(settingsUrl(projectId))} />
+        </Callout>
       ) : null}
       <div className="cairn-filter-row">
         <SegmentedControl
