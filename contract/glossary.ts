@@ -68,8 +68,15 @@ export const GLOSSARY = {
     ui: ['出站许可证'],
     spec: 'none: the reference of the spec\'s licence conflicts (ours)',
     code: ['outboundLicense'],
-    tables: ['projects.outbound_license', 'runs.outbound_license'],
-    meaning: 'The SPDX expression the project itself is distributed under; the licence-conflict tab checks component licences against it.',
+    tables: ['projects.outbound_license', 'runs.outbound_license', 'runs.outbound_source', 'runs.outbound_file'],
+    meaning: 'The SPDX expression the project itself is distributed under; the licence-conflict tab checks component licences against it. The project\'s setting, else what the root project\'s manifests (else its root licence file) declare (server/engine/project-license.ts).',
+  },
+  licenseScope: {
+    ui: ['项目许可证', '测试/数据文件中的许可证'],
+    spec: 'none (ours, issue 14)',
+    code: ['LicenseScope', 'licenseScopeOf', 'view=excluded'],
+    tables: ['run_licenses.scope'],
+    meaning: 'Whose a licence found in a file is: the project\'s own (project), or a text in test code and fixtures, a vendored licence database or a data file (test, licence-data, data: server/engine/analyzers/license-scope.ts), listed apart and never counted or judged.',
   },
   domainAdministrator: {
     ui: ['域管理员'],
