@@ -14,7 +14,7 @@ import { allExtractors, noManifestMessage } from './extractors/index.ts';
 import { ExtractError, type ScanProblem, type ScanResult, type Target } from './model.ts';
 import { inventory, type InventoryEntry } from './output/inventory.ts';
 import { scanTree } from './scan.ts';
-import { readProjectLicense, type ProjectLicense } from './project-license.ts';
+import { projectRootOf, readProjectLicense, type ProjectLicense } from './project-license.ts';
 import { detectFormat, unpackArchive, UnpackError, type UnpackLimits } from './sources/unpack.ts';
 import { walkTree } from './sources/tree.ts';
 
@@ -58,6 +58,8 @@ export interface AnalyseResult {
    * root licence file), with the file it was read from (project-license.ts); null when none says.
    */
   projectLicense: ProjectLicense | null;
+  /** The one folder the input wraps the project in (`myapp-1.2`), '' when none (project-license.ts). */
+  projectRoot: string;
   targets: Array<{ file: string; type: string; components: number }>;
   files: FileEntry[];
   findings: FileFindings[];
@@ -117,7 +119,7 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
     const ids = f.licenses.filter((l) => l.kind === 'text').map((l) => l.spdx);
     if (ids.length) texts.set(f.path, ids);
   }
-  return finish(scan, files, findings, started, await readProjectLicense(root, texts));
+  return finish(scan, files, findings, started, await readProjectLicense(root, texts), await projectRootOf(root));
 }
 
 /** The folder to scan: an unpacked archive, or the single uploaded file under its own name. */
@@ -161,10 +163,10 @@ async function importList(request: AnalyseRequest, started: number): Promise<Ana
     target = await importSbom(await readFile(request.file, 'utf8'), request.fileName);
   }
   const scan: ScanResult = { root: request.fileName, targets: [target], problems, stats: { files: 1, bytes: size, ms: 0 } };
-  return finish(scan, [{ path: request.fileName, size }], [], started, null);
+  return finish(scan, [{ path: request.fileName, size }], [], started, null, '');
 }
 
-function finish(scan: ScanResult, files: FileEntry[], findings: FileFindings[], started: number, projectLicense: ProjectLicense | null): AnalyseResult {
+function finish(scan: ScanResult, files: FileEntry[], findings: FileFindings[], started: number, projectLicense: ProjectLicense | null, projectRoot: string): AnalyseResult {
   const components = inventory(scan);
   const roots = new Set<string>();
   for (const t of scan.targets) for (const r of t.roots) roots.add(r);
@@ -175,6 +177,7 @@ function finish(scan: ScanResult, files: FileEntry[], findings: FileFindings[], 
     components,
     roots: [...roots].filter((purl) => known.has(purl)),
     projectLicense,
+    projectRoot,
     targets: scan.targets.map((t) => ({ file: t.file, type: t.type, components: t.components.length })),
     files,
     findings,

@@ -156,7 +156,7 @@ function licenceRows(results: RunResults): RunResultRows['licences'] {
   }
   for (const f of results.analysis.findings) {
     for (const l of f.licenses) {
-      rows.push({ purl: null, file: f.path, spdx_id: l.spdx, source: l.kind, score: Math.round(l.score * 1000) / 1000, start_line: l.startLine, end_line: l.endLine, scope: licenseScopeOf(f.path, l.kind) });
+      rows.push({ purl: null, file: f.path, spdx_id: l.spdx, source: l.kind, score: Math.round(l.score * 1000) / 1000, start_line: l.startLine, end_line: l.endLine, scope: licenseScopeOf(f.path, l.kind, results.analysis.projectRoot) });
     }
   }
   return rows;

@@ -58,10 +58,13 @@ const MANIFEST_EXTENSIONS = new Set(['nuspec', 'csproj', 'vbproj', 'fsproj', 'pr
 
 /**
  * The scope of a licence found in the file at `file` (root-relative, `/`-separated) as `kind`
- * (text, header, tag, reference; declared for a manifest's licence field).
+ * (text, header, tag, reference; declared for a manifest's licence field). `projectRoot` is the one
+ * folder an archive wraps the project in, if any: its own name is not judged (a project packed as
+ * `spec/` or `test/` is not a test fixture).
  */
-export function licenseScopeOf(file: string, kind = 'text'): LicenseScope {
-  const parts = file.split('/').filter(Boolean);
+export function licenseScopeOf(file: string, kind = 'text', projectRoot = ''): LicenseScope {
+  const inside = projectRoot && file.startsWith(`${projectRoot}/`) ? file.slice(projectRoot.length + 1) : file;
+  const parts = inside.split('/').filter(Boolean);
   const dirs = parts.slice(0, -1).map((p) => p.toLowerCase());
   const name = (parts.at(-1) ?? '').toLowerCase();
   if (dirs.some((d) => LICENCE_DATA_DIRS.has(d))) return 'licence-data';

@@ -124,6 +124,23 @@ describe.each(databases)('licence results without noise on $name', (database) =>
     expect(page.totals.incompatible).toBe(0);
   }, 180_000);
 
+  it('reads the project inside the one folder an archive wraps it in, whatever that folder is called', async () => {
+    const src = path.join(work, 'wrapped');
+    mkdirSync(path.join(src, 'spec', 'test', 'fixtures'), { recursive: true });
+    writeFileSync(path.join(src, 'spec', 'pyproject.toml'), '[project]\nname = "spec"\nversion = "1.0"\nlicense = "Apache-2.0"\ndependencies = ["flask==2.0.0"]\n');
+    writeFileSync(path.join(src, 'spec', 'LICENSE'), licenseText('Apache-2.0')!);
+    writeFileSync(path.join(src, 'spec', 'test', 'fixtures', 'COPYING'), licenseText('GPL-3.0-only')!);
+    const zip = path.join(work, 'wrapped.zip');
+    execFileSync('zip', ['-qr', zip, 'spec'], { cwd: src });
+    const run = await launch('wrapped-app', zip);
+    const { db } = server.app.cairn;
+    const saved = await db.selectFrom('runs').select(['outbound_license', 'outbound_source', 'outbound_file']).where('id', '=', run.taskId).executeTakeFirstOrThrow();
+    expect(saved).toEqual({ outbound_license: 'Apache-2.0', outbound_source: 'manifest', outbound_file: 'spec/pyproject.toml' });
+    const rows = await db.selectFrom('run_licenses').select(['spdx_id', 'file', 'scope']).where('run_id', '=', run.taskId).where('component_id', 'is', null).execute();
+    expect(rows).toContainEqual({ spdx_id: 'Apache-2.0', file: 'spec/LICENSE', scope: 'project' });
+    expect(rows).toContainEqual({ spdx_id: 'GPL-3.0-only', file: 'spec/test/fixtures/COPYING', scope: 'test' });
+  }, 180_000);
+
   it('lists no verdicts without an outbound licence, only what would be judged', async () => {
     const run = await launch('no-licence-app', npmApp('no-licence-app', { private: true }, { 'test/fixtures/COPYING': licenseText('GPL-3.0-only')! }));
     const page = (await admin.request({ method: 'GET', url: `/api/license/conflict/${run.id}` })).body.data;

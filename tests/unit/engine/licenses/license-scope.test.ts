@@ -45,6 +45,10 @@ describe('licence scope', () => {
   it('classifies licence databases before tests, and only the project scope counts', () => {
     expect(licenseScopeOf('test/vendor/spdx-license-list/licenses.json')).toBe('licence-data');
     expect(licenseScopeOf('test/fixtures/data.json')).toBe('test');
+    // The folder an archive wraps the project in is not judged by its name.
+    expect(licenseScopeOf('spec/LICENSE', 'text', 'spec')).toBe('project');
+    expect(licenseScopeOf('spec/test/fixtures/gpl.txt', 'text', 'spec')).toBe('test');
+    expect(licenseScopeOf('spec/LICENSE')).toBe('test');
     expect(isProjectScope('project')).toBe(true);
     for (const scope of ['test', 'licence-data', 'data']) expect(isProjectScope(scope)).toBe(false);
   });
