@@ -312,7 +312,7 @@ export interface RunsTable {
   summary: Defaulted<JsonText>;
   problems: Defaulted<JsonText>;
   outbound_license: string | null;
-  /** project (the user's setting) | manifest | license-file; null: before 0015, or no outbound licence. */
+  /** project (the user's setting) | manifest | license-file; null: before 0011, or no outbound licence. */
   outbound_source: string | null;
   /** The manifest or licence file the outbound licence was read from. */
   outbound_file: string | null;

@@ -1,4 +1,4 @@
-// Migration 0015 on SQLite and PostgreSQL: a database of the earlier release holding a run whose
+// Migration 0011 on SQLite and PostgreSQL: a database of the earlier release holding a run whose
 // licences were all counted as the project's gets each licence found in a file classified by the
 // scope rule (engine/analyzers/license-scope.ts) — fixture texts, licence databases and data files
 // apart, the project's files, notices atop data files and component declarations kept — and the
