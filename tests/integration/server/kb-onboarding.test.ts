@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMPORT_FILE_ROWS_MAX } from '../../../contract/api/kb-import.ts';
 import { ROLE } from '../../../contract/permissions.ts';
 import { findUpload } from '../../../server/db/repositories/uploads.ts';
 import { uploadPath } from '../../../server/uploads/store.ts';
@@ -116,6 +117,20 @@ describe.each(databases)('knowledge-base onboarding on $name', (database) => {
     expect(detail.body.code).toBe(1);
   });
 
+  it('keeps at most IMPORT_FILE_ROWS_MAX per-file rows and says how many were left out', async () => {
+    const all = goFiles(IMPORT_FILE_ROWS_MAX);
+    // Every Go advisory of the corpus, then plain files past the cap: each is a row (已导入 or 已跳过).
+    const extra = IMPORT_FILE_ROWS_MAX - all.length + 25;
+    const zip = await zipOf([
+      ...all.map((n): [string, string] => [n, path.join(GO, n)]),
+      ...Array.from({ length: extra }, (_, i): [string, Buffer] => [`notes/${String(i).padStart(4, '0')}.txt`, Buffer.from('-')]),
+    ]);
+    const id = (await admin.request({ method: 'POST', url: '/api/vulnerability/system/import/upload', body: { uploadIds: [await upload(admin, 'capped.zip', zip)] } })).body.data.recordId;
+    const done = await finished(admin, id);
+    expect(done).toMatchObject({ status: 2, fileCount: IMPORT_FILE_ROWS_MAX, filesOmitted: 25 });
+    expect((await files(admin, id, 'page=1&size=1')).total).toBe(IMPORT_FILE_ROWS_MAX);
+  });
+
   it('imports a trivy database folder packed into a zip', async () => {
     const yamls = fs.readdirSync(TRIVY_DB).filter((n) => n.endsWith('.yaml'));
     const zip = await zipOf(yamls.map((n): [string, string] => [`db/${n}`, path.join(TRIVY_DB, n)]));
@@ -154,7 +169,10 @@ describe.each(databases)('knowledge-base onboarding on $name', (database) => {
     expect(await record(admin, second)).toMatchObject({ status: 5, statusLabel: '已取消', imported: 0, message: '已取消：导入尚未开始' });
     expect(await findUpload(server.app.cairn.db, secondUpload)).toBeNull();
 
-    await until(admin, first, (r) => r.status === 1 && (r as { imported?: number }).imported! > 0);
+    await until(admin, first, (r) => {
+      const c = r as unknown as { imported: number; updated: number; unchanged: number };
+      return r.status === 1 && c.imported + c.updated + c.unchanged > 0;
+    });
     const cancelRunning = await admin.request({ method: 'POST', url: `/api/vulnerability/system/import/record/${first}/cancel` });
     expect(cancelRunning.body).toMatchObject({ code: 1, data: { id: first, status: 5 } });
     const ended = await record(admin, first);
