@@ -108,7 +108,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const version = options.version ?? productVersion();
     reports = new ReportQueue({ db, databaseKind: kind, dataDir, log: silentUntilReady, version });
     kbImports = new ImportQueue(db, silentUntilReady);
-    kbSync = new KbSyncService(db, { env: options.kbSync ?? null, dataDir, log: silentUntilReady });
+    const imports = kbImports;
+    kbSync = new KbSyncService(db, { env: options.kbSync ?? null, dataDir, log: silentUntilReady, exclusive: (fn) => imports.exclusive(fn) });
     context = {
       db,
       databaseKind: kind,

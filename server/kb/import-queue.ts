@@ -12,6 +12,8 @@ import { IMPORT_CANCELLED, IMPORT_INTERRUPTED_MESSAGE, createQueuedImport, runIm
 
 interface Job {
   recordId: number;
+  /** Whether it holds the import lane (its record is 导入中). */
+  started?: boolean;
   inputs: ImportInput[];
   controller: AbortController;
   onEnd(): Promise<void>;
@@ -26,6 +28,8 @@ export interface ImportQueueHandle {
   holds(recordId: number): boolean;
   /** Resolves when no job is running or waiting, their clean-up done. */
   idle(): Promise<void>;
+  /** Runs `fn` when no other import (a queued job, a mirror sync's import) is running. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 type Log = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
@@ -34,6 +38,8 @@ export class ImportQueue implements ImportQueueHandle {
   private readonly waiting: Job[] = [];
   private running: { job: Job; done: Promise<void> } | null = null;
   private stopped = false;
+  /** One import at a time in this process: queued jobs and mirror syncs' imports take turns. */
+  private lane: Promise<unknown> = Promise.resolve();
   private readonly db: Kysely<Database>;
   private log: Log;
 
@@ -57,7 +63,19 @@ export class ImportQueue implements ImportQueueHandle {
     return this.running?.job.recordId === recordId || this.waiting.some((j) => j.recordId === recordId);
   }
 
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const turn = this.lane.then(fn, fn);
+    this.lane = turn.catch(() => undefined);
+    return turn;
+  }
+
   async cancel(recordId: number): Promise<'queued' | 'running' | false> {
+    if (this.running?.job.recordId === recordId && !this.running.job.started) {
+      // Next in line but waiting for another import (a sync) to finish: it never starts.
+      this.running.job.controller.abort(IMPORT_CANCELLED);
+      await cancelQueuedImport(this.db, recordId, '已取消：导入尚未开始');
+      return 'queued';
+    }
     if (this.running?.job.recordId === recordId) {
       this.running.job.controller.abort(IMPORT_CANCELLED);
       await this.running.done;
@@ -100,10 +118,12 @@ export class ImportQueue implements ImportQueueHandle {
     if (!job) return;
     const done = (async () => {
       try {
-        if (await markImportStarted(this.db, job.recordId)) {
+        await this.exclusive(async () => {
+          if (job.controller.signal.aborted || !(await markImportStarted(this.db, job.recordId))) return;
+          job.started = true;
           const summary = await runImportJob(this.db, job.recordId, job.inputs, { signal: job.controller.signal });
           this.log.info({ recordId: job.recordId, imported: summary.imported, updated: summary.updated, failed: summary.failed }, 'knowledge-base import finished');
-        }
+        });
       } catch (error) {
         this.log.error({ err: error, recordId: job.recordId }, 'knowledge-base import failed');
       } finally {

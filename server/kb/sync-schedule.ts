@@ -56,9 +56,12 @@ export class KbSyncService {
   private timer: NodeJS.Timeout | null = null;
   private next: Date | null = null;
   private stopped = false;
+  private readonly exclusive: (<T>(fn: () => Promise<T>) => Promise<T>) | undefined;
 
-  constructor(db: Kysely<Database>, options: { env: KbSyncConfig | null; dataDir: string; log: Log }) {
+  /** `exclusive` makes each ecosystem's import wait for the platform's other imports (ImportQueue). */
+  constructor(db: Kysely<Database>, options: { env: KbSyncConfig | null; dataDir: string; log: Log; exclusive?: <T>(fn: () => Promise<T>) => Promise<T> }) {
     this.db = db;
+    this.exclusive = options.exclusive;
     this.env = options.env;
     this.downloadDir = options.env?.downloadDir ?? path.join(options.dataDir, 'kb-mirror');
     this.log = options.log;
@@ -127,7 +130,7 @@ export class KbSyncService {
     this.running = (async () => {
       this.log.info({ ecosystems: settings.ecosystems }, 'knowledge-base sync started');
       try {
-        const results = await syncFromMirror(this.db, { mirror: settings.mirror, ecosystems: settings.ecosystems, downloadDir: this.downloadDir, signal: this.controller.signal });
+        const results = await syncFromMirror(this.db, { mirror: settings.mirror, ecosystems: settings.ecosystems, downloadDir: this.downloadDir, signal: this.controller.signal, exclusive: this.exclusive });
         for (const r of results) this.log.info({ ecosystem: r.ecosystem, status: r.status, bytes: r.bytes, resumed: r.resumed }, r.message);
       } catch (error) {
         if (!this.controller.signal.aborted) this.log.error({ err: error }, 'knowledge-base sync failed');
