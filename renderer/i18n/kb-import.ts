@@ -14,6 +14,7 @@ export const kbImportZh = {
   uploadLabel: '漏洞数据',
   start: (n: number) => (n > 1 ? `开始导入（${n} 个文件）` : '开始导入'),
   waitUploads: '请等待上传完成',
+  uploadedCount: (n: number) => `已上传 ${n} 个文件`,
   close: '关闭',
   closeRunning: '后台继续',
   cancelImport: '取消导入',

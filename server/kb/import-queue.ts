@@ -24,8 +24,6 @@ export interface ImportQueueHandle {
   enqueue(job: { inputs: ImportInput[]; name: string; userId: number | null; onEnd(): Promise<void> }): Promise<number>;
   /** Cancels a waiting or running job of this process: 'queued' | 'running', or false when it is not here. */
   cancel(recordId: number): Promise<'queued' | 'running' | false>;
-  /** Whether this process holds the job (waiting or running). */
-  holds(recordId: number): boolean;
   /** Resolves when no job is running or waiting, their clean-up done. */
   idle(): Promise<void>;
   /** Runs `fn` when no other import (a queued job, a mirror sync's import) is running. */
@@ -57,10 +55,6 @@ export class ImportQueue implements ImportQueueHandle {
     this.waiting.push({ recordId, inputs, controller: new AbortController(), onEnd });
     this.pump();
     return recordId;
-  }
-
-  holds(recordId: number): boolean {
-    return this.running?.job.recordId === recordId || this.waiting.some((j) => j.recordId === recordId);
   }
 
   exclusive<T>(fn: () => Promise<T>): Promise<T> {

@@ -16,7 +16,7 @@ import { ImportCounts, ImportStatusTag, isOpenImport } from './importStatus.tsx'
 import './styles.ts';
 
 /** What the import reads: OSV zip/JSON/YAML, NVD .json/.json.gz, CNNVD/CNVD .csv/.json; folders are zipped. */
-export const IMPORT_ACCEPT = ['.zip', '.json', '.json.gz', '.gz', '.yaml', '.yml', '.csv'];
+export const IMPORT_ACCEPT = ['.zip', '.json', '.json.gz', '.yaml', '.yml', '.csv'];
 const POLL_MS = 1000;
 
 function ImportProgress({ recordId, onFiles }: { recordId: number; onFiles: () => void }) {
@@ -120,7 +120,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
           )
         }
       >
-        {recordId === null && uploaded.length > 0 ? <Tag minimal intent={Intent.SUCCESS}>{`已上传 ${uploaded.length} 个文件`}</Tag> : null}
+        {recordId === null && uploaded.length > 0 ? <Tag minimal intent={Intent.SUCCESS}>{t.uploadedCount(uploaded.length)}</Tag> : null}
       </DialogFooter>
       <Alert isOpen={confirm} intent="danger" icon="disable" confirmButtonText={t.cancelImport} cancelButtonText={t.close} onConfirm={() => void doCancel()} onCancel={() => setConfirm(false)}>
         {t.cancelConfirm}
