@@ -550,6 +550,14 @@ export const IMPORT_RECORD_STATUS_LABEL = {
   1: '导入中',
   2: '导入成功',
   3: '导入失败',
+  4: '排队中',
+  5: '已取消',
+} as const;
+
+export const IMPORT_FILE_OUTCOME_LABEL = {
+  1: '已导入',
+  2: '已跳过',
+  3: '已拒绝',
 } as const;
 
 /**

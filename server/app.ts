@@ -16,6 +16,8 @@ import { migrateToLatest } from './db/migrations/index.ts';
 import { seed } from './db/seed.ts';
 import { preparePrivateFolder } from './files/private.ts';
 import { failInterruptedImports } from './kb/import.ts';
+import { ImportQueue } from './kb/import-queue.ts';
+import { KbSyncService, type KbSyncConfig } from './kb/sync-schedule.ts';
 import { syncLicenseCatalogue } from './licenses/catalogue.ts';
 import { boundedValidatorCompiler } from './plugins/input-bounds.ts';
 import { moveStoredUrlCredentials } from './services/url-credentials.ts';
@@ -68,6 +70,8 @@ export interface AppOptions {
   /** Reverse proxies whose X-Forwarded-For names the client (default: none, the peer is the client). */
   trustProxy?: TrustProxy;
   version?: string;
+  /** The CAIRN_KB_* mirror sync defaults (server/config.ts); settings saved in the app win over them. */
+  kbSync?: KbSyncConfig | null;
 }
 
 /** Fastify's own reading of a hop count (its types leave the number out). */
@@ -87,6 +91,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   let context: ServerContext;
   let queue: RunQueue;
   let reports: ReportQueue;
+  let kbImports: ImportQueue;
+  let kbSync: KbSyncService;
   try {
     await migrateToLatest(db, kind);
     await seed(db, { adminPassword: options.adminPassword ?? 'Cairn@123' });
@@ -101,6 +107,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     queue = new RunQueue({ db, database: options.database, databaseKind: kind, dataDir, concurrency: options.scanConcurrency ?? 1, log: silentUntilReady });
     const version = options.version ?? productVersion();
     reports = new ReportQueue({ db, databaseKind: kind, dataDir, log: silentUntilReady, version });
+    kbImports = new ImportQueue(db, silentUntilReady);
+    const imports = kbImports;
+    kbSync = new KbSyncService(db, { env: options.kbSync ?? null, dataDir, log: silentUntilReady, exclusive: (fn) => imports.exclusive(fn) });
     context = {
       db,
       databaseKind: kind,
@@ -111,6 +120,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       version,
       runs: queue,
       reports,
+      kbImports,
+      kbSync,
     };
   } catch (error) {
     await db.destroy();
@@ -130,6 +141,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>();
   queue!.setLogger(app.log);
   reports!.setLogger(app.log);
+  kbImports!.setLogger(app.log);
+  kbSync!.setLogger(app.log);
   // Analyses, report generation and the upload sweeper start once the app is ready and stop
   // before the database closes.
   let stopSweeper = () => {};
@@ -137,8 +150,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await queue.start();
     await reports.start();
     stopSweeper = await startUploadSweeper(db, context.dataDir, app.log);
+    await kbSync.start();
   });
-  app.addHook('onClose', async () => { stopSweeper(); await queue.stop(); await reports.stop(); await db.destroy(); });
+  app.addHook('onClose', async () => {
+    stopSweeper();
+    await kbSync.stop();
+    await kbImports.stop();
+    await queue.stop();
+    await reports.stop();
+    await db.destroy();
+  });
   app.decorate('cairn', context);
   app.setValidatorCompiler(boundedValidatorCompiler);
 

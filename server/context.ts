@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import type { LoginRateLimits } from './auth/rate-limit.ts';
 import type { DatabaseKind } from './db/connect.ts';
 import type { Database } from './db/schema.ts';
+import type { ImportQueueHandle } from './kb/import-queue.ts';
+import type { EffectiveSyncSettings } from './kb/sync-schedule.ts';
 
 /** What route handlers may ask of this process's analysis queue. */
 export interface RunQueueHandle {
@@ -12,6 +14,16 @@ export interface RunQueueHandle {
   abort(runId: number): boolean;
   readonly active: number;
   readonly concurrency: number;
+}
+
+/** What route handlers may ask of the knowledge-base mirror sync. */
+export interface KbSyncHandle {
+  settings(): Promise<EffectiveSyncSettings>;
+  /** Re-reads saved settings and re-arms the schedule. */
+  reload(): Promise<void>;
+  runNow(): Promise<boolean>;
+  readonly isRunning: boolean;
+  readonly nextRunAt: string | null;
 }
 
 /** What route handlers may ask of this process's report queue. */
@@ -32,4 +44,7 @@ export interface ServerContext {
   version: string;
   runs: RunQueueHandle;
   reports: ReportQueueHandle;
+  /** Knowledge-base imports started from the app, one at a time. */
+  kbImports: ImportQueueHandle;
+  kbSync: KbSyncHandle;
 }

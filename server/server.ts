@@ -4,7 +4,6 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { scheduleKbSync } from './kb/sync-schedule.ts';
 
 /** Electron's utilityProcess adds process.parentPort; plain Node does not have it. */
 interface ParentPort {
@@ -40,6 +39,7 @@ try {
     logLevel: config.logLevel,
     loginRateLimits: config.loginRateLimits,
     trustProxy: config.trustProxy,
+    kbSync: config.kbSync,
   });
 } catch (error) {
   // No logger yet: say why on stderr and to the supervisor, then stop.
@@ -49,15 +49,12 @@ try {
   process.exit(1);
 }
 
-const kbSync = config.kbSync ? scheduleKbSync(app.cairn.db, config.kbSync, app.log) : null;
-
 let closing = false;
 async function shutdown(reason: string): Promise<void> {
   if (closing) return;
   closing = true;
   app.log.info({ reason }, 'shutting down');
   try {
-    await kbSync?.stop();
     await app.close();
     process.exit(0);
   } catch (error) {

@@ -18,14 +18,18 @@ export interface UploadDropZoneProps {
   folders?: boolean;
   label?: string;
   onUploaded(file: UploadedFile): void;
+  /** Told how many files are still on their way (staging, preparing, uploading, retrying). */
+  onActive?(count: number): void;
   disabled?: boolean;
 }
 
 const intentOf = (item: UploadItem): Intent =>
   item.state === 'done' ? Intent.SUCCESS : item.state === 'failed' ? Intent.DANGER : item.state === 'retrying' || item.state === 'paused' ? Intent.WARNING : Intent.PRIMARY;
 
-export function UploadDropZone({ accept, multiple = false, folders = false, label, onUploaded, disabled = false }: UploadDropZoneProps) {
+export function UploadDropZone({ accept, multiple = false, folders = false, label, onUploaded, onActive, disabled = false }: UploadDropZoneProps) {
   const { items, error, setError, addPaths, addBrowserFiles, cancel, resume, remove } = useUploads({ onUploaded });
+  const active = items.filter(isActive).length;
+  useEffect(() => onActive?.(active), [active, onActive]);
   const [over, setOver] = useState(false);
   const shell = useShell();
   const fileInput = useRef<HTMLInputElement>(null);

@@ -153,7 +153,7 @@ export interface KbImportRecordsTable {
   id: Generated<number>;
   kind: string;
   name: string;
-  /** 1 导入中, 2 导入成功, 3 导入失败 */
+  /** 1 导入中, 2 导入成功, 3 导入失败, 4 排队中, 5 已取消 */
   status: number;
   progress: ColumnType<number, number | undefined, number>;
   total: ColumnType<number, number | undefined, number>;
@@ -167,6 +167,18 @@ export interface KbImportRecordsTable {
   user_id: number | null;
   created_at: Timestamp;
   finished_at: Timestamp | null;
+  /** Per-file rows left out of kb_import_files past its cap. */
+  files_omitted: ColumnType<number, number | undefined, number>;
+}
+
+export interface KbImportFilesTable {
+  id: Generated<number>;
+  record_id: number;
+  file: string;
+  /** 1 已导入, 2 已跳过, 3 已拒绝 */
+  outcome: number;
+  advisories: ColumnType<number, number | undefined, number>;
+  reason: ColumnType<string, string | undefined, string>;
 }
 
 export interface KbSyncStateTable {
@@ -487,6 +499,7 @@ export interface Database {
   kb_affected: KbAffectedTable;
   kb_id_map: KbIdMapTable;
   kb_import_records: KbImportRecordsTable;
+  kb_import_files: KbImportFilesTable;
   kb_sync_state: KbSyncStateTable;
   licenses: LicensesTable;
   subject_groups: SubjectGroupsTable;

@@ -23,6 +23,8 @@ export interface SyncOptions {
   onProgress?: (ecosystem: string, phase: 'download' | 'import', done: number, total: number) => void;
   /** Attempts per ecosystem when the connection breaks mid-way (each resumes where the last stopped). */
   attempts?: number;
+  /** Runs an import when no other import is running (the platform's import queue); directly by default. */
+  exclusive?: <T>(fn: () => Promise<T>) => Promise<T>;
 }
 
 export interface SyncResult {
@@ -221,12 +223,13 @@ export async function syncFromMirror(db: Kysely<Database>, options: SyncOptions)
     await fsp.rename(part, final);
     await fsp.rm(metaFile, { force: true });
     result.bytes = await sizeOf(final);
-    const summary = await importKnowledge(db, final, {
+    const exclusive = options.exclusive ?? (<T>(fn: () => Promise<T>) => fn());
+    const summary = await exclusive(() => importKnowledge(db, final, {
       kind: 'sync',
       name: `${ecosystem}（镜像同步）`,
       signal: options.signal,
       onProgress: (done, total) => options.onProgress?.(ecosystem, 'import', done, total),
-    });
+    }));
     result.summary = summary;
     const record = await importOutcome(db, summary.recordId);
     if (record?.status !== IMPORT_STATUS.SUCCEEDED) {

@@ -239,7 +239,7 @@ describe('other enumerations', () => {
     expect(keys(EXPORT_STATUS_LABEL)).toEqual([0, 1, 2, 3, 4]);
     expect(keys(SCAN_STATUS_LABEL)).toEqual([1, 2, 3, 4, 5]);
     expect(Object.keys(DETECT_STATUS_LABEL)).toEqual(['WAITING', 'DETECTING', 'SUCCESS', 'FAILED']);
-    expect(keys(IMPORT_RECORD_STATUS_LABEL)).toEqual([1, 2, 3]);
+    expect(keys(IMPORT_RECORD_STATUS_LABEL)).toEqual([1, 2, 3, 4, 5]);
     expect(Object.keys(MATCHED_TYPE_LABEL)).toEqual(['TO_BE_CONFIRMED', 'AUTO_CONFIRMATION', 'MANUAL_CONFIRMATION', 'NOT_MATCHED']);
     expect(CHANGE_TYPE_LABEL).toEqual({ 1: '新增', 2: '变更', 3: '删除' });
     expect(TASK_QUEUE_OPTION).toEqual({ SUSPEND: 1, RECOVER: 2 });

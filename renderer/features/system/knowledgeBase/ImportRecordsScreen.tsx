@@ -1,14 +1,19 @@
-// /system/knowledgeBase/vul/batch 漏洞导入批次: the import records with their status (导入中 with
-// progress, 导入成功, 导入失败), refreshed every 3 s while any is importing; a record's per-file
-// errors open in a drawer.
+// /system/knowledgeBase/vul/batch 漏洞导入批次: the import records with their status (排队中,
+// 导入中 with progress, 导入成功, 导入失败, 已取消), refreshed every 3 s while any is open; an open
+// one can be cancelled; a record's per-file outcomes (已导入 / 已跳过 / 已拒绝 with the reason) and its
+// errors open in drawers.
 import { useEffect, useState } from 'react';
-import { Button, Card, Drawer, DrawerSize, Intent, ProgressBar, Tag, Tooltip } from '@blueprintjs/core';
+import { Alert, Button, Callout, Card, Drawer, DrawerSize, ProgressBar, Tag } from '@blueprintjs/core';
 import { useNavigate } from 'react-router';
+import type { ImportFileRow } from '../../../../contract/api/kb-import.ts';
 import type { ImportRecord } from '../../../../contract/api/vulnerability.ts';
-import { IMPORT_RECORD_STATUS_LABEL, labelOf } from '../../../../contract/enums.ts';
 import { formatDateTime, orDash } from '../../../../contract/format.ts';
 import { routeTitle } from '../../../../contract/routes.ts';
-import { useImportHistoryQuery, useImportRecordsQuery } from '../../../api/vulnerabilityApi.ts';
+import { apiErrorMessage } from '../../../api/baseQuery.ts';
+import { toastNotifier as notify } from '../../../app/toaster.ts';
+import { useCancelImportMutation, useImportFilesQuery, useImportHistoryQuery, useImportRecordsQuery } from '../../../api/vulnerabilityApi.ts';
+import { kbImportZh as k } from '../../../i18n/kb-import.ts';
+import { ImportCounts, ImportStatusTag, isOpenImport } from './importStatus.tsx';
 import { Page } from '../../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../common/states.tsx';
 import { DataTable, type Column } from '../../../common/list/DataTable.tsx';
@@ -23,26 +28,18 @@ const SIZE = 15;
 
 const IMPORTING = 1;
 export const anyImporting = (records: readonly Pick<ImportRecord, 'status'>[] | undefined): boolean =>
-  Boolean(records?.some((r) => r.status === IMPORTING));
-
-const STATUS_INTENT: Record<number, Intent> = { 1: Intent.PRIMARY, 2: Intent.SUCCESS, 3: Intent.DANGER };
-const STATUS_ICON = { 1: 'refresh', 2: 'tick-circle', 3: 'error' } as const;
+  Boolean(records?.some((r) => isOpenImport(r.status)));
 
 function StatusCell({ r }: { r: ImportRecord }) {
-  const label = labelOf(IMPORT_RECORD_STATUS_LABEL, r.status);
   return (
     <div className="cairn-import-status">
-      <Tooltip content={r.message || undefined} disabled={!r.message}>
-        <Tag minimal intent={STATUS_INTENT[r.status]} icon={STATUS_ICON[r.status]}>
-          {label}
-        </Tag>
-      </Tooltip>
+      <ImportStatusTag r={r} />
       {r.status === IMPORTING ? (
         <div className="cairn-import-progress">
           <ProgressBar intent="primary" value={Math.max(0, Math.min(100, r.progress)) / 100} />
           <span className="cairn-muted">{r.progress}%</span>
         </div>
-      ) : r.status === 3 && r.message ? (
+      ) : (r.status === 3 || r.status === 5) && r.message ? (
         <div className="cairn-muted cairn-cell-sub cairn-ellipsis-2 cairn-import-message" title={r.message}>
           {r.message}
         </div>
@@ -51,17 +48,32 @@ function StatusCell({ r }: { r: ImportRecord }) {
   );
 }
 
-const COUNT_KEYS = ['total', 'imported', 'updated', 'unchanged', 'failed'] as const;
+const OUTCOME_INTENT = { 1: 'success', 2: 'none', 3: 'danger' } as const;
 
-function Counts({ r }: { r: ImportRecord }) {
+const FILE_COLUMNS: ReadonlyArray<Column<ImportFileRow & { key: string }>> = [
+  { key: 'file', title: k.filesColumns.file, className: 'cairn-mono cairn-break', cell: (f) => f.file },
+  { key: 'outcome', title: k.filesColumns.outcome, cell: (f) => <Tag minimal intent={OUTCOME_INTENT[f.outcome]}>{f.outcomeLabel}</Tag> },
+  { key: 'advisories', title: k.filesColumns.advisories, cell: (f) => f.advisories.toLocaleString('zh-CN') },
+  { key: 'reason', title: k.filesColumns.reason, cell: (f) => f.reason || <span className="cairn-muted">--</span> },
+];
+
+function FilesDrawer({ record, onClose }: { record: ImportRecord; onClose: () => void }) {
+  const [page, setPage] = useState(1);
+  const q = useImportFilesQuery({ recordId: record.id, paging: { page, size: SIZE } });
   return (
-    <div className="cairn-import-counts">
-      {COUNT_KEYS.map((k) => (
-        <span key={k} className={k === 'failed' && r.failed > 0 ? 'cairn-import-count cairn-import-count-bad' : 'cairn-import-count'}>
-          <span className="cairn-muted">{t.importCountLabels[k]}</span> {r[k].toLocaleString('zh-CN')}
-        </span>
-      ))}
-    </div>
+    <Drawer isOpen onClose={onClose} title={k.filesTitle(record.name)} icon="list" size={DrawerSize.LARGE}>
+      <div className="cairn-drawer-body" data-testid="kb-import-files">
+        {record.filesOmitted > 0 ? <Callout intent="warning" icon="info-sign">{k.filesOmitted(record.filesOmitted)}</Callout> : null}
+        <QueryBody query={q} isEmpty={(d) => d.content.length === 0} emptyText={k.filesEmpty}>
+          {(d) => (
+            <>
+              <DataTable rows={d.content.map((f, i) => ({ ...f, key: `${page}:${i}` }))} columns={FILE_COLUMNS} rowKey={(f) => f.key} rowLabel={(f) => f.file} compact />
+              <Pager page={page} size={SIZE} total={d.total} onPage={setPage} />
+            </>
+          )}
+        </QueryBody>
+      </div>
+    </Drawer>
   );
 }
 
@@ -98,6 +110,18 @@ export default function ImportRecordsScreen() {
   // Poll while any record is importing (decided from the last answer).
   useEffect(() => setPolling(importing), [importing]);
   const [errorsOf, setErrorsOf] = useState<ImportRecord | null>(null);
+  const [filesOf, setFilesOf] = useState<ImportRecord | null>(null);
+  const [cancelOf, setCancelOf] = useState<ImportRecord | null>(null);
+  const [cancel] = useCancelImportMutation();
+  const doCancel = async (r: ImportRecord) => {
+    setCancelOf(null);
+    try {
+      await cancel(r.id).unwrap();
+      notify.success(k.cancelled);
+    } catch (e) {
+      notify.error(apiErrorMessage(e));
+    }
+  };
   const c = t.importColumns;
 
   let body: React.ReactNode;
@@ -116,7 +140,7 @@ export default function ImportRecordsScreen() {
             { key: 'name', title: c.name, className: 'cairn-import-name', cell: (r) => r.name },
             { key: 'kind', title: c.kind, cell: (r) => <Tag minimal>{t.importKinds[r.kind] ?? r.kind}</Tag> },
             { key: 'status', title: c.status, cell: (r) => <StatusCell r={r} /> },
-            { key: 'counts', title: c.counts, cell: (r) => <Counts r={r} /> },
+            { key: 'counts', title: c.counts, cell: (r) => <ImportCounts r={r} /> },
             { key: 'user', title: c.user, cell: (r) => orDash(r.userName) },
             { key: 'createdAt', title: c.createdAt, className: 'cairn-col-date', cell: (r) => formatDateTime(r.createdAt) },
             { key: 'finishedAt', title: c.finishedAt, className: 'cairn-col-date', cell: (r) => formatDateTime(r.finishedAt) },
@@ -124,7 +148,14 @@ export default function ImportRecordsScreen() {
               key: 'actions',
               title: c.actions,
               className: 'cairn-col-actions',
-              cell: (r) => (r.errorCount > 0 ? <Button size="small" intent="danger" variant="minimal" icon="list" text={t.importErrors(r.errorCount)} onClick={() => setErrorsOf(r)} /> : <span className="cairn-muted">--</span>),
+              cell: (r) => {
+                const actions = [
+                  isOpenImport(r.status) ? <Button key="cancel" size="small" intent="warning" variant="minimal" icon="disable" text={k.cancelRecord} onClick={() => setCancelOf(r)} /> : null,
+                  r.fileCount > 0 ? <Button key="files" size="small" variant="minimal" icon="document" text={k.filesButton(r.fileCount + r.filesOmitted)} onClick={() => setFilesOf(r)} /> : null,
+                  r.errorCount > 0 ? <Button key="errors" size="small" intent="danger" variant="minimal" icon="list" text={t.importErrors(r.errorCount)} onClick={() => setErrorsOf(r)} /> : null,
+                ].filter(Boolean);
+                return actions.length ? <div className="cairn-import-actions">{actions}</div> : <span className="cairn-muted">--</span>;
+              },
             },
           ]}
         />
@@ -147,6 +178,10 @@ export default function ImportRecordsScreen() {
     >
       {body}
       {errorsOf ? <ErrorsDrawer record={errorsOf} onClose={() => setErrorsOf(null)} /> : null}
+      {filesOf ? <FilesDrawer record={filesOf} onClose={() => setFilesOf(null)} /> : null}
+      <Alert isOpen={cancelOf !== null} intent="danger" icon="disable" confirmButtonText={k.cancelImport} cancelButtonText={k.close} onConfirm={() => cancelOf && void doCancel(cancelOf)} onCancel={() => setCancelOf(null)}>
+        {k.cancelConfirm}
+      </Alert>
     </Page>
   );
 }

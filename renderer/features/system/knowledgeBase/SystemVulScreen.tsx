@@ -15,6 +15,9 @@ import { SYSTEM_VULNERABILITY_FIELDS as FIELDS, filterOf, toggleSort } from '../
 import { SYSTEM_VULNERABILITY_FILTERS } from '../../../common/vulnerability/filters.ts';
 import { vulnerabilityColumns, vulnerabilityDetailsPath } from '../../../common/vulnerability/columns.tsx';
 import { SystemVulDialog } from './SystemVulDialog.tsx';
+import { ImportDialog } from './ImportDialog.tsx';
+import { SyncSettingsDialog } from './SyncSettingsDialog.tsx';
+import { kbImportZh } from '../../../i18n/kb-import.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
 
@@ -30,13 +33,20 @@ export default function SystemVulScreen() {
   const [removeOne] = useDeleteSystemVulnerabilityMutation();
   const [removeMany] = useDeleteSystemVulnerabilitiesMutation();
   const [dialog, setDialog] = useState<{ id: number | null } | null>(null);
+  const [onboarding, setOnboarding] = useState<'import' | 'sync' | null>(null);
   const open = (row: VulnerabilityRow) => navigate(vulnerabilityDetailsPath(row));
 
   return (
     <ListScreen
       title={routeTitle(PATH)}
       subtitle={t.systemSubtitle}
-      actions={<Button icon="history" text={t.importRecords} onClick={() => navigate(`${PATH}/batch`)} />}
+      actions={
+        <>
+          {canAdmin ? <Button icon="import" intent="primary" text={kbImportZh.importAction} onClick={() => setOnboarding('import')} /> : null}
+          {canAdmin ? <Button icon="cloud-download" text={kbImportZh.syncAction} onClick={() => setOnboarding('sync')} /> : null}
+          <Button icon="history" text={t.importRecords} onClick={() => navigate(`${PATH}/batch`)} />
+        </>
+      }
       add={canAdmin ? { text: t.add, onClick: () => setDialog({ id: null }) } : undefined}
       fields={FIELDS}
       state={state}
@@ -62,6 +72,8 @@ export default function SystemVulScreen() {
       empty={{ title: t.systemEmpty, description: canAdmin ? t.systemEmptyBody : undefined, icon: 'shield' }}
     >
       {dialog ? <SystemVulDialog id={dialog.id} onClose={() => setDialog(null)} /> : null}
+      {onboarding === 'import' ? <ImportDialog onClose={() => setOnboarding(null)} /> : null}
+      {onboarding === 'sync' ? <SyncSettingsDialog onClose={() => setOnboarding(null)} /> : null}
     </ListScreen>
   );
 }
