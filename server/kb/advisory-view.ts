@@ -7,9 +7,9 @@ import type { ReferenceGroup } from '../../contract/api/vulnerability.ts';
 import { schemeForEcosystem, type OsvRange } from '../engine/index.ts';
 
 /** The text of a range that bounds nothing: every version is affected. */
-export const ALL_VERSIONS = '全部版本';
+const ALL_VERSIONS = '全部版本';
 /** Appended to ranges of Git commits (their bounds are commit hashes, not versions). */
-export const GIT_SUFFIX = '（Git 提交）';
+const GIT_SUFFIX = '（Git 提交）';
 
 const OPERATOR = /^\s*(>=|<=|!=|==|=|>|<|~>|\^|~)\s*/;
 
@@ -122,7 +122,7 @@ export function weaknessesOf(ids: readonly string[]): { id: string; name: string
 
 // ---- the recommended upgrade --------------------------------------------------------------------
 
-export interface UpgradeAdvice {
+interface UpgradeAdvice {
   /** The version to upgrade to; null when there is none to name. */
   version: string | null;
   /** Why, in words: what to do, or why no version is named. */

@@ -452,7 +452,7 @@ const CVE = /^CVE-\d{4}-\d+$/i;
  * The CNNVD and CNVD ids of a flaw known by these ids: those among the ids themselves and those
  * the imported mapping (kb_id_map) gives its CVE ids. Sorted, each once.
  */
-export async function localIdsOf(db: Db, ids: string[]): Promise<{ cnnvdIds: string[]; cnvdIds: string[] }> {
+async function localIdsOf(db: Db, ids: string[]): Promise<{ cnnvdIds: string[]; cnvdIds: string[] }> {
   const known = ids.map((id) => id.trim()).filter(Boolean);
   const cnnvd = new Set(known.filter((id) => CNNVD.test(id)));
   const cnvd = new Set(known.filter((id) => CNVD.test(id)));
