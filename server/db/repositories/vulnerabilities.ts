@@ -424,6 +424,7 @@ export async function loadVulnerabilityDetail(db: Db, pk: number, involvedIn: nu
   ]);
   const aliases = aliasRows.map((a) => a.alias);
   const cwes = parseJson<string[]>(row.cwes, []);
+  const relatedCwes = await relatedCwesOf(db, pk, [row.advisory_id, row.cve ?? '', ...aliases]);
   const local = await localIdsOf(db, [row.advisory_id, row.cve ?? '', row.cnnvd ?? '', row.cnvd ?? '', ...aliases]);
   return {
     ...rowView(row),
@@ -432,7 +433,7 @@ export async function loadVulnerabilityDetail(db: Db, pk: number, involvedIn: nu
     details: row.details,
     cvssVersion: row.cvss_version,
     cwes,
-    weaknesses: weaknessesOf(cwes),
+    weaknesses: weaknessesOf([...cwes, ...relatedCwes]),
     ...local,
     references: parseJson<{ type?: string; url: string }[]>(row.reference_links, [])
       .map((r) => ({ type: r.type ?? '', url: r.url, group: referenceGroup(r.type ?? '', r.url) })),
@@ -442,6 +443,21 @@ export async function loadVulnerabilityDetail(db: Db, pk: number, involvedIn: nu
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/**
+ * The CWE ids other records of the same flaw give (an NVD record of its CVE, the GHSA its OSV
+ * record aliases): records filed under one of its ids, or naming one of them as an alias.
+ */
+async function relatedCwesOf(db: Db, pk: number, ids: string[]): Promise<string[]> {
+  const wanted = [...new Set(ids.map((id) => id.trim()).filter(Boolean))].slice(0, IDS_PER_STATEMENT);
+  if (!wanted.length) return [];
+  const [own, viaAlias] = await Promise.all([
+    db.selectFrom('kb_advisories').select(['id', 'cwes']).where('advisory_id', 'in', wanted).where('id', '!=', pk).execute(),
+    db.selectFrom('kb_aliases').innerJoin('kb_advisories', 'kb_advisories.id', 'kb_aliases.advisory_pk')
+      .select(['kb_advisories.id', 'kb_advisories.cwes']).where('kb_aliases.alias', 'in', wanted).where('kb_advisories.id', '!=', pk).execute(),
+  ]);
+  return [...own, ...viaAlias].flatMap((r) => parseJson<string[]>(r.cwes, []));
 }
 
 const CNNVD = /^CNNVD-/i;
