@@ -17,6 +17,7 @@ import type {
   Level, LevelCounts, ReportComponent, ReportConflict, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability,
 } from './model.ts';
 import { REPORT_TITLES } from './sections.ts';
+import { recommendedUpgrade } from '../kb/advisory-view.ts';
 
 /** Rows per page when reading a run's tables. */
 const PAGE = 2000;
@@ -143,6 +144,7 @@ async function readVulnerabilities(db: Kysely<Database>, runs: RunInfo[], merge:
       vector: d?.vector ?? null,
       cwes: d?.cwes ?? [],
       fixedVersions: parseJson<unknown[]>(v.fixed_versions, []).map(String),
+      upgrade: recommendedUpgrade(c.ecosystem, c.version, parseJson<unknown[]>(v.fixed_versions, []).map(String)),
       published: v.published,
       references: d?.references ?? [],
       mark: Number(v.mark), markRemark: v.mark_remark, vex: Number(v.vex), vexRemark: v.vex_remark,
