@@ -3,7 +3,7 @@
 // Links open in a new window, which the desktop never creates: main's window-open handler hands
 // plain https addresses to the system browser (main/window-policy.ts) and refuses anything else.
 import { Fragment, type ReactNode } from 'react';
-import { parseMarkdown, type Block, type Inline } from './markdown.ts';
+import { parseMarkdown, type Block, type Inline } from '../../contract/markdown.ts';
 
 function inlines(nodes: Inline[]): ReactNode {
   return nodes.map((n, i) => {

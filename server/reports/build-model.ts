@@ -18,6 +18,7 @@ import type {
 } from './model.ts';
 import { REPORT_TITLES } from './sections.ts';
 import { recommendedUpgrade } from '../kb/advisory-view.ts';
+import { markdownToText } from '../../contract/markdown.ts';
 
 /** Rows per page when reading a run's tables. */
 const PAGE = 2000;
@@ -138,7 +139,8 @@ async function readVulnerabilities(db: Kysely<Database>, runs: RunInfo[], merge:
       cve: v.cve, cnnvd: v.cnnvd, cnvd: v.cnvd,
       componentRef: ref, componentName: c.name, componentVersion: c.version, componentPurl: c.purl,
       title: v.summary || d?.summary || v.vul_id,
-      description: d?.description ?? v.summary ?? '',
+      // Advisory descriptions are Markdown: documents get them as plain text.
+      description: d?.description ? markdownToText(d.description) : (v.summary ?? ''),
       level: asLevel(v.level), originalLevel: asLevel(v.original_level), levelRemark: v.level_remark,
       score: v.score === null ? null : Number(v.score),
       vector: d?.vector ?? null,

@@ -6,7 +6,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { Markdown } from '../../../../renderer/common/Markdown.tsx';
-import { parseInline, parseMarkdown } from '../../../../renderer/common/markdown.ts';
+import { markdownToText, parseInline, parseMarkdown } from '../../../../contract/markdown.ts';
 
 const html = (text: string) => renderToStaticMarkup(<Markdown text={text} />);
 const CORPUS = path.resolve(import.meta.dirname, '../../../../../shared/corpora/advisories');
@@ -67,5 +67,15 @@ describe('safe Markdown', () => {
     const doc = parseYaml(readFileSync(path.join(CORPUS, 'pypi/py/PYSEC-2022-42969.yaml'), 'utf8')) as { details: string };
     const out = html(doc.details);
     expect(out).toBe(`<div class="cairn-markdown"><p>${doc.details.trim()}</p></div>`);
+  });
+
+  it('gives documents plain text: markers removed, links with their address, bullets, code indented', () => {
+    expect(markdownToText('## Impact\n\nA **bold** [fix](https://e.example/pr/1) and <https://a.example>.\n\n- one\n- two\n\n```\nx = 1\n```'))
+      .toBe('Impact\n\nA bold fix（https://e.example/pr/1） and https://a.example.\n\n• one\n• two\n\n    x = 1');
+    const doc = JSON.parse(readFileSync(path.join(CORPUS, 'crates.io/RUSTSEC-2026-0038.json'), 'utf8')) as { details: string };
+    const text = markdownToText(doc.details);
+    expect(text).toContain('Vulnerability Type:\nImproper Control of Generation of Code');
+    expect(text).toContain('Apich Organization Security Team Homepage（https://security.apich.org/）');
+    expect(text).not.toMatch(/\*\*|## /);
   });
 });

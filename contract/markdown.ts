@@ -1,9 +1,10 @@
 // A safe subset of Markdown, as advisory descriptions are written (OSV `details`, GitHub and
 // RustSec advisories): headings, paragraphs, fenced and indented code, lists, block quotes, rules;
 // inline code, emphasis and links (inline, reference-style, autolinks and bare addresses). The
-// parser builds plain data; Markdown.tsx turns it into React elements, so nothing is ever parsed as
-// HTML: raw HTML in a description stays visible text, and only http(s) addresses become links
-// (which the desktop hands to the system browser through its checked window-open handler).
+// parser builds plain data: the renderer's Markdown.tsx turns it into React elements, so nothing is
+// ever parsed as HTML (raw HTML in a description stays visible text, and only http(s) addresses
+// become links, which the desktop hands to the system browser through its checked window-open
+// handler); the reports take markdownToText's plain text.
 
 export type Inline =
   | { kind: 'text'; text: string }
@@ -256,4 +257,46 @@ function readLink(text: string, start: number, refs: ReadonlyMap<string, string>
   }
   const url = refs.get(refKey(label));
   return url ? { label, url, end: close + 1 } : null;
+}
+
+// ---- plain text (reports) ------------------------------------------------------------------------
+
+function inlineText(nodes: Inline[]): string {
+  return nodes.map((n) => {
+    if (n.kind === 'text' || n.kind === 'code') return n.text;
+    const label = inlineText(n.children);
+    if (n.kind !== 'link') return label;
+    return label === n.url ? n.url : `${label}（${n.url}）`;
+  }).join('');
+}
+
+function blocksText(blocks: Block[], indent = ''): string[] {
+  return blocks.flatMap((b): string[] => {
+    switch (b.kind) {
+      case 'heading':
+      case 'paragraph':
+        return [indent + inlineText(b.children).replace(/\n/g, `\n${indent}`)];
+      case 'code':
+        return [b.text.split('\n').map((line) => `${indent}    ${line}`).join('\n')];
+      case 'list':
+        return [b.items.map((item, i) => {
+          const marker = b.ordered ? `${b.start + i}. ` : '• ';
+          const text = blocksText(item, `${indent}  `).join('\n').trimStart();
+          return `${indent}${marker}${text}`;
+        }).join('\n')];
+      case 'quote':
+        return blocksText(b.children, `${indent}  `);
+      case 'rule':
+        return [];
+    }
+  });
+}
+
+/**
+ * A description as plain text for documents that cannot draw Markdown (PDF, Word, SBOM exports):
+ * markers removed, links as `label（address）`, list items with bullets, code indented, blocks
+ * separated by a blank line.
+ */
+export function markdownToText(text: string): string {
+  return blocksText(parseMarkdown(text)).join('\n\n');
 }
