@@ -255,6 +255,7 @@ export const taskZh = {
     upgradeTo: (v: string) => `升级到 ${v}`,
     advisory: '漏洞详情',
     advisoryHint: '以下为漏洞知识库中的当前记录',
+    openAdvisory: '查看完整漏洞详情',
     description: '漏洞描述',
     noDescription: '知识库记录中没有描述',
     cwe: 'CWE',

@@ -1,7 +1,7 @@
 // The finding drawer's knowledge-base part: what the advisory behind a finding says now — the
 // description (its Markdown, rendered safely), CNNVD/CNVD numbers, CWE with names, the affected
 // packages (the finding's own package first and marked) and the references by purpose.
-import { Card, Tag } from '@blueprintjs/core';
+import { AnchorButton, Card, Tag } from '@blueprintjs/core';
 import type { FindingRow } from '../../../../contract/api/result/index.ts';
 import { useFindingAdvisoryQuery } from '../../../api/resultApi.ts';
 import { Field } from '../../../common/Field.tsx';
@@ -36,7 +36,11 @@ export function FindingAdvisory({ projectId, finding }: { projectId: number; fin
         if (!v) return <Card className="cairn-panel cairn-muted">{t.advisoryMissing}</Card>;
         return (
           <>
-            <Panel title={<>{t.description} <span className="cairn-muted cairn-h-sub">{t.advisoryHint}</span></>} emptyText={v.details.trim() ? undefined : t.noDescription}>
+            <Panel
+              title={<>{t.description} <span className="cairn-muted cairn-h-sub">{t.advisoryHint}</span></>}
+              actions={<AnchorButton variant="minimal" size="small" icon="share" text={t.openAdvisory} href={`#/knowledge/bug/details?id=${v.id}`} />}
+              emptyText={v.details.trim() ? undefined : t.noDescription}
+            >
               <Markdown text={v.details} />
             </Panel>
             <Card className="cairn-panel">
