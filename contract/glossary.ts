@@ -134,6 +134,20 @@ export const GLOSSARY = {
     tables: ['run_vulnerabilities.vex', 'mark_logs', 'reports'],
     meaning: 'Whether a finding affects the product (待定, 不受影响, 受影响, 已修复, 调查中); exported as CycloneDX VEX or OpenVEX.',
   },
+  upgrade: {
+    ui: ['推荐升级'],
+    spec: '— (issue 14: the recommended upgrade of a vulnerability detail)',
+    code: ['upgrade', 'recommendedUpgrade', 'FindingRow.upgrade', 'ReportVulnerability.upgrade'],
+    tables: [],
+    meaning: 'For one finding: the smallest fixed version above the installed one, in the ecosystem\'s version order, or why none can be named; computed when read, not stored. Not 推荐版本 (recommendVersion): that is, per component, the nearest version no known advisory affects.',
+  },
+  weakness: {
+    ui: ['CWE'],
+    spec: 'cwe (CWE ids of an advisory)',
+    code: ['cwes', 'weaknesses', 'Weakness', 'weaknessesOf', 'resources/cwe/names.json'],
+    tables: ['kb_advisories.cwes'],
+    meaning: 'A weakness class of the Common Weakness Enumeration (CWE-79 …) an advisory names, shown with its MITRE name when the table holds it.',
+  },
   report: {
     ui: ['报告'],
     spec: 'report; export status 0 waiting … 4 failed; reportType',

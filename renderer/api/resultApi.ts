@@ -21,6 +21,7 @@ import {
   dependenceTree,
   fileChildren,
   fileTree,
+  findingAdvisory,
   historyList,
   historyRefresh,
   homeIntelligence,
@@ -88,6 +89,9 @@ export const resultApi = platformApi.enhanceEndpoints({ addTagTypes: ['Run', 'Re
         componentDetail: query(componentDetail, { tags: RM, args: ({ id, taskId }: { id: number; taskId?: number | undefined }) => ({ params: { id }, query: taskQuery(taskId) }) }),
         componentSource: query(componentSource, { read: true }),
         findingStatistic: query(vulnerabilityStatistic, { tags: RM, args: scoped<typeof vulnerabilityStatistic> }),
+        // The knowledge base's advisory behind a finding (its description, ranges, references): it
+        // follows the knowledge base, not the run, so it is read fresh when the drawer opens.
+        findingAdvisory: query(findingAdvisory, { args: ({ projectId, id }: P<typeof findingAdvisory>) => ({ params: { projectId, id } }) }),
         resultLicenseList: query(licenseList, { args: scoped<typeof licenseList> }),
         copyrightList: query(copyrightList, { args: scoped<typeof copyrightList> }),
         licenseConflict: query(licenseConflict, { args: scoped<typeof licenseConflict> }),
@@ -145,6 +149,7 @@ export const {
   useComponentDetailQuery,
   useComponentSourceQuery,
   useFindingStatisticQuery,
+  useFindingAdvisoryQuery,
   useResultLicenseListQuery,
   useCopyrightListQuery,
   useLicenseConflictQuery,

@@ -17,6 +17,8 @@ import type {
   Level, LevelCounts, ReportComponent, ReportConflict, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability,
 } from './model.ts';
 import { REPORT_TITLES } from './sections.ts';
+import { recommendedUpgrade } from '../kb/advisory-view.ts';
+import { markdownToText } from '../../contract/markdown.ts';
 
 /** Rows per page when reading a run's tables. */
 const PAGE = 2000;
@@ -137,12 +139,14 @@ async function readVulnerabilities(db: Kysely<Database>, runs: RunInfo[], merge:
       cve: v.cve, cnnvd: v.cnnvd, cnvd: v.cnvd,
       componentRef: ref, componentName: c.name, componentVersion: c.version, componentPurl: c.purl,
       title: v.summary || d?.summary || v.vul_id,
-      description: d?.description ?? v.summary ?? '',
+      // Advisory descriptions are Markdown: documents get them as plain text.
+      description: d?.description ? markdownToText(d.description) : (v.summary ?? ''),
       level: asLevel(v.level), originalLevel: asLevel(v.original_level), levelRemark: v.level_remark,
       score: v.score === null ? null : Number(v.score),
       vector: d?.vector ?? null,
       cwes: d?.cwes ?? [],
       fixedVersions: parseJson<unknown[]>(v.fixed_versions, []).map(String),
+      upgrade: recommendedUpgrade(c.ecosystem, c.version, parseJson<unknown[]>(v.fixed_versions, []).map(String)),
       published: v.published,
       references: d?.references ?? [],
       mark: Number(v.mark), markRemark: v.mark_remark, vex: Number(v.vex), vexRemark: v.vex_remark,

@@ -48,9 +48,14 @@ function sourceOf(id: string): { name: string; url?: string } {
   return { name: 'OSV', url: `https://osv.dev/vulnerability/${encodeURIComponent(id)}` };
 }
 
-/** The fix advice of a finding: its fixed versions, else the component's recommended version. */
+/**
+ * The fix advice of a finding: the smallest fixed version above the installed one (with every
+ * known fixed version), else why none above it can be named, else the component's recommended
+ * version.
+ */
 export function recommendationOf(v: ReportVulnerability, component: ReportComponent | undefined): string | null {
-  if (v.fixedVersions.length) return `升级到修复版本 ${v.fixedVersions.join(' / ')} 或更高版本`;
+  if (v.upgrade.version) return `升级到 ${v.upgrade.version} 或更高版本（已知修复版本：${v.fixedVersions.join(' / ')}）`;
+  if (v.fixedVersions.length) return v.upgrade.reason;
   if (component?.recommendVersion) return `升级到推荐版本 ${component.recommendVersion}`;
   return null;
 }

@@ -58,6 +58,12 @@ export interface ReportVulnerability {
   vector: string | null;
   cwes: string[];
   fixedVersions: string[];
+  /**
+   * The recommended upgrade: the smallest fixed version above the installed one in the
+   * ecosystem's order (server/kb/advisory-view.ts recommendedUpgrade); null with the reason when
+   * none can be named.
+   */
+  upgrade: { version: string | null; reason: string };
   published: string | null;
   references: string[];
   /** Vulnerability mark 0–7 and remark (contract VULNERABILITY_MARK_LABEL). */

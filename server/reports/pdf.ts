@@ -609,6 +609,7 @@ function detailEntry({ doc, lineHeight }: Layout, v: ReportVulnerability): void 
     ['CVSS', v.score == null ? '--' : `${v.score.toFixed(1)}${v.vector ? `（${v.vector}）` : ''}`],
     ['漏洞描述', v.description || '--'],
     ['修复版本', v.fixedVersions.length > 0 ? v.fixedVersions.join('，') : '暂无'],
+    ['推荐升级', v.upgrade.version ? `升级到 ${v.upgrade.version} 或更高版本` : v.upgrade.reason],
   ];
   doc.font(FONT.regular).fontSize(size);
   const heights = fields.map(([, value]) => doc.heightOfString(value, { width: valueW, lineGap: 1 }));

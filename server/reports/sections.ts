@@ -81,6 +81,7 @@ export const VULNERABILITY_TABLE: TableSection<ReportVulnerability> = {
     { header: 'CVSS', width: 6, value: (v) => (v.score == null ? '--' : v.score.toFixed(1)) },
     { header: '组件', width: 18, value: (v) => `${v.componentName}@${v.componentVersion}` },
     { header: '修复版本', width: 12, value: (v) => dash(v.fixedVersions.join(', ')) },
+    { header: '推荐升级', width: 10, value: (v) => dash(v.upgrade.version) },
     { header: '漏洞名称', width: 30, value: (v) => dash(v.title) },
   ],
 };

@@ -1,6 +1,7 @@
 // A deterministic ReportModel for the report writers' tests and the report benchmark: real-looking
 // component names, purls, levels, marks and VEX statements, in any size.
 import { VULNERABILITY_MARK_LABEL } from '../../contract/enums.ts';
+import { recommendedUpgrade } from '../../server/kb/advisory-view.ts';
 import type { Level, LevelCounts, ReportComponent, ReportModel, ReportVulnerability } from '../../server/reports/model.ts';
 
 const LEVELS: Level[] = [1, 2, 4, 8, 16];
@@ -68,6 +69,7 @@ export function sampleReportModel(options: { components?: number; vulnerabilitie
       vector: level === 16 ? null : 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
       cwes: ['CWE-20'],
       fixedVersions: [`${c.version.split('.')[0]}.9.9`],
+      upgrade: recommendedUpgrade(c.ecosystem, c.version, [`${c.version.split('.')[0]}.9.9`]),
       published: '2024-03-01T00:00:00.000Z',
       references: [`https://nvd.nist.gov/vuln/detail/${cve}`],
       mark: i % 5 === 0 ? 2 : 0,

@@ -5,7 +5,7 @@ import { Type, type Static } from 'typebox';
 import { defineCall } from '../define.ts';
 import { Id, IdParams, Keyword, Nullable, PackageFields, PageSchema, PagingQuerySchema } from '../kit.ts';
 import {
-  ExploitSchema, LevelCountsSchema, LevelSchema, RiskCountsSchema, RiskLevelSchema, VulnerabilityAllIdFields,
+  ExploitSchema, LevelCountsSchema, LevelSchema, RiskCountsSchema, RiskLevelSchema, VulnerabilityAllIdFields, VulnerabilityDetailSchema,
 } from '../vulnerability.ts';
 import {
   ComponentMarkSchema, ComponentRatingFields, ComponentTypeSchema, CountRowSchema, Csv, FindingComponentFields,
@@ -81,6 +81,11 @@ export const FindingRowSchema = Type.Object({
   score: Nullable(Type.Number()),
   exploit: ExploitSchema,
   fixedVersions: Type.Array(Type.String()),
+  /**
+   * The recommended upgrade: the smallest fixed version above the installed one in the
+   * ecosystem's version order; `version` null when there is none, `reason` says why in words.
+   */
+  upgrade: Type.Object({ version: Nullable(Type.String()), reason: Type.String() }),
   published: Nullable(Type.String()),
   mark: VulnerabilityMarkSchema,
   markRemark: Type.String(),
@@ -243,6 +248,27 @@ export const vulnerabilityStatistic = defineCall({
   permission: VUL_PERMISSION,
 });
 
+/**
+ * A finding's advisory as the knowledge base holds it now (description, affected ranges, fixed
+ * versions, references, CWE, CNNVD/CNVD ids), found by the finding's id or aliases; null when the
+ * knowledge base no longer has it. `{id}` is the finding's row id (run_vulnerabilities.id).
+ */
+export const FindingAdvisorySchema = Type.Object({
+  findingId: Type.Integer(),
+  advisory: Nullable(VulnerabilityDetailSchema),
+});
+export type FindingAdvisory = Static<typeof FindingAdvisorySchema>;
+
+export const findingAdvisory = defineCall({
+  name: 'result.findingAdvisory',
+  method: 'GET',
+  path: '/api/vulnerability/finding/{projectId}/{id}',
+  summary: '任务漏洞详情（知识库中的描述、影响范围、参考链接与 CWE）',
+  params: Type.Object({ projectId: Id(), id: Id() }),
+  response: FindingAdvisorySchema,
+  permission: VUL_PERMISSION,
+});
+
 export const componentDetail = defineCall({
   name: 'result.componentDetail',
   method: 'GET',
@@ -276,4 +302,4 @@ export const componentExport = defineCall({
 });
 
 /** The component and finding calls (server/routes/result/components.ts answers them). */
-export const resultComponentCalls = { componentSource, overview, projectTaskView, componentList, vulnerabilityStatistic, componentDetail, moduleDetail, componentExport };
+export const resultComponentCalls = { componentSource, overview, projectTaskView, componentList, vulnerabilityStatistic, findingAdvisory, componentDetail, moduleDetail, componentExport };

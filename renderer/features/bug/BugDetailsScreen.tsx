@@ -1,8 +1,11 @@
-// /bug/bugList/details?id=… 漏洞详情: 概览 (ids, level, score, vector, exploit, CWE, dates,
-// description), 影响项目 (affected packages with readable ranges and fixed versions, fix commits,
-// the projects it touches) and 参考信息 (references). The tab is kept in the URL (`tab=`).
-import { Code, HTMLTable, Icon, Tag } from '@blueprintjs/core';
+// /bug/bugList/details?id=… and /knowledge/bug/details?id=… 漏洞详情: 概览 (ids with every
+// CNNVD/CNVD number, level, score, vector, exploit, CWE with names, dates, the description rendered
+// from its Markdown), 影响项目 (affected packages with readable ranges, listed and fixed versions,
+// fix commits, the projects it touches) and 参考信息 (references grouped by purpose). The tab is
+// kept in the URL (`tab=`).
+import { Code, Icon } from '@blueprintjs/core';
 import type { ReactNode } from 'react';
+import { useLocation } from 'react-router';
 import type { Static } from 'typebox';
 import type { InvolvedSubjectSchema } from '../../../contract/api/vulnerability.ts';
 import type { VulnerabilityDetail } from '../../../contract/api/vulnerability.ts';
@@ -15,11 +18,15 @@ import { Panel } from '../../common/Panel.tsx';
 import { TagList, otherAliases } from '../../common/TagList.tsx';
 import { ExploitText, LevelTag, formatScore } from '../../common/levels.tsx';
 import { ExternalLink } from '../../common/ExternalLink.tsx';
+import { Markdown } from '../../common/Markdown.tsx';
+import { AffectedPackagesTable, ReferenceGroups, WeaknessList } from '../../common/vulnerability/AdvisoryParts.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
 import './styles.ts';
 
 const t = zh.vul;
 const PATH = '/bug/bugList/details';
+/** The knowledge base's route to the same page (spec area knowledge). */
+const KNOWLEDGE_PATH = '/knowledge/bug/details';
 
 const dashIfEmpty = (v: string | null | undefined): ReactNode => (v && v.trim() ? v : <span className="cairn-muted">{DASH}</span>);
 
@@ -32,8 +39,8 @@ function Overview({ v }: { v: VulnerabilityDetail }) {
             <span className="cairn-vul-id-text">{v.identify}</span>
           </Field>
           <Field label={t.cve}>{dashIfEmpty(v.cve)}</Field>
-          <Field label={t.cnnvd}>{dashIfEmpty(v.cnnvd)}</Field>
-          <Field label={t.cnvd}>{dashIfEmpty(v.cnvd)}</Field>
+          <Field label={t.cnnvd}>{v.cnnvdIds.length ? <TagList items={v.cnnvdIds} /> : dashIfEmpty(v.cnnvd)}</Field>
+          <Field label={t.cnvd}>{v.cnvdIds.length ? <TagList items={v.cnvdIds} /> : dashIfEmpty(v.cnvd)}</Field>
           <Field label={t.aliases} wide>
             <TagList items={otherAliases(v)} />
           </Field>
@@ -51,8 +58,8 @@ function Overview({ v }: { v: VulnerabilityDetail }) {
           <Field label={t.exploit}>
             <ExploitText code={v.exploit} />
           </Field>
-          <Field label={t.cwe}>
-            <TagList items={v.cwes} intent="primary" />
+          <Field label={t.cwe} wide>
+            <WeaknessList weaknesses={v.weaknesses} />
           </Field>
           <Field label={t.vector} wide>
             {v.vector ? <Code className="cairn-vector">{v.vector}</Code> : <span className="cairn-muted">{DASH}</span>}
@@ -72,7 +79,7 @@ function Overview({ v }: { v: VulnerabilityDetail }) {
         </div>
       </Panel>
       <Panel title={t.description} emptyText={v.details.trim() ? undefined : t.noDescription}>
-        <div className="cairn-description">{v.details}</div>
+        <Markdown text={v.details} />
       </Panel>
     </>
   );
@@ -92,55 +99,7 @@ function ImpactItems({ v, id }: { v: VulnerabilityDetail; id: string }) {
         title={<>{t.affectedPackages} <span className="cairn-muted cairn-h-sub">{t.affectedCount(v.affected.length)}</span></>}
         emptyText={v.affected.length === 0 ? zh.states.empty : undefined}
       >
-        <HTMLTable className="cairn-table cairn-affected-table" striped>
-          <thead>
-            <tr>
-              <th>{t.ecosystem}</th>
-              <th>{t.columns.packages}</th>
-              <th>{t.affectedVersions}</th>
-              <th>{t.fixedVersions}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {v.affected.map((p, i) => {
-              const ranges = p.affected.length ? p.affected : p.vulnerable;
-              return (
-                <tr key={`${p.ecosystem}:${p.name}:${i}`}>
-                  <td>
-                    <Tag minimal>{p.ecosystem}</Tag>
-                    {p.distribution ? <div className="cairn-muted cairn-cell-sub">{`${t.distribution}：${p.distribution}`}</div> : null}
-                  </td>
-                  <td className="cairn-package-name">{p.name}</td>
-                  <td>
-                    {ranges.length ? (
-                      ranges.map((r) => (
-                        <div key={r}>
-                          <Code>{r}</Code>
-                        </div>
-                      ))
-                    ) : (
-                      <span className="cairn-muted">{DASH}</span>
-                    )}
-                    {p.versions.length ? <div className="cairn-muted cairn-cell-sub" title={p.versions.join(', ')}>{t.explicitVersions(p.versions.length)}</div> : null}
-                  </td>
-                  <td>
-                    {p.fixed.length ? (
-                      <div className="cairn-tag-row">
-                        {p.fixed.map((f) => (
-                          <Tag key={f} minimal intent="success" icon="tick">
-                            {f}
-                          </Tag>
-                        ))}
-                      </div>
-                    ) : (
-                      <span className="cairn-muted">{t.noFix}</span>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </HTMLTable>
+        <AffectedPackagesTable affected={v.affected} />
       </Panel>
       <Panel title={t.fixCommits} emptyText={v.fixCommits.length === 0 ? t.noFixCommits : undefined}>
         <ul className="cairn-link-list">
@@ -159,30 +118,18 @@ function ImpactItems({ v, id }: { v: VulnerabilityDetail; id: string }) {
 function References({ v }: { v: VulnerabilityDetail }) {
   return (
     <Panel title={t.references} emptyText={v.references.length === 0 ? t.noReferences : undefined}>
-      <HTMLTable className="cairn-table cairn-ref-table" striped compact>
-        <tbody>
-          {v.references.map((r, i) => (
-            <tr key={`${r.url}:${i}`}>
-              <td className="cairn-col-reftype">
-                <Tag minimal>{t.refTypes[r.type.toUpperCase()] ?? r.type}</Tag>
-              </td>
-              <td>
-                <ExternalLink url={r.url} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </HTMLTable>
+      <ReferenceGroups references={v.references} />
     </Panel>
   );
 }
 
 export default function BugDetailsScreen() {
   const id = useDetailId();
+  const { pathname } = useLocation();
   const q = useVulnerabilityDetailQuery(id, { skip: !id });
   return (
     <DetailPage
-      path={PATH}
+      path={pathname === KNOWLEDGE_PATH ? KNOWLEDGE_PATH : PATH}
       listPath="/bug/bugList"
       tabsId="vul-detail-tabs"
       id={id}

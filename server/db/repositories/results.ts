@@ -8,6 +8,7 @@ import { RUN_STAGE_LABEL, type RunStage } from '../../../contract/api/task.ts';
 import type { Database, RunComponentsTable, RunVulnerabilitiesTable, RunsTable } from '../schema.ts';
 import { UserError } from '../../errors.ts';
 import { canAccessSubject } from './subject-access.ts';
+import { recommendedUpgrade } from '../../kb/advisory-view.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type RunRecord = Selectable<RunsTable>;
@@ -275,12 +276,21 @@ export function findingView(f: FindingWithComponent): FindingRow {
     score: f.score === null ? null : Number(f.score),
     exploit: Number(f.exploit) as FindingRow['exploit'],
     fixedVersions: parseJson<string[]>(f.fixed_versions, []),
+    upgrade: recommendedUpgrade(f.c_ecosystem, f.c_version, parseJson<string[]>(f.fixed_versions, [])),
     published: f.published,
     mark: Number(f.mark) as FindingRow['mark'],
     markRemark: f.mark_remark,
     vex: Number(f.vex) as FindingRow['vex'],
     vexRemark: f.vex_remark,
   };
+}
+
+/**
+ * A finding row with its component and the project of its run, for the calls that name a
+ * finding by row id; undefined when there is none.
+ */
+export async function findingWithProject(db: Db, id: number) {
+  return findingsQuery(db).innerJoin('runs as r', 'r.id', 'v.run_id').select('r.project_id').where('v.id', '=', id).executeTakeFirst();
 }
 
 /** run_vulnerabilities joined with its component, for findingView. */

@@ -9,6 +9,7 @@ import type {
 import type { Page } from '../../../contract/api/kit.ts';
 import { TASK_STATUS } from '../../../contract/enums.ts';
 import type { ExploitDifficulty, Level, OsvRange } from '../../engine/index.ts';
+import { affectedTexts, referenceGroup, weaknessesOf } from '../../kb/advisory-view.ts';
 import { prepared } from '../prepared.ts';
 import type { Database } from '../schema.ts';
 import { SETTING } from '../seed.ts';
@@ -385,32 +386,6 @@ export async function lookupIds(db: Db, ids: string[]): Promise<Map<string, IdMa
   return out;
 }
 
-/** One OSV range as people read it: `>=1.0.0, <1.2.3`; several introduced events give several. */
-function rangeText(range: OsvRange): string[] {
-  const out: string[] = [];
-  let lower: string | null = null;
-  let open = false;
-  const git = range.type.toUpperCase() === 'GIT';
-  const short = (v: string) => (git && /^[0-9a-f]{12,}$/i.test(v) ? v.slice(0, 12) : v);
-  const close = (upper: string) => {
-    const parts = [lower && lower !== '0' ? `>=${short(lower)}` : null, upper].filter(Boolean);
-    out.push(parts.join(', '));
-    lower = null;
-    open = false;
-  };
-  for (const e of range.events) {
-    if (e.introduced !== undefined) {
-      if (open) close('');
-      lower = e.introduced;
-      open = true;
-    } else if (e.fixed !== undefined) close(`<${short(e.fixed)}`);
-    else if (e.last_affected !== undefined) close(`<=${short(e.last_affected)}`);
-    else if (e.limit !== undefined && e.limit !== '*') close(`<${short(e.limit)}`);
-  }
-  if (open) close('');
-  return out.map((text) => (text === '' ? '全部版本' : text)).map((text) => (git ? `${text}（Git 提交）` : text));
-}
-
 export async function affectedOf(db: Db, pk: number): Promise<AffectedPackageView[]> {
   const rows = await db.selectFrom('kb_affected').selectAll().where('advisory_pk', '=', pk).orderBy('id').execute();
   return rows.map((row) => {
@@ -420,7 +395,7 @@ export async function affectedOf(db: Db, pk: number): Promise<AffectedPackageVie
       ecosystem: row.ecosystem,
       distribution: row.distribution,
       name: row.name,
-      affected: [...ranges.flatMap(rangeText), ...vulnerable],
+      affected: affectedTexts(ranges, vulnerable),
       ranges: ranges.map((r) => ({
         type: r.type,
         events: r.events.map((e) => Object.fromEntries(Object.entries(e).filter(([, v]) => typeof v === 'string')) as Record<string, string>),
@@ -442,25 +417,92 @@ export async function fixCommitsOf(db: Db, pk: number): Promise<string[]> {
 export async function loadVulnerabilityDetail(db: Db, pk: number, involvedIn: number[] | 'all'): Promise<VulnerabilityDetail | undefined> {
   const row = await db.selectFrom('kb_advisories').selectAll().where('id', '=', pk).executeTakeFirst();
   if (!row) return undefined;
-  const [aliases, affected, involved] = await Promise.all([
+  const [aliasRows, affected, involved] = await Promise.all([
     db.selectFrom('kb_aliases').select('alias').where('advisory_pk', '=', pk).orderBy('alias').execute(),
     affectedOf(db, pk),
     involvedSubjectCounts(db, [pk], involvedIn),
   ]);
+  const aliases = aliasRows.map((a) => a.alias);
+  const cwes = parseJson<string[]>(row.cwes, []);
+  const relatedCwes = await relatedCwesOf(db, pk, [row.advisory_id, row.cve ?? '', ...aliases]);
+  const local = await localIdsOf(db, [row.advisory_id, row.cve ?? '', row.cnnvd ?? '', row.cnvd ?? '', ...aliases]);
   return {
     ...rowView(row),
     involvedSubjects: involved.get(pk) ?? 0,
-    aliases: aliases.map((a) => a.alias),
+    aliases,
     details: row.details,
     cvssVersion: row.cvss_version,
-    cwes: parseJson<string[]>(row.cwes, []),
-    references: parseJson<{ type: string; url: string }[]>(row.reference_links, []),
+    cwes,
+    weaknesses: weaknessesOf([...cwes, ...relatedCwes]),
+    ...local,
+    references: parseJson<{ type?: string; url: string }[]>(row.reference_links, [])
+      .map((r) => ({ type: r.type ?? '', url: r.url, group: referenceGroup(r.type ?? '', r.url) })),
     severities: parseJson<{ type: string; score: string }[]>(row.severities, []),
     fixCommits: parseJson<string[]>(row.fix_commits, []),
     affected,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
+}
+
+/**
+ * The CWE ids other records of the same flaw give (an NVD record of its CVE, the GHSA its OSV
+ * record aliases): records filed under one of its ids, or naming one of them as an alias.
+ */
+async function relatedCwesOf(db: Db, pk: number, ids: string[]): Promise<string[]> {
+  const wanted = [...new Set(ids.map((id) => id.trim()).filter(Boolean))].slice(0, IDS_PER_STATEMENT);
+  if (!wanted.length) return [];
+  const [own, viaAlias] = await Promise.all([
+    db.selectFrom('kb_advisories').select(['id', 'cwes']).where('advisory_id', 'in', wanted).where('id', '!=', pk).execute(),
+    db.selectFrom('kb_aliases').innerJoin('kb_advisories', 'kb_advisories.id', 'kb_aliases.advisory_pk')
+      .select(['kb_advisories.id', 'kb_advisories.cwes']).where('kb_aliases.alias', 'in', wanted).where('kb_advisories.id', '!=', pk).execute(),
+  ]);
+  return [...own, ...viaAlias].flatMap((r) => parseJson<string[]>(r.cwes, []));
+}
+
+const CNNVD = /^CNNVD-/i;
+const CNVD = /^CNVD-/i;
+const CVE = /^CVE-\d{4}-\d+$/i;
+
+/**
+ * The CNNVD and CNVD ids of a flaw known by these ids: those among the ids themselves and those
+ * the imported mapping (kb_id_map) gives its CVE ids. Sorted, each once.
+ */
+async function localIdsOf(db: Db, ids: string[]): Promise<{ cnnvdIds: string[]; cnvdIds: string[] }> {
+  const known = ids.map((id) => id.trim()).filter(Boolean);
+  const cnnvd = new Set(known.filter((id) => CNNVD.test(id)));
+  const cnvd = new Set(known.filter((id) => CNVD.test(id)));
+  const cves = [...new Set(known.filter((id) => CVE.test(id)).map((id) => id.toUpperCase()))];
+  for (const part of chunks(cves, IDS_PER_STATEMENT)) {
+    const rows = await db.selectFrom('kb_id_map').select(['cnnvd', 'cnvd']).where('cve', 'in', part).execute();
+    for (const r of rows) {
+      if (r.cnnvd) cnnvd.add(r.cnnvd);
+      if (r.cnvd) cnvd.add(r.cnvd);
+    }
+  }
+  return { cnnvdIds: [...cnnvd].sort(), cnvdIds: [...cnvd].sort() };
+}
+
+/**
+ * The knowledge-base advisory that best describes a finding: among the records filed under the
+ * finding's ids (its primary id first, then its aliases), one naming the component's package,
+ * else one with a description, else the first found. undefined when none is left.
+ */
+export async function advisoryForFinding(
+  db: Db, ids: string[], component: { ecosystem: string; name: string }, involvedIn: number[] | 'all',
+): Promise<VulnerabilityDetail | undefined> {
+  const found = await lookupIds(db, ids);
+  const pks = [...new Set(ids.map((id) => found.get(id)?.id).filter((pk): pk is number => pk !== undefined))].slice(0, 10);
+  const name = component.name.toLowerCase();
+  let best: { detail: VulnerabilityDetail; score: number } | undefined;
+  for (const pk of pks) {
+    const detail = await loadVulnerabilityDetail(db, pk, involvedIn);
+    if (!detail) continue;
+    const names = detail.affected.some((p) => p.name.toLowerCase() === name && (p.ecosystem === component.ecosystem || !component.ecosystem));
+    const score = (names ? 2 : 0) + (detail.details.trim() ? 1 : 0);
+    if (!best || score > best.score) best = { detail, score };
+  }
+  return best?.detail;
 }
 
 /** The rows behind these ids, for checks before a write (which ones exist, which are custom). */

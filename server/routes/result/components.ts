@@ -4,14 +4,15 @@ import { COMPONENT_EXPORT_REPORT_TYPE, REPORT_SUBMITTED_MESSAGE } from '../../..
 import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import {
-  RESULT_MSG, accessibleComponent, accessibleProject, emptyLevels, emptyRisks, latestRun, locationsOf, parseJson, projectHeader, resultScope, runViews,
+  RESULT_MSG, accessibleComponent, accessibleProject, emptyLevels, emptyRisks, findingWithProject, latestRun, locationsOf, parseJson, projectHeader, resultScope, runViews,
   type RunRecord,
 } from '../../db/repositories/results.ts';
 import { componentDetail, componentSourceOf, findingStatistic, listComponents, overviewGroups, type FindingFilter } from '../../db/repositories/results-components.ts';
+import { advisoryForFinding } from '../../db/repositories/vulnerabilities.ts';
 import { UserError } from '../../errors.ts';
 import { conflictOf } from '../../licenses/conflicts.ts';
 import { submitTaskReports } from '../../services/reports.ts';
-import { pagingOf } from '../shared.ts';
+import { pagingOf, visibleSubjectsOf } from '../shared.ts';
 import { signedIn, type AreaHandlers } from '../register.ts';
 
 /** The overview's figures of a run, from its grouped rows. */
@@ -94,6 +95,15 @@ export function componentHandlers(ctx: ServerContext): AreaHandlers<typeof resul
       if (!run) return ok({ counts: emptyLevels(), content: [], total: 0 });
       const filter: FindingFilter = query ?? {};
       return ok(await findingStatistic(db, run.id, filter, pagingOf(query), query?.sort));
+    },
+
+    async findingAdvisory({ request, params }) {
+      await resultScope(db, signedIn(request).userId, params.projectId);
+      const finding = await findingWithProject(db, params.id);
+      if (!finding || finding.project_id !== params.projectId) throw new UserError(RESULT_MSG.findingNotFound, 'not-found');
+      const ids = [finding.vul_id, finding.cve ?? '', ...parseJson<string[]>(finding.aliases, [])].filter(Boolean);
+      const advisory = await advisoryForFinding(db, [...new Set(ids)], { ecosystem: finding.c_ecosystem, name: finding.c_name }, await visibleSubjectsOf(db, request));
+      return ok({ findingId: finding.id, advisory: advisory ?? null });
     },
 
     async componentDetail({ request, params, query }) {

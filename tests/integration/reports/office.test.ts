@@ -88,6 +88,10 @@ describe('office reports', () => {
     const vulnerabilities = workbook.getWorksheet('漏洞清单')!;
     const scored = model.vulnerabilities.findIndex((v) => v.score !== null);
     expect(vulnerabilities.getRow(scored + 2).getCell(4).value).toBe(model.vulnerabilities[scored]!.score);
+    // 推荐升级: the smallest fixed version above the installed one.
+    expect(vulnerabilities.getRow(1).getCell(7).value).toBe('推荐升级');
+    expect(vulnerabilities.getRow(2).getCell(7).value).toBe(model.vulnerabilities[0]!.upgrade.version);
+    expect(model.vulnerabilities[0]!.upgrade.version).toBe(model.vulnerabilities[0]!.fixedVersions[0]);
   });
 
   it('writes the licence report workbook with the licence sheets only', async () => {

@@ -147,7 +147,7 @@ describe('CycloneDX 1.6', () => {
       expect(out.ratings[0]).toMatchObject({ severity, ...(v.score === null ? {} : { score: v.score, method: 'CVSSv31', vector: v.vector }) });
       expect(out.cwes).toEqual([20]);
       expect(out.published).toBe(v.published);
-      expect(out.recommendation).toBe(`升级到修复版本 ${v.fixedVersions.join(' / ')} 或更高版本`);
+      expect(out.recommendation).toBe(`升级到 ${v.upgrade.version} 或更高版本（已知修复版本：${v.fixedVersions.join(' / ')}）`);
       expect(out.advisories).toEqual(v.references.map((url) => ({ url })));
       expect(out.references.map((r) => r.id).sort()).toEqual([...v.aliases, ...(v.cnnvd ? [v.cnnvd] : [])].sort());
       const state = { 0: undefined, 1: 'not_affected', 2: 'exploitable', 3: 'resolved', 4: 'in_triage' }[v.vex as 0 | 1 | 2 | 3 | 4];
@@ -520,7 +520,7 @@ describe('OpenVEX v0.2.0', () => {
       expect(() => PackageURL.fromString(s.products[0]!['@id'])).not.toThrow();
       if (s.status === 'not_affected') expect(s.impact_statement || s.justification).toBeTruthy();
       if (s.status === 'not_affected') expect(s.impact_statement).toBe(v.vexRemark || '分析人员判定不受影响');
-      if (s.status === 'affected') expect(s.action_statement).toBe(`升级到修复版本 ${v.fixedVersions.join(' / ')} 或更高版本`);
+      if (s.status === 'affected') expect(s.action_statement).toBe(`升级到 ${v.upgrade.version} 或更高版本（已知修复版本：${v.fixedVersions.join(' / ')}）`);
       else expect(s.action_statement).toBeUndefined();
     });
     expect(doc.statements.filter((s) => s.status === 'not_affected').length).toBeGreaterThan(0);

@@ -258,7 +258,7 @@ describe.each(databases)('vulnerability knowledge base on $name', (database) => 
       expect(byPk.body.data.affected[0]).toMatchObject({
         ecosystem: 'maven',
         name: 'org.apache.logging.log4j:log4j-core',
-        affected: ['>=2.0-beta9, <2.3.1', '>=2.4, <2.12.2', '>=2.13.0, <2.15.0'],
+        affected: ['>= 2.0-beta9, < 2.3.1', '>= 2.4, < 2.12.2', '>= 2.13.0, < 2.15.0'],
         fixed: ['2.3.1', '2.12.2', '2.15.0'],
       });
       const byAlias = await user.request({ method: 'GET', url: '/api/vulnerability/cve-2021-44228' });
@@ -272,7 +272,7 @@ describe.each(databases)('vulnerability knowledge base on $name', (database) => 
         id: pk,
         identify: 'GHSA-35jh-r3h4-6jhm',
         affected: [{
-          ecosystem: 'npm', distribution: null, name: 'lodash', affected: ['<4.17.21'],
+          ecosystem: 'npm', distribution: null, name: 'lodash', affected: ['< 4.17.21'],
           ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '4.17.21' }] }],
           versions: [], vulnerable: [], patched: [], fixed: ['4.17.21'],
         }],
@@ -353,7 +353,7 @@ describe.each(databases)('vulnerability knowledge base on $name', (database) => 
         references: [{ type: 'WEB', url: 'https://example.com/security/acme-utils' }],
       });
       expect(first.body.data.affected).toEqual([{
-        ecosystem: 'npm', distribution: null, name: 'acme-utils', affected: ['>=1.0.0, <1.2.3'], ranges: [], versions: [],
+        ecosystem: 'npm', distribution: null, name: 'acme-utils', affected: ['>= 1.0.0, < 1.2.3'], ranges: [], versions: [],
         vulnerable: ['>=1.0.0, <1.2.3'], patched: [], fixed: ['1.2.3'],
       }]);
 
@@ -460,7 +460,7 @@ describe.each(databases)('vulnerability knowledge base on $name', (database) => 
 
       const detail = await user.request({ method: 'GET', url: '/api/vulnerability/cve-2020-36567' });
       expect(detail.body.data).toMatchObject({ identify: 'GO-2020-0001', source: 'osv', aliases: ['CVE-2020-36567', 'GHSA-6vm3-jj99-7229'] });
-      expect(detail.body.data.affected[0]).toMatchObject({ ecosystem: 'golang', name: 'github.com/gin-gonic/gin', affected: ['<1.6.0'] });
+      expect(detail.body.data.affected[0]).toMatchObject({ ecosystem: 'golang', name: 'github.com/gin-gonic/gin', affected: ['< 1.6.0'] });
       const commits = await user.request({ method: 'GET', url: '/api/vulnerability/fixCommit/GO-2020-0001' });
       expect(commits.body.data.fixCommits).toContain('https://github.com/gin-gonic/gin/commit/a71af9c144f9579f6dbe945341c1df37aaf09c0d');
     });

@@ -1,7 +1,8 @@
 // The finding drawer of the 漏洞 tab (tab=bugInfo&finding=<row id>, the spec's bugInfo view): the
-// id in the spec's display form, level (custom level and why), component, fixed versions, the
-// audit mark and VEX with their remarks, the mark/level log and the VEX log; 标记 / 修改等级 and
-// 设置 VEX open the remark dialog.
+// id in the spec's display form, level (custom level and why), component, fixed versions and the
+// recommended upgrade, the audit mark and VEX with their remarks, what the knowledge base says of
+// the advisory (FindingAdvisory.tsx: description, CWE, affected ranges, references), the mark/level
+// log and the VEX log; 标记 / 修改等级 and 设置 VEX open the remark dialog.
 import { useState } from 'react';
 import { AnchorButton, Button, Card, Drawer, DrawerSize, Tag } from '@blueprintjs/core';
 import type { FindingRow } from '../../../../contract/api/result/index.ts';
@@ -13,6 +14,7 @@ import { ErrorState, LoadingState } from '../../../common/states.tsx';
 import { TagList, otherAliases } from '../../../common/TagList.tsx';
 import { ExploitText, LevelTag, formatScore } from '../../../common/levels.tsx';
 import { useTaskView } from './context.ts';
+import { FindingAdvisory, UpgradeAdvice } from './FindingAdvisory.tsx';
 import { FindingMarkDialogs, type FindingDialog } from './FindingMarkDialogs.tsx';
 import { MarkLogTable, VexTag, VulMarkTag, dash } from './parts.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
@@ -78,6 +80,9 @@ export function FindingDrawer({ finding, loading, onClose }: { finding: FindingR
               <span className="cairn-muted">{f.direct ? t.direct : t.transitive}</span>
             </Field>
             <Field label={t.fixed}>{f.fixedVersions.length ? f.fixedVersions.join(', ') : <span className="cairn-muted">{t.noFix}</span>}</Field>
+            <Field label={t.upgrade} wide>
+              <UpgradeAdvice upgrade={f.upgrade} />
+            </Field>
             <Field label={t.published}>{formatDate(f.published)}</Field>
             <Field label={t.summary} wide>
               {dash(f.summary)}
@@ -96,6 +101,7 @@ export function FindingDrawer({ finding, loading, onClose }: { finding: FindingR
             <Field label={t.remark}>{dash(f.vexRemark)}</Field>
           </div>
         </Card>
+        <FindingAdvisory projectId={view.projectId} finding={f} />
         <Logs findingId={f.id} />
       </div>
     );

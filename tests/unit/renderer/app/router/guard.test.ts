@@ -142,6 +142,7 @@ describe('the route tree', () => {
       '/desktop/review',
       '/handleLogin',
       '/home/result',
+      '/knowledge/bug/details',
       '/license',
       '/license/details',
       '/login',
