@@ -71,6 +71,8 @@ export const KbCoverageSchema = Type.Object({
   uncovered: Type.Array(Type.Object({ ecosystem: Type.String(), components: Type.Integer() })),
   /** Components of those ecosystems (shown 未覆盖, never 无漏洞). */
   uncoveredComponents: Type.Integer(),
+  /** Of those, the ones with a known version (risk 32 无漏洞 in the spec's codes): the figure charts show as 未覆盖 instead. */
+  uncoveredNoVulnerability: Type.Integer(),
   /** Sentences: 知识库中没有 npm 生态的漏洞数据（12 个组件未覆盖）; 知识库已 45 天未更新（超过 30 天）. */
   reasons: Type.Array(Type.String()),
   checkedAt: Type.String(),

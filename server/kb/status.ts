@@ -124,7 +124,7 @@ export async function kbStatus(db: Kysely<Database>, now = Date.now()): Promise<
  * The coverage of a run whose components are `components` (their ecosystems), against the
  * knowledge base as it is now: asked right after matching, so it states what the matcher knew.
  */
-export async function runCoverage(db: Kysely<Database>, components: Array<{ ecosystem: string }>, now = Date.now()): Promise<KbCoverage> {
+export async function runCoverage(db: Kysely<Database>, components: Array<{ ecosystem: string; risk: number }>, now = Date.now()): Promise<KbCoverage> {
   const status = await kbStatus(db, now);
   const known = new Set(status.ecosystems.filter((e) => e.advisories > 0).map((e) => e.ecosystem));
   const perEcosystem = new Map<string, number>();
@@ -143,6 +143,7 @@ export async function runCoverage(db: Kysely<Database>, components: Array<{ ecos
     ...facts,
     lastUpdate: status.lastUpdate,
     uncoveredComponents: uncovered.reduce((n, u) => n + u.components, 0),
+    uncoveredNoVulnerability: components.filter((c) => c.risk === 32 && uncovered.some((u) => u.ecosystem === c.ecosystem)).length,
     reasons,
     checkedAt: new Date(now).toISOString(),
   };

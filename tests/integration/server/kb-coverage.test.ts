@@ -75,9 +75,14 @@ describe.each(databases)('knowledge-base status and run coverage on $name', (dat
     expect(run.coverage).toMatchObject({ complete: false, empty: true, reasons: ['知识库中没有任何漏洞数据（尚未导入），未能检查组件的漏洞'] });
     expect(run.coverage.uncovered.map((u: { ecosystem: string }) => u.ecosystem).sort()).toEqual(['golang', 'maven', 'pypi']);
     expect(run.coverage.uncoveredComponents).toBe(run.counts.components);
+    expect(run.coverage.uncoveredNoVulnerability).toBeGreaterThan(0);
+    expect(run.coverage.uncoveredNoVulnerability).toBeLessThanOrEqual(run.coverage.uncoveredComponents);
     // The task list carries it in the run summary.
     const list = await admin.request({ method: 'POST', url: '/api/project-task-view/list', body: {} });
     expect(list.body.data.content.find((r: { projectId: number }) => r.projectId === projectId).summary.coverage.complete).toBe(false);
+    // So does the dashboard, in words.
+    const home = await admin.request({ method: 'GET', url: '/api/home-page/component/statistics' });
+    expect(home.body.data.incomplete).toEqual({ projects: 1, examples: [{ projectId, projectName: 'coverage-app', reasons: run.coverage.reasons }] });
   }, 120_000);
 
   it('counts sources and ecosystems after imports, and names only the ecosystems still missing', async () => {
@@ -108,7 +113,9 @@ describe.each(databases)('knowledge-base status and run coverage on $name', (dat
     await importKnowledge(server.app.cairn.db, file);
     expect((await status()).ecosystems.map((e: { ecosystem: string }) => e.ecosystem)).toContain('maven');
     const run = await reanalyse();
-    expect(run.coverage).toMatchObject({ complete: true, uncovered: [], uncoveredComponents: 0, reasons: [] });
+    expect(run.coverage).toMatchObject({ complete: true, uncovered: [], uncoveredComponents: 0, uncoveredNoVulnerability: 0, reasons: [] });
+    const home = await admin.request({ method: 'GET', url: '/api/home-page/component/statistics' });
+    expect(home.body.data.incomplete).toEqual({ projects: 0, examples: [] });
   }, 120_000);
 
   it('flags a knowledge base older than the threshold, which only an administrator sets', async () => {

@@ -15,6 +15,7 @@ import { SYSTEM_VULNERABILITY_FIELDS as FIELDS, filterOf, toggleSort } from '../
 import { SYSTEM_VULNERABILITY_FILTERS } from '../../../common/vulnerability/filters.ts';
 import { vulnerabilityColumns, vulnerabilityDetailsPath } from '../../../common/vulnerability/columns.tsx';
 import { SystemVulDialog } from './SystemVulDialog.tsx';
+import { KbStatusPanel } from '../../../common/kbStatus.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
 
@@ -36,6 +37,7 @@ export default function SystemVulScreen() {
     <ListScreen
       title={routeTitle(PATH)}
       subtitle={t.systemSubtitle}
+      banner={<KbStatusPanel />}
       actions={<Button icon="history" text={t.importRecords} onClick={() => navigate(`${PATH}/batch`)} />}
       add={canAdmin ? { text: t.add, onClick: () => setDialog({ id: null }) } : undefined}
       fields={FIELDS}
