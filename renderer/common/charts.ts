@@ -72,7 +72,7 @@ export function riskSlices(c: RiskCounts, coverage?: { incomplete: boolean; notC
   clean.value -= notCovered;
   clean.name = `${clean.name}（结果不完整）`;
   clean.color = NOT_COVERED_COLOR;
-  slices.push({ name: COMPONENT_NOT_COVERED, value: notCovered, color: '#738694' });
+  if (notCovered > 0) slices.push({ name: COMPONENT_NOT_COVERED, value: notCovered, color: '#738694' });
   return slices;
 }
 export const levelSlices = (c: LevelCounts): Slice[] => LEVEL_CODES.map((code) => ({ name: levelName(code), value: c[code] ?? 0, color: riskColor(code) }));

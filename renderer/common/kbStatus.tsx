@@ -107,7 +107,7 @@ export function KbHomeCard({ incomplete }: { incomplete?: { projects: number; ex
         </span>
       </div>
       {incomplete && incomplete.projects > 0 ? (
-        <Callout intent="warning" icon="warning-sign" title={`${COVERAGE_INCOMPLETE}：${t.incompleteProjects(incomplete.projects)}`} className="cairn-kb-incomplete" data-testid="home-incomplete">
+        <Callout intent="warning" icon="warning-sign" title={t.incompleteProjects(incomplete.projects)} className="cairn-kb-incomplete" data-testid="home-incomplete">
           <ul className="cairn-coverage-reasons">
             {incomplete.examples.map((e) => (
               <li key={e.projectId}>

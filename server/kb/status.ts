@@ -105,7 +105,7 @@ export async function kbStatus(db: Kysely<Database>, now = Date.now()): Promise<
     ? '知识库为空：尚未导入任何漏洞数据，分析结果无法发现漏洞'
     : stale
       ? (ageDays === null ? `知识库的更新时间未知，可能已过期（超过 ${threshold.days} 天视为过期）` : `知识库已 ${ageDays} 天未更新（超过 ${threshold.days} 天视为过期），分析结果可能遗漏新漏洞`)
-      : `知识库正常：共 ${total} 条漏洞，覆盖 ${counts.byEcosystem.length} 个生态`;
+      : `知识库正常：共 ${total.toLocaleString('zh-CN')} 条漏洞，覆盖 ${counts.byEcosystem.length} 个生态`;
   return {
     total,
     empty,

@@ -99,7 +99,7 @@ describe.each(databases)('knowledge-base status and run coverage on $name', (dat
     expect(s.ecosystems.map((e: { ecosystem: string }) => e.ecosystem).sort()).toEqual(['golang', 'pypi']);
     const row = await db.selectFrom('kb_advisories').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     expect(s.total).toBe(Number(row.n));
-    expect(s.message).toMatch(/^知识库正常：共 \d+ 条漏洞，覆盖 2 个生态$/);
+    expect(s.message).toMatch(/^知识库正常：共 [\d,]+ 条漏洞，覆盖 2 个生态$/);
 
     const run = await reanalyse();
     expect(run.coverage).toMatchObject({ complete: false, empty: false, stale: false });

@@ -21,7 +21,6 @@ import { EmptyState, ErrorState, LoadingState } from '../../../common/states.tsx
 import { TaskViewContext, type TaskView } from './context.ts';
 import { ProgressPanel } from './ProgressPanel.tsx';
 import { coverageSentence, isIncomplete } from '../../../../contract/coverage.ts';
-import { IncompleteTag } from '../../../common/kbStatus.tsx';
 import { LevelCountStrip, StatusTag } from './parts.tsx';
 import { withParams } from '../../../app/router/links.ts';
 import { compareUrl, defaultComparePair, readDetailState } from './taskUrl.ts';
@@ -91,7 +90,7 @@ function Header({ view, onReanalyse, onCompare, compareDisabled }: { view: TaskV
           {t.counts.vulnerableComponents} <b>{run.counts.vulnerableComponents}</b>
         </span>
         <span>
-          {t.counts.vulnerabilities} <b>{run.counts.vulnerabilities}</b> <IncompleteTag coverage={run.coverage} />
+          {t.counts.vulnerabilities} <b>{run.counts.vulnerabilities}</b>
         </span>
         <LevelCountStrip counts={run.counts.byLevel} onLevel={(level) => view.setUrl({ tab: 'bug', level, finding: undefined })} />
         <span>

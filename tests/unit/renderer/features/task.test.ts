@@ -88,7 +88,9 @@ describe('charts', () => {
     expect(slices.map((s) => s.value)).toEqual([1, 0, 0, 0, 0, 3, 2, 6]);
     expect(slices[5]!.color).not.toBe(riskSlices(counts)[5]!.color);
     // Stale only: nothing uncovered, 无漏洞 still not green.
-    expect(riskSlices(counts, { incomplete: true, notCovered: 0 })[5]).toMatchObject({ value: 9, name: '无漏洞（结果不完整）' });
+    const stale = riskSlices(counts, { incomplete: true, notCovered: 0 });
+    expect(stale[5]).toMatchObject({ value: 9, name: '无漏洞（结果不完整）' });
+    expect(stale).toHaveLength(7);
     expect(riskSlices(counts, { incomplete: false, notCovered: 0 })).toEqual(riskSlices(counts));
   });
   it('hides labels of empty pie slices', () => {
