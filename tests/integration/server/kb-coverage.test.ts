@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importKnowledge } from '../../../server/kb/import.ts';
 import { staleThreshold } from '../../../server/kb/status.ts';
+import { buildReportModel } from '../../../server/reports/build-model.ts';
 import { adminClient, databases, signIn, startServer, type TestClient, type TestServer } from './harness.ts';
 import { CORPORA, sampleAppZip, uploadFile, waitForRun } from './sample-app.ts';
 
@@ -80,6 +81,11 @@ describe.each(databases)('knowledge-base status and run coverage on $name', (dat
     // The task list carries it in the run summary.
     const list = await admin.request({ method: 'POST', url: '/api/project-task-view/list', body: {} });
     expect(list.body.data.content.find((r: { projectId: number }) => r.projectId === projectId).summary.coverage.complete).toBe(false);
+    // Its report model says so in words, and its components are not covered.
+    const model = await buildReportModel(server.app.cairn.db, { kind: 'task', runIds: [run.id], author: 'admin', tool: { name: 'Cairn', version: 'test' } });
+    expect(model.coverage.complete).toBe(false);
+    expect(model.coverage.headline).toBe('漏洞结果不完整：知识库中没有任何漏洞数据（尚未导入），未能检查组件的漏洞');
+    expect(model.components.every((c) => !c.covered)).toBe(true);
     // So does the dashboard, in words.
     const home = await admin.request({ method: 'GET', url: '/api/home-page/component/statistics' });
     expect(home.body.data.incomplete).toEqual({ projects: 1, examples: [{ projectId, projectName: 'coverage-app', reasons: run.coverage.reasons }] });
@@ -114,6 +120,9 @@ describe.each(databases)('knowledge-base status and run coverage on $name', (dat
     expect((await status()).ecosystems.map((e: { ecosystem: string }) => e.ecosystem)).toContain('maven');
     const run = await reanalyse();
     expect(run.coverage).toMatchObject({ complete: true, uncovered: [], uncoveredComponents: 0, uncoveredNoVulnerability: 0, reasons: [] });
+    const model = await buildReportModel(server.app.cairn.db, { kind: 'task', runIds: [run.id], author: 'admin', tool: { name: 'Cairn', version: 'test' } });
+    expect(model.coverage).toEqual({ complete: true, headline: null, reasons: [], uncoveredComponents: 0 });
+    expect(model.components.every((c) => c.covered)).toBe(true);
     const home = await admin.request({ method: 'GET', url: '/api/home-page/component/statistics' });
     expect(home.body.data.incomplete).toEqual({ projects: 0, examples: [] });
   }, 120_000);
