@@ -3,6 +3,7 @@
 import { sessionCalls } from './session.ts';
 import { vulnerabilityCalls } from './vulnerability.ts';
 import { knowledgeCalls } from './knowledge.ts';
+import { kbStatusCalls } from './kb-status.ts';
 import { componentCalls } from './component.ts';
 import { licenseCalls } from './license.ts';
 import { uploadCalls } from './upload.ts';
@@ -18,7 +19,7 @@ import type { CallSpec } from './define.ts';
  * Keyed by each call's unique `area.action` name, not by the areas' own short keys: two areas
  * may both call something `list`, and spreading them into one object would silently drop one.
  */
-export const implementedCalls: Record<string, CallSpec> = byName([sessionCalls, vulnerabilityCalls, knowledgeCalls, componentCalls, licenseCalls, uploadCalls, subjectCalls, taskCalls, resultCalls, reportCalls, projectTypeCalls, userCalls]);
+export const implementedCalls: Record<string, CallSpec> = byName([sessionCalls, vulnerabilityCalls, knowledgeCalls, kbStatusCalls, componentCalls, licenseCalls, uploadCalls, subjectCalls, taskCalls, resultCalls, reportCalls, projectTypeCalls, userCalls]);
 
 function byName(areas: Record<string, CallSpec>[]): Record<string, CallSpec> {
   const calls: Record<string, CallSpec> = {};
@@ -35,6 +36,7 @@ export * from './define.ts';
 export * as session from './session.ts';
 export * as vulnerability from './vulnerability.ts';
 export * as knowledge from './knowledge.ts';
+export * as kbStatus from './kb-status.ts';
 export * as component from './component.ts';
 export * as license from './license.ts';
 export * as upload from './upload.ts';

@@ -9,6 +9,7 @@ import {
 } from './kit.ts';
 import { PROJECT_NAME_MAX_LENGTH } from '../validation.ts';
 import { LevelCountsSchema } from './vulnerability.ts';
+import { KbCoverageSchema } from './kb-status.ts';
 
 const L = <T extends string | number>(v: T) => Type.Literal(v);
 const Opt = <T extends TSchema>(t: T) => Type.Optional(t);
@@ -202,6 +203,8 @@ export const RunSummarySchema = Type.Object({
   copyrights: Opt(Type.Integer()),
   problems: Opt(Type.Integer()),
   ms: Opt(Type.Integer()),
+  /** What the knowledge base covered when the run was analysed (absent on runs analysed before it was recorded). */
+  coverage: Opt(KbCoverageSchema),
 });
 export type RunSummary = Static<typeof RunSummarySchema>;
 

@@ -2,6 +2,7 @@
 // dashboard). Pure (no DOM, no ECharts import), tested in Node.
 import { COMPONENT_RISK_CODES, COMPONENT_RISK_LABEL, LEVEL_CODES, VULNERABILITY_LEVEL_LABEL, labelOf } from '../../contract/enums.ts';
 import type { LevelCounts, RiskCounts } from '../../contract/api/result/index.ts';
+import { COMPONENT_NOT_COVERED } from '../../contract/coverage.ts';
 
 /** Level colours (same palette as the vulnerability screens) plus 无漏洞 green and 未知版本 grey-blue. */
 const RISK_COLORS: Readonly<Record<number, string>> = {
@@ -55,7 +56,25 @@ export function pieOption(name: string, slices: readonly Slice[], dark: boolean)
   };
 }
 
-export const riskSlices = (c: RiskCounts): Slice[] => COMPONENT_RISK_CODES.map((code) => ({ name: riskLabel(code), value: c[code] ?? 0, color: riskColor(code) }));
+/** Grey of components the knowledge base could not check (未覆盖), and of 无漏洞 when the results are incomplete. */
+export const NOT_COVERED_COLOR = '#A7B6C2';
+
+/**
+ * Component risk slices. With `coverage` (the run's knowledge-base coverage, or the dashboard's
+ * incomplete projects) no green 无漏洞 is drawn over an incomplete result: components of uncovered
+ * ecosystems are a 未覆盖 slice of their own, and what is left of 无漏洞 is grey and says 结果不完整.
+ */
+export function riskSlices(c: RiskCounts, coverage?: { incomplete: boolean; notCovered: number }): Slice[] {
+  const slices: Slice[] = COMPONENT_RISK_CODES.map((code) => ({ name: riskLabel(code), value: c[code] ?? 0, color: riskColor(code) }));
+  if (!coverage?.incomplete) return slices;
+  const clean = slices[COMPONENT_RISK_CODES.indexOf(32)]!;
+  const notCovered = Math.min(coverage.notCovered, clean.value);
+  clean.value -= notCovered;
+  clean.name = `${clean.name}（结果不完整）`;
+  clean.color = NOT_COVERED_COLOR;
+  if (notCovered > 0) slices.push({ name: COMPONENT_NOT_COVERED, value: notCovered, color: '#738694' });
+  return slices;
+}
 export const levelSlices = (c: LevelCounts): Slice[] => LEVEL_CODES.map((code) => ({ name: levelName(code), value: c[code] ?? 0, color: riskColor(code) }));
 
 /** Vertical bars, one per category, each in its own colour. */

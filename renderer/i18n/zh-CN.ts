@@ -9,6 +9,7 @@ import { uploadZh } from './upload.ts';
 import { reportZh } from './report.ts';
 import { libraryZh } from './library.ts';
 import { systemZh } from './system.ts';
+import { kbZh } from './kb.ts';
 
 export const zh = {
   subject: subjectZh,
@@ -18,6 +19,7 @@ export const zh = {
   report: reportZh,
   library: libraryZh,
   system: systemZh,
+  kb: kbZh,
   chart: {
     saveImage: '保存为图片',
     savedImage: (name: string) => `图片已保存：${name}`,

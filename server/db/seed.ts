@@ -12,6 +12,8 @@ export const SETTING = {
   passwordPolicy: 'password_policy', csrfSecret: 'csrf_secret', autoLock: 'auto_lock',
   /** A new random value in every transaction that writes the knowledge base's advisories (knowledge-base.ts). */
   kbRevision: 'kb_revision',
+  /** Days after which the knowledge base counts as stale (kb/status.ts); absent: CAIRN_KB_STALE_DAYS or 30. */
+  kbStaleDays: 'kb_stale_days',
 } as const;
 
 /** Spec §5: minimum length 8 by default; all four character classes required. */

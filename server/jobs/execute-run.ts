@@ -16,6 +16,7 @@ import { reportProgress, type RunRow } from '../db/repositories/runs.ts';
 import { analyseProject, type KnowledgeSource, type ProjectLicense } from '../engine/index.ts';
 import { UserError } from '../errors.ts';
 import { getAdvisoryIndex } from '../kb/index-cache.ts';
+import { runCoverage } from '../kb/status.ts';
 import { findCompleteUpload } from '../uploads/store.ts';
 import { openRunFolder, type RunFolder } from './leftovers.ts';
 import { saveRunResults, type RunOutbound } from './save-results.ts';
@@ -81,7 +82,10 @@ export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: Abort
       { signal: controller.signal, maxHeapMb: ctx.maxHeapMb, onProgress: (p) => progress(p.stage, p.fraction, p.milestone) },
     );
     await progress('saving', 0, true);
-    const saved = await saveRunResults(ctx.db, run, ctx.worker, { analysis, components, outbound: outboundOf(project.outbound_license, analysis.projectLicense) }, Boolean(project.retention_audit));
+    // What the knowledge base covered, recorded with the results: an ecosystem it holds nothing
+    // for, or a knowledge base empty or stale, makes the vulnerability results incomplete.
+    const coverage = await runCoverage(ctx.db, components);
+    const saved = await saveRunResults(ctx.db, run, ctx.worker, { analysis, components, outbound: outboundOf(project.outbound_license, analysis.projectLicense), coverage }, Boolean(project.retention_audit));
     if (!saved) throw new RunError('任务已被暂停或停止', 'conflict');
   } finally {
     signal.removeEventListener('abort', abort);

@@ -3,6 +3,7 @@
 // says 失败. Marks of the previous run are carried over in the same transaction when the project
 // keeps its audit (retention audit).
 import type { Kysely } from 'kysely';
+import type { KbCoverage } from '../../contract/api/kb-status.ts';
 import type { RunSummary } from '../../contract/api/task.ts';
 import type { Database } from '../db/schema.ts';
 import { writeRunResults, type RunResultRows } from '../db/repositories/run-results.ts';
@@ -21,6 +22,8 @@ export interface RunResults {
   analysis: AnalyseResult;
   components: AnalysedComponent[];
   outbound: RunOutbound | null;
+  /** The knowledge base's coverage of the components, as matched (kb/status.ts runCoverage). */
+  coverage?: KbCoverage;
 }
 
 const idOf = (ids: string[], prefix: string) => ids.find((id) => id.toUpperCase().startsWith(prefix)) ?? null;
@@ -190,5 +193,6 @@ function summarise(results: RunResults, findings: number, licences: number, copy
     copyrights,
     problems: results.analysis.problems.length,
     ms: results.analysis.stats.ms,
+    ...(results.coverage ? { coverage: results.coverage } : {}),
   };
 }

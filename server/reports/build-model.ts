@@ -3,6 +3,7 @@
 // projects; a statistics report: those of every project the user may see). Rows are read in keyset
 // pages so a run with tens of thousands of components never needs one huge result; the writers
 // then take the plain model.
+import { COVERAGE_INCOMPLETE, isEcosystemUncovered, isIncomplete } from '../../contract/coverage.ts';
 import type { Kysely } from 'kysely';
 import { CODE_TYPE_LABEL, labelOf } from '../../contract/enums.ts';
 import type { Database } from '../db/schema.ts';
@@ -85,6 +86,7 @@ async function readComponents(db: Kysely<Database>, runs: RunInfo[]): Promise<Me
         vulnerabilityCount: 0,
         locations: locationsOf(c.locations).map((l) => ({ file: l.file, line: l.startLine })),
         mark: c.mark, markRemark: c.mark_remark, recommendVersion: c.recommend_version,
+        covered: !isEcosystemUncovered(run.coverage, c.ecosystem),
       };
       merge.refOf.set(id, ref);
       merge.byRef.set(ref, component);
@@ -264,12 +266,28 @@ export async function buildReportModel(db: Kysely<Database>, request: ModelReque
       conflicts: conflicts.incompatible,
       ecosystems: [...ecosystems].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
     },
+    coverage: coverageOf(runs, merge.components),
     components: merge.components,
     edges,
     vulnerabilities: full ? vulnerabilities : [],
     licenses,
     conflicts: conflicts.rows,
     markLogs,
+  };
+}
+
+/** The runs' coverage in words; a merged report names the project of each reason. */
+function coverageOf(runs: RunInfo[], components: ReportComponent[]): ReportModel['coverage'] {
+  const incomplete = runs.filter((r) => isIncomplete(r.coverage));
+  if (!incomplete.length) return { complete: true, headline: null, reasons: [], uncoveredComponents: 0 };
+  const reasons = runs.length === 1
+    ? incomplete[0]!.coverage!.reasons
+    : incomplete.flatMap((r) => r.coverage!.reasons.map((reason) => `${r.projectName}：${reason}`));
+  return {
+    complete: false,
+    headline: `${COVERAGE_INCOMPLETE}：${[...new Set(reasons)].join('；')}`,
+    reasons: [...new Set(reasons)],
+    uncoveredComponents: components.filter((c) => !c.covered).length,
   };
 }
 

@@ -1,6 +1,7 @@
 // The summary charts of the document reports (PDF, Word, Excel): ECharts rendered to SVG on the
 // server (no DOM, no canvas) and rasterised by resvg with only the shipped Noto Sans SC files, so
 // the Chinese labels look the same on every machine, CJK fonts installed or not.
+import { COMPONENT_NOT_COVERED } from '../../contract/coverage.ts';
 import { Resvg } from '@resvg/resvg-js';
 import * as echarts from 'echarts';
 import { COMPONENT_RISK_CODES, COMPONENT_RISK_LABEL, LEVEL_CODES, LICENSE_LEVEL_LABEL, VULNERABILITY_LEVEL_LABEL } from '../../contract/enums.ts';
@@ -142,7 +143,12 @@ function chartOptions(model: ReportModel): Array<{ key: string; title: string; o
   const s = model.summary;
   const licence = { key: 'licenseLevels', title: '许可证风险分布', option: donut(levelSlices(s.licenseLevels, LICENSE_LEVEL_LABEL), '种许可证') };
   if (model.scope === 'license') return [licence];
-  const risks: Slice[] = COMPONENT_RISK_CODES.map((code) => ({ name: COMPONENT_RISK_LABEL[code], value: s.componentRisks[String(code)] ?? 0, colour: LEVEL_COLOURS[code]!.fill }));
+  // Components the knowledge base could not check are 未覆盖, taken out of 无漏洞.
+  const notCovered = model.components.filter((c) => !c.covered && c.vulnerabilityCount === 0 && c.risk === 32).length;
+  const risks: Slice[] = COMPONENT_RISK_CODES.map((code) => ({
+    name: COMPONENT_RISK_LABEL[code], value: (s.componentRisks[String(code)] ?? 0) - (code === 32 ? notCovered : 0), colour: LEVEL_COLOURS[code]!.fill,
+  }));
+  if (notCovered) risks.splice(COMPONENT_RISK_CODES.indexOf(32) + 1, 0, { name: COMPONENT_NOT_COVERED, value: notCovered, colour: '#9AA5B1' });
   const ecosystems: Slice[] = s.ecosystems.slice(0, 10).map((e) => ({ name: e.name || '未知', value: e.count, colour: ACCENT }));
   return [
     { key: 'vulnerabilityLevels', title: '漏洞等级分布', option: donut(levelSlices(s.vulnerabilityLevels, VULNERABILITY_LEVEL_LABEL), '个漏洞') },

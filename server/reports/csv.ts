@@ -43,7 +43,18 @@ function* csvChunks<T>(table: TableSection<T>, rows: readonly T[]): Generator<st
   if (chunk) yield chunk;
 }
 
+/**
+ * The component table, with a last column 漏洞结果 on every row when the results are incomplete:
+ * a CSV has no place for a note, and a row read alone must not pass for an all-clear.
+ */
+function componentTable(model: ReportModel): TableSection<ReportModel['components'][number]> {
+  const headline = model.coverage.headline;
+  if (!headline) return COMPONENT_TABLE;
+  return { ...COMPONENT_TABLE, columns: [...COMPONENT_TABLE.columns, { header: '漏洞结果', width: 40, value: () => headline }] };
+}
+
 /** Writes the component export of `model` as CSV to `file`. */
 export async function writeComponentsCsv(model: ReportModel, file: string): Promise<void> {
-  await pipeline(Readable.from(csvChunks(COMPONENT_TABLE, COMPONENT_TABLE.rows(model))), privateWriteStream(file));
+  const table = componentTable(model);
+  await pipeline(Readable.from(csvChunks(table, table.rows(model))), privateWriteStream(file));
 }

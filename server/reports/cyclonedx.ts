@@ -3,6 +3,7 @@
 // dependencies): the project as metadata.component, every component with its purl, licence and
 // scope, the dependency graph, and the vulnerabilities with their ratings, fixes and the
 // analysts' VEX analysis. vex.ts reuses buildBom for the CycloneDX VEX export.
+import { COMPONENT_NOT_COVERED, COMPONENT_NOT_COVERED_REASON } from '../../contract/coverage.ts';
 import { randomUUID } from 'node:crypto';
 import { Enums, Models, Serialize, Spec, SPDX } from '@cyclonedx/cyclonedx-library';
 import { VULNERABILITY_MARK_LABEL } from '../../contract/enums.ts';
@@ -100,6 +101,7 @@ function componentOf(c: ReportComponent): Component {
   for (const l of c.locations) component.properties.add(property('location', l.line ? `${l.file}:${l.line}` : l.file));
   if (c.mark && c.mark !== 'N') component.properties.add(property('mark', c.markRemark ? `${c.mark}：${c.markRemark}` : c.mark));
   if (c.recommendVersion) component.properties.add(property('recommendVersion', c.recommendVersion));
+  if (!c.covered) component.properties.add(property('vulnerabilityCoverage', `${COMPONENT_NOT_COVERED}：${COMPONENT_NOT_COVERED_REASON}`));
   return component;
 }
 
@@ -165,6 +167,8 @@ export function buildBom(model: ReportModel, options: BomOptions = {}): Instance
   projectComponent.properties.add(property('subject', model.subject.name));
   projectComponent.properties.add(property('codeType', model.project.codeTypeLabel));
   projectComponent.properties.add(property('taskSeq', String(model.task.seq)));
+  // The vulnerability results' completeness, in words: 完整, or 漏洞结果不完整：<why>.
+  projectComponent.properties.add(property('vulnerabilityCoverage', model.coverage.headline ?? '完整'));
   const tool = new Models.Component(Enums.ComponentType.Application, model.tool.name, { version: model.tool.version });
   const bom = new Models.Bom({
     serialNumber: `urn:uuid:${randomUUID()}`,

@@ -159,7 +159,12 @@ async function overview(model: ReportModel, title: string): Promise<Array<Paragr
     margins: cellMargins,
     rows: facts.map(([label, value]) => new TableRow({ cantSplit: true, children: [cell(label, widths[0]!, { bold: true, fill: HEADER_FILL }), cell(value, widths[1]!)] })),
   });
-  const out: Array<Paragraph | Table> = [heading(title, OVERVIEW_ANCHOR), factTable];
+  const out: Array<Paragraph | Table> = [heading(title, OVERVIEW_ANCHOR)];
+  // An incomplete result says so before any figure, so no count reads as an all-clear.
+  if (model.scope === 'full' && model.coverage.headline) {
+    out.push(new Paragraph({ spacing: { after: 160 }, children: [new TextRun({ text: model.coverage.headline, bold: true, color: 'B3261E' })] }));
+  }
+  out.push(factTable);
   const charts = await summaryCharts(model);
   if (charts.length > 0) out.push(new Paragraph({ spacing: { before: 240 }, children: [] }), chartGrid(charts));
   return out;

@@ -32,6 +32,8 @@ export interface ReportComponent {
   mark: string;
   markRemark: string;
   recommendVersion: string | null;
+  /** False when the knowledge base held no advisory for its ecosystem when it was analysed: 未覆盖, never 无漏洞. */
+  covered: boolean;
 }
 
 export interface ReportVulnerability {
@@ -155,6 +157,12 @@ export interface ReportModel {
     /** Components per ecosystem, largest first. */
     ecosystems: Array<{ name: string; count: number }>;
   };
+  /**
+   * The knowledge base's coverage of the runs: `complete` false means the vulnerability results are
+   * incomplete and every format says so in words (headline 漏洞结果不完整 and the reasons). Runs
+   * analysed before coverage was recorded count as complete (nothing is known against them).
+   */
+  coverage: { complete: boolean; headline: string | null; reasons: string[]; uncoveredComponents: number };
   components: ReportComponent[];
   /** Dependency edges between component refs; `from: null` is the project itself. */
   edges: Array<{ from: string | null; to: string }>;

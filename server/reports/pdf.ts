@@ -33,6 +33,7 @@ const COLOUR = {
   zebra: '#F4F6F9',
   panel: '#F7F9FC',
   link: '#1F5AA6',
+  warning: '#B3261E',
 };
 const FONT = { regular: 'NotoSansSC-Regular', bold: 'NotoSansSC-Bold' };
 const TABLE_SIZE = 8;
@@ -351,6 +352,11 @@ function summary(layout: Layout, charts: ReportChart[]): void {
   const { doc, model } = layout;
   startSection(layout, `${NUMERALS[0]}、概述`, 'summary');
 
+  // An incomplete result says so before any figure, so no count reads as an all-clear.
+  if (model.scope === 'full' && model.coverage.headline) {
+    ensureSpace(doc, 60);
+    paragraph(doc, model.coverage.headline, 11, COLOUR.warning);
+  }
   heading(doc, '基本信息', 1);
   factsTable(layout, summaryFacts(model));
   doc.y += 10;

@@ -9,6 +9,7 @@ import {
   VULNERABILITY_MARK_LABEL,
   labelOf,
 } from '../../contract/enums.ts';
+import { COMPONENT_NOT_COVERED, COMPONENT_NOT_COVERED_REASON, COVERAGE_INCOMPLETE_MARK } from '../../contract/coverage.ts';
 import type { ReportComponent, ReportConflict, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability } from './model.ts';
 
 export const REPORT_TITLES = {
@@ -49,10 +50,15 @@ export interface TableSection<T> {
 
 const dash = (v: string | null | undefined) => (v && v.length > 0 ? v : '--');
 
+/** The component's risk in words; one of an ecosystem the knowledge base held nothing for is 未覆盖, never 无漏洞. */
+export const riskText = (c: ReportComponent): string =>
+  (!c.covered && c.vulnerabilityCount === 0 ? `${COMPONENT_NOT_COVERED}（${COMPONENT_NOT_COVERED_REASON}）` : labelOf(COMPONENT_RISK_LABEL, c.risk));
+
 export const COMPONENT_TABLE: TableSection<ReportComponent> = {
   key: 'components',
   title: '组件清单',
-  intro: (m) => `共识别组件 ${m.summary.components} 个，其中直接依赖 ${m.summary.directComponents} 个。`,
+  intro: (m) => `共识别组件 ${m.summary.components} 个，其中直接依赖 ${m.summary.directComponents} 个。`
+    + (m.coverage.uncoveredComponents ? `其中 ${m.coverage.uncoveredComponents} 个组件所属生态未被知识库收录，风险等级记为“${COMPONENT_NOT_COVERED}”（不是无漏洞）。` : ''),
   rows: (m) => m.components,
   empty: '未识别到组件。',
   columns: [
@@ -61,7 +67,7 @@ export const COMPONENT_TABLE: TableSection<ReportComponent> = {
     { header: '生态', width: 8, value: (c) => c.ecosystem },
     { header: '依赖方式', width: 11, value: (c) => (c.direct ? '直接依赖' : '间接依赖') },
     { header: '许可证', width: 15, value: (c) => dash(c.license) },
-    { header: '风险等级', width: 11, value: (c) => labelOf(COMPONENT_RISK_LABEL, c.risk), level: (c) => c.risk },
+    { header: '风险等级', width: 11, value: riskText, level: (c) => (c.covered ? c.risk : 16) },
     { header: '漏洞数', width: 7, value: (c) => c.vulnerabilityCount },
     { header: '推荐版本', width: 10, value: (c) => dash(c.recommendVersion) },
     { header: 'PURL', width: 28, value: (c) => dash(c.purl) },
@@ -174,7 +180,8 @@ export function summaryFacts(m: ReportModel): Array<[string, string]> {
     ['对外许可证', dash(m.project.outboundLicense)],
     ['组件总数', String(m.summary.components)],
     ['直接依赖', String(m.summary.directComponents)],
-    ['漏洞总数', String(m.summary.vulnerabilities)],
+    ...(m.scope === 'full' ? [['漏洞结果', m.coverage.headline ?? '完整（组件所属生态均有知识库数据，知识库未过期）'] as [string, string]] : []),
+    ['漏洞总数', String(m.summary.vulnerabilities) + (m.coverage.complete || m.scope !== 'full' ? '' : `（${COVERAGE_INCOMPLETE_MARK}）`)],
     ['超危 / 高危漏洞', `${m.summary.vulnerabilityLevels[1]} / ${m.summary.vulnerabilityLevels[2]}`],
     ['许可证种类', String(m.summary.licenses)],
     ['许可证冲突', String(m.summary.conflicts)],

@@ -2,6 +2,7 @@
 // per component with its purl and licence, and the dependency graph as relationships. Licence
 // ids that are not on the SPDX list become `LicenseRef-` ids declared in
 // hasExtractedLicensingInfos, so that every licence field stays a valid SPDX expression.
+import { COMPONENT_NOT_COVERED, COMPONENT_NOT_COVERED_REASON } from '../../contract/coverage.ts';
 import { randomUUID } from 'node:crypto';
 import parseSpdx from 'spdx-expression-parse';
 import spdxCorrect from 'spdx-correct';
@@ -130,7 +131,7 @@ function buildSpdx(model: ReportModel): Record<string, unknown> {
     licenseDeclared: outbound.expression,
     copyrightText: 'NOASSERTION',
     primaryPackagePurpose: 'APPLICATION',
-    comment: `应用：${model.subject.name}；代码类型：${model.project.codeTypeLabel}；检测任务第 ${model.task.seq} 次`,
+    comment: `应用：${model.subject.name}；代码类型：${model.project.codeTypeLabel}；检测任务第 ${model.task.seq} 次${model.coverage.headline ? `；${model.coverage.headline}` : ''}`,
   };
   const ids = new Map<string, string>();
   const packages = model.components.map((component) => {
@@ -150,6 +151,7 @@ function buildSpdx(model: ReportModel): Record<string, unknown> {
       copyrightText: 'NOASSERTION',
       primaryPackagePurpose: 'LIBRARY',
       ...(locations.length ? { sourceInfo: `声明位置：${locations.join('，')}` } : {}),
+      ...(component.covered ? {} : { comment: `漏洞${COMPONENT_NOT_COVERED}：${COMPONENT_NOT_COVERED_REASON}` }),
       ...(component.purl ? { externalRefs: [{ referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: component.purl }] } : {}),
     };
   });
@@ -182,6 +184,7 @@ function buildSpdx(model: ReportModel): Record<string, unknown> {
       created: spdxTime(model.generatedAt),
       creators: [`Tool: ${model.tool.name}-${model.tool.version}`, ...(model.author ? [`Person: ${model.author}`] : [])],
       licenseListVersion: LICENSE_LIST_VERSION,
+      ...(model.coverage.headline ? { comment: model.coverage.headline } : {}),
     },
     packages: [root, ...packages],
     relationships,

@@ -16,7 +16,8 @@ const NAMES = ['lodash', 'jackson-databind', 'werkzeug', 'x-net', 'log4j-core', 
 
 const emptyLevels = (): LevelCounts => ({ 1: 0, 2: 0, 4: 0, 8: 0, 16: 0 });
 
-export function sampleReportModel(options: { components?: number; vulnerabilities?: number } = {}): ReportModel {
+/** `incomplete`: the knowledge base held nothing for golang and was 45 days old when the run was analysed. */
+export function sampleReportModel(options: { components?: number; vulnerabilities?: number; incomplete?: boolean } = {}): ReportModel {
   const componentCount = options.components ?? 40;
   const vulnerabilityCount = options.vulnerabilities ?? 60;
   const components: ReportComponent[] = [];
@@ -41,6 +42,7 @@ export function sampleReportModel(options: { components?: number; vulnerabilitie
       mark: i % 11 === 0 ? 'F' : 'N',
       markRemark: i % 11 === 0 ? '测试依赖，不随产品发布' : '',
       recommendVersion: i % 3 === 0 ? `${2 + (i % 5)}.0.0` : null,
+      covered: !(options.incomplete && e.eco === 'golang'),
     });
   }
   const vulnerabilities: ReportVulnerability[] = [];
@@ -129,6 +131,14 @@ export function sampleReportModel(options: { components?: number; vulnerabilitie
       conflicts: conflicts.length,
       ecosystems: [...ecosystems].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count),
     },
+    coverage: options.incomplete
+      ? {
+          complete: false,
+          headline: `漏洞结果不完整：知识库中没有 golang 生态的漏洞数据（${components.filter((c) => !c.covered).length} 个组件未覆盖）；知识库已 45 天未更新（超过 30 天）`,
+          reasons: [`知识库中没有 golang 生态的漏洞数据（${components.filter((c) => !c.covered).length} 个组件未覆盖）`, '知识库已 45 天未更新（超过 30 天）'],
+          uncoveredComponents: components.filter((c) => !c.covered).length,
+        }
+      : { complete: true, headline: null, reasons: [], uncoveredComponents: 0 },
     components,
     edges: components.map((c, i) => ({ from: c.direct || i === 0 ? null : `c${Math.max(1, Math.floor(i / 4) * 4 + 1)}`, to: c.ref })),
     vulnerabilities,

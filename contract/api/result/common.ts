@@ -13,6 +13,7 @@ import { Type, type Static } from 'typebox';
 import { Id, IdParams, Nullable, PagingQuerySchema, ProjectContextFields } from '../kit.ts';
 import { TaskStatusSchema } from '../task.ts';
 import { LevelCountsSchema, LevelSchema, RiskLevelSchema } from '../vulnerability.ts';
+import { KbCoverageSchema } from '../kb-status.ts';
 
 // Codes and counts the result calls share with other areas, declared there once.
 export { TaskStatusSchema } from '../task.ts';
@@ -105,6 +106,8 @@ export const RunRowSchema = Type.Object({
   createdByName: Nullable(Type.String()),
   /** From runs.summary; zeros until the run succeeded. */
   counts: RunCountsSchema,
+  /** The knowledge base's coverage when the run was analysed (contract/coverage.ts words it); null on runs analysed before it was recorded. */
+  coverage: Nullable(KbCoverageSchema),
 });
 export type RunRow = Static<typeof RunRowSchema>;
 

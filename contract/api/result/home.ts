@@ -20,6 +20,14 @@ export const HomeStatisticsSchema = Type.Object({
   /** Distinct licences per level. */
   licenses: LevelCountsSchema,
   byRisk: RiskCountsSchema,
+  /**
+   * Projects whose latest succeeded run was analysed with an incomplete knowledge base (漏洞结果不完整):
+   * how many, and the first few with their reasons, so the figures above are not read as an all-clear.
+   */
+  incomplete: Type.Object({
+    projects: Type.Integer(),
+    examples: Type.Array(Type.Object({ projectId: Type.Integer(), projectName: Type.String(), reasons: Type.Array(Type.String()) })),
+  }),
 });
 
 export const TopComponentRowSchema = Type.Object({

@@ -60,6 +60,8 @@ export interface ListScreenProps<F extends UrlFields, Row, K extends string | nu
   texts: PagedListTexts;
   /** The list without any filter is empty. */
   empty: { title: string; description?: string | undefined; icon?: IconName };
+  /** Shown above the filters (a status panel of the screen's data). */
+  banner?: ReactNode;
   /** Dialogs of the screen. */
   children?: ReactNode;
 }
@@ -108,6 +110,7 @@ export function ListScreen<F extends UrlFields, Row, K extends string | number>(
 
   return (
     <Page title={props.title} subtitle={props.subtitle} actions={header}>
+      {props.banner}
       {props.filters ? <UrlFilterBar fields={fields} controls={props.filters} state={state} onChange={onState} /> : null}
       <PagedListBody
         list={list}

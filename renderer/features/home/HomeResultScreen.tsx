@@ -16,6 +16,7 @@ import { Pager } from '../../common/list/Pager.tsx';
 import { LevelTag } from '../../common/levels.tsx';
 import { Packages, vulnerabilityDetailsPath } from '../../common/vulnerability/columns.tsx';
 import { ChartCard } from '../../common/ChartCard.tsx';
+import { KbHomeCard } from '../../common/kbStatus.tsx';
 import { barOption, horizontalBarOption, levelSlices, pieOption, riskColor, riskSlices, sumLevels, sumRisks } from '../../common/charts.ts';
 import { detailsUrl } from '../../app/router/links.ts';
 import { FindingIdSummary, NameAtVersion } from '../../common/cells.tsx';
@@ -43,7 +44,7 @@ function Statistics() {
   const options = useMemo(() => {
     if (!q.data) return null;
     return {
-      risk: pieOption(t.riskChart, riskSlices(q.data.byRisk), dark),
+      risk: pieOption(t.riskChart, riskSlices(q.data.byRisk, { incomplete: q.data.incomplete.projects > 0, notCovered: 0 }), dark),
       vul: barOption(t.vulChart, levelSlices(q.data.vulnerabilities)),
       license: pieOption(t.licenseChart, levelSlices(q.data.licenses), dark),
     };
@@ -177,9 +178,16 @@ function Intelligence() {
   );
 }
 
+/** The knowledge base's status, with the projects whose results are incomplete (from the statistics). */
+function KnowledgeBase() {
+  const q = useHomeStatisticsQuery();
+  return <KbHomeCard incomplete={q.data?.incomplete} />;
+}
+
 export default function HomeResultScreen() {
   return (
     <Page title={routeTitle('/home/result') || t.title}>
+      <KnowledgeBase />
       <Statistics />
       <Latest />
       <Intelligence />

@@ -2,6 +2,7 @@
 // projects, their components, findings, edges and licences in keyset pages, the knowledge base's
 // facts about the findings' advisories and the licences, the projects' mark logs, and the names of
 // the subject and version on the cover.
+import type { KbCoverage } from '../../../contract/api/kb-status.ts';
 import type { Db } from '../transaction.ts';
 import { chunks, parseJson } from './results.ts';
 
@@ -18,6 +19,8 @@ export interface RunInfo {
   finishedAt: string | null;
   outbound: string | null;
   versionId: number | null;
+  /** What the knowledge base covered when the run was analysed; null on runs analysed before it was recorded. */
+  coverage: KbCoverage | null;
 }
 
 /** The runs that still exist, in the caller's order (the subject's projects in order). */
@@ -25,12 +28,13 @@ export async function runsOf(db: Db, runIds: number[]): Promise<RunInfo[]> {
   const out: RunInfo[] = [];
   for (const ids of chunks(runIds, 500)) {
     const rows = await db.selectFrom('runs as r').innerJoin('projects as p', 'p.id', 'r.project_id')
-      .select(['r.id', 'r.seq', 'r.project_id', 'p.name', 'p.subject_id', 'p.get_code_type', 'r.analysis_modes', 'r.started_at', 'r.finished_at', 'r.outbound_license', 'p.version_id'])
+      .select(['r.id', 'r.seq', 'r.project_id', 'p.name', 'p.subject_id', 'p.get_code_type', 'r.analysis_modes', 'r.started_at', 'r.finished_at', 'r.outbound_license', 'p.version_id', 'r.summary'])
       .where('r.id', 'in', ids).execute();
     for (const r of rows) {
       out.push({
         id: Number(r.id), seq: Number(r.seq), projectId: Number(r.project_id), projectName: r.name, subjectId: Number(r.subject_id), codeType: Number(r.get_code_type),
         analysisModes: r.analysis_modes, startedAt: r.started_at, finishedAt: r.finished_at, outbound: r.outbound_license, versionId: r.version_id,
+        coverage: parseJson<{ coverage?: KbCoverage }>(r.summary, {}).coverage ?? null,
       });
     }
   }

@@ -1,7 +1,8 @@
 // The home dashboard's reads over the projects a user may see: how many subjects, projects and
 // runs there are and the newest findings of the latest runs (how many projects an advisory touches
 // is involved.ts's involvedProjects).
-import { chunks, type Db } from './results.ts';
+import type { KbCoverage } from '../../../contract/api/kb-status.ts';
+import { chunks, parseJson, type Db } from './results.ts';
 
 /** Subjects, projects and runs in scope ('all' for domain administrators). */
 export async function homeCounts(db: Db, subjectIds: number[] | 'all'): Promise<{ subjects: number; projects: number; runs: number }> {
@@ -17,6 +18,26 @@ export async function homeCounts(db: Db, subjectIds: number[] | 'all'): Promise<
   }
   const [subjectRow, projectRow, runRow] = await Promise.all([subjects.executeTakeFirst(), projects.executeTakeFirst(), runCount.executeTakeFirst()]);
   return { subjects: Number(subjectRow?.n ?? 0), projects: Number(projectRow?.n ?? 0), runs: Number(runRow?.n ?? 0) };
+}
+
+/**
+ * The runs among `runIds` whose coverage record says incomplete (kb/status.ts runCoverage): how
+ * many, and the first `examples` with their project and reasons.
+ */
+export async function incompleteRuns(db: Db, runIds: number[], examples = 5): Promise<{ projects: number; examples: Array<{ projectId: number; projectName: string; reasons: string[] }> }> {
+  let projects = 0;
+  const found: Array<{ projectId: number; projectName: string; reasons: string[] }> = [];
+  for (const part of chunks(runIds, 500)) {
+    const rows = await db.selectFrom('runs').innerJoin('projects', 'projects.id', 'runs.project_id')
+      .select(['runs.project_id', 'projects.name', 'runs.summary']).where('runs.id', 'in', part).orderBy('runs.id').execute();
+    for (const row of rows) {
+      const coverage = parseJson<{ coverage?: KbCoverage }>(row.summary, {}).coverage;
+      if (!coverage || coverage.complete) continue;
+      projects++;
+      if (found.length < examples) found.push({ projectId: Number(row.project_id), projectName: row.name, reasons: coverage.reasons });
+    }
+  }
+  return { projects, examples: found };
 }
 
 /** The ten newest published findings of some runs, with their component, project and subject. */

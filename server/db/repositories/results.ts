@@ -3,6 +3,7 @@
 // server/jobs/save-results.ts; JSON columns are read defensively since old rows may lack keys.
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { ComponentRow, FindingRow, LevelCounts, Location, ProjectHeader, RiskCounts, RunRow } from '../../../contract/api/result/index.ts';
+import type { KbCoverage } from '../../../contract/api/kb-status.ts';
 import { TASK_STATUS, parseAnalysisModes } from '../../../contract/enums.ts';
 import { RUN_STAGE_LABEL, type RunStage } from '../../../contract/api/task.ts';
 import type { Database, RunComponentsTable, RunVulnerabilitiesTable, RunsTable } from '../schema.ts';
@@ -153,6 +154,7 @@ export async function latestRunsOf(db: Db, scope: { subjectIds: number[] | 'all'
 // ---- views ---------------------------------------------------------------------------------------
 
 interface RunSummaryJson {
+  coverage?: KbCoverage;
   components?: number; vulnerableComponents?: number; vulnerabilities?: number; byLevel?: Record<string, number>; licenses?: number;
 }
 
@@ -191,6 +193,7 @@ function runView(run: RunRecord, names: Map<number, string>): RunRow {
       byLevel: levelCountsOf(s.byLevel ?? {}),
       licenses: s.licenses ?? 0,
     },
+    coverage: s.coverage ?? null,
   };
 }
 

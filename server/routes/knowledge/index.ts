@@ -1,6 +1,8 @@
 // Knowledge-base checks (spec doc 2 §7 "Knowledge base"): which vulnerability ids the knowledge
 // base knows, and what it knows about components. Every handler of contract/api/knowledge.ts.
 import { knowledgeCalls } from '../../../contract/api/knowledge.ts';
+import { kbStatusCalls } from '../../../contract/api/kb-status.ts';
+import { ADMIN_SUCCESS_MESSAGES } from '../../../contract/errors.ts';
 import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { knownPackages, lookupIds } from '../../db/repositories/vulnerabilities.ts';
@@ -9,7 +11,10 @@ import { UserError } from '../../errors.ts';
 import { getAdvisoryIndex } from '../../kb/index-cache.ts';
 import { KB_MSG } from '../../kb/messages.ts';
 import { packageOf, parsePackageUrls, type PackageQuery } from '../../kb/packages.ts';
-import { indexHandlers, type AreaHandlers, type HandlerIndex } from '../register.ts';
+import { audit } from '../../db/repositories/audit-log.ts';
+import { inTransaction } from '../../db/transaction.ts';
+import { kbStatus, setStaleThreshold, staleThreshold } from '../../kb/status.ts';
+import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
 
 const MAX_COMPONENTS = 1000;
 
@@ -54,4 +59,24 @@ function knowledgeAreaHandlers({ db }: ServerContext): AreaHandlers<typeof knowl
   };
 }
 
-export const knowledgeHandlers = (ctx: ServerContext): HandlerIndex => indexHandlers(knowledgeCalls, knowledgeAreaHandlers(ctx));
+/** The knowledge base's status (any signed-in user: the home page shows it) and its stale threshold. */
+function statusHandlers({ db }: ServerContext): AreaHandlers<typeof kbStatusCalls> {
+  return {
+    async kbStatus() {
+      return ok(await kbStatus(db));
+    },
+
+    async kbSettings({ request, body }) {
+      const { userId } = signedIn(request);
+      const before = await staleThreshold(db);
+      await inTransaction(db, async (trx) => {
+        await setStaleThreshold(trx, body.staleDays);
+        await audit(trx, { userId, action: 'knowledge.staleDays.modified', detail: { from: before.days, to: body.staleDays } });
+      });
+      return ok(await kbStatus(db), ADMIN_SUCCESS_MESSAGES.saved);
+    },
+  };
+}
+
+export const knowledgeHandlers = (ctx: ServerContext): HandlerIndex =>
+  new Map([...indexHandlers(knowledgeCalls, knowledgeAreaHandlers(ctx)), ...indexHandlers(kbStatusCalls, statusHandlers(ctx))]);

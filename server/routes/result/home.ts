@@ -7,7 +7,7 @@ import { visibleSubjectIds } from '../../db/repositories/subject-access.ts';
 import { latestRunsOf } from '../../db/repositories/results.ts';
 import { aggregateComponents, statisticOf } from '../../db/repositories/results-aggregate.ts';
 import { involvedProjects } from '../../db/repositories/involved.ts';
-import { homeCounts, latestFindings } from '../../db/repositories/results-home.ts';
+import { homeCounts, incompleteRuns, latestFindings } from '../../db/repositories/results-home.ts';
 import { listVulnerabilities } from '../../db/repositories/vulnerabilities.ts';
 import { pagingOf } from '../shared.ts';
 import { signedIn, type AreaHandlers } from '../register.ts';
@@ -22,8 +22,9 @@ export function homeHandlers({ db }: ServerContext): AreaHandlers<typeof resultH
     async homeStatistics({ request }) {
       const { subjectIds, runs } = await scopeOf(signedIn(request).userId);
       const counts = await homeCounts(db, subjectIds);
-      const s = await statisticOf(db, runs);
+      const [s, incomplete] = await Promise.all([statisticOf(db, runs), incompleteRuns(db, runs.map((r) => r.runId))]);
       return ok({
+        incomplete,
         subjects: counts.subjects, projects: counts.projects, runs: counts.runs,
         components: s.components, vulnerableComponents: s.vulnerableComponents, vulnerabilities: s.vulnerabilities, licenses: s.licenses, byRisk: s.byRisk,
       });

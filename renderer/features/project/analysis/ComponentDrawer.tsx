@@ -15,7 +15,7 @@ import { LevelTag } from '../../../common/levels.tsx';
 import { useTaskView } from './context.ts';
 import { findingChanges } from './taskUrl.ts';
 import { MarkDialog } from './MarkDialog.tsx';
-import { ComponentMarkTag, MarkLogTable, RiskTag, VexTag, VulMarkTag, dash } from './parts.tsx';
+import { ComponentMarkTag, MarkLogTable, RiskTag, VexTag, VulMarkTag, dash, notCoveredIn } from './parts.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 
 const t = zh.task.componentDetail;
@@ -98,7 +98,7 @@ export function ComponentDrawer({ componentId, onClose }: { componentId: number 
             <Field label={t.versions}>{d.version || <Tag minimal intent="warning">{zh.task.component.unknownVersion}</Tag>}</Field>
             <Field label={t.recommend}>{dash(d.recommendVersion)}</Field>
             <Field label={zh.task.component.columns.risk}>
-              <RiskTag risk={d.riskLevel} />
+              <RiskTag risk={d.riskLevel} notCovered={notCoveredIn(view.run.coverage, d.ecosystem, d.riskLevel)} />
             </Field>
             <Field label={zh.task.component.columns.ecosystem}>
               <Tag minimal>{d.ecosystem}</Tag>

@@ -3,7 +3,7 @@
 // the progress of a running analysis, and the result tabs of contract/routes.ts (bugInfo is the
 // bug tab with a finding open). Every tab reads the run shown in the header.
 import { useMemo, useState, type ReactNode } from 'react';
-import { Alert, Button, Card, HTMLSelect, Tab, Tabs, Tag, type TabId } from '@blueprintjs/core';
+import { Alert, Button, Card, HTMLSelect, Icon, Tab, Tabs, Tag, type TabId } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ANALYSIS_MODE_LABEL, CODE_TYPE_LABEL, TASK_STATUS_LABEL, isTaskRunning, labelOf } from '../../../../contract/enums.ts';
 import { DASH, formatDateTime } from '../../../../contract/format.ts';
@@ -20,6 +20,7 @@ import { Page } from '../../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../common/states.tsx';
 import { TaskViewContext, type TaskView } from './context.ts';
 import { ProgressPanel } from './ProgressPanel.tsx';
+import { coverageSentence, isIncomplete } from '../../../../contract/coverage.ts';
 import { LevelCountStrip, StatusTag } from './parts.tsx';
 import { withParams } from '../../../app/router/links.ts';
 import { compareUrl, defaultComparePair, readDetailState } from './taskUrl.ts';
@@ -100,6 +101,11 @@ function Header({ view, onReanalyse, onCompare, compareDisabled }: { view: TaskV
         <Button icon="comparison" text={t.compare} disabled={compareDisabled} title={compareDisabled ? t.compareNeedsTwo : undefined} onClick={onCompare} />
         <Button icon="refresh" intent="primary" text={t.reanalyse} onClick={onReanalyse} />
       </div>
+      {isIncomplete(run.coverage) ? (
+        <div className="cairn-task-coverage" data-testid="task-coverage">
+          <Icon icon="warning-sign" intent="warning" /> {coverageSentence(run.coverage)}
+        </div>
+      ) : null}
     </Card>
   );
 }

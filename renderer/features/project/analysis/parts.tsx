@@ -8,10 +8,22 @@ import { DASH, formatDateTime } from '../../../../contract/format.ts';
 import type { LevelCounts } from '../../../../contract/api/result/index.ts';
 import { riskColor, riskLabel, levelName } from '../../../common/charts.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
+import type { KbCoverage } from '../../../../contract/api/kb-status.ts';
+import { isEcosystemUncovered } from '../../../../contract/coverage.ts';
+import { NotCoveredTag } from '../../../common/kbStatus.tsx';
 
 const t = zh.task;
 
-export function RiskTag({ risk }: { risk: number | null | undefined }) {
+/** Whether a component of the run is 未覆盖 rather than 无漏洞 (risk 32 in an ecosystem the knowledge base did not cover). */
+export const notCoveredIn = (coverage: KbCoverage | null | undefined, ecosystem: string | undefined, risk: number | null | undefined): boolean =>
+  risk === 32 && ecosystem !== undefined && isEcosystemUncovered(coverage, ecosystem);
+
+/**
+ * A component's risk; `notCovered` (notCoveredIn: the knowledge base held nothing for its ecosystem
+ * when the run was analysed) shows 未覆盖 instead of 无漏洞.
+ */
+export function RiskTag({ risk, notCovered }: { risk: number | null | undefined; notCovered?: boolean }) {
+  if (notCovered) return <NotCoveredTag />;
   return (
     <Tag className="cairn-level-tag" style={{ backgroundColor: riskColor(risk), color: '#fff' }}>
       {riskLabel(risk)}

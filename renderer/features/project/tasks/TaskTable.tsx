@@ -1,5 +1,6 @@
 // One page of the task list: a project with its latest run per row, its live progress while
 // queued or analysing, the findings of its latest result by level, and the row actions.
+import { IncompleteTag } from '../../../common/kbStatus.tsx';
 import { Button, Checkbox, HTMLTable, ProgressBar, Tag, type Intent } from '@blueprintjs/core';
 import type { Progress, TaskRow } from '../../../../contract/api/task.ts';
 import { CODE_TYPE_LABEL, TASK_STATUS_LABEL, VULNERABILITY_LEVEL_LABEL, labelOf, isLocalUploadType } from '../../../../contract/enums.ts';
@@ -126,7 +127,7 @@ export function TaskTable({ rows, progress, selected, onSelect, onSelectPage, ac
                 {showSubject ? <td className="cairn-col-subject">{row.subjectName}{row.versionName ? <div className="cairn-muted">{row.versionName}</div> : null}</td> : null}
                 <td className="cairn-col-type">{labelOf(CODE_TYPE_LABEL, row.getCodeType)}</td>
                 <td className="cairn-col-status"><StatusCell row={row} progress={p} /></td>
-                <td className="cairn-col-findings"><LevelCounts row={row} /></td>
+                <td className="cairn-col-findings"><LevelCounts row={row} />{row.resultTaskId ? <IncompleteTag coverage={row.summary.coverage} /> : null}</td>
                 <td className="cairn-col-components">{row.resultTaskId && row.summary.components !== undefined ? t.components(row.summary.components) : '--'}</td>
                 <td className="cairn-col-date">{formatDateTime(p?.finishedAt ?? row.finishedAt ?? p?.startedAt ?? row.startedAt)}</td>
                 <td className="cairn-col-timing">

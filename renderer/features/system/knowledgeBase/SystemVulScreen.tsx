@@ -18,6 +18,7 @@ import { SystemVulDialog } from './SystemVulDialog.tsx';
 import { ImportDialog } from './ImportDialog.tsx';
 import { SyncSettingsDialog } from './SyncSettingsDialog.tsx';
 import { kbImportZh } from '../../../i18n/kb-import.ts';
+import { KbStatusPanel } from '../../../common/kbStatus.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
 
@@ -40,6 +41,7 @@ export default function SystemVulScreen() {
     <ListScreen
       title={routeTitle(PATH)}
       subtitle={t.systemSubtitle}
+      banner={<KbStatusPanel />}
       actions={
         <>
           {canAdmin ? <Button icon="import" intent="primary" text={kbImportZh.importAction} onClick={() => setOnboarding('import')} /> : null}

@@ -81,6 +81,18 @@ describe('charts', () => {
     expect(slices.map((s) => s.name)).toEqual(['超危', '高危', '中危', '低危', '未知风险', '无漏洞', '未知版本']);
     expect(slices[5]!.value).toBe(9);
   });
+  it('draws no green 无漏洞 over an incomplete result: 未覆盖 apart, the rest grey and labelled', () => {
+    const counts = { 1: 1, 2: 0, 4: 0, 8: 0, 16: 0, 32: 9, 64: 2 };
+    const slices = riskSlices(counts, { incomplete: true, notCovered: 6 });
+    expect(slices.map((s) => s.name)).toEqual(['超危', '高危', '中危', '低危', '未知风险', '无漏洞（结果不完整）', '未知版本', '未覆盖']);
+    expect(slices.map((s) => s.value)).toEqual([1, 0, 0, 0, 0, 3, 2, 6]);
+    expect(slices[5]!.color).not.toBe(riskSlices(counts)[5]!.color);
+    // Stale only: nothing uncovered, 无漏洞 still not green.
+    const stale = riskSlices(counts, { incomplete: true, notCovered: 0 });
+    expect(stale[5]).toMatchObject({ value: 9, name: '无漏洞（结果不完整）' });
+    expect(stale).toHaveLength(7);
+    expect(riskSlices(counts, { incomplete: false, notCovered: 0 })).toEqual(riskSlices(counts));
+  });
   it('hides labels of empty pie slices', () => {
     const o = pieOption('x', [{ name: 'a', value: 0 }, { name: 'b', value: 3 }], false);
     expect(o.series[0]!.data.map((d) => d.label.show)).toEqual([false, true]);

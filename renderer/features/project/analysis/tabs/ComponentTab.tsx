@@ -26,7 +26,7 @@ import { levelName, riskColor, riskLabel } from '../../../../common/charts.ts';
 import { ComponentDrawer } from '../ComponentDrawer.tsx';
 import { useTaskView } from '../context.ts';
 import { MarkDialog } from '../MarkDialog.tsx';
-import { ComponentMarkTag, RiskTag } from '../parts.tsx';
+import { ComponentMarkTag, RiskTag, notCoveredIn } from '../parts.tsx';
 import { ComponentExportButton } from '../../reports/ExportDialogs.tsx';
 import { zh } from '../../../../i18n/zh-CN.ts';
 import { EMPTY_FILTERS as EMPTY, filterBody, type Filters, type Risk } from '../componentFilter.ts';
@@ -117,7 +117,7 @@ export function ComponentTab() {
             <Column name={c.name} cellRenderer={cell((r) => <a className="cairn-link-strong">{r.name}</a>)} />
             <Column name={c.version} cellRenderer={cell((r) => r.version || <span className="cairn-muted">{t.unknownVersion}</span>)} />
             <Column name={c.ecosystem} cellRenderer={cell((r) => r.ecosystem)} />
-            <Column name={c.risk} cellRenderer={cell((r) => <RiskTag risk={r.riskLevel} />)} />
+            <Column name={c.risk} cellRenderer={cell((r) => <RiskTag risk={r.riskLevel} notCovered={notCoveredIn(run.coverage, r.ecosystem, r.riskLevel)} />)} />
             <Column name={c.vulns} cellRenderer={cell((r) => (r.vulCount ? <b style={{ color: riskColor(r.riskLevel) }}>{r.vulCount}</b> : <span className="cairn-muted">0</span>))} />
             <Column name={c.license} cellRenderer={cell((r) => r.licenseExpression ?? <span className="cairn-muted">{t.noLicense}</span>)} />
             <Column name={c.licenseLevel} cellRenderer={cell((r) => <LevelTag level={r.licenseLevel} />)} />

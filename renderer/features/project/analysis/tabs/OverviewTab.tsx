@@ -10,6 +10,8 @@ import { ErrorState, LoadingState } from '../../../../common/states.tsx';
 import { ChartCard } from '../../../../common/ChartCard.tsx';
 import { barOption, horizontalBarOption, levelSlices, pieOption, riskSlices, sumLevels, sumRisks, topWithOther } from '../../../../common/charts.ts';
 import { useTaskView } from '../context.ts';
+import { isIncomplete } from '../../../../../contract/coverage.ts';
+import { CoverageCallout } from '../../../../common/kbStatus.tsx';
 import { LevelCountStrip } from '../parts.tsx';
 import { zh } from '../../../../i18n/zh-CN.ts';
 
@@ -35,12 +37,12 @@ export function OverviewTab() {
     const d = q.data;
     if (!d) return null;
     return {
-      risk: pieOption(zh.task.overview.riskChart, riskSlices(d.components.byRisk), dark),
+      risk: pieOption(zh.task.overview.riskChart, riskSlices(d.components.byRisk, { incomplete: isIncomplete(run.coverage), notCovered: run.coverage?.uncoveredNoVulnerability ?? 0 }), dark),
       level: barOption(t.levelChart, levelSlices(d.vulnerabilities.byLevel)),
       license: pieOption(t.licenseChart, levelSlices(d.licenses.byLevel), dark),
       ecosystems: horizontalBarOption(t.ecosystemChart, topWithOther(d.components.ecosystems, 9)),
     };
-  }, [q.data, dark]);
+  }, [q.data, dark, run.coverage]);
 
   if (q.isLoading) return <LoadingState />;
   if (q.isError || !q.data || !options) return <ErrorState message={q.error?.message} onRetry={() => void q.refetch()} />;
@@ -49,6 +51,7 @@ export function OverviewTab() {
   const v = d.vulnerabilities;
   return (
     <div className="cairn-overview">
+      <CoverageCallout coverage={run.coverage} />
       <div className="cairn-stat-tiles">
         <Stat label={t.components} value={c.total} onClick={() => setUrl({ tab: 'component' })} testId="overview-components" />
         <Stat label={t.vulnerable} value={c.vulnerable} onClick={() => setUrl({ tab: 'component' })} />

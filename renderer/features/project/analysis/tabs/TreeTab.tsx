@@ -11,7 +11,8 @@ import { useAppDispatch } from '../../../../app/hooks.ts';
 import { ErrorState, LoadingState, EmptyState } from '../../../../common/states.tsx';
 import { ComponentDrawer } from '../ComponentDrawer.tsx';
 import { useTaskView } from '../context.ts';
-import { RiskTag, ComponentMarkTag } from '../parts.tsx';
+import { RiskTag, ComponentMarkTag, notCoveredIn } from '../parts.tsx';
+import type { KbCoverage } from '../../../../../contract/api/kb-status.ts';
 import { ROOT, TREE_PAGE, addPage, emptyModel, remaining, setExpanded, setLoading, type TreeItem, type TreeModel } from '../treeModel.ts';
 import { zh } from '../../../../i18n/zh-CN.ts';
 
@@ -48,14 +49,14 @@ function label(item: Item): React.JSX.Element {
   );
 }
 
-function secondary(item: Item): React.JSX.Element | null {
+function secondary(item: Item, coverage: KbCoverage | null): React.JSX.Element | null {
   if (item.kind !== 'dependence') return null;
   const n = item.node;
   return (
     <span className="cairn-tree-secondary">
       {n.childCount ? <span className="cairn-muted">{t.children(n.childCount)}</span> : null}
       {n.mark !== 'N' ? <ComponentMarkTag mark={n.mark} /> : null}
-      <RiskTag risk={n.riskLevel} />
+      <RiskTag risk={n.riskLevel} notCovered={notCoveredIn(coverage, n.ecosystem, n.riskLevel)} />
     </span>
   );
 }
@@ -115,7 +116,7 @@ export function TreeTab() {
       const node: TreeNodeInfo<Item | null> = {
         id: item.pathId,
         label: label(item),
-        secondaryLabel: secondary(item),
+        secondaryLabel: secondary(item, run.coverage),
         icon: item.kind === 'file' ? (item.node.isDir ? (expanded ? 'folder-open' : 'folder-close') : 'document') : 'cube',
         hasCaret: item.expandable,
         isExpanded: expanded,
