@@ -160,6 +160,8 @@ export const OverviewSchema = Type.Object({
     ecosystems: Type.Array(CountRowSchema),
     /** Components marked anything but N. */
     marked: Type.Integer(),
+    /** Components marked 误报: listed, but left out of every count (COUNT_RULES). */
+    falsePositive: Type.Integer(),
   }),
   vulnerabilities: Type.Object({
     /** Findings counted (VEX 不受影响 left out when vexMark=1). */
@@ -175,7 +177,7 @@ export const OverviewSchema = Type.Object({
   licenses: Type.Object({
     /** Distinct SPDX ids. */
     total: Type.Integer(),
-    /** Components per licence level. */
+    /** Distinct licences per licence level (as the header, the dashboard and the reports count them). */
     byLevel: LevelCountsSchema,
     /** Components without any declared or recognised licence. */
     unlicensedComponents: Type.Integer(),
