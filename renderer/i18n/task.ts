@@ -233,6 +233,7 @@ export const taskZh = {
     aliases: '别名',
     level: '等级',
     originalLevel: '原始等级',
+    severitySource: '评级来源',
     levelRemark: '等级修改原因',
     score: '评分',
     exploit: '利用难度',

@@ -356,6 +356,8 @@ export interface RunVulnerabilitiesTable {
   original_level: number;
   level_remark: Defaulted<string>;
   score: number | null;
+  /** Which source set the level (migration 0013); '' when unrated or analysed before it. */
+  severity_source: Defaulted<string>;
   exploit: Defaulted<number>;
   fixed_versions: Defaulted<JsonText>;
   published: Timestamp | null;

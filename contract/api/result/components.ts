@@ -79,6 +79,11 @@ export const FindingRowSchema = Type.Object({
   /** Why the level was changed ('' when it was not). */
   levelRemark: Type.String(),
   score: Nullable(Type.Number()),
+  /**
+   * Which knowledge-base source set the advisory's level (`CVSS:3.1 NVD 9.8`, `GHSA 数据库评级 HIGH`);
+   * '' when no source rates the flaw (未评级) or the run predates the record.
+   */
+  severitySource: Type.String(),
   exploit: ExploitSchema,
   fixedVersions: Type.Array(Type.String()),
   published: Nullable(Type.String()),

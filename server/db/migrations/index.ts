@@ -23,6 +23,7 @@ import { historyRisks } from './0007_history_risks.ts';
 import { subjectTypes } from './0008_subject_types.ts';
 import { loginLockout } from './0009_login_lockout.ts';
 import { knowledgeBaseListIndexes } from './0010_knowledge_base_list_indexes.ts';
+import { findingSeveritySource } from './0013_finding_severity_source.ts';
 
 /** Every migration by name, in the order they run. */
 export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
@@ -36,6 +37,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0008_subject_types': subjectTypes(kind),
   '0009_login_lockout': loginLockout(kind),
   '0010_knowledge_base_list_indexes': knowledgeBaseListIndexes(kind),
+  '0013_finding_severity_source': findingSeveritySource(kind),
 });
 
 export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {

@@ -7,7 +7,7 @@
 // A write tells this process's index cache (kb/changes.ts) once it has committed: when the caller
 // hands a transaction, the caller signals advisoriesChanged on its database after its commit.
 import { sql } from 'kysely';
-import type { Advisory, AffectedPackage, ExploitDifficulty, Level } from '../../engine/index.ts';
+import { storedSeveritySource, type Advisory, type AffectedPackage, type ExploitDifficulty, type Level } from '../../engine/index.ts';
 import { advisoriesChanged } from '../../kb/changes.ts';
 import { randomToken } from '../../auth/tokens.ts';
 import { SETTING } from '../seed.ts';
@@ -378,7 +378,7 @@ export async function loadAdvisories(db: Db): Promise<Advisory[]> {
   let after = 0;
   for (;;) {
     const rows = await db.selectFrom('kb_advisories')
-      .select(['id', 'advisory_id', 'summary', 'level', 'score', 'vector', 'exploit', 'cwes', 'published', 'modified', 'withdrawn'])
+      .select(['id', 'advisory_id', 'source', 'origin', 'summary', 'level', 'score', 'vector', 'exploit', 'cwes', 'published', 'modified', 'withdrawn'])
       .where('id', '>', after)
       .orderBy('id')
       .limit(LOAD_PAGE)
@@ -427,6 +427,9 @@ export async function loadAdvisories(db: Db): Promise<Advisory[]> {
         score: row.score === null ? null : Number(row.score),
         vector: row.vector,
         exploit: row.exploit as ExploitDifficulty,
+        severitySource: storedSeveritySource({
+          source: row.source, advisoryId: row.advisory_id, origin: row.origin, vector: row.vector, score: row.score === null ? null : Number(row.score), level: row.level,
+        }),
         cwes: parseOr(row.cwes, []),
         published: row.published,
         modified: row.modified,

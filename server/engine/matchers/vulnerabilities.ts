@@ -20,6 +20,8 @@ export interface PackageRef {
 
 /** One flaw found in one package version: the describing fields of its best record, plus evidence. */
 export interface Finding extends Pick<Advisory, 'summary' | 'level' | 'score' | 'vector' | 'exploit' | 'cwes' | 'published'> {
+  /** Which record's severity set the level (severity.ts precedence); null when no record rates the flaw. */
+  severitySource: string | null;
   /** Primary id of the flaw: its CVE when it has one, else the advisory's own id. */
   id: string;
   /** Every other id the flaw is known by, sorted. */
@@ -236,6 +238,7 @@ function toFinding(index: AdvisoryIndex, group: Entry[]): Finding {
     score: best!.score,
     vector: best!.vector,
     exploit: best!.exploit,
+    severitySource: best!.level === 16 ? null : best!.severitySource ?? null,
     cwes: [...new Set([...records].flatMap((r) => r.cwes))].sort(),
     published,
     fixedVersions: fixed,

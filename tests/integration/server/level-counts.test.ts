@@ -143,8 +143,11 @@ describe.each(databases)('level counts on $name', (database) => {
     }, true);
     expect(saved).toBe(true);
     expectAll(await everySource(run.id), after);
-    // The summary keeps what the analysis recorded beside the counts.
     expect((await get(`/api/project-task-view/${seeded.projectId}`)).run).toMatchObject({ id: run.id, seq: 2, counts: { components: 10 } });
+    // Each finding says which source set its level ('' when the source was not recorded).
+    const critical = await get(`/api/vulnerability/list/statistic/${seeded.projectId}?level=1`);
+    expect(critical.content.map((f: { cve: string; severitySource: string }) => [f.cve, f.severitySource]).sort())
+      .toEqual([['CVE-2021-44228', 'CVSS:3.1 NVD 10.0'], ['CVE-2021-45046', '']]);
   });
 
   /** A run's rows as an analysis would save them: the knowledge base's levels, no audit. */
@@ -159,7 +162,8 @@ describe.each(databases)('level counts on $name', (database) => {
       components: components.map(({ id: _id, run_id: _run, mark: _mark, mark_remark: _remark, ...c }) => ({ ...c, direct: Number(c.direct) })),
       edges: edges.map((e) => ({ parent: e.parent_id === null ? null : purlOf.get(e.parent_id)!, child: purlOf.get(e.child_id)! })),
       findings: findings.map(({ id: _id, run_id: _run, component_id, mark: _m, mark_remark: _mr, vex: _v, vex_remark: _vr, level_remark: _lr, level: _level, ...f }) => ({
-        ...f, level: f.original_level, purl: purlOf.get(component_id)!,
+        // The matcher records which source set each level (severity.ts).
+        ...f, level: f.original_level, purl: purlOf.get(component_id)!, severity_source: f.cve === 'CVE-2021-44228' ? 'CVSS:3.1 NVD 10.0' : '',
       })),
       files: [],
       licences: licences.map(({ id: _id, run_id: _run, component_id, ...l }) => ({ ...l, purl: component_id === null ? null : purlOf.get(component_id)! })),

@@ -1,5 +1,5 @@
 // The finding drawer of the 漏洞 tab (tab=bugInfo&finding=<row id>, the spec's bugInfo view): the
-// id in the spec's display form, level (custom level and why), component, fixed versions, the
+// id in the spec's display form, level (custom level and why, the source that set it or 未评级 with the reason), component, fixed versions, the
 // audit mark and VEX with their remarks, the mark/level log and the VEX log; 标记 / 修改等级 and
 // 设置 VEX open the remark dialog.
 import { useState } from 'react';
@@ -11,7 +11,7 @@ import { Field } from '../../../common/Field.tsx';
 import { Panel, QueryBody } from '../../../common/Panel.tsx';
 import { ErrorState, LoadingState } from '../../../common/states.tsx';
 import { TagList, otherAliases } from '../../../common/TagList.tsx';
-import { ExploitText, LevelTag, formatScore } from '../../../common/levels.tsx';
+import { ExploitText, FindingLevelTag, LevelTag, SeveritySource, formatScore } from '../../../common/levels.tsx';
 import { useTaskView } from './context.ts';
 import { FindingMarkDialogs, type FindingDialog } from './FindingMarkDialogs.tsx';
 import { MarkLogTable, VexTag, VulMarkTag, dash } from './parts.tsx';
@@ -56,11 +56,14 @@ export function FindingDrawer({ finding, loading, onClose }: { finding: FindingR
               <TagList items={otherAliases(f)} />
             </Field>
             <Field label={t.level}>
-              <LevelTag level={f.level} />
+              {f.level === f.originalLevel ? <FindingLevelTag level={f.level} source={f.severitySource} /> : <LevelTag level={f.level} />}
               {f.level !== f.originalLevel ? <Tag minimal intent="warning" className="cairn-inline-tag">{zh.task.bug.customLevelTag}</Tag> : null}
             </Field>
             <Field label={t.originalLevel}>
-              <LevelTag level={f.originalLevel} />
+              <FindingLevelTag level={f.originalLevel} source={f.severitySource} />
+            </Field>
+            <Field label={t.severitySource} wide>
+              <SeveritySource source={f.severitySource} level={f.originalLevel} />
             </Field>
             {f.levelRemark ? <Field label={t.levelRemark} wide>{f.levelRemark}</Field> : null}
             <Field label={t.score}>{formatScore(f.score)}</Field>
