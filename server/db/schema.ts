@@ -147,6 +147,8 @@ export interface KbIdMapTable {
   cve: string;
   cnnvd: string | null;
   cnvd: string | null;
+  /** CNNVD level from the mapping file (1/2/4/8), or null (migration 0013). */
+  cnnvd_level: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface KbImportRecordsTable {

@@ -10,7 +10,8 @@
 //      vectors of the same version;
 //   2. the severity an advisory database states (OSV/GHSA `database_specific.severity`, NVD
 //      `baseSeverity`, trivy `Severity`), the more severe first;
-//   3. otherwise the flaw is unrated: level 16, shown as 未评级 with the reason.
+//   3. the CNNVD level an imported CVE→CNNVD mapping file states (`CNNVD 高危`);
+//   4. otherwise the flaw is unrated: level 16, shown as 未评级 with the reason.
 // The finding records which source set its level, e.g. `CVSS:3.1 NVD 9.8` or `GHSA 数据库评级 HIGH`
 // (severitySourceLabel).
 import calculator from 'ae-cvss-calculator';
@@ -173,3 +174,6 @@ export function storedSeveritySource(row: { source: string; advisoryId: string; 
   if (row.source === 'custom' && !(version && row.score !== null)) return row.level === 16 ? null : `${database} 人工评级 ${MANUAL_LEVEL[row.level] ?? ''}`.trim();
   return severitySourceLabel({ database, version, score: row.score, level: row.level });
 }
+
+/** `CNNVD 高危`: the source label of a level a CVE→CNNVD mapping states. */
+export const cnnvdSeveritySource = (level: number): string => `CNNVD ${MANUAL_LEVEL[level] ?? ''}`.trim();
