@@ -15,6 +15,7 @@
 //   (purl + vulnerability id) once at its most severe level, and a licence once.
 import { sql } from 'kysely';
 import type { LevelCounts, RiskCounts } from '../../../contract/api/result/index.ts';
+import { TASK_STATUS } from '../../../contract/enums.ts';
 import { inTransaction } from '../transaction.ts';
 import { chunks, emptyLevels, emptyRisks, parseJson, type Db } from './results.ts';
 
@@ -179,6 +180,21 @@ export async function refreshRunLevels(db: Db, runId: number): Promise<TaskLevel
     await trx.updateTable('runs').set({ summary: JSON.stringify(summary) }).where('id', '=', runId).execute();
     return counts;
   });
+}
+
+/**
+ * Succeeded runs whose summary predates these counts (no licensesByLevel) get them, once, at
+ * start-up: a run saved earlier kept the engine's counts, before marks and custom levels.
+ */
+export async function refreshStaleRunLevels(db: Db): Promise<number> {
+  const runs = await db.selectFrom('runs').select(['id', 'summary']).where('status', '=', TASK_STATUS.SUCCEEDED).orderBy('id').execute();
+  let refreshed = 0;
+  for (const run of runs) {
+    if (parseJson<Record<string, unknown>>(run.summary, {}).licensesByLevel !== undefined) continue;
+    await refreshRunLevels(db, run.id);
+    refreshed++;
+  }
+  return refreshed;
 }
 
 /** The counts as runs.summary keeps them (contract RunSummary). */
