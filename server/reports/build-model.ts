@@ -141,6 +141,7 @@ async function readVulnerabilities(db: Kysely<Database>, runs: RunInfo[], merge:
       level: asLevel(v.level), originalLevel: asLevel(v.original_level), levelRemark: v.level_remark,
       score: v.score === null ? null : Number(v.score),
       vector: d?.vector ?? null,
+      severitySource: v.severity_source ?? '',
       cwes: d?.cwes ?? [],
       fixedVersions: parseJson<unknown[]>(v.fixed_versions, []).map(String),
       published: v.published,
