@@ -266,6 +266,11 @@ export const LICENSE_LEVEL_LABEL = VULNERABILITY_LEVEL_LABEL;
 export type LicenseLevel = VulnerabilityLevel;
 /** Most to least severe. */
 export const LEVEL_CODES = [1, 2, 4, 8, 16] as const;
+/**
+ * A finding no knowledge-base source rates (no CVSS vector, no stated severity): its level stays
+ * 16 (the spec's code) but it is shown as 未评级 with the reason, not 未知 alone.
+ */
+export const UNRATED_FINDING = { label: '未评级', reason: '知识库中该漏洞没有 CVSS 评分或评级' } as const;
 
 export const COMPONENT_RISK_LABEL = {
   1: '超危',

@@ -13,6 +13,7 @@ import type { DatabaseConfig, TrustProxy } from './config.ts';
 import type { ServerContext } from './context.ts';
 import { openDatabase } from './db/connect.ts';
 import { migrateToLatest } from './db/migrations/index.ts';
+import { refreshStaleRunLevels } from './db/repositories/level-counts.ts';
 import { seed } from './db/seed.ts';
 import { preparePrivateFolder } from './files/private.ts';
 import { failInterruptedImports } from './kb/import.ts';
@@ -102,6 +103,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // processes on one PostgreSQL, one starting up also fails another's import in progress.)
     await failInterruptedImports(db);
     await syncLicenseCatalogue(db);
+    // Runs saved before the level counts were computed in one place get them (once).
+    await refreshStaleRunLevels(db);
     // Addresses saved with user:password@ before credentials were split off on save lose them now.
     await moveStoredUrlCredentials(db, dataDir);
     queue = new RunQueue({ db, database: options.database, databaseKind: kind, dataDir, concurrency: options.scanConcurrency ?? 1, log: silentUntilReady });

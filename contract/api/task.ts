@@ -200,6 +200,10 @@ export const RunSummarySchema = Type.Object({
   /** Components by risk level 1..64. */
   byRisk: Opt(Type.Record(Type.String(), Type.Integer())),
   licenses: Opt(Type.Integer()),
+  /** Distinct licences by the licence's level. */
+  licensesByLevel: Opt(LevelCountsSchema),
+  /** Components marked 误报, left out of every count. */
+  falsePositiveComponents: Opt(Type.Integer()),
   copyrights: Opt(Type.Integer()),
   problems: Opt(Type.Integer()),
   ms: Opt(Type.Integer()),

@@ -76,7 +76,7 @@ export const resultApi = platformApi.enhanceEndpoints({ addTagTypes: ['Run', 'Re
       invalidates: [...RM],
       endpoints: {
         // ---- header, runs ----------------------------------------------------------------------------
-        projectTaskView: query(projectTaskView, { tags: ['Run'], args: ({ id, taskId }: { id: number; taskId?: number | undefined }) => ({ params: { id }, query: taskQuery(taskId) }) }),
+        projectTaskView: query(projectTaskView, { tags: ['Run', ...RM], args: ({ id, taskId }: { id: number; taskId?: number | undefined }) => ({ params: { id }, query: taskQuery(taskId) }) }),
         batchList: query(batchList, { tags: ['Run'] }),
 
         // ---- overview and lists ----------------------------------------------------------------------

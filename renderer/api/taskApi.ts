@@ -20,13 +20,14 @@ export interface TaskListArgs {
   filter: CallBody<typeof taskList>;
 }
 
-export const taskApi = platformApi.enhanceEndpoints({ addTagTypes: ['Task', 'Run'] }).injectEndpoints({
+export const taskApi = platformApi.enhanceEndpoints({ addTagTypes: ['Task', 'Run', 'Result'] }).injectEndpoints({
   endpoints: (build) =>
     defineEndpoints(build, 'task', {
       provides: ['Task'],
       invalidates: ['Task', 'Run'],
       endpoints: {
-        projectTaskRows: query(taskList, { read: true, args: ({ paging, filter }: TaskListArgs) => ({ query: paging, body: filter }) }),
+        // Its counts move with marks and custom levels (`Result`, which every mark invalidates).
+        projectTaskRows: query(taskList, { read: true, tags: ['Task', 'Result'], args: ({ paging, filter }: TaskListArgs) => ({ query: paging, body: filter }) }),
         /** A stored project as the edit form reads it (source fields, timing, upload; no passwords). */
         projectForm: query(projectForm, { args: (projectId: number) => ({ params: { projectId } }) }),
         /** Progress of projects (a comma list of ids), polled by the lists (2 s) and the analysis details (1.5 s). */

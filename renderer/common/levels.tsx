@@ -1,7 +1,7 @@
 // Level colours and the small display pieces every screen with vulnerability or licence levels
 // shares: the level tag, the score, the exploit difficulty.
 import { Tag } from '@blueprintjs/core';
-import { EXPLOIT_DIFFICULTY_LABEL, VULNERABILITY_LEVEL_LABEL, labelOf, type VulnerabilityLevel } from '../../contract/enums.ts';
+import { EXPLOIT_DIFFICULTY_LABEL, UNRATED_FINDING, VULNERABILITY_LEVEL_LABEL, labelOf, type VulnerabilityLevel } from '../../contract/enums.ts';
 import { DASH } from '../../contract/format.ts';
 import './list/styles.ts';
 
@@ -26,6 +26,34 @@ export function LevelTag({ level, large }: { level: number | null | undefined; l
       {levelLabel(level)}
     </Tag>
   );
+}
+
+/** Before the source of a level was recorded (runs analysed before it): analysing again shows it. */
+const SOURCE_NOT_RECORDED = '未记录（重新分析后显示）';
+
+/**
+ * Which knowledge-base source set a finding's level (`CVSS:3.1 NVD 9.8`, `GHSA 数据库评级 HIGH`), or
+ * 未评级 with the reason for a finding no source rates. `level` is the advisory's (original) level.
+ */
+export function SeveritySource({ source, level }: { source: string; level: number }) {
+  if (source) return <span className="cairn-severity-source" data-testid="severity-source">{source}</span>;
+  if (level === 16) {
+    return (
+      <span data-testid="severity-source">
+        <Tag minimal className="cairn-inline-tag">{UNRATED_FINDING.label}</Tag>
+        <span className="cairn-muted">{UNRATED_FINDING.reason}</span>
+      </span>
+    );
+  }
+  return <span className="cairn-muted" data-testid="severity-source">{SOURCE_NOT_RECORDED}</span>;
+}
+
+/** A finding's level tag; level 16 without any source reads 未评级 (the reason goes beside it). */
+export function FindingLevelTag({ level, source }: { level: number; source: string }) {
+  if (level === 16 && !source) {
+    return <Tag className="cairn-level-tag" title={UNRATED_FINDING.reason} style={{ backgroundColor: LEVEL_COLORS[16], color: '#fff' }}>{UNRATED_FINDING.label}</Tag>;
+  }
+  return <LevelTag level={level} />;
 }
 
 /** The CVSS base score with one decimal, or '--'. */

@@ -147,6 +147,8 @@ export interface KbIdMapTable {
   cve: string;
   cnnvd: string | null;
   cnvd: string | null;
+  /** CNNVD level from the mapping file (1/2/4/8), or null (migration 0013). */
+  cnnvd_level: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface KbImportRecordsTable {
@@ -372,6 +374,8 @@ export interface RunVulnerabilitiesTable {
   original_level: number;
   level_remark: Defaulted<string>;
   score: number | null;
+  /** Which source set the level (migration 0013); '' when unrated or analysed before it. */
+  severity_source: Defaulted<string>;
   exploit: Defaulted<number>;
   fixed_versions: Defaulted<JsonText>;
   published: Timestamp | null;

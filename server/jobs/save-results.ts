@@ -114,6 +114,7 @@ function findingRows(components: AnalysedComponent[]): RunResultRows['findings']
       level: f.level,
       original_level: f.level,
       score: f.score ?? null,
+      severity_source: f.severitySource ?? '',
       exploit: f.exploit,
       fixed_versions: JSON.stringify(f.fixedVersions),
       published: f.published ?? null,

@@ -13,9 +13,10 @@ import {
 } from '../db/repositories/report-model.ts';
 import { locationsOf, parseJson } from '../db/repositories/results.ts';
 import { markValueLabel } from '../db/repositories/results-marks.ts';
+import { taskLevelCounts } from '../db/repositories/level-counts.ts';
 import { conflictOf } from '../licenses/conflicts.ts';
 import type {
-  Level, LevelCounts, ReportComponent, ReportConflict, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability,
+  Level, ReportComponent, ReportConflict, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability,
 } from './model.ts';
 import { REPORT_TITLES } from './sections.ts';
 import { recommendedUpgrade } from '../kb/advisory-view.ts';
@@ -38,7 +39,6 @@ export interface ModelRequest {
   generatedAt?: string;
 }
 
-const emptyLevels = (): LevelCounts => ({ 1: 0, 2: 0, 4: 0, 8: 0, 16: 0 });
 const asLevel = (n: number | null | undefined): Level => (LEVELS.includes(Number(n) as Level) ? (Number(n) as Level) : 16);
 
 /** Keyset-paged read of one run's table ordered by id. */
@@ -146,6 +146,7 @@ async function readVulnerabilities(db: Kysely<Database>, runs: RunInfo[], merge:
       level: asLevel(v.level), originalLevel: asLevel(v.original_level), levelRemark: v.level_remark,
       score: v.score === null ? null : Number(v.score),
       vector: d?.vector ?? null,
+      severitySource: v.severity_source ?? '',
       cwes: d?.cwes ?? [],
       fixedVersions: parseJson<unknown[]>(v.fixed_versions, []).map(String),
       upgrade: recommendedUpgrade(c.ecosystem, c.version, parseJson<unknown[]>(v.fixed_versions, []).map(String)),
@@ -220,16 +221,10 @@ export async function buildReportModel(db: Kysely<Database>, request: ModelReque
   ]);
   const conflicts = conflictsOf(merge);
 
-  const vulnerabilityLevels = emptyLevels();
-  for (const v of vulnerabilities) vulnerabilityLevels[v.level]++;
-  const componentRisks: Record<string, number> = {};
+  // The counts as every screen shows them (taskLevelCounts); the sections list every row with its mark.
+  const counts = await taskLevelCounts(db, runs.map((r) => r.id));
   const ecosystems = new Map<string, number>();
-  for (const c of merge.components) {
-    componentRisks[c.risk] = (componentRisks[c.risk] ?? 0) + 1;
-    ecosystems.set(c.ecosystem, (ecosystems.get(c.ecosystem) ?? 0) + 1);
-  }
-  const licenseLevels = emptyLevels();
-  for (const l of licenses) licenseLevels[l.level]++;
+  for (const c of merge.components) ecosystems.set(c.ecosystem, (ecosystems.get(c.ecosystem) ?? 0) + 1);
 
   const single = request.kind === 'task' || request.kind === 'license' ? runs[0]! : null;
   const subject = await subjectOf(db, request, single);
@@ -256,13 +251,13 @@ export async function buildReportModel(db: Kysely<Database>, request: ModelReque
       ? { id: single.id, seq: single.seq, startedAt: single.startedAt, finishedAt: single.finishedAt, analysisModes: single.analysisModes }
       : { id: 0, seq: 0, startedAt: times((r) => r.startedAt)[0] ?? null, finishedAt: times((r) => r.finishedAt).at(-1) ?? null, analysisModes: [...new Set(runs.map((r) => r.analysisModes))].join(';') },
     summary: {
-      components: merge.components.length,
-      directComponents: merge.components.filter((c) => c.direct).length,
-      vulnerabilities: vulnerabilities.length,
-      vulnerabilityLevels,
-      componentRisks,
-      licenses: licenses.length,
-      licenseLevels,
+      components: counts.components,
+      directComponents: counts.directComponents,
+      vulnerabilities: counts.vulnerabilities,
+      vulnerabilityLevels: counts.byLevel,
+      componentRisks: Object.fromEntries(Object.entries(counts.byRisk).filter(([, n]) => n > 0)),
+      licenses: counts.licenses,
+      licenseLevels: counts.licensesByLevel,
       conflicts: conflicts.incompatible,
       ecosystems: [...ecosystems].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
     },

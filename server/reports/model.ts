@@ -58,6 +58,8 @@ export interface ReportVulnerability {
   score: number | null;
   /** CVSS vector when known, e.g. CVSS:3.1/AV:N/... */
   vector: string | null;
+  /** Which knowledge-base source set the level (`CVSS:3.1 NVD 9.8`); '' or absent when unrated or not recorded. */
+  severitySource?: string;
   cwes: string[];
   fixedVersions: string[];
   /**

@@ -8,7 +8,7 @@ import { deleteAdvisories, saveAdvisories, type AdvisoryRecord } from '../db/rep
 import { advisoryForEdit, advisoryPk, advisoryRefs, lookupIds, nextCustomId } from '../db/repositories/vulnerabilities.ts';
 import { nowIso } from '../db/time.ts';
 import { inTransaction, type Db } from '../db/transaction.ts';
-import { assessSeverity, normalizePackageName, schemeForEcosystem, type Advisory, type AffectedPackage, type ExploitDifficulty, type Level } from '../engine/index.ts';
+import { assessSeverity, normalizePackageName, storedSeveritySource, schemeForEcosystem, type Advisory, type AffectedPackage, type ExploitDifficulty, type Level } from '../engine/index.ts';
 import { UserError } from '../errors.ts';
 import { advisoriesChanged } from '../kb/changes.ts';
 import { KB_MSG } from '../kb/messages.ts';
@@ -132,6 +132,7 @@ function buildRecord(id: string, fields: SystemFields, published: string | null,
   const details = fields.description?.trim() ?? '';
   const advisory: Advisory = {
     id, aliases: allAliases, summary: name, level, score, vector, exploit, cwes, published, modified, withdrawn: false, affected,
+    severitySource: storedSeveritySource({ source: CUSTOM_SOURCE, advisoryId: id, origin: CUSTOM_ORIGIN, vector, score, level }),
   };
   const severities = vector ? [{ type: cvssType(version), score: vector }] : [];
   // The OSV rendering of the entry: what an export or a mirror would carry.

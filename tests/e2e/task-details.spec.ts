@@ -156,6 +156,8 @@ test('任务详情：进度、各标签页、标记、重新分析、对比、�
   await expect(page).toHaveURL(/tab=bugInfo.*&finding=\d+/);
   const findingDrawer = page.locator('.cairn-result-drawer');
   await expect(findingDrawer.getByTestId('finding-id')).toBeVisible();
+  // 评级来源: the source that set the level, or 未评级 with the reason (PyPA states no severity).
+  await expect(findingDrawer.getByTestId('severity-source')).toContainText(/CVSS:\d\.\d |数据库评级|未评级知识库中该漏洞没有 CVSS 评分或评级/);
   await findingDrawer.getByRole('button', { name: '标记 / 修改等级' }).click();
   const dialog = page.getByRole('dialog', { name: '标记 1 个漏洞' });
   await dialog.getByRole('combobox', { name: '标记' }).selectOption({ label: '无需修复' });

@@ -69,6 +69,7 @@ export function sampleReportModel(options: { components?: number; vulnerabilitie
       levelRemark: '',
       score: level === 1 ? 9.8 : level === 2 ? 7.5 : level === 4 ? 5.3 : level === 8 ? 3.1 : null,
       vector: level === 16 ? null : 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H',
+      severitySource: level === 1 ? 'CVSS:3.1 NVD 9.8' : level === 2 ? 'CVSS:3.1 GHSA 7.5' : level === 4 ? 'CVSS:3.1 NVD 5.3' : level === 8 ? 'CVSS:3.1 NVD 3.1' : '',
       cwes: ['CWE-20'],
       fixedVersions: [`${c.version.split('.')[0]}.9.9`],
       upgrade: recommendedUpgrade(c.ecosystem, c.version, [`${c.version.split('.')[0]}.9.9`]),

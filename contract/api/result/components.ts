@@ -79,6 +79,11 @@ export const FindingRowSchema = Type.Object({
   /** Why the level was changed ('' when it was not). */
   levelRemark: Type.String(),
   score: Nullable(Type.Number()),
+  /**
+   * Which knowledge-base source set the advisory's level (`CVSS:3.1 NVD 9.8`, `GHSA 数据库评级 HIGH`);
+   * '' when no source rates the flaw (未评级) or the run predates the record.
+   */
+  severitySource: Type.String(),
   exploit: ExploitSchema,
   fixedVersions: Type.Array(Type.String()),
   /**
@@ -165,6 +170,8 @@ export const OverviewSchema = Type.Object({
     ecosystems: Type.Array(CountRowSchema),
     /** Components marked anything but N. */
     marked: Type.Integer(),
+    /** Components marked 误报: listed, but left out of every count (COUNT_RULES). */
+    falsePositive: Type.Integer(),
   }),
   vulnerabilities: Type.Object({
     /** Findings counted (VEX 不受影响 left out when vexMark=1). */
@@ -180,7 +187,7 @@ export const OverviewSchema = Type.Object({
   licenses: Type.Object({
     /** Distinct SPDX ids. */
     total: Type.Integer(),
-    /** Components per licence level. */
+    /** Distinct licences per licence level (as the header, the dashboard and the reports count them). */
     byLevel: LevelCountsSchema,
     /** Components without any declared or recognised licence. */
     unlicensedComponents: Type.Integer(),

@@ -7,7 +7,7 @@
 // A write tells this process's index cache (kb/changes.ts) once it has committed: when the caller
 // hands a transaction, the caller signals advisoriesChanged on its database after its commit.
 import { sql } from 'kysely';
-import type { Advisory, AffectedPackage, ExploitDifficulty, Level } from '../../engine/index.ts';
+import { cnnvdSeveritySource, storedSeveritySource, type Advisory, type AffectedPackage, type ExploitDifficulty, type Level } from '../../engine/index.ts';
 import { advisoriesChanged } from '../../kb/changes.ts';
 import { randomToken } from '../../auth/tokens.ts';
 import { SETTING } from '../seed.ts';
@@ -270,13 +270,23 @@ export async function deleteAdvisories(db: Db, advisoryIds: string[]): Promise<n
   return removed;
 }
 
+/** The record a mapping's CNNVD level gives a CVE (level from the mapping, no affected packages). */
+function cnnvdLevelRecord(cve: string, cnnvd: string, level: Level): Advisory {
+  return {
+    id: cnnvd, aliases: [cve], summary: '', level, score: null, vector: null, exploit: 16, severitySource: cnnvdSeveritySource(level), levelFromMapping: true,
+    cwes: [], published: null, modified: null, withdrawn: false, affected: [],
+  };
+}
+
 export interface IdMappingRow {
   cve: string;
   cnnvd: string | null;
   cnvd: string | null;
+  /** The CNNVD level the file states (1 超危, 2 高危, 4 中危, 8 低危), or null. */
+  cnnvdLevel?: number | null;
 }
 
-const mappingKey = (r: IdMappingRow) => `${r.cnnvd ?? ''}|${r.cnvd ?? ''}`;
+const mappingKey = (r: IdMappingRow) => `${r.cnnvd ?? ''}|${r.cnvd ?? ''}|${r.cnnvdLevel ?? ''}`;
 
 /**
  * Recomputes the cnnvd/cnvd display columns of the advisories whose CVE got a new mapping: an id
@@ -312,7 +322,7 @@ async function refreshDisplayIds(trx: Db, cves: string[], byCve: Map<string, Map
 export async function saveIdMappings(db: Db, rows: IdMappingRow[]): Promise<number> {
   const byCve = new Map<string, Map<string, IdMappingRow>>();
   for (const raw of rows) {
-    const row = { cve: raw.cve.trim().toUpperCase(), cnnvd: raw.cnnvd?.trim().toUpperCase() || null, cnvd: raw.cnvd?.trim().toUpperCase() || null };
+    const row = { cve: raw.cve.trim().toUpperCase(), cnnvd: raw.cnnvd?.trim().toUpperCase() || null, cnvd: raw.cnvd?.trim().toUpperCase() || null, cnnvdLevel: raw.cnnvdLevel ?? null };
     if (!row.cve || (!row.cnnvd && !row.cnvd)) continue;
     const set = byCve.get(row.cve) ?? new Map<string, IdMappingRow>();
     set.set(mappingKey(row), row);
@@ -322,9 +332,9 @@ export async function saveIdMappings(db: Db, rows: IdMappingRow[]): Promise<numb
   const written = await inTransaction(db, async (trx) => {
     const stored = new Map<string, Set<string>>();
     for (const part of chunks([...byCve.keys()], IDS_PER_LOOKUP)) {
-      for (const row of await trx.selectFrom('kb_id_map').select(['cve', 'cnnvd', 'cnvd']).where('cve', 'in', part).execute()) {
+      for (const row of await trx.selectFrom('kb_id_map').select(['cve', 'cnnvd', 'cnvd', 'cnnvd_level']).where('cve', 'in', part).execute()) {
         const set = stored.get(row.cve) ?? new Set<string>();
-        set.add(mappingKey(row));
+        set.add(mappingKey({ ...row, cnnvdLevel: row.cnnvd_level === null ? null : Number(row.cnnvd_level) }));
         stored.set(row.cve, set);
       }
     }
@@ -338,7 +348,9 @@ export async function saveIdMappings(db: Db, rows: IdMappingRow[]): Promise<numb
     for (const part of chunks(changed, IDS_PER_LOOKUP)) {
       await trx.deleteFrom('kb_id_map').where('cve', 'in', part).execute();
       const values = part.flatMap((cve) => [...byCve.get(cve)!.values()]);
-      for (const rowsPart of chunks(values, 1000)) await trx.insertInto('kb_id_map').values(rowsPart).execute();
+      for (const rowsPart of chunks(values, 1000)) {
+        await trx.insertInto('kb_id_map').values(rowsPart.map((r) => ({ cve: r.cve, cnnvd: r.cnnvd, cnvd: r.cnvd, cnnvd_level: r.cnnvdLevel ?? null }))).execute();
+      }
       written += values.length;
       await refreshDisplayIds(trx, part, byCve);
     }
@@ -368,17 +380,20 @@ const parseOr = <T>(text: string | null, fallback: T): T => {
 export async function loadAdvisories(db: Db): Promise<Advisory[]> {
   // CNNVD / CNVD numbers by CVE, folded into the aliases of every advisory that names the CVE.
   const idMap = new Map<string, string[]>();
-  for (const row of await db.selectFrom('kb_id_map').select(['cve', 'cnnvd', 'cnvd']).orderBy('id').execute()) {
+  // A CNNVD level the mapping states is a record of its own that only describes the flaw: the
+  // matcher reaches it through the CVE and uses it when nothing else rates the flaw (severity.ts).
+  const out: Advisory[] = [];
+  for (const row of await db.selectFrom('kb_id_map').select(['cve', 'cnnvd', 'cnvd', 'cnnvd_level']).orderBy('id').execute()) {
     const ids = idMap.get(row.cve) ?? [];
     for (const id of [row.cnnvd, row.cnvd]) if (id && !ids.includes(id)) ids.push(id);
     idMap.set(row.cve, ids);
+    if (row.cnnvd && row.cnnvd_level !== null) out.push(cnnvdLevelRecord(row.cve, row.cnnvd, Number(row.cnnvd_level) as Level));
   }
 
-  const out: Advisory[] = [];
   let after = 0;
   for (;;) {
     const rows = await db.selectFrom('kb_advisories')
-      .select(['id', 'advisory_id', 'summary', 'level', 'score', 'vector', 'exploit', 'cwes', 'published', 'modified', 'withdrawn'])
+      .select(['id', 'advisory_id', 'source', 'origin', 'summary', 'level', 'score', 'vector', 'exploit', 'cwes', 'published', 'modified', 'withdrawn'])
       .where('id', '>', after)
       .orderBy('id')
       .limit(LOAD_PAGE)
@@ -427,6 +442,9 @@ export async function loadAdvisories(db: Db): Promise<Advisory[]> {
         score: row.score === null ? null : Number(row.score),
         vector: row.vector,
         exploit: row.exploit as ExploitDifficulty,
+        severitySource: storedSeveritySource({
+          source: row.source, advisoryId: row.advisory_id, origin: row.origin, vector: row.vector, score: row.score === null ? null : Number(row.score), level: row.level,
+        }),
         cwes: parseOr(row.cwes, []),
         published: row.published,
         modified: row.modified,

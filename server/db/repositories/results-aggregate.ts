@@ -4,7 +4,8 @@ import type { Kysely } from 'kysely';
 import type { RiskCounts, SubjectComponentRow } from '../../../contract/api/result/index.ts';
 import type { Database } from '../schema.ts';
 import { likePattern } from '../like.ts';
-import { chunks, emptyLevels, emptyRisks, levelCountsOf, lowerLike, type Db, type LatestRun } from './results.ts';
+import { chunks, levelCountsOf, lowerLike, type Db, type LatestRun } from './results.ts';
+import { taskLevelCounts, type TaskLevelCounts } from './level-counts.ts';
 
 export interface AggregateFilter { keyword?: string; riskLevels?: number[] }
 
@@ -51,42 +52,26 @@ export interface ComponentStatistic {
   components: number;
   vulnerableComponents: number;
   byRisk: RiskCounts;
-  vulnerabilities: ReturnType<typeof emptyLevels>;
-  licenses: ReturnType<typeof emptyLevels>;
+  vulnerabilities: TaskLevelCounts['byLevel'];
+  licenses: TaskLevelCounts['licensesByLevel'];
   ecosystems: Array<{ key: string; count: number }>;
 }
 
-/** Distinct purls, advisories (per level, as in the runs) and licences (per level) over the runs. */
+/**
+ * The figures of several runs merged (home dashboard, subject statistic): the counts come from
+ * taskLevelCounts, as every other count does; the ecosystems from the merged component rows.
+ */
 export async function statisticOf(db: Kysely<Database>, runs: LatestRun[]): Promise<ComponentStatistic> {
+  const counts = await taskLevelCounts(db, runs.map((r) => r.runId));
   const rows = await aggregateComponents(db, runs);
-  const byRisk = emptyRisks();
   const ecosystems = new Map<string, number>();
-  for (const r of rows) {
-    byRisk[r.riskLevel]++;
-    ecosystems.set(r.ecosystem, (ecosystems.get(r.ecosystem) ?? 0) + 1);
-  }
-  const vulnerabilities = emptyLevels();
-  const licenses = emptyLevels();
-  const advisoryLevel = new Map<string, number>();
-  const licenceIds = new Set<string>();
-  for (const part of chunks(runs.map((r) => r.runId), 500)) {
-    const found = await db.selectFrom('run_vulnerabilities').select(['vul_id', 'level']).distinct().where('run_id', 'in', part).execute();
-    for (const f of found) advisoryLevel.set(f.vul_id, Math.min(advisoryLevel.get(f.vul_id) ?? 16, Number(f.level)));
-    // The projects' own licences: texts in test fixtures, licence databases and data files are not (engine license-scope.ts).
-    const ids = await db.selectFrom('run_licenses').select('spdx_id').distinct().where('run_id', 'in', part).where('scope', '=', 'project').execute();
-    for (const l of ids) licenceIds.add(l.spdx_id);
-  }
-  for (const level of advisoryLevel.values()) vulnerabilities[level as 1]++;
-  if (licenceIds.size) {
-    const known = new Map((await db.selectFrom('licenses').select(['spdx_id', 'level']).where('spdx_id', 'in', [...licenceIds]).execute()).map((l) => [l.spdx_id, l.level]));
-    for (const id of licenceIds) licenses[(known.get(id) ?? 16) as 1]++;
-  }
+  for (const r of rows) ecosystems.set(r.ecosystem, (ecosystems.get(r.ecosystem) ?? 0) + 1);
   return {
-    components: rows.length,
-    vulnerableComponents: rows.filter((r) => r.vulCount > 0).length,
-    byRisk,
-    vulnerabilities,
-    licenses,
+    components: counts.components,
+    vulnerableComponents: counts.vulnerableComponents,
+    byRisk: counts.byRisk,
+    vulnerabilities: counts.byLevel,
+    licenses: counts.licensesByLevel,
     ecosystems: [...ecosystems].map(([key, count]) => ({ key, count })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)),
   };
 }

@@ -12,6 +12,7 @@ import {
   type ComponentRecord, type Db, type ProjectRecord, type RunRecord,
 } from './results.ts';
 import { loadAncestry, pathSteps, pathsTo } from './results-trees.ts';
+import { notFalsePositive } from './level-counts.ts';
 
 interface Paging { page: number; size: number }
 
@@ -46,8 +47,9 @@ const hasFilter = (f: ComponentFilter) => Boolean(f.keyword?.trim() || f.riskLev
 export async function listComponents(db: Db, run: RunRecord, filter: ComponentFilter, paging: Paging, sort: string | undefined): Promise<{ content: ComponentRow[]; total: number }> {
   const base = db.selectFrom('run_components').where(componentConditions(run.id, filter));
   let total: number;
-  const summary = parseJson<{ components?: number }>(run.summary, {});
-  if (!hasFilter(filter) && summary.components !== undefined) total = summary.components;
+  // The summary's count leaves out components marked 误报, which the list shows.
+  const summary = parseJson<{ components?: number; falsePositiveComponents?: number }>(run.summary, {});
+  if (!hasFilter(filter) && summary.components !== undefined && !summary.falsePositiveComponents) total = summary.components;
   else total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
   const [field, dir] = sort ? (sort.split(',') as [string, 'asc' | 'desc']) : ['riskLevel', 'asc'];
   let q = base.selectAll().orderBy(sql.ref(COMPONENT_SORT[field]!), (ob) => (dir === 'desc' ? ob.desc() : ob.asc()));
@@ -63,7 +65,9 @@ function findingConditions(runId: number, f: FindingFilter, withLevel: boolean) 
   return (eb: any): Expression<SqlBool> => {
     const where: Expression<SqlBool>[] = [eb('v.run_id', '=', runId)];
     if (withLevel && f.level !== undefined) where.push(eb('v.level', '=', f.level));
+    // One component's findings are all shown; the tab leaves out those of components marked 误报, as every count does.
     if (f.componentId !== undefined) where.push(eb('v.component_id', '=', f.componentId));
+    else where.push(notFalsePositive(runId));
     const marks = csvNumbers(f.marks);
     if (marks.length) where.push(eb('v.mark', 'in', marks));
     const vex = csvNumbers(f.vex);
@@ -134,24 +138,14 @@ export async function componentDetail(db: Db, component: ComponentRecord, run: R
   };
 }
 
-/** The overview's raw figures of a run: its components and findings grouped, and the distinct counts. */
-export async function overviewGroups(db: Db, runId: number, vexMark: number) {
-  // One grouped pass over the run's components gives every component figure.
+/** The overview's breakdowns of a run: its components grouped (counts come from taskLevelCounts). */
+export async function overviewGroups(db: Db, runId: number) {
   const components = await db.selectFrom('run_components')
-    .select(['risk_level', 'direct', 'scope', 'component_type', 'ecosystem', 'license_level', 'license_expression',
-      sql<number>`case when mark <> 'N' then 1 else 0 end`.as('marked'), sql<number>`count(*)`.as('n')])
+    .select(['mark', 'scope', 'component_type', 'ecosystem', 'license_expression', sql<number>`count(*)`.as('n')])
     .where('run_id', '=', runId)
-    .groupBy(['risk_level', 'direct', 'scope', 'component_type', 'ecosystem', 'license_level', 'license_expression', sql`case when mark <> 'N' then 1 else 0 end`])
+    .groupBy(['mark', 'scope', 'component_type', 'ecosystem', 'license_expression'])
     .execute();
-  const findings = await db.selectFrom('run_vulnerabilities')
-    .select(['level', 'mark', 'vex', sql<number>`count(*)`.as('n')])
-    .where('run_id', '=', runId).groupBy(['level', 'mark', 'vex']).execute();
-  let distinct = db.selectFrom('run_vulnerabilities').select(sql<number>`count(distinct vul_id)`.as('n')).where('run_id', '=', runId);
-  if (vexMark === 1) distinct = distinct.where('vex', '<>', 1);
-  const distinctFindings = Number((await distinct.executeTakeFirst())?.n ?? 0);
-  // The project's own licences (not those in test fixtures, licence databases, data files).
-  const licenceIds = await db.selectFrom('run_licenses').select(sql<number>`count(distinct spdx_id)`.as('n')).where('run_id', '=', runId).where('scope', '=', 'project').executeTakeFirst();
-  return { components, findings, distinctFindings, distinctLicences: Number(licenceIds?.n ?? 0) };
+  return { components };
 }
 
 /** A component row's purl and locations, with the project of its run (for the source drawer). */

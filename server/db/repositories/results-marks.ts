@@ -8,6 +8,7 @@ import { COMPONENT_MARK_LABEL, VEX_LABEL, VULNERABILITY_LEVEL_LABEL, VULNERABILI
 import type { Database } from '../schema.ts';
 import { nowIso } from '../time.ts';
 import { chunks, type Db } from './results.ts';
+import { refreshRunLevels } from './level-counts.ts';
 
 const IDS_PER_STATEMENT = 500;
 
@@ -40,6 +41,8 @@ export async function markComponents(db: Kysely<Database>, input: { projectId: n
     await writeLogs(trx, input.projectId, input.runId, input.userId, rows
       .filter((r) => r.mark !== input.mark || r.mark_remark !== input.remark)
       .map((r) => ({ kind: 'component', target: r.purl, old: r.mark, value: input.mark, remark: input.remark })));
+    // 误报 moves every count of the run: refreshed in this transaction.
+    await refreshRunLevels(trx, input.runId);
     return rows.length;
   });
 }
@@ -80,6 +83,8 @@ export async function markFindings(db: Kysely<Database>, input: FindingChange): 
       }
     }
     await writeLogs(trx, input.projectId, input.runId, input.userId, logs);
+    // A custom level moves the run's counts and its components' risks: refreshed in this transaction.
+    await refreshRunLevels(trx, input.runId);
     return rows.length;
   });
 }

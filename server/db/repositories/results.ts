@@ -277,6 +277,7 @@ export function findingView(f: FindingWithComponent): FindingRow {
     originalLevel: Number(f.original_level) as FindingRow['originalLevel'],
     levelRemark: f.level_remark,
     score: f.score === null ? null : Number(f.score),
+    severitySource: f.severity_source ?? '',
     exploit: Number(f.exploit) as FindingRow['exploit'],
     fixedVersions: parseJson<string[]>(f.fixed_versions, []),
     upgrade: recommendedUpgrade(f.c_ecosystem, f.c_version, parseJson<string[]>(f.fixed_versions, [])),

@@ -10,6 +10,7 @@ import type {
 } from '../schema.ts';
 import { nowIso } from '../time.ts';
 import type { Trx } from '../transaction.ts';
+import { refreshRunLevels } from './level-counts.ts';
 
 type Row<T> = Omit<Insertable<T>, 'id' | 'run_id'>;
 
@@ -91,6 +92,8 @@ export async function writeRunResults(
       outbound_source: outcome.outboundSource,
       outbound_file: outcome.outboundFile,
     }).where('id', '=', run.id).execute();
+    // The counts as every screen and report computes them, after the carried-over audit.
+    await refreshRunLevels(trx, run.id);
     await trx.updateTable('projects').set({ status: TASK_STATUS.SUCCEEDED, updated_at: nowIso() })
       .where('id', '=', run.project_id).where('last_run_id', '=', run.id).execute();
     return true;

@@ -40,6 +40,10 @@ export interface Advisory {
   score: number | null;
   vector: string | null;
   exploit: ExploitDifficulty;
+  /** Which source set the level (`CVSS:3.1 NVD 9.8`, `GHSA 数据库评级 HIGH`); null or absent when unrated. */
+  severitySource?: string | null;
+  /** The level comes from an imported id mapping (CNNVD), the last source a finding's level is taken from. */
+  levelFromMapping?: boolean;
   cwes: string[];
   published: string | null;
   modified: string | null;

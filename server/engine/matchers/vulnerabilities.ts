@@ -20,6 +20,8 @@ export interface PackageRef {
 
 /** One flaw found in one package version: the describing fields of its best record, plus evidence. */
 export interface Finding extends Pick<Advisory, 'summary' | 'level' | 'score' | 'vector' | 'exploit' | 'cwes' | 'published'> {
+  /** Which record's severity set the level (severity.ts precedence); null when no record rates the flaw. */
+  severitySource: string | null;
   /** Primary id of the flaw: its CVE when it has one, else the advisory's own id. */
   id: string;
   /** Every other id the flaw is known by, sorted. */
@@ -214,13 +216,17 @@ function toFinding(index: AdvisoryIndex, group: Entry[]): Finding {
   const records = new Set<Advisory>(group.map((e) => e.advisory));
   for (const id of ids) for (const record of index.byId.get(idKey(id)) ?? []) if (!record.withdrawn) records.add(record);
 
+  // Precedence (severity.ts): a vector, newest version and highest score first; then a severity a
+  // database states, the more severe first; then a CNNVD level from the id mapping; then unrated.
+  const tier = (r: Advisory) => (r.level === 16 ? 0 : r.levelFromMapping ? 1 : 2);
   let best: Advisory | null = null;
   for (const record of records) {
     if (!best) { best = record; continue; }
     const better =
       versionRank(record.vector) > versionRank(best.vector) ||
       (versionRank(record.vector) === versionRank(best.vector) &&
-        ((record.score ?? -1) > (best.score ?? -1) || (record.score === best.score && record.level < best.level)));
+        ((record.score ?? -1) > (best.score ?? -1) ||
+          (record.score === best.score && (tier(record) > tier(best) || (tier(record) === tier(best) && record.level < best.level)))));
     if (better) best = record;
   }
   const id = primaryId(ids);
@@ -236,6 +242,7 @@ function toFinding(index: AdvisoryIndex, group: Entry[]): Finding {
     score: best!.score,
     vector: best!.vector,
     exploit: best!.exploit,
+    severitySource: best!.level === 16 ? null : best!.severitySource ?? null,
     cwes: [...new Set([...records].flatMap((r) => r.cwes))].sort(),
     published,
     fixedVersions: fixed,

@@ -1,6 +1,7 @@
 // CNNVD / CNVD numbers of CVEs from a mapping file: CSV with a header naming the cve / cnnvd /
-// cnvd columns (English or Chinese headers, any order, optional BOM) or a JSON array of
-// { cve, cnnvd, cnvd }. Invalid rows are reported by line (CSV) or position (JSON) and skipped.
+// cnvd columns and optionally the CNNVD level (level / 危害等级: 超危 高危 中危 低危, or critical /
+// high / medium / low; English or Chinese headers, any order, optional BOM) or a JSON array of
+// { cve, cnnvd, cnvd, level? }. The level rates a CVE that no advisory rates (engine severity.ts). Invalid rows are reported by line (CSV) or position (JSON) and skipped.
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { IdMappingRow } from '../../db/repositories/knowledge-base.ts';
 
@@ -13,15 +14,26 @@ const CVE = /^CVE-\d{4}-\d{4,}$/i;
 const CNNVD = /^CNNVD-\d{6}-\d+$/i;
 const CNVD = /^CNVD-\d{4}-\d+$/i;
 
-function headerColumn(name: string): 'cve' | 'cnnvd' | 'cnvd' | null {
+function headerColumn(name: string): 'cve' | 'cnnvd' | 'cnvd' | 'level' | null {
   const key = name.replace(/^\uFEFF/, '').trim().toLowerCase().replace(/[\s_-]/g, '');
   if (['cve', 'cveid', 'cve编号', 'cve号'].includes(key)) return 'cve';
   if (['cnnvd', 'cnnvdid', 'cnnvd编号', 'cnnvd号'].includes(key)) return 'cnnvd';
   if (['cnvd', 'cnvdid', 'cnvd编号', 'cnvd号'].includes(key)) return 'cnvd';
+  if (['level', 'cnnvdlevel', 'severity', '危害等级', '漏洞等级', '威胁等级', '等级', 'cnnvd等级'].includes(key)) return 'level';
   return null;
 }
 
-function checkRow(raw: { cve?: unknown; cnnvd?: unknown; cnvd?: unknown }): IdMappingRow | string {
+const LEVEL_WORDS: Record<string, number> = {
+  超危: 1, 高危: 2, 中危: 4, 低危: 8, critical: 1, high: 2, medium: 4, moderate: 4, low: 8,
+};
+
+/** The CNNVD level of a cell: null when empty, a message when it names no level. */
+function levelOf(text: string): number | null | string {
+  if (!text) return null;
+  return LEVEL_WORDS[text.toLowerCase()] ?? `CNNVD 等级无法识别：${text}（应为 超危、高危、中危 或 低危）`;
+}
+
+function checkRow(raw: { cve?: unknown; cnnvd?: unknown; cnvd?: unknown; level?: unknown }): IdMappingRow | string {
   const text = (v: unknown) => (typeof v === 'string' ? v.trim() : v === null || v === undefined ? '' : String(v).trim());
   const cve = text(raw.cve).toUpperCase();
   const cnnvd = text(raw.cnnvd).toUpperCase() || null;
@@ -31,7 +43,10 @@ function checkRow(raw: { cve?: unknown; cnnvd?: unknown; cnvd?: unknown }): IdMa
   if (!cnnvd && !cnvd) return `${cve} 没有 CNNVD 或 CNVD 编号`;
   if (cnnvd && !CNNVD.test(cnnvd)) return `CNNVD 编号格式不正确：${cnnvd}`;
   if (cnvd && !CNVD.test(cnvd)) return `CNVD 编号格式不正确：${cnvd}`;
-  return { cve, cnnvd, cnvd };
+  const level = levelOf(text(raw.level));
+  if (typeof level === 'string') return level;
+  if (level !== null && !cnnvd) return `${cve} 有 CNNVD 等级但没有 CNNVD 编号`;
+  return level === null ? { cve, cnnvd, cnvd } : { cve, cnnvd, cnvd, cnnvdLevel: level };
 }
 
 export function isMappingJson(doc: unknown): boolean {

@@ -71,7 +71,7 @@ function nvdRecord(id: string, cve: Record<string, unknown>): AdvisoryRecord {
       word ??= str(data.baseSeverity) ?? str(metric.baseSeverity);
     }
   }
-  const assessment = assessSeverity(inputs, word);
+  const assessment = assessSeverity(inputs, word, 'NVD');
   const cwes = [...new Set(list(cve.weaknesses).filter(isObject).flatMap((w) => list(w.description).filter(isObject).map((d) => str(d.value)))
     .filter((v): v is string => Boolean(v && /^CWE-\d+$/.test(v))))];
   const references = list(cve.references).filter(isObject).filter((r) => typeof r.url === 'string').map((r) => ({
@@ -88,6 +88,7 @@ function nvdRecord(id: string, cve: Record<string, unknown>): AdvisoryRecord {
       score: assessment.score,
       vector: assessment.vector,
       exploit: assessment.exploit,
+      severitySource: assessment.source,
       cwes,
       published: str(cve.published) ? `${str(cve.published)}${/Z|[+-]\d\d:?\d\d$/.test(str(cve.published)!) ? '' : 'Z'}` : null,
       modified: str(cve.lastModified) ? `${str(cve.lastModified)}${/Z|[+-]\d\d:?\d\d$/.test(str(cve.lastModified)!) ? '' : 'Z'}` : null,

@@ -3,7 +3,7 @@
 // normalised the way the matcher compares them, and the level is computed once here.
 import YAML from 'yaml';
 import { OSV_LANGUAGE_PURL_TYPE, OSV_OS_ECOSYSTEMS } from '../../../contract/ecosystems.ts';
-import { assessSeverity, normalizePackageName, type AffectedPackage, type CvssInput, type OsvRange } from '../../engine/index.ts';
+import { assessSeverity, normalizePackageName, severityDatabase, type AffectedPackage, type CvssInput, type OsvRange } from '../../engine/index.ts';
 import type { AdvisoryRecord } from '../../db/repositories/knowledge-base.ts';
 
 /** The release part of an OS ecosystem string (`Debian:11`, `Alpine:v3.16`, `Ubuntu:Pro:18.04:LTS`, `Red Hat:enterprise_linux:8::appstream`). */
@@ -146,7 +146,7 @@ export function osvRecord(doc: unknown): AdvisoryRecord {
     .map((r) => ({ type: typeof r.type === 'string' ? r.type : 'WEB', url: r.url as string }));
 
   const databaseSpecific = isObject(doc.database_specific) ? doc.database_specific : {};
-  const assessment = assessSeverity(cvss, str(databaseSpecific.severity));
+  const assessment = assessSeverity(cvss, str(databaseSpecific.severity), severityDatabase('osv', id));
   const cwes = strings(databaseSpecific.cwe_ids);
   const details = typeof doc.details === 'string' ? doc.details : '';
   const aliases = [...new Set(strings(doc.aliases).map((a) => a.trim()).filter((a) => a && a !== id))];
@@ -160,6 +160,7 @@ export function osvRecord(doc: unknown): AdvisoryRecord {
       score: assessment.score,
       vector: assessment.vector,
       exploit: assessment.exploit,
+      severitySource: assessment.source,
       cwes,
       published: str(doc.published),
       modified: str(doc.modified),

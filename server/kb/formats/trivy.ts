@@ -292,7 +292,7 @@ function trivyRecord(acc: Accumulated, vuln: Record<string, unknown> | undefined
     inputs = cvssOf(source);
     if (inputs.length > 0) break;
   }
-  const assessment = assessSeverity(inputs, str(v.Severity));
+  const assessment = assessSeverity(inputs, str(v.Severity), 'trivy');
   const details = str(v.Description) ?? '';
   const aliases = [...acc.aliases].filter((a) => a !== acc.id).sort();
   return {
@@ -304,6 +304,7 @@ function trivyRecord(acc: Accumulated, vuln: Record<string, unknown> | undefined
       score: assessment.score,
       vector: assessment.vector,
       exploit: assessment.exploit,
+      severitySource: assessment.source,
       cwes: strings(v.CweIDs),
       published: str(v.PublishedDate),
       modified: str(v.LastModifiedDate),

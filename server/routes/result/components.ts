@@ -11,52 +11,49 @@ import { componentDetail, componentSourceOf, findingStatistic, listComponents, o
 import { advisoryForFinding } from '../../db/repositories/vulnerabilities.ts';
 import { UserError } from '../../errors.ts';
 import { conflictOf } from '../../licenses/conflicts.ts';
+import { FALSE_POSITIVE_MARK, taskLevelCounts } from '../../db/repositories/level-counts.ts';
 import { submitTaskReports } from '../../services/reports.ts';
 import { pagingOf, visibleSubjectsOf } from '../shared.ts';
 import { signedIn, type AreaHandlers } from '../register.ts';
 
-/** The overview's figures of a run, from its grouped rows. */
+/**
+ * The overview's figures of a run: every count from taskLevelCounts (as the header, the task list,
+ * the dashboard and the reports), the breakdowns (scope, type, ecosystem, licence) from the grouped
+ * rows of the components that count (not marked 误报).
+ */
 async function overviewOf(db: ServerContext['db'], run: RunRecord | null, vexMark: number): Promise<Omit<Overview, 'project' | 'run' | 'latestRun'>> {
   const components = {
     total: 0, vulnerable: 0, direct: 0, transitive: 0, runtime: 0, development: 0, byRisk: emptyRisks(),
-    byType: { 0: 0, 1: 0, '-1': 0 }, ecosystems: [] as Array<{ key: string; count: number }>, marked: 0,
+    byType: { 0: 0, 1: 0, '-1': 0 }, ecosystems: [] as Array<{ key: string; count: number }>, marked: 0, falsePositive: 0,
   };
   const vulnerabilities = { total: 0, distinct: 0, byLevel: emptyLevels(), unreviewed: 0, excludedByVex: 0 };
   const licenses = { total: 0, byLevel: emptyLevels(), unlicensedComponents: 0, incompatibleComponents: 0 };
   if (!run) return { components, vulnerabilities, licenses, problems: [] };
 
-  const groups = await overviewGroups(db, run.id, vexMark);
+  const [counts, groups] = await Promise.all([taskLevelCounts(db, [run.id], { excludeNotAffected: vexMark === 1 }), overviewGroups(db, run.id)]);
+  Object.assign(components, {
+    total: counts.components, vulnerable: counts.vulnerableComponents, direct: counts.directComponents,
+    transitive: counts.components - counts.directComponents, byRisk: counts.byRisk, falsePositive: counts.falsePositiveComponents,
+  });
+  Object.assign(vulnerabilities, {
+    total: counts.vulnerabilities, distinct: counts.distinctVulnerabilities, byLevel: counts.byLevel, unreviewed: counts.unreviewed, excludedByVex: counts.excludedByVex,
+  });
+  Object.assign(licenses, { total: counts.licenses, byLevel: counts.licensesByLevel });
   const ecosystems = new Map<string, number>();
   // The run keeps the outbound licence it was analysed with (null: every verdict unknown).
   const outbound = run.outbound_license;
   for (const g of groups.components) {
     const n = Number(g.n);
-    components.total += n;
-    const risk = Number(g.risk_level) as keyof typeof components.byRisk;
-    components.byRisk[risk] = (components.byRisk[risk] ?? 0) + n;
-    if (risk <= 16) components.vulnerable += n;
-    if (Number(g.direct)) components.direct += n; else components.transitive += n;
+    if (g.mark !== 'N') components.marked += n;
+    if (g.mark === FALSE_POSITIVE_MARK) continue;
     if (g.scope === 'development') components.development += n; else components.runtime += n;
     const type = String(g.component_type) as keyof typeof components.byType;
     components.byType[type] = (components.byType[type] ?? 0) + n;
     ecosystems.set(g.ecosystem, (ecosystems.get(g.ecosystem) ?? 0) + n);
-    components.marked += Number(g.marked) ? n : 0;
-    const level = Number(g.license_level) as keyof typeof licenses.byLevel;
-    licenses.byLevel[level] = (licenses.byLevel[level] ?? 0) + n;
     if (!g.license_expression) licenses.unlicensedComponents += n;
     else if (outbound && conflictOf(outbound, g.license_expression).verdict === 'incompatible') licenses.incompatibleComponents += n;
   }
   components.ecosystems = [...ecosystems].map(([key, count]) => ({ key, count })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
-
-  for (const f of groups.findings) {
-    const n = Number(f.n);
-    if (vexMark === 1 && Number(f.vex) === 1) { vulnerabilities.excludedByVex += n; continue; }
-    vulnerabilities.total += n;
-    vulnerabilities.byLevel[Number(f.level) as 1] += n;
-    if (Number(f.mark) === 0) vulnerabilities.unreviewed += n;
-  }
-  vulnerabilities.distinct = groups.distinctFindings;
-  licenses.total = groups.distinctLicences;
   const problems = parseJson<Array<{ file?: string; message?: string }>>(run.problems, [])
     .map((p) => ({ file: String(p.file ?? ''), message: String(p.message ?? '') }));
   return { components, vulnerabilities, licenses, problems };

@@ -9,7 +9,7 @@ import { databases } from '../server/harness.ts';
 import { importKnowledge } from '../../../server/kb/import.ts';
 import { deleteAdvisories, loadAdvisories } from '../../../server/db/repositories/knowledge-base.ts';
 import { parseOsv } from '../../../server/kb/formats/osv.ts';
-import type { Advisory } from '../../../server/engine/index.ts';
+import { buildAdvisoryIndex, matchPackage, type Advisory } from '../../../server/engine/index.ts';
 import { contentHash, openKb, tableCounts, type KbDatabase } from './helpers.ts';
 
 const TRIVY_DB = '../shared/corpora/trivy/db';
@@ -211,6 +211,37 @@ describe.each(databases)('trivy、NVD 与编号映射（$name）', (database) =>
     const redisplayed = await kb.db.selectFrom('kb_advisories').select(['cnnvd', 'cnvd']).where('advisory_id', '=', 'CVE-2019-11358').executeTakeFirstOrThrow();
     expect(redisplayed).toEqual({ cnnvd: 'CNNVD-201904-1035', cnvd: null });
     expect((await tableCounts(kb.db)).idMap).toBe(3);
+  });
+
+  it('rates a CVE no advisory rates by the CNNVD level its mapping states (CNNVD 中危)', async () => {
+    // Go vulndb states no severity for GO-2020-0001 (CVE-2020-36567).
+    const goDoc = path.resolve(import.meta.dirname, '../../../../shared/corpora/advisories/go/GO-2020-0001.json');
+    expect(await importKnowledge(kb.db, goDoc)).toMatchObject({ imported: 1 });
+    const gin = { ecosystem: 'golang', name: 'github.com/gin-gonic/gin', version: '1.5.0' };
+    const unrated = matchPackage(buildAdvisoryIndex(await loadAdvisories(kb.db)), gin);
+    expect(unrated).toMatchObject([{ id: 'CVE-2020-36567', level: 16, severitySource: null }]);
+
+    const csv = path.join(dir, 'mapping-levels.csv');
+    fs.writeFileSync(csv, 'CVE编号,CNNVD编号,危害等级\nCVE-2020-36567,CNNVD-202212-4110,中危\nCVE-2020-0003,CNNVD-202001-0001,严重\nCVE-2020-0004,,高危\n');
+    const summary = await importKnowledge(kb.db, csv);
+    expect(summary).toMatchObject({ kind: 'id-map', imported: 1, failed: 2 });
+    expect(summary.errors.map((e) => e.message)).toEqual([
+      '第 3 行：CNNVD 等级无法识别：严重（应为 超危、高危、中危 或 低危）',
+      '第 4 行：CVE-2020-0004 没有 CNNVD 或 CNVD 编号',
+    ]);
+    const rated = matchPackage(buildAdvisoryIndex(await loadAdvisories(kb.db)), gin);
+    expect(rated).toMatchObject([{ id: 'CVE-2020-36567', level: 4, severitySource: 'CNNVD 中危' }]);
+    expect(rated[0]!.aliases).toContain('CNNVD-202212-4110');
+    // A stated severity (here a GHSA record of the same flaw) comes before the mapping's level.
+    const ghsa = path.join(dir, 'GHSA-6vm3-jj99-7229.json');
+    fs.writeFileSync(ghsa, JSON.stringify({
+      schema_version: '1.4.0', id: 'GHSA-6vm3-jj99-7229', modified: '2023-06-12T18:45:41Z', aliases: ['CVE-2020-36567'], summary: 'gin log injection',
+      affected: [{ package: { ecosystem: 'Go', name: 'github.com/gin-gonic/gin' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '1.6.0' }] }] }],
+      database_specific: { severity: 'LOW' },
+    }));
+    expect(await importKnowledge(kb.db, ghsa)).toMatchObject({ imported: 1 });
+    expect(matchPackage(buildAdvisoryIndex(await loadAdvisories(kb.db)), gin)).toMatchObject([{ level: 8, severitySource: 'GHSA 数据库评级 LOW' }]);
+    await deleteAdvisories(kb.db, ['GO-2020-0001', 'GHSA-6vm3-jj99-7229']);
   });
 
   it('deletes advisories with their aliases and affected packages', async () => {

@@ -53,6 +53,10 @@ describe.skipIf(!hasPoppler)('PDF report', () => {
     }
     for (const c of model.components.slice(0, 5)) expect(text).toContain(c.name);
     expect(text).toContain(model.vulnerabilities[0]!.id);
+    // The details (超危 and 高危) say which source set each level.
+    expect(text).toContain('评级来源');
+    expect(text).toContain('CVSS:3.1 NVD 9.8');
+    expect(text).toContain('CVSS:3.1 GHSA 7.5');
     expect(text).toContain('网上银行系统');
   });
 

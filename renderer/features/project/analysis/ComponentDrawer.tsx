@@ -11,7 +11,7 @@ import { toastNotifier } from '../../../app/toaster.ts';
 import { Field } from '../../../common/Field.tsx';
 import { Panel, QueryBody } from '../../../common/Panel.tsx';
 import { ErrorState, LoadingState } from '../../../common/states.tsx';
-import { LevelTag } from '../../../common/levels.tsx';
+import { FindingLevelTag, LevelTag } from '../../../common/levels.tsx';
 import { useTaskView } from './context.ts';
 import { findingChanges } from './taskUrl.ts';
 import { MarkDialog } from './MarkDialog.tsx';
@@ -152,7 +152,7 @@ export function ComponentDrawer({ componentId, onClose }: { componentId: number 
                 <tr key={f.id} className="cairn-clickable-row" onClick={() => view.setUrl({ ...findingChanges(f), component: undefined, level: undefined })}>
                   <td className="cairn-vul-id-text">{formatVulnerabilityId(f)}</td>
                   <td>
-                    <LevelTag level={f.level} />
+                    {f.level === f.originalLevel ? <FindingLevelTag level={f.level} source={f.severitySource} /> : <LevelTag level={f.level} />}
                   </td>
                   <td>{f.fixedVersions.length ? f.fixedVersions.join(', ') : DASH}</td>
                   <td>

@@ -1,8 +1,9 @@
 // The finding drawer of the 漏洞 tab (tab=bugInfo&finding=<row id>, the spec's bugInfo view): the
-// id in the spec's display form, level (custom level and why), component, fixed versions and the
-// recommended upgrade, the audit mark and VEX with their remarks, what the knowledge base says of
-// the advisory (FindingAdvisory.tsx: description, CWE, affected ranges, references), the mark/level
-// log and the VEX log; 标记 / 修改等级 and 设置 VEX open the remark dialog.
+// id in the spec's display form, level (custom level and why, the source that set it or 未评级 with
+// the reason), component, fixed versions and the recommended upgrade, the audit mark and VEX with
+// their remarks, what the knowledge base says of the advisory (FindingAdvisory.tsx: description,
+// CWE, affected ranges, references), the mark/level log and the VEX log; 标记 / 修改等级 and
+// 设置 VEX open the remark dialog.
 import { useState } from 'react';
 import { AnchorButton, Button, Card, Drawer, DrawerSize, Tag } from '@blueprintjs/core';
 import type { FindingRow } from '../../../../contract/api/result/index.ts';
@@ -12,7 +13,7 @@ import { Field } from '../../../common/Field.tsx';
 import { Panel, QueryBody } from '../../../common/Panel.tsx';
 import { ErrorState, LoadingState } from '../../../common/states.tsx';
 import { TagList, otherAliases } from '../../../common/TagList.tsx';
-import { ExploitText, LevelTag, formatScore } from '../../../common/levels.tsx';
+import { ExploitText, FindingLevelTag, LevelTag, SeveritySource, formatScore } from '../../../common/levels.tsx';
 import { useTaskView } from './context.ts';
 import { FindingAdvisory, UpgradeAdvice } from './FindingAdvisory.tsx';
 import { FindingMarkDialogs, type FindingDialog } from './FindingMarkDialogs.tsx';
@@ -58,11 +59,14 @@ export function FindingDrawer({ finding, loading, onClose }: { finding: FindingR
               <TagList items={otherAliases(f)} />
             </Field>
             <Field label={t.level}>
-              <LevelTag level={f.level} />
+              {f.level === f.originalLevel ? <FindingLevelTag level={f.level} source={f.severitySource} /> : <LevelTag level={f.level} />}
               {f.level !== f.originalLevel ? <Tag minimal intent="warning" className="cairn-inline-tag">{zh.task.bug.customLevelTag}</Tag> : null}
             </Field>
             <Field label={t.originalLevel}>
-              <LevelTag level={f.originalLevel} />
+              <FindingLevelTag level={f.originalLevel} source={f.severitySource} />
+            </Field>
+            <Field label={t.severitySource} wide>
+              <SeveritySource source={f.severitySource} level={f.originalLevel} />
             </Field>
             {f.levelRemark ? <Field label={t.levelRemark} wide>{f.levelRemark}</Field> : null}
             <Field label={t.score}>{formatScore(f.score)}</Field>

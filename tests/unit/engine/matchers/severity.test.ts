@@ -24,7 +24,7 @@ describe('CVSS 等级与利用难度', () => {
   it('取最新版本的 CVSS；没有向量时用严重程度文字', () => {
     const a = assessSeverity([{ vector: 'AV:N/AC:L/Au:N/C:C/I:C/A:C' }, { vector: 'CVSS:3.1/AV:L/AC:H/PR:H/UI:R/S:U/C:L/I:N/A:N' }]);
     expect(a).toMatchObject({ version: '3.1', level: 8, exploit: 4 });
-    expect(assessSeverity([], 'MODERATE')).toEqual({ level: 4, score: null, vector: null, version: null, exploit: 16 });
+    expect(assessSeverity([], 'MODERATE')).toEqual({ level: 4, score: null, vector: null, version: null, exploit: 16, source: '数据库评级 MODERATE' });
     expect(assessSeverity([{ vector: 'not a vector' }], 'critical').level).toBe(1);
     expect(levelOfWord('whatever')).toBe(16);
   });

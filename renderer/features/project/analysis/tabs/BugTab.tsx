@@ -10,7 +10,7 @@ import { useFindingStatisticQuery } from '../../../../api/resultApi.ts';
 import { CheckTagGroup, KeywordSearch, ResetButton } from '../../../../common/list/filters.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../../common/states.tsx';
 import { Pager } from '../../../../common/list/Pager.tsx';
-import { LevelTag, formatScore } from '../../../../common/levels.tsx';
+import { FindingLevelTag, LevelTag, formatScore } from '../../../../common/levels.tsx';
 import { levelName, sumLevels } from '../../../../common/charts.ts';
 import { useTaskView } from '../context.ts';
 import { FindingDrawer } from '../FindingDrawer.tsx';
@@ -109,7 +109,7 @@ export function BugTab() {
                   <FindingIdSummary row={r} />
                 </td>
                 <td>
-                  <LevelTag level={r.level} />
+                  {r.level === r.originalLevel ? <FindingLevelTag level={r.level} source={r.severitySource} /> : <LevelTag level={r.level} />}
                   {r.level !== r.originalLevel ? <div className="cairn-muted cairn-cell-sub">{t.customLevelTag}</div> : null}
                 </td>
                 <td>{formatScore(r.score)}</td>

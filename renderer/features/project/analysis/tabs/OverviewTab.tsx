@@ -66,6 +66,7 @@ export function OverviewTab() {
         <LevelCountStrip counts={v.byLevel} onLevel={(level) => setUrl({ tab: 'bug', level })} />
         <span className="cairn-muted">
           {t.distinct} {v.distinct} · {t.runtime} {c.runtime} · {t.development} {c.development} · {t.marked} {c.marked} · {t.unlicensed} {d.licenses.unlicensedComponents}
+          {c.falsePositive > 0 ? <span title={t.countRule}> · {t.falsePositive(c.falsePositive)}</span> : null}
         </span>
         <span className="cairn-pager-spacer" />
         <Switch className="cairn-inline-switch" checked={vexMark === 1} label={t.vexToggle} onChange={(e) => setVexMark(e.currentTarget.checked ? 1 : 0)} />
