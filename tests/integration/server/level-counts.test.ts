@@ -140,7 +140,7 @@ describe.each(databases)('level counts on $name', (database) => {
     }).returning('id').executeTakeFirstOrThrow();
     await db.updateTable('projects').set({ last_run_id: run.id, status: TASK_STATUS.ANALYSING }).where('id', '=', seeded.projectId).execute();
     const saved = await writeRunResults(db, { id: run.id, project_id: seeded.projectId }, 'test-worker', await rowsOf(seeded.runId), {
-      message: '分析完成', summary: { files: 9, components: 11, vulnerabilities: 5, byLevel: { 1: 2, 2: 2, 4: 1, 8: 0, 16: 0 } }, problems: [], outboundLicense: 'Apache-2.0',
+      message: '分析完成', summary: { files: 9, components: 11, vulnerabilities: 5, byLevel: { 1: 2, 2: 2, 4: 1, 8: 0, 16: 0 } }, problems: [], outboundLicense: 'Apache-2.0', outboundSource: 'project', outboundFile: null,
     }, true);
     expect(saved).toBe(true);
     expectAll(await everySource(run.id), after);
