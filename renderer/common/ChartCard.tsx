@@ -12,6 +12,7 @@ import { toastNotifier } from '../app/toaster.ts';
 import { EChart, type EChartInstance } from './EChart.tsx';
 import { zh } from '../i18n/zh-CN.ts';
 import { imageFileName } from './chartImage.ts';
+import { describeChart } from './charts.ts';
 
 const t = zh.chart;
 
@@ -80,7 +81,7 @@ export function ChartCard(props: {
           {t.chartEmpty}
         </div>
       ) : (
-        <EChart option={option} height={height} ariaLabel={title} chartRef={chart} onItemClick={onItemClick ? (e) => onItemClick(e.name, e.dataIndex) : undefined} />
+        <EChart option={option} height={height} ariaLabel={describeChart(title, option)} chartRef={chart} onItemClick={onItemClick ? (e) => onItemClick(e.name, e.dataIndex) : undefined} />
       )}
     </Card>
   );

@@ -128,3 +128,18 @@ export function topWithOther(rows: ReadonlyArray<{ key: string; count: number }>
 /** Percentage clamped to 0..100 as a 0..1 fraction for a progress bar. */
 export const progressFraction = (percent: number | null | undefined): number =>
   typeof percent === 'number' && Number.isFinite(percent) ? Math.min(100, Math.max(0, percent)) / 100 : 0;
+
+/**
+ * The chart in words, for screen readers (and anyone reading the page without the canvas):
+ * 「漏洞等级：超危 2，高危 3，…」 from the first series of a pie or a category bar chart.
+ */
+export function describeChart(title: string, option: unknown): string {
+  const o = option as { xAxis?: { data?: unknown[] }; yAxis?: { data?: unknown[] }; series?: Array<{ data?: unknown[] }> } | null;
+  const data = o?.series?.[0]?.data ?? [];
+  const axis = o?.xAxis?.data ?? o?.yAxis?.data;
+  const parts = data.map((d, i) => {
+    const item = (typeof d === 'object' && d !== null ? d : { value: d }) as { name?: unknown; value?: unknown };
+    return `${String(item.name ?? axis?.[i] ?? '')} ${String(item.value ?? '')}`.trim();
+  });
+  return parts.length ? `${title}：${parts.join('，')}` : title;
+}

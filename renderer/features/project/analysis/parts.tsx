@@ -85,11 +85,11 @@ export function LevelCountStrip({ counts, onLevel }: { counts: LevelCounts; onLe
           </>
         );
         return onLevel ? (
-          <button key={level} type="button" className="cairn-level-strip-item cairn-link-button" onClick={() => onLevel(level)}>
+          <button key={level} type="button" className="cairn-level-strip-item cairn-link-button" data-level={level} onClick={() => onLevel(level)}>
             {body}
           </button>
         ) : (
-          <span key={level} className={n ? 'cairn-level-strip-item' : 'cairn-level-strip-item cairn-muted'}>
+          <span key={level} className={n ? 'cairn-level-strip-item' : 'cairn-level-strip-item cairn-muted'} data-level={level}>
             {body}
           </span>
         );

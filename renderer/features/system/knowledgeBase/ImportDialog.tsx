@@ -12,7 +12,7 @@ import { UploadDropZone } from '../../../common/UploadDropZone.tsx';
 import type { UploadedFile } from '../../../common/uploads.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { kbImportZh as t } from '../../../i18n/kb-import.ts';
-import { ImportCounts, ImportStatusTag, isOpenImport } from './importStatus.tsx';
+import { ImportCounts, ImportStatusTag, isOpenImport, useRefreshWhenImportEnds } from './importStatus.tsx';
 import './styles.ts';
 
 /** What the import reads: OSV zip/JSON/YAML, NVD .json/.json.gz, CNNVD/CNVD .csv/.json; folders are zipped. */
@@ -25,6 +25,7 @@ function ImportProgress({ recordId, onFiles }: { recordId: number; onFiles: () =
   const r = q.data;
   const open = r ? isOpenImport(r.status) : true;
   if (polling !== open) setPolling(open);
+  useRefreshWhenImportEnds(open);
   if (!r) return q.isError ? <Callout intent="danger">{apiErrorMessage(q.error)}</Callout> : <ProgressBar />;
   return (
     <div className="cairn-kb-import-progress" data-testid="kb-import-progress">

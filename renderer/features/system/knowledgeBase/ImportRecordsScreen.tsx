@@ -13,7 +13,7 @@ import { apiErrorMessage } from '../../../api/baseQuery.ts';
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { useCancelImportMutation, useImportFilesQuery, useImportHistoryQuery, useImportRecordsQuery } from '../../../api/vulnerabilityApi.ts';
 import { kbImportZh as k } from '../../../i18n/kb-import.ts';
-import { ImportCounts, ImportStatusTag, isOpenImport } from './importStatus.tsx';
+import { ImportCounts, ImportStatusTag, isOpenImport, useRefreshWhenImportEnds } from './importStatus.tsx';
 import { Page } from '../../../common/PageHeader.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../common/states.tsx';
 import { DataTable, type Column } from '../../../common/list/DataTable.tsx';
@@ -109,6 +109,7 @@ export default function ImportRecordsScreen() {
   const importing = anyImporting(q.data?.content);
   // Poll while any record is importing (decided from the last answer).
   useEffect(() => setPolling(importing), [importing]);
+  useRefreshWhenImportEnds(importing);
   const [errorsOf, setErrorsOf] = useState<ImportRecord | null>(null);
   const [filesOf, setFilesOf] = useState<ImportRecord | null>(null);
   const [cancelOf, setCancelOf] = useState<ImportRecord | null>(null);

@@ -1,15 +1,32 @@
 // An import record's status tag (with its message as tooltip) and its counts, shared by the
 // import records screen and the 导入漏洞数据 dialog.
+import { useEffect, useRef } from 'react';
 import { Tag, Tooltip, type Intent } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
 import type { ImportRecord } from '../../../../contract/api/vulnerability.ts';
 import { IMPORT_RECORD_STATUS_LABEL, labelOf } from '../../../../contract/enums.ts';
+import { platformApi } from '../../../api/platformApi.ts';
+import { useAppDispatch } from '../../../app/hooks.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 
 const t = zh.vul;
 
 /** 导入中 and 排队中: still moving, polled and cancellable. */
 export const isOpenImport = (status: number): boolean => status === 1 || status === 4;
+
+/**
+ * When a followed import ends (open → ended), what it changed is read again: the vulnerability
+ * lists and the knowledge-base status of the home card and the 漏洞知识库 panel. Without this they
+ * keep the answer from before the import until the page is reloaded.
+ */
+export function useRefreshWhenImportEnds(open: boolean): void {
+  const dispatch = useAppDispatch();
+  const was = useRef(open);
+  useEffect(() => {
+    if (was.current && !open) dispatch(platformApi.util.invalidateTags(['Vulnerability', 'KbStatus'] as never));
+    was.current = open;
+  }, [open, dispatch]);
+}
 
 const STATUS_INTENT: Record<number, Intent> = { 1: 'primary', 2: 'success', 3: 'danger', 4: 'none', 5: 'warning' };
 const STATUS_ICON: Record<number, IconName> = { 1: 'refresh', 2: 'tick-circle', 3: 'error', 4: 'time', 5: 'disable' };

@@ -9,7 +9,7 @@ import { installDesktop } from '../../../../renderer/platform/desktop.ts';
 import { compareUrl, defaultComparePair, findingChanges, readCompareState, readDetailState } from '../../../../renderer/features/project/analysis/taskUrl.ts';
 import { detailsUrl, withParams } from '../../../../renderer/app/router/links.ts';
 import { imageFileName } from '../../../../renderer/common/chartImage.ts';
-import { barOption, horizontalBarOption, pieOption, progressFraction, riskSlices, sumLevels, topWithOther } from '../../../../renderer/common/charts.ts';
+import { barOption, describeChart, horizontalBarOption, pieOption, progressFraction, riskSlices, sumLevels, topWithOther } from '../../../../renderer/common/charts.ts';
 import { ROOT, addPage, emptyModel, missingLevels, parentOf, remaining, setExpanded, visibleCount, type TreeItem } from '../../../../renderer/features/project/analysis/treeModel.ts';
 import { markProblem } from '../../../../renderer/features/project/analysis/marks.ts';
 import { EMPTY_FILTERS, filterBody } from '../../../../renderer/features/project/analysis/componentFilter.ts';
@@ -208,5 +208,15 @@ describe('result endpoints', () => {
     expect(calls[4]!.query).toEqual({ pathId: '3.7', page: 1, size: 200, taskId: 40 });
     expect(calls[5]!.query).toEqual({ projectIds: '12' });
     expect(calls[9]!.body).toEqual({ taskId: 12 });
+  });
+});
+
+describe('describeChart', () => {
+  it('puts a bar, a horizontal bar and a pie chart in words, and only the title when empty', () => {
+    const bars = [{ name: '超危', value: 2 }, { name: '高危', value: 0 }];
+    expect(describeChart('漏洞等级', barOption('漏洞', bars))).toBe('漏洞等级：超危 2，高危 0');
+    expect(describeChart('使用最多的组件', horizontalBarOption('项目数', [{ name: 'lodash@4.17.20', value: 3 }]))).toBe('使用最多的组件：lodash@4.17.20 3');
+    expect(describeChart('许可证等级', pieOption('许可证', bars, false))).toBe('许可证等级：超危 2，高危 0');
+    expect(describeChart('空', null)).toBe('空');
   });
 });
