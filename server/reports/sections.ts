@@ -85,10 +85,12 @@ export const VULNERABILITY_TABLE: TableSection<ReportVulnerability> = {
     { header: 'CNNVD', width: 16, value: (v) => dash(v.cnnvd) },
     { header: '危害等级', width: 8, value: (v) => labelOf(VULNERABILITY_LEVEL_LABEL, v.level), level: (v) => v.level },
     { header: 'CVSS', width: 6, value: (v) => (v.score == null ? '--' : v.score.toFixed(1)) },
+    // Which source set the level; a finding no source rates says 未评级 rather than a bare 未知.
+    { header: '评级来源', width: 12, value: (v) => v.severitySource || (v.level === 16 ? '未评级' : '--') },
     { header: '组件', width: 18, value: (v) => `${v.componentName}@${v.componentVersion}` },
     { header: '修复版本', width: 12, value: (v) => dash(v.fixedVersions.join(', ')) },
     { header: '推荐升级', width: 10, value: (v) => dash(v.upgrade.version) },
-    { header: '漏洞名称', width: 30, value: (v) => dash(v.title) },
+    { header: '漏洞名称', width: 24, value: (v) => dash(v.title) },
   ],
 };
 

@@ -89,8 +89,13 @@ describe('office reports', () => {
     const scored = model.vulnerabilities.findIndex((v) => v.score !== null);
     expect(vulnerabilities.getRow(scored + 2).getCell(4).value).toBe(model.vulnerabilities[scored]!.score);
     // 推荐升级: the smallest fixed version above the installed one.
-    expect(vulnerabilities.getRow(1).getCell(7).value).toBe('推荐升级');
-    expect(vulnerabilities.getRow(2).getCell(7).value).toBe(model.vulnerabilities[0]!.upgrade.version);
+    expect(vulnerabilities.getRow(1).getCell(8).value).toBe('推荐升级');
+    expect(vulnerabilities.getRow(2).getCell(8).value).toBe(model.vulnerabilities[0]!.upgrade.version);
+    // 评级来源: the source that set the level, or 未评级 for a finding no source rates.
+    expect(vulnerabilities.getRow(1).getCell(5).value).toBe('评级来源');
+    model.vulnerabilities.forEach((v, i) => {
+      expect(vulnerabilities.getRow(i + 2).getCell(5).value).toBe(v.severitySource || (v.level === 16 ? '未评级' : '--'));
+    });
     expect(model.vulnerabilities[0]!.upgrade.version).toBe(model.vulnerabilities[0]!.fixedVersions[0]);
   });
 
