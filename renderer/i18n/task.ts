@@ -216,6 +216,7 @@ export const taskZh = {
       score: '评分',
       component: '组件',
       fixed: '修复版本',
+      upgrade: '推荐升级',
       mark: '标记',
       vex: 'VEX',
       published: '发布时间',

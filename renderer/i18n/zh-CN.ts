@@ -398,6 +398,7 @@ export const zh = {
     dialogEdit: '编辑系统漏洞',
     sectionBasic: '基本信息',
     sectionRating: '等级与评分',
+    severitySource: '评级来源',
     sectionIds: '编号与别名',
     sectionPackages: '受影响组件',
     sectionMore: '参考与修复',

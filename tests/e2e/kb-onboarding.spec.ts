@@ -193,6 +193,9 @@ test('知识库上手：空库提示、分析结果不完整、界面导入、�
   // ---- a custom level on one finding moves every count together ----------------------------------
   await page.goto(`${host.origin}/#/project/analysis/details?projectId=${projectId}&tab=bug`);
   const rows = page.locator('table.cairn-finding-table tbody tr');
+  // Each finding names its recommended upgrade (or, as its tooltip, why there is none).
+  await expect(rows.first().getByTestId('finding-upgrade')).toHaveAttribute('title', /升级到|修复版本|当前版本/);
+  await page.screenshot({ path: shot('bug-tab') });
   // To 超危 unless it already is; then to 低危.
   const target = (await rows.first().innerText()).includes('超危') ? '低危' : '超危';
   await rows.first().click();

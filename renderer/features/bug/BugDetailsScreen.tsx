@@ -16,7 +16,7 @@ import { Field } from '../../common/Field.tsx';
 import { InvolvedSubjectsCard } from '../../common/InvolvedSubjectsCard.tsx';
 import { Panel } from '../../common/Panel.tsx';
 import { TagList, otherAliases } from '../../common/TagList.tsx';
-import { ExploitText, LevelTag, formatScore } from '../../common/levels.tsx';
+import { ExploitText, FindingLevelTag, SeveritySource, formatScore } from '../../common/levels.tsx';
 import { ExternalLink } from '../../common/ExternalLink.tsx';
 import { Markdown } from '../../common/Markdown.tsx';
 import { AffectedPackagesTable, ReferenceGroups, WeaknessList } from '../../common/vulnerability/AdvisoryParts.tsx';
@@ -49,7 +49,10 @@ function Overview({ v }: { v: VulnerabilityDetail }) {
       <Panel title={t.sectionRating}>
         <div className="cairn-fields cairn-fields-grid">
           <Field label={t.level}>
-            <LevelTag level={v.level} />
+            <FindingLevelTag level={v.level} source={v.severitySource} />
+          </Field>
+          <Field label={t.severitySource}>
+            <SeveritySource source={v.severitySource} level={v.level} />
           </Field>
           <Field label={t.score}>
             <span className="cairn-score">{formatScore(v.score)}</span>

@@ -8,7 +8,7 @@ import type {
 } from '../../../contract/api/vulnerability.ts';
 import type { Page } from '../../../contract/api/kit.ts';
 import { TASK_STATUS } from '../../../contract/enums.ts';
-import type { ExploitDifficulty, Level, OsvRange } from '../../engine/index.ts';
+import { storedSeveritySource, type ExploitDifficulty, type Level, type OsvRange } from '../../engine/index.ts';
 import { affectedTexts, referenceGroup, weaknessesOf } from '../../kb/advisory-view.ts';
 import { prepared } from '../prepared.ts';
 import type { Database } from '../schema.ts';
@@ -432,6 +432,9 @@ export async function loadVulnerabilityDetail(db: Db, pk: number, involvedIn: nu
     aliases,
     details: row.details,
     cvssVersion: row.cvss_version,
+    severitySource: storedSeveritySource({
+      source: row.source, advisoryId: row.advisory_id, origin: row.origin, vector: row.vector, score: row.score === null ? null : Number(row.score), level: row.level,
+    }) ?? '',
     cwes,
     weaknesses: weaknessesOf([...cwes, ...relatedCwes]),
     ...local,

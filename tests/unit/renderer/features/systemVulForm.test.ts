@@ -55,7 +55,7 @@ describe('systemVulForm', () => {
     const v = {
       id: 3, identify: 'CAIRN-2026-0001', cve: 'CVE-2099-0002', cnnvd: null, cnvd: null, name: '名', level: 2, score: 7.5,
       vector: 'CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:N/A:N', exploit: 1, published: '2026-01-02T00:00:00.000Z', modified: null, withdrawn: null,
-      source: 'custom', origin: 'custom', involvedSubjects: 0, aliases: ['CVE-2099-0002', 'GHSA-x'], details: '描述', cvssVersion: '3.1', cwes: ['CWE-79'],
+      source: 'custom', origin: 'custom', involvedSubjects: 0, aliases: ['CVE-2099-0002', 'GHSA-x'], details: '描述', cvssVersion: '3.1', severitySource: 'CVSS:3.1 系统漏洞库 7.5', cwes: ['CWE-79'],
       weaknesses: [{ id: 'CWE-79', name: null }], cnnvdIds: [], cnvdIds: [],
       references: [{ type: 'WEB', url: 'https://e.com', group: 'web' }], severities: [], fixCommits: ['https://g.com/c/1'],
       affected: [{ ecosystem: 'Go', distribution: null, name: 'github.com/x/y', affected: ['<1.2.0'], ranges: [], versions: [], vulnerable: ['<1.2.0'], patched: [], fixed: ['1.2.0'] }],

@@ -92,6 +92,7 @@ export function BugTab() {
               <th>{c.score}</th>
               <th>{c.component}</th>
               <th>{c.fixed}</th>
+              <th>{c.upgrade}</th>
               <th>{c.mark}</th>
               <th>{c.vex}</th>
               <th>{c.published}</th>
@@ -117,6 +118,10 @@ export function BugTab() {
                   <NameAtVersion name={r.componentName} version={r.componentVersion} />
                 </td>
                 <td className="cairn-break cairn-col-fixed">{r.fixedVersions.length ? r.fixedVersions.slice(0, 3).join(', ') : <span className="cairn-muted">{zh.task.findingDetail.noFix}</span>}</td>
+                {/* The smallest fixed version above the installed one; when there is none, why (as its tooltip). */}
+                <td className="cairn-break" title={r.upgrade.reason} data-testid="finding-upgrade">
+                  {r.upgrade.version ? <b>{r.upgrade.version}</b> : <span className="cairn-muted">--</span>}
+                </td>
                 <td>
                   <VulMarkTag mark={r.mark} />
                 </td>
