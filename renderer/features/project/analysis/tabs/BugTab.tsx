@@ -119,7 +119,7 @@ export function BugTab() {
                 </td>
                 <td className="cairn-break cairn-col-fixed">{r.fixedVersions.length ? r.fixedVersions.slice(0, 3).join(', ') : <span className="cairn-muted">{zh.task.findingDetail.noFix}</span>}</td>
                 {/* The smallest fixed version above the installed one; when there is none, why (as its tooltip). */}
-                <td className="cairn-break" title={r.upgrade.reason} data-testid="finding-upgrade">
+                <td className="cairn-break cairn-col-upgrade" title={r.upgrade.reason} data-testid="finding-upgrade">
                   {r.upgrade.version ? <b>{r.upgrade.version}</b> : <span className="cairn-muted">--</span>}
                 </td>
                 <td>
