@@ -19,11 +19,28 @@ export function coverageSentence(coverage: KbCoverage | null | undefined): strin
   return `${COVERAGE_INCOMPLETE}：${coverage.reasons.join('；')}`;
 }
 
+/**
+ * The ecosystems the knowledge base did not cover for a run: 'all' when it held nothing at all,
+ * none for a run analysed before coverage was recorded. The one rule the component list's filter
+ * (server) and the risk tags (renderer) share.
+ */
+export function uncoveredEcosystems(coverage: KbCoverage | null | undefined): 'all' | string[] {
+  if (!coverage) return [];
+  return coverage.empty ? 'all' : coverage.uncovered.map((u) => u.ecosystem);
+}
+
 /** Whether a component of `ecosystem` is outside what the knowledge base covered for the run. */
 export function isEcosystemUncovered(coverage: KbCoverage | null | undefined, ecosystem: string): boolean {
-  if (!coverage) return false;
-  return coverage.empty || coverage.uncovered.some((u) => u.ecosystem === ecosystem);
+  const uncovered = uncoveredEcosystems(coverage);
+  return uncovered === 'all' || uncovered.includes(ecosystem);
 }
+
+/** The risk code (无漏洞) a component of an uncovered ecosystem is shown 未覆盖 instead of. */
+export const NOT_COVERED_RISK = 32;
+
+/** Whether a component is shown 未覆盖: risk 无漏洞 in an ecosystem the knowledge base did not cover for the run. */
+export const isComponentNotCovered = (coverage: KbCoverage | null | undefined, ecosystem: string | undefined, risk: number | null | undefined): boolean =>
+  risk === NOT_COVERED_RISK && ecosystem !== undefined && isEcosystemUncovered(coverage, ecosystem);
 
 interface CoverageFacts {
   empty: boolean;

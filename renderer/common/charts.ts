@@ -58,6 +58,8 @@ export function pieOption(name: string, slices: readonly Slice[], dark: boolean)
 
 /** Grey of components the knowledge base could not check (未覆盖), and of 无漏洞 when the results are incomplete. */
 export const NOT_COVERED_COLOR = '#A7B6C2';
+/** 未覆盖 (components of an ecosystem the knowledge base held nothing for): its chart slice and filter choice. */
+export const NOT_COVERED_TAG_COLOR = '#738694';
 
 /**
  * Component risk slices. With `coverage` (the run's knowledge-base coverage, or the dashboard's
@@ -72,7 +74,7 @@ export function riskSlices(c: RiskCounts, coverage?: { incomplete: boolean; notC
   clean.value -= notCovered;
   clean.name = `${clean.name}（结果不完整）`;
   clean.color = NOT_COVERED_COLOR;
-  if (notCovered > 0) slices.push({ name: COMPONENT_NOT_COVERED, value: notCovered, color: '#738694' });
+  if (notCovered > 0) slices.push({ name: COMPONENT_NOT_COVERED, value: notCovered, color: NOT_COVERED_TAG_COLOR });
   return slices;
 }
 export const levelSlices = (c: LevelCounts): Slice[] => LEVEL_CODES.map((code) => ({ name: levelName(code), value: c[code] ?? 0, color: riskColor(code) }));

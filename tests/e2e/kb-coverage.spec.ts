@@ -3,7 +3,7 @@
 // 漏洞知识库); after the Go advisories are imported (zipped, through the platform's import call) a
 // project of Go and npm code is analysed, and its header and overview say 漏洞结果不完整 because the
 // knowledge base has nothing for npm, its npm components read 未覆盖, the task list tags it
-// 不完整, the home card counts the knowledge base and names the project, and 漏洞知识库 shows the
+// 不完整, its risk filter's 未覆盖 choice lists them and 无漏洞 leaves them out, the home card counts the knowledge base and names the project, and 漏洞知识库 shows the
 // sources and advisories per ecosystem. Screenshots at 1440×900: test-results/kb-*.png.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -80,6 +80,24 @@ test('知识库状态与不完整的漏洞结果', async ({ page }) => {
   await page.getByRole('button', { name: '查询' }).click();
   await expect(table.getByTestId('not-covered').first()).toHaveText('未覆盖');
   await page.screenshot({ path: shot('components-not-covered') });
+
+  // The risk filter: 未覆盖 lists exactly the uncovered components, 无漏洞 none of them.
+  await page.getByRole('textbox', { name: '关键字' }).fill('');
+  await page.getByRole('button', { name: '查询' }).click();
+  const risk = page.getByRole('group', { name: '风险等级' });
+  await risk.getByRole('checkbox', { name: '未覆盖' }).click();
+  await expect(risk.getByRole('checkbox', { name: '未覆盖' })).toHaveAttribute('aria-checked', 'true');
+  await expect(table.getByTestId('not-covered').first()).toBeVisible();
+  const listed = await table.locator('.cairn-table2-cell').filter({ has: page.getByTestId('not-covered') }).count();
+  expect(listed).toBeGreaterThan(0);
+  await expect(table.getByText('无漏洞', { exact: true })).toHaveCount(0);
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: shot('components-filter-not-covered') });
+  await risk.getByRole('checkbox', { name: '未覆盖' }).click();
+  await risk.getByRole('checkbox', { name: '无漏洞' }).click();
+  await expect(table.getByText('无漏洞', { exact: true }).first()).toBeVisible();
+  await expect(table.getByTestId('not-covered')).toHaveCount(0);
+  await risk.getByRole('checkbox', { name: '无漏洞' }).click();
 
   await page.goto(`${host.origin}/#/project/analysis`);
   await expect(page.getByTestId('coverage-incomplete-tag').first()).toHaveText('不完整');

@@ -43,7 +43,13 @@ export type ComponentRow = Static<typeof ComponentRowSchema>;
 export const ComponentFilterSchema = Type.Object({
   /** Name, purl or version, case-insensitive substring. */
   keyword: Keyword,
+  /**
+   * Risk codes; 32 (无漏洞) leaves out the components shown 未覆盖 (contract/coverage.ts
+   * isComponentNotCovered: no knowledge-base data for their ecosystem when the run was analysed).
+   */
   riskLevels: Type.Optional(Type.Array(RiskLevelSchema, { maxItems: 7 })),
+  /** true: the components shown 未覆盖 too — one more choice of the risk filter, alone or besides riskLevels. */
+  notCovered: Type.Optional(Type.Boolean()),
   ecosystems: Type.Optional(Type.Array(Type.String({ maxLength: 30 }), { maxItems: 30 })),
   scope: Type.Optional(ScopeSchema),
   direct: Type.Optional(Type.Boolean()),

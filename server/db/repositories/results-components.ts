@@ -4,6 +4,8 @@
 // overview's grouped figures, and a component's detail.
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { ComponentDetail, ComponentFilter, ComponentRow, FindingRow, LevelCounts } from '../../../contract/api/result/index.ts';
+import type { KbCoverage } from '../../../contract/api/kb-status.ts';
+import { NOT_COVERED_RISK, uncoveredEcosystems } from '../../../contract/coverage.ts';
 import { likePattern } from '../like.ts';
 import type { Database } from '../schema.ts';
 import { levelsOf } from './licenses.ts';
@@ -21,7 +23,26 @@ const COMPONENT_SORT: Record<string, string> = {
   licenseLevel: 'license_level', scope: 'scope', mark: 'mark',
 };
 
-function componentConditions(runId: number, filter: ComponentFilter) {
+/**
+ * The risk filter: the risk codes asked for, 无漏洞 without the components shown 未覆盖, and those
+ * (contract/coverage.ts isComponentNotCovered, by the run's coverage record) when notCovered asks.
+ */
+function riskCondition(eb: ExpressionBuilder<Database, 'run_components'>, filter: ComponentFilter, coverage: KbCoverage | null): Expression<SqlBool> | null {
+  const levels = filter.riskLevels ?? [];
+  if (!levels.length && !filter.notCovered) return null;
+  const uncovered = uncoveredEcosystems(coverage);
+  const notCovered = uncovered === 'all' ? eb('risk_level', '=', NOT_COVERED_RISK)
+    : uncovered.length ? eb.and([eb('risk_level', '=', NOT_COVERED_RISK), eb('ecosystem', 'in', uncovered)]) : null;
+  const choices: Expression<SqlBool>[] = [];
+  if (levels.length) {
+    const inLevels = eb('risk_level', 'in', levels);
+    choices.push(notCovered && levels.includes(NOT_COVERED_RISK as never) ? eb.and([inLevels, eb.not(notCovered)]) : inLevels);
+  }
+  if (filter.notCovered && notCovered) choices.push(notCovered);
+  return choices.length ? eb.or(choices) : sql<SqlBool>`1 = 0`;
+}
+
+function componentConditions(runId: number, filter: ComponentFilter, coverage: KbCoverage | null) {
   return (eb: ExpressionBuilder<Database, 'run_components'>) => {
     const where: Expression<SqlBool>[] = [eb('run_id', '=', runId)];
     const keyword = filter.keyword?.trim();
@@ -29,7 +50,8 @@ function componentConditions(runId: number, filter: ComponentFilter) {
       const p = likePattern(keyword);
       where.push(eb.or([lowerLike('name', p), lowerLike('purl', p), lowerLike('version', p)]));
     }
-    if (filter.riskLevels?.length) where.push(eb('risk_level', 'in', filter.riskLevels));
+    const risk = riskCondition(eb, filter, coverage);
+    if (risk) where.push(risk);
     if (filter.ecosystems?.length) where.push(eb('ecosystem', 'in', filter.ecosystems));
     if (filter.scope) where.push(eb('scope', '=', filter.scope));
     if (filter.direct !== undefined) where.push(eb('direct', '=', filter.direct ? 1 : 0));
@@ -40,15 +62,15 @@ function componentConditions(runId: number, filter: ComponentFilter) {
   };
 }
 
-const hasFilter = (f: ComponentFilter) => Boolean(f.keyword?.trim() || f.riskLevels?.length || f.ecosystems?.length || f.scope
+const hasFilter = (f: ComponentFilter) => Boolean(f.keyword?.trim() || f.riskLevels?.length || f.notCovered || f.ecosystems?.length || f.scope
   || f.direct !== undefined || f.marks?.length || f.componentTypes?.length || f.licenseLevels?.length);
 
 /** A page of the run's components under the filter, sorted by `sort` (`riskLevel,asc` by default). */
 export async function listComponents(db: Db, run: RunRecord, filter: ComponentFilter, paging: Paging, sort: string | undefined): Promise<{ content: ComponentRow[]; total: number }> {
-  const base = db.selectFrom('run_components').where(componentConditions(run.id, filter));
-  let total: number;
   // The summary's count leaves out components marked 误报, which the list shows.
-  const summary = parseJson<{ components?: number; falsePositiveComponents?: number }>(run.summary, {});
+  const summary = parseJson<{ components?: number; falsePositiveComponents?: number; coverage?: KbCoverage }>(run.summary, {});
+  const base = db.selectFrom('run_components').where(componentConditions(run.id, filter, summary.coverage ?? null));
+  let total: number;
   if (!hasFilter(filter) && summary.components !== undefined && !summary.falsePositiveComponents) total = summary.components;
   else total = Number((await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
   const [field, dir] = sort ? (sort.split(',') as [string, 'asc' | 'desc']) : ['riskLevel', 'asc'];

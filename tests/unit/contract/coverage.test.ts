@@ -1,7 +1,7 @@
 // The words of an incomplete result (contract/coverage.ts), shared by screens and reports.
 import { describe, expect, it } from 'vitest';
 import type { KbCoverage } from '../../../contract/api/kb-status.ts';
-import { coverageReasons, coverageSentence, isEcosystemUncovered, isIncomplete } from '../../../contract/coverage.ts';
+import { coverageReasons, coverageSentence, isComponentNotCovered, isEcosystemUncovered, isIncomplete, uncoveredEcosystems } from '../../../contract/coverage.ts';
 
 const base: KbCoverage = {
   complete: true, empty: false, stale: false, staleDays: 30, lastUpdate: '2026-11-01T00:00:00.000Z', ageDays: 3,
@@ -31,5 +31,18 @@ describe('coverage wording', () => {
     expect(isEcosystemUncovered(c, 'maven')).toBe(false);
     expect(isEcosystemUncovered({ ...base, empty: true }, 'maven')).toBe(true);
     expect(isEcosystemUncovered(null, 'npm')).toBe(false);
+  });
+
+  it('shows a component 未覆盖 only at 无漏洞 in an uncovered ecosystem (the rule the list filter shares)', () => {
+    const c = { ...base, complete: false, uncovered: [{ ecosystem: 'npm', components: 2 }, { ecosystem: 'pypi', components: 1 }] };
+    expect(uncoveredEcosystems(c)).toEqual(['npm', 'pypi']);
+    expect(uncoveredEcosystems({ ...base, empty: true })).toBe('all');
+    expect(uncoveredEcosystems(null)).toEqual([]);
+    expect(isComponentNotCovered(c, 'npm', 32)).toBe(true);
+    expect(isComponentNotCovered(c, 'npm', 2)).toBe(false);
+    expect(isComponentNotCovered(c, 'npm', 64)).toBe(false);
+    expect(isComponentNotCovered(c, 'maven', 32)).toBe(false);
+    expect(isComponentNotCovered({ ...base, empty: true }, 'maven', 32)).toBe(true);
+    expect(isComponentNotCovered(undefined, 'npm', 32)).toBe(false);
   });
 });

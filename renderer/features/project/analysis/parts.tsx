@@ -9,14 +9,14 @@ import type { LevelCounts } from '../../../../contract/api/result/index.ts';
 import { riskColor, riskLabel, levelName } from '../../../common/charts.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 import type { KbCoverage } from '../../../../contract/api/kb-status.ts';
-import { isEcosystemUncovered } from '../../../../contract/coverage.ts';
+import { isComponentNotCovered } from '../../../../contract/coverage.ts';
 import { NotCoveredTag } from '../../../common/kbStatus.tsx';
 
 const t = zh.task;
 
 /** Whether a component of the run is 未覆盖 rather than 无漏洞 (risk 32 in an ecosystem the knowledge base did not cover). */
 export const notCoveredIn = (coverage: KbCoverage | null | undefined, ecosystem: string | undefined, risk: number | null | undefined): boolean =>
-  risk === 32 && ecosystem !== undefined && isEcosystemUncovered(coverage, ecosystem);
+  isComponentNotCovered(coverage, ecosystem, risk);
 
 /**
  * A component's risk; `notCovered` (notCoveredIn: the knowledge base held nothing for its ecosystem

@@ -12,7 +12,10 @@ import { imageFileName } from '../../../../renderer/common/chartImage.ts';
 import { barOption, describeChart, horizontalBarOption, pieOption, progressFraction, riskSlices, sumLevels, topWithOther } from '../../../../renderer/common/charts.ts';
 import { ROOT, addPage, emptyModel, missingLevels, parentOf, remaining, setExpanded, visibleCount, type TreeItem } from '../../../../renderer/features/project/analysis/treeModel.ts';
 import { markProblem } from '../../../../renderer/features/project/analysis/marks.ts';
-import { EMPTY_FILTERS, filterBody } from '../../../../renderer/features/project/analysis/componentFilter.ts';
+import {
+  EMPTY_FILTERS, filterBody, initialFilters, riskChoices, selectedRiskChoices, toggleRiskChoice,
+} from '../../../../renderer/features/project/analysis/componentFilter.ts';
+import type { KbCoverage } from '../../../../contract/api/kb-status.ts';
 import { envelope, fakeDesktop } from '../support.ts';
 
 afterEach(() => installDesktop(null));
@@ -166,6 +169,30 @@ describe('component filter body', () => {
       componentTypes: [0],
       licenseLevels: [2],
     });
+  });
+
+  it('offers 未覆盖 after 无漏洞 only when the run left an ecosystem out, as its own filter field', () => {
+    const coverage: KbCoverage = {
+      complete: false, empty: false, stale: false, staleDays: 30, lastUpdate: null, ageDays: null, uncovered: [{ ecosystem: 'maven', components: 2 }],
+      uncoveredComponents: 2, uncoveredNoVulnerability: 1, reasons: ['知识库中没有 maven 生态的漏洞数据（2 个组件未覆盖）'], checkedAt: '2026-11-01T00:00:00.000Z',
+    };
+    expect(riskChoices(coverage)).toEqual([1, 2, 4, 8, 16, 32, 'notCovered', 64]);
+    expect(riskChoices({ ...coverage, uncovered: [], empty: true })).toContain('notCovered');
+    expect(riskChoices({ ...coverage, uncovered: [], complete: true })).toEqual([1, 2, 4, 8, 16, 32, 64]);
+    expect(riskChoices(null)).toEqual([1, 2, 4, 8, 16, 32, 64]);
+
+    let f = { ...EMPTY_FILTERS, ...toggleRiskChoice(EMPTY_FILTERS, 'notCovered') };
+    expect(f).toMatchObject({ riskLevels: [], notCovered: true });
+    expect(filterBody(f, 7)).toEqual({ taskId: 7, notCovered: true });
+    f = { ...f, ...toggleRiskChoice(f, 32) };
+    expect(selectedRiskChoices(f)).toEqual([32, 'notCovered']);
+    expect(filterBody(f, 7)).toEqual({ taskId: 7, riskLevels: [32], notCovered: true });
+    f = { ...f, ...toggleRiskChoice(f, 'notCovered') };
+    expect(filterBody(f, 7)).toEqual({ taskId: 7, riskLevels: [32] });
+    expect(initialFilters('notCovered')).toEqual({ ...EMPTY_FILTERS, notCovered: true });
+    expect(initialFilters('2')).toEqual({ ...EMPTY_FILTERS, riskLevels: [2] });
+    expect(initialFilters('3')).toEqual(EMPTY_FILTERS);
+    expect(initialFilters(null)).toEqual(EMPTY_FILTERS);
   });
 });
 

@@ -1,5 +1,5 @@
 // 组件: the run's components, paged on the server (10,000+ rows) into a virtualised Table2, with
-// filters (risk, ecosystem, scope, direct/transitive, mark, component type, licence level,
+// filters (risk — 未覆盖 apart from 无漏洞 when the run's coverage left an ecosystem out —, ecosystem, scope, direct/transitive, mark, component type, licence level,
 // keyword), row click → the component drawer, and batch marking N/F/L/W/Y with a remark.
 import { useMemo, useState } from 'react';
 import { Button, Card, Checkbox, FormGroup, HTMLSelect } from '@blueprintjs/core';
@@ -8,7 +8,6 @@ import { Cell, Column, Table2, RenderMode, type CellRenderer } from '@blueprintj
 import type { ComponentRow } from '../../../../../contract/api/result/index.ts';
 import {
   COMPONENT_MARK_LABEL,
-  COMPONENT_RISK_CODES,
   COMPONENT_TYPE_LABEL,
   COMPONENT_TYPE_ORDER,
   LEVEL_CODES,
@@ -22,14 +21,17 @@ import { CheckTagGroup, KeywordSearch, ResetButton } from '../../../../common/li
 import { EmptyState, ErrorState, LoadingState } from '../../../../common/states.tsx';
 import { Pager } from '../../../../common/list/Pager.tsx';
 import { LevelTag } from '../../../../common/levels.tsx';
-import { levelName, riskColor, riskLabel } from '../../../../common/charts.ts';
+import { NOT_COVERED_TAG_COLOR, levelName, riskColor, riskLabel } from '../../../../common/charts.ts';
 import { ComponentDrawer } from '../ComponentDrawer.tsx';
 import { useTaskView } from '../context.ts';
 import { MarkDialog } from '../MarkDialog.tsx';
 import { ComponentMarkTag, RiskTag, notCoveredIn } from '../parts.tsx';
 import { ComponentExportButton } from '../../reports/ExportDialogs.tsx';
 import { zh } from '../../../../i18n/zh-CN.ts';
-import { EMPTY_FILTERS as EMPTY, filterBody, type Filters, type Risk } from '../componentFilter.ts';
+import {
+  EMPTY_FILTERS as EMPTY, NOT_COVERED_CHOICE, filterBody, initialFilters, riskChoices, selectedRiskChoices, toggleRiskChoice, type Filters, type RiskChoice,
+} from '../componentFilter.ts';
+import { COMPONENT_NOT_COVERED } from '../../../../../contract/coverage.ts';
 
 const t = zh.task.component;
 const MARKS = Object.keys(COMPONENT_MARK_LABEL) as ComponentMark[];
@@ -42,8 +44,7 @@ export function ComponentTab() {
   const view = useTaskView();
   const { projectId, run, state, setUrl } = view;
   const [params] = useSearchParams();
-  const initialRisk = Number(params.get('risk'));
-  const [filters, setFilters] = useState<Filters>(() => ({ ...EMPTY, riskLevels: (COMPONENT_RISK_CODES as readonly number[]).includes(initialRisk) ? [initialRisk as Risk] : [] }));
+  const [filters, setFilters] = useState<Filters>(() => initialFilters(params.get('risk')));
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
   const [size, setSize] = useState<number>(100);
@@ -136,7 +137,14 @@ export function ComponentTab() {
     <div className="cairn-component-tab">
       <Card className="cairn-filter-bar">
         <KeywordSearch label={t.keyword} placeholder={t.keywordPlaceholder} value={keyword} onValueChange={setKeyword} onSearch={(k) => update({ keyword: k })} />
-        <CheckTagGroup label={t.risk} codes={COMPONENT_RISK_CODES} selected={filters.riskLevels} labelOf={riskLabel} color={riskColor} onToggle={(code) => update({ riskLevels: toggle(filters.riskLevels, code) })} />
+        <CheckTagGroup<RiskChoice>
+          label={t.risk}
+          codes={riskChoices(run.coverage)}
+          selected={selectedRiskChoices(filters)}
+          labelOf={(c) => (c === NOT_COVERED_CHOICE ? COMPONENT_NOT_COVERED : riskLabel(c))}
+          color={(c) => (c === NOT_COVERED_CHOICE ? NOT_COVERED_TAG_COLOR : riskColor(c))}
+          onToggle={(c) => update(toggleRiskChoice(filters, c))}
+        />
         <div className="cairn-filter-row">
           <FormGroup inline label={t.ecosystem} className="cairn-filter-group">
             <HTMLSelect aria-label={t.ecosystem} value={filters.ecosystem} onChange={(e) => update({ ecosystem: e.currentTarget.value })} options={[{ value: '', label: t.ecosystemAll }, ...ecosystems.map((e) => ({ value: e, label: e }))]} />

@@ -1,0 +1,84 @@
+// Never a false all-clear where results are listed (issue 14 item 1), on both databases, from the
+// coverage record a run keeps in its summary: the component list's 无漏洞 filter leaves out the
+// components shown 未覆盖 and its 未覆盖 choice lists exactly them.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { KbCoverage } from '../../../contract/api/kb-status.ts';
+import { databases, signIn, useServer, type TestClient } from './harness.ts';
+import { seedRun, type SeededRun } from './fixtures/seed-run.ts';
+
+/** A coverage record as kb/status.ts runCoverage writes it. */
+function coverageOf(uncovered: Array<{ ecosystem: string; components: number }>, empty = false): KbCoverage {
+  const count = uncovered.reduce((n, u) => n + u.components, 0);
+  return {
+    complete: !empty && !uncovered.length, empty, stale: false, staleDays: 30, lastUpdate: '2026-11-01T00:00:00.000Z', ageDays: 0,
+    uncovered, uncoveredComponents: count, uncoveredNoVulnerability: 0,
+    reasons: empty ? ['知识库中没有任何漏洞数据（尚未导入），未能检查组件的漏洞']
+      : uncovered.length ? [`知识库中没有 ${uncovered.map((u) => u.ecosystem).join('、')} 生态的漏洞数据（${count} 个组件未覆盖）`] : [],
+    checkedAt: '2026-11-01T09:03:00.000Z',
+  };
+}
+
+/** The seeded product's maven and pypi components (log4j-core, log4j-api, pyqt5) left out. */
+const MAVEN_PYPI = coverageOf([{ ecosystem: 'maven', components: 2 }, { ecosystem: 'pypi', components: 1 }]);
+
+describe.each(databases)('coverage in lists and figures on $name', (database) => {
+  let member: TestClient;
+  let ownerId: number;
+  let seeded: SeededRun;
+  const server = useServer(database);
+
+  beforeAll(async () => {
+    const signed = await signIn(server, 'zhouyu', 'Zhou@12345');
+    member = signed.client;
+    ownerId = signed.id;
+    seeded = await seedRun(server.app.cairn.db, { ownerId, subjectName: '覆盖筛选', projectName: 'coverage-filter-app' });
+    await setCoverage(seeded.runId, MAVEN_PYPI);
+  });
+
+  async function setCoverage(runId: number, coverage: KbCoverage | null) {
+    const db = server.app.cairn.db;
+    const run = await db.selectFrom('runs').select('summary').where('id', '=', runId).executeTakeFirstOrThrow();
+    const { coverage: _old, ...summary } = JSON.parse(run.summary) as { coverage?: KbCoverage };
+    await db.updateTable('runs').set({ summary: JSON.stringify(coverage ? { ...summary, coverage } : summary) }).where('id', '=', runId).execute();
+  }
+  const call = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
+    const r = await member.request({ method, url, ...(body === undefined ? {} : { body }) });
+    expect(r.body.code, `${url}: ${r.body.message}`).toBe(1);
+    return r.body.data;
+  };
+  /** The names the component list gives under a filter, sorted, with its total. */
+  const names = async (filter: Record<string, unknown>) => {
+    const page = await call('POST', `/api/component/list/${seeded.projectId}?size=50`, filter);
+    const list = page.content.map((c: { name: string }) => c.name).sort();
+    expect(page.total).toBe(list.length);
+    return list;
+  };
+  const NPM_CLEAN = ['body-parser', 'debug', 'express', 'jest', 'ms'];
+  const NOT_COVERED = ['org.apache.logging.log4j:log4j-api', 'pyqt5'];
+
+  it('filters 无漏洞 without the components shown 未覆盖, and 未覆盖 to exactly them', async () => {
+    expect(await names({})).toHaveLength(11);
+    expect(await names({ riskLevels: [32] })).toEqual(NPM_CLEAN);
+    expect(await names({ notCovered: true })).toEqual(NOT_COVERED);
+    expect(await names({ notCovered: false })).toHaveLength(11);
+    // 未覆盖 is one more choice of the risk filter: either matches.
+    expect(await names({ riskLevels: [32], notCovered: true })).toEqual([...NPM_CLEAN, ...NOT_COVERED].sort());
+    expect(await names({ riskLevels: [1], notCovered: true })).toEqual(['org.apache.logging.log4j:log4j-api', 'org.apache.logging.log4j:log4j-core', 'pyqt5']);
+    // Other risks of an uncovered ecosystem stay what they are; other filters still apply.
+    expect(await names({ riskLevels: [1] })).toEqual(['org.apache.logging.log4j:log4j-core']);
+    expect(await names({ notCovered: true, ecosystems: ['pypi'] })).toEqual(['pyqt5']);
+    expect(await names({ notCovered: true, keyword: 'log4j' })).toEqual(['org.apache.logging.log4j:log4j-api']);
+    // Version unknown (64) is never 未覆盖.
+    expect(await names({ riskLevels: [64] })).toEqual(['left-pad']);
+  });
+
+  it('takes every 无漏洞 as 未覆盖 under an empty knowledge base, and none without a coverage record', async () => {
+    await setCoverage(seeded.runId, coverageOf([{ ecosystem: 'npm', components: 8 }, { ecosystem: 'maven', components: 2 }, { ecosystem: 'pypi', components: 1 }], true));
+    expect(await names({ riskLevels: [32] })).toEqual([]);
+    expect(await names({ notCovered: true })).toEqual([...NPM_CLEAN, ...NOT_COVERED].sort());
+    await setCoverage(seeded.runId, null);
+    expect(await names({ riskLevels: [32] })).toEqual([...NPM_CLEAN, ...NOT_COVERED].sort());
+    expect(await names({ notCovered: true })).toEqual([]);
+    await setCoverage(seeded.runId, MAVEN_PYPI);
+  });
+});
