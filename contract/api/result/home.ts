@@ -21,6 +21,11 @@ export const HomeStatisticsSchema = Type.Object({
   licenses: LevelCountsSchema,
   byRisk: RiskCountsSchema,
   /**
+   * Of byRisk[32] (无漏洞), the packages shown 未覆盖: their ecosystem had no knowledge-base data when
+   * analysed (contract/coverage.ts), in every latest run that has them. The risk chart shows them apart.
+   */
+  notCovered: Type.Integer(),
+  /**
    * Projects whose latest succeeded run was analysed with an incomplete knowledge base (漏洞结果不完整):
    * how many, and the first few with their reasons, so the figures above are not read as an all-clear.
    */

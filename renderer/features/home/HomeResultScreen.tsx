@@ -44,7 +44,7 @@ function Statistics() {
   const options = useMemo(() => {
     if (!q.data) return null;
     return {
-      risk: pieOption(t.riskChart, riskSlices(q.data.byRisk, { incomplete: q.data.incomplete.projects > 0, notCovered: 0 }), dark),
+      risk: pieOption(t.riskChart, riskSlices(q.data.byRisk, { incomplete: q.data.incomplete.projects > 0, notCovered: q.data.notCovered }), dark),
       vul: barOption(t.vulChart, levelSlices(q.data.vulnerabilities)),
       license: pieOption(t.licenseChart, levelSlices(q.data.licenses), dark),
     };

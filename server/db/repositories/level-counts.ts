@@ -15,6 +15,8 @@
 //   (purl + vulnerability id) once at its most severe level, and a licence once.
 import { sql } from 'kysely';
 import type { LevelCounts, RiskCounts } from '../../../contract/api/result/index.ts';
+import type { KbCoverage } from '../../../contract/api/kb-status.ts';
+import { NOT_COVERED_RISK, isComponentNotCovered } from '../../../contract/coverage.ts';
 import { TASK_STATUS } from '../../../contract/enums.ts';
 import { inTransaction } from '../transaction.ts';
 import { chunks, emptyLevels, emptyRisks, parseJson, type Db } from './results.ts';
@@ -26,6 +28,8 @@ const VEX_NOT_AFFECTED = 1;
 export interface LevelCountOptions {
   /** Leave out findings whose VEX statement is 不受影响 (counted by default). */
   excludeNotAffected?: boolean;
+  /** Count the components shown 未覆盖 (notCovered) from the runs' coverage records (the dashboard). */
+  notCovered?: boolean;
 }
 
 export interface TaskLevelCounts {
@@ -48,6 +52,11 @@ export interface TaskLevelCounts {
   /** Distinct licences (SPDX ids) found, and the same by the licence's level. */
   licenses: number;
   licensesByLevel: LevelCounts;
+  /**
+   * Of byRisk[32] (无漏洞), the components shown 未覆盖 (contract/coverage.ts isComponentNotCovered by
+   * their run's coverage); a package of several runs only when no run covered its ecosystem. 0 unless asked.
+   */
+  notCovered: number;
 }
 
 const asLevel = (n: number): keyof LevelCounts => ([1, 2, 4, 8, 16].includes(n) ? n : 16) as keyof LevelCounts;
@@ -59,27 +68,32 @@ export async function taskLevelCounts(db: Db, runIds: number[], options: LevelCo
   const out: TaskLevelCounts = {
     components: 0, directComponents: 0, vulnerableComponents: 0, byRisk: emptyRisks(),
     vulnerabilities: 0, byLevel: emptyLevels(), distinctVulnerabilities: 0, unreviewed: 0, excludedByVex: 0,
-    falsePositiveComponents: 0, licenses: 0, licensesByLevel: emptyLevels(),
+    falsePositiveComponents: 0, licenses: 0, licensesByLevel: emptyLevels(), notCovered: 0,
   };
+  const coverageOf = options.notCovered ? await coverageOfRuns(db, runIds) : new Map<number, KbCoverage | null>();
   // Component key: its row, or its purl when runs are merged.
   const keyOf = new Map<number, string>();
-  const packages = new Map<string, { direct: boolean; risk: number }>();
+  // checked: some row of the package at 无漏洞 was in an ecosystem its run's knowledge base covered.
+  const packages = new Map<string, { direct: boolean; risk: number; checked: boolean }>();
   const excluded = new Set<number>();
   const findings = new Map<string, { level: number; mark: number }>();
   const vulIds = new Set<string>();
   const licenceIds = new Set<string>();
   for (const part of chunks([...new Set(runIds)], 200)) {
-    const components = await db.selectFrom('run_components').select(['id', 'purl', 'direct', 'risk_level', 'mark'])
+    const components = await db.selectFrom('run_components').select(['id', 'run_id', 'purl', 'ecosystem', 'direct', 'risk_level', 'mark'])
       .where('run_id', 'in', part).orderBy('id').execute();
     for (const c of components) {
       if (c.mark === FALSE_POSITIVE_MARK) { excluded.add(c.id); continue; }
       const key = merged ? c.purl : String(c.id);
       keyOf.set(c.id, key);
+      const risk = Number(c.risk_level);
+      const checked = risk === NOT_COVERED_RISK && !isComponentNotCovered(coverageOf.get(c.run_id), c.ecosystem, risk);
       const seen = packages.get(key);
-      if (!seen) packages.set(key, { direct: Boolean(Number(c.direct)), risk: Number(c.risk_level) });
+      if (!seen) packages.set(key, { direct: Boolean(Number(c.direct)), risk, checked });
       else {
         seen.direct ||= Boolean(Number(c.direct));
-        seen.risk = Math.min(seen.risk, Number(c.risk_level));
+        seen.risk = Math.min(seen.risk, risk);
+        seen.checked ||= checked;
       }
     }
     const found = await db.selectFrom('run_vulnerabilities').select(['component_id', 'vul_id', 'level', 'mark', 'vex'])
@@ -123,6 +137,7 @@ export async function taskLevelCounts(db: Db, runIds: number[], options: LevelCo
     out.components++;
     if (p.direct) out.directComponents++;
     out.byRisk[asRisk(p.risk)]++;
+    if (options.notCovered && p.risk === NOT_COVERED_RISK && !p.checked) out.notCovered++;
     if (vulnerable.has(key)) out.vulnerableComponents++;
   }
   out.licenses = licenceIds.size;
@@ -132,6 +147,17 @@ export async function taskLevelCounts(db: Db, runIds: number[], options: LevelCo
       for (const l of await db.selectFrom('licenses').select(['spdx_id', 'level']).where('spdx_id', 'in', part).execute()) known.set(l.spdx_id, Number(l.level));
     }
     for (const id of licenceIds) out.licensesByLevel[asLevel(known.get(id) ?? 16)]++;
+  }
+  return out;
+}
+
+/** The coverage record of each run (null for runs analysed before it was kept). */
+async function coverageOfRuns(db: Db, runIds: number[]): Promise<Map<number, KbCoverage | null>> {
+  const out = new Map<number, KbCoverage | null>();
+  for (const part of chunks([...new Set(runIds)], 500)) {
+    for (const r of await db.selectFrom('runs').select(['id', 'summary']).where('id', 'in', part).execute()) {
+      out.set(Number(r.id), parseJson<{ coverage?: KbCoverage }>(r.summary, {}).coverage ?? null);
+    }
   }
   return out;
 }

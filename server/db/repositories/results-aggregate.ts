@@ -52,6 +52,8 @@ export interface ComponentStatistic {
   components: number;
   vulnerableComponents: number;
   byRisk: RiskCounts;
+  /** Of byRisk[32], the packages shown 未覆盖 (level-counts.ts notCovered). */
+  notCovered: number;
   vulnerabilities: TaskLevelCounts['byLevel'];
   licenses: TaskLevelCounts['licensesByLevel'];
   ecosystems: Array<{ key: string; count: number }>;
@@ -62,7 +64,7 @@ export interface ComponentStatistic {
  * taskLevelCounts, as every other count does; the ecosystems from the merged component rows.
  */
 export async function statisticOf(db: Kysely<Database>, runs: LatestRun[]): Promise<ComponentStatistic> {
-  const counts = await taskLevelCounts(db, runs.map((r) => r.runId));
+  const counts = await taskLevelCounts(db, runs.map((r) => r.runId), { notCovered: true });
   const rows = await aggregateComponents(db, runs);
   const ecosystems = new Map<string, number>();
   for (const r of rows) ecosystems.set(r.ecosystem, (ecosystems.get(r.ecosystem) ?? 0) + 1);
@@ -70,6 +72,7 @@ export async function statisticOf(db: Kysely<Database>, runs: LatestRun[]): Prom
     components: counts.components,
     vulnerableComponents: counts.vulnerableComponents,
     byRisk: counts.byRisk,
+    notCovered: counts.notCovered,
     vulnerabilities: counts.byLevel,
     licenses: counts.licensesByLevel,
     ecosystems: [...ecosystems].map(([key, count]) => ({ key, count })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key)),

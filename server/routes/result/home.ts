@@ -26,7 +26,7 @@ export function homeHandlers({ db }: ServerContext): AreaHandlers<typeof resultH
       return ok({
         incomplete,
         subjects: counts.subjects, projects: counts.projects, runs: counts.runs,
-        components: s.components, vulnerableComponents: s.vulnerableComponents, vulnerabilities: s.vulnerabilities, licenses: s.licenses, byRisk: s.byRisk,
+        components: s.components, vulnerableComponents: s.vulnerableComponents, vulnerabilities: s.vulnerabilities, licenses: s.licenses, byRisk: s.byRisk, notCovered: s.notCovered,
       });
     },
 

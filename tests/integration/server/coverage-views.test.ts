@@ -1,6 +1,7 @@
 // Never a false all-clear where results are listed (issue 14 item 1), on both databases, from the
 // coverage record a run keeps in its summary: the component list's 无漏洞 filter leaves out the
-// components shown 未覆盖 and its 未覆盖 choice lists exactly them.
+// components shown 未覆盖 and its 未覆盖 choice lists exactly them; the dashboard's risk figures
+// count 未覆盖 apart from 无漏洞 (a package once, 未覆盖 only when no latest run covered it).
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { KbCoverage } from '../../../contract/api/kb-status.ts';
 import { databases, signIn, useServer, type TestClient } from './harness.ts';
@@ -80,5 +81,32 @@ describe.each(databases)('coverage in lists and figures on $name', (database) =>
     expect(await names({ riskLevels: [32] })).toEqual([...NPM_CLEAN, ...NOT_COVERED].sort());
     expect(await names({ notCovered: true })).toEqual([]);
     await setCoverage(seeded.runId, MAVEN_PYPI);
+  });
+
+  it('counts 未覆盖 apart on the dashboard, a package once and only when no latest run covered it', async () => {
+    let home = await call('GET', '/api/home-page/component/statistics');
+    expect(home.byRisk['32']).toBe(7);
+    expect(home.notCovered).toBe(2);
+    expect(home.incomplete.projects).toBe(1);
+
+    // A second project with the same packages; its run covered maven but not pypi.
+    const other = await seedRun(server.app.cairn.db, { ownerId, subjectName: '覆盖筛选二', projectName: 'coverage-filter-other' });
+    await setCoverage(other.runId, coverageOf([{ ecosystem: 'pypi', components: 1 }]));
+    home = await call('GET', '/api/home-page/component/statistics');
+    expect(home.components).toBe(11);
+    expect(home.byRisk['32']).toBe(7);
+    expect(home.notCovered).toBe(1);
+    expect(home.incomplete.projects).toBe(2);
+
+    // Marked 误报 in the run that left it uncovered, pyqt5 is counted from the other run alone: still 未覆盖.
+    await server.app.cairn.db.updateTable('run_components').set({ mark: 'F' }).where('id', '=', seeded.components['pyqt5']!).execute();
+    expect((await call('GET', '/api/home-page/component/statistics')).notCovered).toBe(1);
+    await server.app.cairn.db.updateTable('run_components').set({ mark: 'N' }).where('id', '=', seeded.components['pyqt5']!).execute();
+
+    // Once that project's run covered everything, nothing is 未覆盖 across both.
+    await setCoverage(other.runId, coverageOf([]));
+    home = await call('GET', '/api/home-page/component/statistics');
+    expect(home.notCovered).toBe(0);
+    expect(home.byRisk['32']).toBe(7);
   });
 });
