@@ -227,6 +227,11 @@ export const TaskRowSchema = Type.Object({
   summary: RunSummarySchema,
   /** Latest succeeded run (the results the details screen shows); may be older than taskId. */
   resultTaskId: Nullable(Type.Integer()),
+  /**
+   * Summary of the resultTaskId run — the counts and knowledge-base coverage of the results the row
+   * shows, which `summary` (the latest run's, perhaps failed or still running) may not have; {} without one.
+   */
+  resultSummary: RunSummarySchema,
   startedAt: Nullable(Type.String()),
   finishedAt: Nullable(Type.String()),
   enableTiming: Type.Boolean(),

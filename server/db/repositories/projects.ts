@@ -145,6 +145,14 @@ export async function listTasks(db: Db, q: TaskQuery): Promise<Page<TaskRow>> {
     .orderBy('p.id', 'desc')
     .limit(q.size).offset((q.page - 1) * q.size)
     .execute();
+  // The summaries of the results shown where they come from an older run than the latest.
+  const older = rows.filter((r) => r.result_run_id !== null && r.result_run_id !== undefined && Number(r.result_run_id) !== r.run_id)
+    .map((r) => Number(r.result_run_id));
+  const resultSummaries = new Map<number, string>();
+  if (older.length) {
+    for (const r of await db.selectFrom('runs').select(['id', 'summary']).where('id', 'in', older).execute()) resultSummaries.set(Number(r.id), r.summary);
+  }
+  const summaryOf = (json: string | null | undefined): RunSummary => (json ? (JSON.parse(json) as RunSummary) : {});
   return {
     total: Number(total?.n ?? 0),
     content: rows.map((r) => ({
@@ -163,8 +171,10 @@ export async function listTasks(db: Db, q: TaskQuery): Promise<Page<TaskRow>> {
       stage: (r.stage ?? null) as TaskRow['stage'],
       progress: r.progress ?? 0,
       message: r.message ?? '',
-      summary: r.summary ? (JSON.parse(r.summary) as RunSummary) : {},
+      summary: summaryOf(r.summary),
       resultTaskId: r.result_run_id === null || r.result_run_id === undefined ? null : Number(r.result_run_id),
+      resultSummary: r.result_run_id === null || r.result_run_id === undefined ? {}
+        : Number(r.result_run_id) === r.run_id ? summaryOf(r.summary) : summaryOf(resultSummaries.get(Number(r.result_run_id))),
       startedAt: r.started_at ?? null,
       finishedAt: r.finished_at ?? null,
       enableTiming: Boolean(r.enable_timing),

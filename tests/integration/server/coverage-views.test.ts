@@ -1,7 +1,9 @@
 // Never a false all-clear where results are listed (issue 14 item 1), on both databases, from the
 // coverage record a run keeps in its summary: the component list's 无漏洞 filter leaves out the
 // components shown 未覆盖 and its 未覆盖 choice lists exactly them; the dashboard's risk figures
-// count 未覆盖 apart from 无漏洞 (a package once, 未覆盖 only when no latest run covered it).
+// count 未覆盖 apart from 无漏洞 (a package once, 未覆盖 only when no latest run covered it); and the
+// task list carries the counts and coverage of the run whose results a row shows, not of a newer
+// failed run.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { KbCoverage } from '../../../contract/api/kb-status.ts';
 import { databases, signIn, useServer, type TestClient } from './harness.ts';
@@ -108,5 +110,37 @@ describe.each(databases)('coverage in lists and figures on $name', (database) =>
     home = await call('GET', '/api/home-page/component/statistics');
     expect(home.notCovered).toBe(0);
     expect(home.byRisk['32']).toBe(7);
+  });
+
+  it('lists the counts and coverage of the run whose results a task row shows, not of a newer failed run', async () => {
+    const db = server.app.cairn.db;
+    const row = async () => (await call('POST', '/api/project-task-view/list?page=1&size=50', {})).content
+      .find((r: { projectId: number }) => r.projectId === seeded.projectId);
+    let r = await row();
+    expect(r.resultTaskId).toBe(seeded.runId);
+    expect(r.resultSummary).toEqual(r.summary);
+    expect(r.resultSummary.coverage).toMatchObject({ complete: false, uncovered: MAVEN_PYPI.uncovered });
+
+    const now = new Date().toISOString();
+    const failed = await db.insertInto('runs').values({
+      project_id: seeded.projectId, seq: 2, status: 3, stage: 'done', progress: 100, message: '分析失败：解压失败', trigger: 'manual', analysis_modes: '1',
+      queued_at: now, started_at: now, finished_at: now, outbound_license: null, created_by: ownerId, summary: '{}', problems: '[]',
+    }).returning('id').executeTakeFirstOrThrow();
+    await db.updateTable('projects').set({ last_run_id: failed.id, status: 3 }).where('id', '=', seeded.projectId).execute();
+    r = await row();
+    expect(r.taskId).toBe(failed.id);
+    expect(r.status).toBe(3);
+    expect(r.summary).toEqual({});
+    expect(r.resultTaskId).toBe(seeded.runId);
+    expect(r.resultSummary.components).toBe(11);
+    expect(r.resultSummary.byLevel).toMatchObject({ 1: 2, 2: 2, 4: 1 });
+    expect(r.resultSummary.coverage).toMatchObject({ complete: false, uncovered: MAVEN_PYPI.uncovered });
+
+    // A project never analysed successfully has no result summary.
+    await db.updateTable('runs').set({ status: 3 }).where('id', '=', seeded.runId).execute();
+    r = await row();
+    expect(r.resultTaskId).toBeNull();
+    expect(r.resultSummary).toEqual({});
+    await db.updateTable('runs').set({ status: 2 }).where('id', '=', seeded.runId).execute();
   });
 });

@@ -42,7 +42,7 @@ function StatusCell({ row, progress }: { row: TaskRow; progress: Progress | unde
 }
 
 function LevelCounts({ row }: { row: TaskRow }) {
-  const byLevel = row.summary.byLevel;
+  const byLevel = row.resultSummary.byLevel;
   if (!row.resultTaskId || !byLevel) return <span className="cairn-muted">--</span>;
   const total = LEVELS.reduce((n, l) => n + (byLevel[l] ?? 0), 0);
   if (total === 0) return <span className="cairn-muted">{t.noFindings}</span>;
@@ -127,8 +127,8 @@ export function TaskTable({ rows, progress, selected, onSelect, onSelectPage, ac
                 {showSubject ? <td className="cairn-col-subject">{row.subjectName}{row.versionName ? <div className="cairn-muted">{row.versionName}</div> : null}</td> : null}
                 <td className="cairn-col-type">{labelOf(CODE_TYPE_LABEL, row.getCodeType)}</td>
                 <td className="cairn-col-status"><StatusCell row={row} progress={p} /></td>
-                <td className="cairn-col-findings"><LevelCounts row={row} />{row.resultTaskId ? <IncompleteTag coverage={row.summary.coverage} /> : null}</td>
-                <td className="cairn-col-components">{row.resultTaskId && row.summary.components !== undefined ? t.components(row.summary.components) : '--'}</td>
+                <td className="cairn-col-findings"><LevelCounts row={row} />{row.resultTaskId ? <IncompleteTag coverage={row.resultSummary.coverage} /> : null}</td>
+                <td className="cairn-col-components">{row.resultTaskId && row.resultSummary.components !== undefined ? t.components(row.resultSummary.components) : '--'}</td>
                 <td className="cairn-col-date">{formatDateTime(p?.finishedAt ?? row.finishedAt ?? p?.startedAt ?? row.startedAt)}</td>
                 <td className="cairn-col-timing">
                   {isLocalUploadType(row.getCodeType) || !row.enableTiming ? (
