@@ -170,6 +170,8 @@ export const OverviewSchema = Type.Object({
     runtime: Type.Integer(),
     development: Type.Integer(),
     byRisk: RiskCountsSchema,
+    /** Of byRisk[32] (无漏洞), the components shown 未覆盖 (contract/coverage.ts isComponentNotCovered by the run's coverage). */
+    notCovered: Type.Integer(),
     /** 0 开源, 1 私有, -1 未知. */
     byType: Type.Object({ 0: Type.Integer(), 1: Type.Integer(), '-1': Type.Integer() }),
     /** Components per ecosystem, most first. */

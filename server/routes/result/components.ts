@@ -23,17 +23,17 @@ import { signedIn, type AreaHandlers } from '../register.ts';
  */
 async function overviewOf(db: ServerContext['db'], run: RunRecord | null, vexMark: number): Promise<Omit<Overview, 'project' | 'run' | 'latestRun'>> {
   const components = {
-    total: 0, vulnerable: 0, direct: 0, transitive: 0, runtime: 0, development: 0, byRisk: emptyRisks(),
+    total: 0, vulnerable: 0, direct: 0, transitive: 0, runtime: 0, development: 0, byRisk: emptyRisks(), notCovered: 0,
     byType: { 0: 0, 1: 0, '-1': 0 }, ecosystems: [] as Array<{ key: string; count: number }>, marked: 0, falsePositive: 0,
   };
   const vulnerabilities = { total: 0, distinct: 0, byLevel: emptyLevels(), unreviewed: 0, excludedByVex: 0 };
   const licenses = { total: 0, byLevel: emptyLevels(), unlicensedComponents: 0, incompatibleComponents: 0 };
   if (!run) return { components, vulnerabilities, licenses, problems: [] };
 
-  const [counts, groups] = await Promise.all([taskLevelCounts(db, [run.id], { excludeNotAffected: vexMark === 1 }), overviewGroups(db, run.id)]);
+  const [counts, groups] = await Promise.all([taskLevelCounts(db, [run.id], { excludeNotAffected: vexMark === 1, notCovered: true }), overviewGroups(db, run.id)]);
   Object.assign(components, {
     total: counts.components, vulnerable: counts.vulnerableComponents, direct: counts.directComponents,
-    transitive: counts.components - counts.directComponents, byRisk: counts.byRisk, falsePositive: counts.falsePositiveComponents,
+    transitive: counts.components - counts.directComponents, byRisk: counts.byRisk, notCovered: counts.notCovered, falsePositive: counts.falsePositiveComponents,
   });
   Object.assign(vulnerabilities, {
     total: counts.vulnerabilities, distinct: counts.distinctVulnerabilities, byLevel: counts.byLevel, unreviewed: counts.unreviewed, excludedByVex: counts.excludedByVex,

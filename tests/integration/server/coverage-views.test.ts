@@ -73,6 +73,14 @@ describe.each(databases)('coverage in lists and figures on $name', (database) =>
     expect(await names({ notCovered: true, keyword: 'log4j' })).toEqual(['org.apache.logging.log4j:log4j-api']);
     // Version unknown (64) is never 未覆盖.
     expect(await names({ riskLevels: [64] })).toEqual(['left-pad']);
+    // The overview's risk chart counts the same components apart; one marked 误报 leaves the count, not the list.
+    const overview = () => call('GET', `/api/project-task-view/info/${seeded.projectId}/0?taskId=${seeded.runId}`);
+    expect((await overview()).components).toMatchObject({ notCovered: 2, byRisk: { 32: 5 + 2 } });
+    const db = server.app.cairn.db;
+    await db.updateTable('run_components').set({ mark: 'F' }).where('id', '=', seeded.components['pyqt5']!).execute();
+    expect((await overview()).components).toMatchObject({ notCovered: 1, byRisk: { 32: 5 + 1 } });
+    expect(await names({ notCovered: true })).toEqual(NOT_COVERED);
+    await db.updateTable('run_components').set({ mark: 'N' }).where('id', '=', seeded.components['pyqt5']!).execute();
   });
 
   it('takes every 无漏洞 as 未覆盖 under an empty knowledge base, and none without a coverage record', async () => {

@@ -37,7 +37,7 @@ export function OverviewTab() {
     const d = q.data;
     if (!d) return null;
     return {
-      risk: pieOption(zh.task.overview.riskChart, riskSlices(d.components.byRisk, { incomplete: isIncomplete(run.coverage), notCovered: run.coverage?.uncoveredNoVulnerability ?? 0 }), dark),
+      risk: pieOption(zh.task.overview.riskChart, riskSlices(d.components.byRisk, { incomplete: isIncomplete(run.coverage), notCovered: d.components.notCovered }), dark),
       level: barOption(t.levelChart, levelSlices(d.vulnerabilities.byLevel)),
       license: pieOption(t.licenseChart, levelSlices(d.licenses.byLevel), dark),
       ecosystems: horizontalBarOption(t.ecosystemChart, topWithOther(d.components.ecosystems, 9)),
