@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { firstLogin } from './admin-login.ts';
+import { expectEmptyKnowledgeBase } from './knowledge-base.ts';
 import { call, platformSession } from './platform-session.ts';
 import { createSubjectOnScreen, newLocalProject, waitForRun } from './project-flows.ts';
 import { startWebHost, type WebHost } from './web-host.ts';
@@ -43,11 +44,7 @@ test('知识库状态与不完整的漏洞结果', async ({ page }) => {
   api = await platformSession(page);
 
   // ---- an empty knowledge base, as the administrator first sees it ------------------------------
-  await page.goto(`${host.origin}/#/home/result`);
-  const card = page.getByTestId('kb-home-card');
-  await expect(card.getByTestId('kb-empty-callout')).toContainText('请先导入漏洞数据');
-  await expect(card.getByTestId('kb-total')).toHaveText('0');
-  await page.screenshot({ path: shot('home-empty') });
+  const card = await expectEmptyKnowledgeBase(page, host.origin, shot('home-empty'));
   await card.getByRole('button', { name: '前往导入漏洞数据' }).click();
   await expect(page).toHaveURL(/#\/system\/knowledgeBase\/vul/);
   await expect(page.getByTestId('kb-status-panel')).toContainText('知识库中还没有任何生态的漏洞数据');

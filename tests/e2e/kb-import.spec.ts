@@ -3,12 +3,12 @@
 // is imported as one job whose record reaches 导入成功 with its counts, and its per-file rows are
 // shown in the records screen; the 镜像同步 settings open with their defaults. Screenshots at
 // 1440×900 go to test-results/kb-import-*.png.
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import yazl from 'yazl';
 import { expect, test } from '@playwright/test';
 import { firstLogin } from './admin-login.ts';
+import { writeZip } from './knowledge-base.ts';
 import { startWebHost, type WebHost } from './web-host.ts';
 
 const CORPUS = path.resolve('../shared/corpora/advisories/go');
@@ -24,16 +24,7 @@ const ADVISORIES = readdirSync(CORPUS).filter((n) => n.endsWith('.json')).sort()
 test.beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'cairn-e2e-kb-'));
   zipFile = path.join(dir, 'go-osv.zip');
-  const zip = new yazl.ZipFile();
-  for (const name of ADVISORIES) zip.addFile(path.join(CORPUS, name), `go/${name}`);
-  zip.end();
-  const parts: Buffer[] = [];
-  await new Promise<void>((resolve, reject) => {
-    zip.outputStream.on('data', (c: Buffer) => parts.push(c));
-    zip.outputStream.on('end', () => resolve());
-    zip.outputStream.on('error', reject);
-  });
-  writeFileSync(zipFile, Buffer.concat(parts));
+  await writeZip(zipFile, ADVISORIES.map((name) => [path.join(CORPUS, name), `go/${name}`] as const));
   host = await startWebHost();
 });
 test.afterAll(async () => {

@@ -9,9 +9,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import yazl from 'yazl';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { firstLogin } from './admin-login.ts';
+import { expectEmptyKnowledgeBase, writeZip } from './knowledge-base.ts';
 import { call, platformSession } from './platform-session.ts';
 import { createSubjectOnScreen, newLocalProject, waitForRun } from './project-flows.ts';
 import { startWebHost, type WebHost } from './web-host.ts';
@@ -31,20 +31,11 @@ let api: APIRequestContext | null = null;
 
 /** A zip of every OSV record (JSON, and YAML as PyPA's advisory database writes them) of the Go and PyPI corpora. */
 async function zipAdvisories(target: string) {
-  const zip = new yazl.ZipFile();
-  for (const eco of ['go', 'pypi']) {
+  const entries = ['go', 'pypi'].flatMap((eco) => {
     const dir = join(CORPORA, 'advisories', eco);
-    const names = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => /\.(json|ya?ml)$/.test(n));
-    for (const name of names) zip.addFile(join(dir, name), `${eco}/${name}`);
-  }
-  zip.end();
-  const parts: Buffer[] = [];
-  await new Promise<void>((resolve, reject) => {
-    zip.outputStream.on('data', (c: Buffer) => parts.push(c));
-    zip.outputStream.on('end', () => resolve());
-    zip.outputStream.on('error', reject);
+    return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((n) => /\.(json|ya?ml)$/.test(n)).map((n) => [join(dir, n), `${eco}/${n}`] as const);
   });
-  writeFileSync(target, Buffer.concat(parts));
+  await writeZip(target, entries);
 }
 
 test.beforeAll(async () => {
@@ -138,11 +129,7 @@ test('知识库上手：空库提示、分析结果不完整、界面导入、�
   api = await platformSession(page);
 
   // ---- the administrator sees an empty knowledge base ----------------------------------------------
-  await page.goto(`${host.origin}/#/home/result`);
-  const card = page.getByTestId('kb-home-card');
-  await expect(card.getByTestId('kb-empty-callout')).toContainText('请先导入漏洞数据');
-  await expect(card.getByTestId('kb-total')).toHaveText('0');
-  await page.screenshot({ path: shot('home-empty') });
+  const card = await expectEmptyKnowledgeBase(page, host.origin, shot('home-empty'));
 
   // ---- a project analysed before the import: incomplete, in words, on screen and in the PDF -------
   const subjectId = await createSubjectOnScreen(page, host.origin, '网关');
