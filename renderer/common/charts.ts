@@ -39,8 +39,8 @@ export function pieOption(name: string, slices: readonly Slice[], dark: boolean)
       {
         type: 'pie',
         name,
-        radius: ['42%', '68%'],
-        center: ['50%', '42%'],
+        radius: ['36%', '60%'],
+        center: ['50%', '40%'],
         avoidLabelOverlap: true,
         itemStyle: { borderColor: dark ? '#2F343C' : '#FFFFFF', borderWidth: 2 },
         label: { formatter: '{b}  {c}' },
