@@ -17,10 +17,11 @@ export function useDetailId(): string {
 }
 
 /** The heading of a detail page: its level, its id, its name and, when set, a warning (撤回, 已废弃). */
-export function DetailHeading({ level, id, name, warning }: { level: number; id: string; name: string; warning: string | null }) {
+/** `levelTag` replaces the plain level tag (a vulnerability no source rates reads 未评级). */
+export function DetailHeading({ level, levelTag, id, name, warning }: { level: number; levelTag?: ReactNode; id: string; name: string; warning: string | null }) {
   return (
     <span className="cairn-detail-heading">
-      <LevelTag level={level} />
+      {levelTag ?? <LevelTag level={level} />}
       <span className="cairn-vul-id-text">{id}</span>
       <span className="cairn-detail-name">{name}</span>
       {warning ? (

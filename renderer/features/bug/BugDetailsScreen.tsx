@@ -138,7 +138,7 @@ export default function BugDetailsScreen() {
       id={id}
       texts={t}
       query={q}
-      heading={(v) => <DetailHeading level={v.level} id={formatVulnerabilityId(v)} name={v.name} warning={v.withdrawn ? t.withdrawn : null} />}
+      heading={(v) => <DetailHeading level={v.level} levelTag={<FindingLevelTag level={v.level} source={v.severitySource} />} id={formatVulnerabilityId(v)} name={v.name} warning={v.withdrawn ? t.withdrawn : null} />}
       panels={(v) => ({
         overview: <Overview v={v} />,
         impactItem: <ImpactItems v={v} id={id} />,
