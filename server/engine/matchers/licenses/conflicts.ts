@@ -22,6 +22,10 @@
 //   `*closed-source*` mean closed-source distribution; `NOASSERTION` gives `unknown`.
 // - Inbound `NONE` / `NOASSERTION` / `UNLICENSED`, licences outside the model, `LicenseRef-*` and
 //   unparseable expressions give `unknown`.
+// - Source: for every pair of one inbound and one outbound licence term, the OSADL compatibility
+//   matrix (osadl.ts) decides first when it holds both licences with Yes / Same / No / Check
+//   dependency; Cairn's own rules (compatibility.ts) decide pairs it does not hold or marks Unknown.
+//   `source` on the result names which one decided the reported outcome.
 // Input is expected to be normalised SPDX already; only letter case of operators and modelled ids
 // and the common non-SPDX `WITH Commons-Clause` spelling are repaired here.
 import parseSpdx from 'spdx-expression-parse';
@@ -37,6 +41,8 @@ import {
   SAME_LICENSE_RULE,
 } from './compatibility.ts';
 import type { CompatRule, LicenseCategory, Verdict } from './compatibility.ts';
+import { osadlCell, osadlExplanation, osadlName } from './osadl.ts';
+import type { OsadlCell } from './osadl.ts';
 
 export { MODELLED_LICENSES } from './compatibility.ts';
 export type { LicenseCategory, Verdict } from './compatibility.ts';
@@ -45,11 +51,15 @@ export interface CompatibilityResult {
   verdict: Verdict;
   /** One Chinese sentence; conditions of a compatible verdict (e.g. 动态链接时可用) are stated here. */
   explanation: string;
-  /** Id of the pair, category or exception rule that decided (see compatibility.ts). */
+  /** Id of the pair, category or exception rule that decided (see compatibility.ts), or `osadl:<cell>`. */
   rule?: string;
   /** The inbound alternative chosen when the inbound expression contains OR. */
   chosen?: string;
+  /** Who decided: the OSADL compatibility matrix, or Cairn's own rules (compatibility.ts). */
+  source: VerdictSource;
 }
+
+export type VerdictSource = 'osadl' | 'cairn';
 
 type Node = parseSpdx.Info;
 type Leaf = parseSpdx.LicenseInfo;
@@ -63,6 +73,8 @@ interface Term {
   text: string;
   /** Key into LICENSES, or null when the licence is outside the model. */
   key: string | null;
+  /** The SPDX id as written, after deprecated ids with a built-in exception are split. */
+  id: string;
   orLater: boolean;
   exception?: string;
   licenseRef: boolean;
@@ -148,15 +160,15 @@ function resolve(leaf: Leaf): Term {
   const orLater = leaf.plus === true;
   const bundled = DEPRECATED_WITH[id];
   if (bundled) [id, exception] = [bundled[0], exception ?? bundled[1]];
-  if (PROPRIETARY_REF.test(id)) return { text, key: PROPRIETARY_KEY, orLater: false, licenseRef: false };
-  if (/^LicenseRef-Commons-Clause$/i.test(id)) return { text, key: 'Commons-Clause', orLater: false, licenseRef: false };
+  if (PROPRIETARY_REF.test(id)) return { text, id, key: PROPRIETARY_KEY, orLater: false, licenseRef: false };
+  if (/^LicenseRef-Commons-Clause$/i.test(id)) return { text, id, key: 'Commons-Clause', orLater: false, licenseRef: false };
   const gnu = GNU_ID.exec(id);
   if (gnu) {
     const key = `${gnu[1]}-${gnu[2]}`;
-    if (LICENSES[key]?.gnu) return { text, key, orLater: orLater || gnu[3] === '-or-later', exception, licenseRef: false };
+    if (LICENSES[key]?.gnu) return { text, id, key, orLater: orLater || gnu[3] === '-or-later', exception, licenseRef: false };
   }
   const key = LICENSES[id] ? id : (LOWER_KEYS.get(id.toLowerCase()) ?? null);
-  return { text, key, orLater, exception, licenseRef: /^LicenseRef-/i.test(id) };
+  return { text, id, key, orLater, exception, licenseRef: /^LicenseRef-/i.test(id) };
 }
 
 /** The concrete versions a term allows: itself, plus later family members for -or-later / `+`. */
@@ -227,7 +239,7 @@ function fromRule(rule: CompatRule | { id: string; verdict: Verdict; conditional
     restriction: LICENSES[inKey]?.restriction ?? '',
     exception: exception ?? '',
   });
-  return { verdict: rule.verdict, explanation, rule: rule.id, conditional: rule.conditional === true };
+  return { verdict: rule.verdict, explanation, rule: rule.id, conditional: rule.conditional === true, source: 'cairn' };
 }
 
 function evaluateBase(inKey: string, outKey: string): Outcome {
@@ -237,7 +249,7 @@ function evaluateBase(inKey: string, outKey: string): Outcome {
     PAIR_RULES.find((r) => selects(r.inbound, inKey) && selects(r.outbound, outKey)) ??
     CATEGORY_RULES.find((r) => selects(r.inbound, inKey) && selects(r.outbound, outKey));
   // CATEGORY_RULES end every inbound category with a `*` row, so this fallback is defensive only.
-  if (!rule) return { verdict: 'unknown', explanation: fill(MESSAGES.unknownInbound, { text: inKey }), rule: 'no-rule', conditional: false };
+  if (!rule) return { verdict: 'unknown', explanation: fill(MESSAGES.unknownInbound, { text: inKey }), rule: 'no-rule', conditional: false, source: 'cairn' };
   return fromRule(rule, inKey, outKey);
 }
 
@@ -291,16 +303,62 @@ function evaluateTerms(inTerm: Term & { key: string }, outTerm: Term & { key: st
 }
 
 function unknown(template: string, text: string, rule: string): Outcome {
-  return { verdict: 'unknown', explanation: fill(template, { text }), rule, conditional: false };
+  return { verdict: 'unknown', explanation: fill(template, { text }), rule, conditional: false, source: 'cairn' };
 }
 
-function evaluateInbound(node: Node, outTerm: Term & { key: string }): Outcome {
+/**
+ * A term as OSADL names it: GNU ids with `-only` / `-or-later` (deprecated `GPL-2.0` is `-only`,
+ * `GPL-2.0+` is `-or-later`), an exception as ` WITH <exception>`; null when the matrix lacks it.
+ * Other licences with `+` are left to Cairn's model (OSADL holds single versions only).
+ */
+function osadlIdOf(term: Term): string | null {
+  let id: string;
+  if (term.key !== null && LICENSES[term.key]?.gnu) id = `${term.key}-${term.orLater ? 'or-later' : 'only'}`;
+  else if (term.orLater) return null;
+  else id = term.key ?? term.id;
+  return osadlName(term.exception ? `${id} WITH ${term.exception}` : id);
+}
+
+const OSADL_VERDICT: Readonly<Record<OsadlCell['compatibility'], Verdict | null>> = {
+  Yes: 'compatible',
+  Same: 'compatible',
+  No: 'incompatible',
+  'Check dependency': 'unknown',
+  Unknown: null,
+};
+
+/** OSADL's decision for one inbound term in a project under one outbound term; null: OSADL does not decide. */
+function osadlOutcome(inTerm: Term, outTerm: Term): Outcome | null {
+  if (!useOsadl) return null;
+  const outId = osadlIdOf(outTerm);
+  const inId = outId === null ? null : osadlIdOf(inTerm);
+  if (outId === null || inId === null) return null;
+  const cell = osadlCell(outId, inId);
+  const verdict = cell ? OSADL_VERDICT[cell.compatibility] : null;
+  if (!cell || !verdict) return null;
+  const explanation =
+    osadlExplanation(cell) ??
+    (verdict === 'compatible'
+      ? `OSADL 兼容性矩阵认定 ${inId} 组件可并入 ${outId} 项目。`
+      : verdict === 'incompatible'
+        ? `OSADL 兼容性矩阵认定 ${inId} 组件不能并入 ${outId} 项目。`
+        : `OSADL 兼容性矩阵认定 ${inId} 与 ${outId} 是否兼容取决于组件与项目代码的结合方式，须人工确认。`);
+  return { verdict, explanation, rule: `osadl:${cell.compatibility}`, conditional: false, source: 'osadl' };
+}
+
+/** Whether the current checkCompatibility call consults OSADL (off only to test Cairn's own rules). */
+let useOsadl = true;
+
+function evaluateInbound(node: Node, outTerm: Term): Outcome {
   if (isLeaf(node)) {
     const term = resolve(node);
+    const decided = osadlOutcome(term, outTerm);
+    if (decided) return decided;
+    if (outTerm.key === null) return unknown(MESSAGES.unknownOutbound, outTerm.text, 'unknown-outbound');
     if (term.key === null) {
       return term.licenseRef ? unknown(MESSAGES.licenseRefInbound, term.text, 'license-ref') : unknown(MESSAGES.unknownInbound, term.text, 'unknown-license');
     }
-    return evaluateTerms(term as Term & { key: string }, outTerm);
+    return evaluateTerms(term as Term & { key: string }, outTerm as Term & { key: string });
   }
   if (node.conjunction === 'or') {
     const alternatives = operands(node, 'or');
@@ -323,7 +381,7 @@ function evaluateInbound(node: Node, outTerm: Term & { key: string }): Outcome {
 }
 
 function publish(outcome: Outcome): CompatibilityResult {
-  const result: CompatibilityResult = { verdict: outcome.verdict, explanation: outcome.explanation };
+  const result: CompatibilityResult = { verdict: outcome.verdict, explanation: outcome.explanation, source: outcome.source };
   if (outcome.rule) result.rule = outcome.rule;
   if (outcome.chosen) result.chosen = outcome.chosen;
   return result;
@@ -332,8 +390,18 @@ function publish(outcome: Outcome): CompatibilityResult {
 /**
  * Whether a component under `inbound` may be combined into a project distributed under `outbound`
  * (both SPDX expressions; outbound `NONE` / `LicenseRef-proprietary` means closed source).
+ * `osadl: false` asks Cairn's own rules alone (used by the tests of those rules).
  */
-export function checkCompatibility(outbound: string, inbound: string): CompatibilityResult {
+export function checkCompatibility(outbound: string, inbound: string, options: { osadl?: boolean } = {}): CompatibilityResult {
+  useOsadl = options.osadl !== false;
+  try {
+    return compatibility(outbound, inbound);
+  } finally {
+    useOsadl = true;
+  }
+}
+
+function compatibility(outbound: string, inbound: string): CompatibilityResult {
   const outText = prepare(outbound);
   const inText = prepare(inbound);
   if (/^NOASSERTION$/i.test(outText) || outText === '') return publish(unknown(MESSAGES.noAssertionOutbound, outText, 'no-outbound'));
@@ -348,7 +416,8 @@ export function checkCompatibility(outbound: string, inbound: string): Compatibi
     .map(resolve)
     .filter((term) => !seen.has(term.text) && seen.add(term.text));
   const outcomes = outTerms.map((term) =>
-    term.key === null ? unknown(MESSAGES.unknownOutbound, term.text, 'unknown-outbound') : evaluateInbound(inNode, term as Term & { key: string }),
+    // A licence outside Cairn's model may still be one OSADL holds: then the pairs decide themselves.
+    term.key === null && (!useOsadl || osadlIdOf(term) === null) ? unknown(MESSAGES.unknownOutbound, term.text, 'unknown-outbound') : evaluateInbound(inNode, term),
   );
   const verdict = worst(outcomes);
   if (outTerms.length === 1) return publish(verdict);
