@@ -263,6 +263,12 @@ export type VulnerabilityLevel = CodeOf<typeof VULNERABILITY_LEVEL_LABEL>;
  * @alias of VULNERABILITY_LEVEL_LABEL
  */
 export const LICENSE_LEVEL_LABEL = VULNERABILITY_LEVEL_LABEL;
+/**
+ * Who decided a licence-conflict verdict (shown as 依据：…): the OSADL compatibility matrix
+ * (resources/osadl), or Cairn's own rules for pairs the matrix does not decide.
+ */
+export const VERDICT_SOURCE_LABEL = { osadl: 'OSADL 兼容性矩阵', cairn: 'Cairn 规则' } as const;
+export type VerdictSource = keyof typeof VERDICT_SOURCE_LABEL;
 export type LicenseLevel = VulnerabilityLevel;
 /** Most to least severe. */
 export const LEVEL_CODES = [1, 2, 4, 8, 16] as const;

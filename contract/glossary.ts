@@ -71,6 +71,13 @@ export const GLOSSARY = {
     tables: ['projects.outbound_license', 'runs.outbound_license', 'runs.outbound_source', 'runs.outbound_file'],
     meaning: 'The SPDX expression the project itself is distributed under; the licence-conflict tab checks component licences against it. The project\'s setting, else what the root project\'s manifests (else its root licence file) declare (server/engine/project-license.ts).',
   },
+  verdictSource: {
+    ui: ['依据'],
+    spec: 'none (ours, issue 15)',
+    code: ['source', 'VerdictSource', 'VERDICT_SOURCE_LABEL', 'resources/osadl'],
+    tables: [],
+    meaning: 'Who decided a licence-conflict verdict: the OSADL compatibility matrix (OSADL 兼容性矩阵) for the pairs it decides, else Cairn\'s own rules (Cairn 规则). Computed, not stored.',
+  },
   licenseScope: {
     ui: ['项目许可证', '测试/数据文件中的许可证'],
     spec: 'none (ours, issue 14)',

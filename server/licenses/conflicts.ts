@@ -1,5 +1,6 @@
 // The verdict of a component's licence against a project's outbound licence, as the licence
-// conflict tab, the overview's figures and the reports all give it.
+// conflict tab, the overview's figures and the reports all give it, with who decided it (`source`:
+// the OSADL compatibility matrix first, Cairn's own rules for the rest; see the engine's conflicts.ts).
 import type { ConflictRow } from '../../contract/api/result/index.ts';
 import { checkCompatibility, expressionIds } from '../engine/index.ts';
 
@@ -12,8 +13,8 @@ const cache = new Map<string, ConflictVerdict>();
 
 /** The verdict of one component licence against the outbound licence (memoised: few distinct pairs). */
 export function conflictOf(outbound: string | null, inbound: string | null): ConflictVerdict {
-  if (!outbound) return { verdict: 'unknown', explanation: NO_OUTBOUND, chosen: null, conflicting: [] };
-  if (!inbound) return { verdict: 'unknown', explanation: NO_DECLARED, chosen: null, conflicting: [] };
+  if (!outbound) return { verdict: 'unknown', explanation: NO_OUTBOUND, chosen: null, conflicting: [], source: 'cairn' };
+  if (!inbound) return { verdict: 'unknown', explanation: NO_DECLARED, chosen: null, conflicting: [], source: 'cairn' };
   const key = `${outbound}\u0000${inbound}`;
   const hit = cache.get(key);
   if (hit) return hit;
@@ -23,7 +24,7 @@ export function conflictOf(outbound: string | null, inbound: string | null): Con
     const ids = expressionIds(inbound);
     conflicting = ids.length > 1 ? ids.filter((id) => checkCompatibility(outbound, id).verdict === 'incompatible') : ids;
   }
-  const out = { verdict: r.verdict, explanation: r.explanation, chosen: r.chosen ?? null, conflicting };
+  const out = { verdict: r.verdict, explanation: r.explanation, chosen: r.chosen ?? null, conflicting, source: r.source };
   if (cache.size > 5000) cache.clear();
   cache.set(key, out);
   return out;

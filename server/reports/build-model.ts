@@ -191,7 +191,7 @@ function conflictsOf(merge: Merge): { rows: ReportConflict[]; incompatible: numb
     if (verdict.verdict === 'incompatible') incompatible++;
     rows.push({
       componentRef: c.ref, componentName: c.name, componentVersion: c.version, license: c.license ?? '--',
-      verdict: verdict.verdict, explanation: verdict.explanation,
+      verdict: verdict.verdict, explanation: verdict.explanation, source: verdict.source,
     });
   }
   rows.sort((a, b) => (a.verdict === b.verdict ? a.componentName.localeCompare(b.componentName) : a.verdict === 'incompatible' ? -1 : 1));

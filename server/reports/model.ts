@@ -1,6 +1,7 @@
 // What every report format is written from: one task's results, read once from the database by
 // build-model.ts and handed to the writers (pdf, docx, xlsx, spdx, cyclonedx, swid, vex). Plain
 // JSON-able data so a worker thread can take it; the writers never touch the database.
+import type { VerdictSource } from '../../contract/enums.ts';
 
 /** Vulnerability / licence levels: 1 超危, 2 高危, 4 中危, 8 低危, 16 未知 (contract/enums.ts). */
 export type Level = 1 | 2 | 4 | 8 | 16;
@@ -100,6 +101,8 @@ export interface ReportConflict {
   verdict: 'incompatible' | 'unknown';
   /** One Chinese sentence. */
   explanation: string;
+  /** Who decided (VERDICT_SOURCE_LABEL): the OSADL compatibility matrix or Cairn's rules. */
+  source: VerdictSource;
 }
 
 export interface ReportMarkLog {

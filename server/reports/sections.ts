@@ -4,6 +4,7 @@
 import {
   COMPONENT_RISK_LABEL,
   LICENSE_LEVEL_LABEL,
+  VERDICT_SOURCE_LABEL,
   VEX_LABEL,
   VULNERABILITY_LEVEL_LABEL,
   VULNERABILITY_MARK_LABEL,
@@ -117,7 +118,8 @@ const CONFLICT_TABLE: TableSection<ReportConflict> = {
   title: '许可证冲突',
   intro: (m) =>
     m.project.outboundLicense
-      ? `项目声明的许可证为 ${m.project.outboundLicense}，与之冲突或无法判定的组件许可证共 ${m.conflicts.length} 项。`
+      ? `项目声明的许可证为 ${m.project.outboundLicense}，与之冲突或无法判定的组件许可证共 ${m.conflicts.length} 项。` +
+        '结论首先依据 OSADL 许可证兼容性矩阵（© OSADL eG，CC-BY-4.0），矩阵未作判定的许可证组合按 Cairn 规则判断，每项的“依据”列注明来源。'
       : '项目未声明对外许可证，无法判定许可证冲突。',
   rows: (m) => m.conflicts,
   empty: '未发现许可证冲突。',
@@ -126,6 +128,7 @@ const CONFLICT_TABLE: TableSection<ReportConflict> = {
     { header: '组件许可证', width: 16, value: (c) => c.license },
     { header: '结论', width: 8, value: (c) => (c.verdict === 'incompatible' ? '不兼容' : '无法判定'), level: (c) => (c.verdict === 'incompatible' ? 2 : 16) },
     { header: '说明', width: 40, value: (c) => c.explanation },
+    { header: '依据', width: 12, value: (c) => VERDICT_SOURCE_LABEL[c.source] },
   ],
 };
 

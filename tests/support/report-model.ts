@@ -109,6 +109,7 @@ export function sampleReportModel(options: { components?: number; vulnerabilitie
       license: c.license!,
       verdict: 'incompatible' as const,
       explanation: 'GPL-2.0-only 要求衍生作品整体以 GPL-2.0 发布，与项目声明的 Apache-2.0 不兼容。',
+      source: 'osadl' as const,
     }));
   const ecosystems = new Map<string, number>();
   for (const c of components) ecosystems.set(c.ecosystem, (ecosystems.get(c.ecosystem) ?? 0) + 1);

@@ -41,6 +41,8 @@ export const ScopeSchema = Type.Union([L('runtime'), L('development')]);
 /** How a licence was recognised: package metadata, full text, file header, SPDX tag, a reference (URL/name). */
 export const LicenseSourceSchema = Type.Union([L('declared'), L('text'), L('header'), L('tag'), L('reference')]);
 export const ConflictVerdictSchema = Type.Union([L('compatible'), L('incompatible'), L('unknown')]);
+/** VERDICT_SOURCE_LABEL: osadl OSADL 兼容性矩阵, cairn Cairn 规则. */
+export const VerdictSourceSchema = Type.Union([L('osadl'), L('cairn')]);
 /**
  * Whose a licence found in a file is (server/engine/analyzers/license-scope.ts): the project's own,
  * or a text in test code and fixtures, a vendored licence database, a data file.

@@ -6,7 +6,7 @@ import { Keyword, Nullable, PageSchema } from '../kit.ts';
 import { CopyleftSchema } from '../license.ts';
 import { LevelSchema } from '../vulnerability.ts';
 import {
-  ConflictVerdictSchema, LicenseScopeSchema, LicenseSourceSchema, LicenseViewSchema, OutboundSourceSchema, ProjectParams, RESULT_PERMISSION, TaskPagingQuery,
+  ConflictVerdictSchema, VerdictSourceSchema, LicenseScopeSchema, LicenseSourceSchema, LicenseViewSchema, OutboundSourceSchema, ProjectParams, RESULT_PERMISSION, TaskPagingQuery,
 } from './common.ts';
 
 // ---- licences, copyrights, conflicts -------------------------------------------------------------
@@ -67,6 +67,11 @@ export const ConflictRowSchema = Type.Object({
   chosen: Nullable(Type.String()),
   /** The licence ids that cause the incompatibility. */
   conflicting: Type.Array(Type.String()),
+  /**
+   * Who decided: the OSADL compatibility matrix (pairs it decides: Yes, No, Check dependency) or
+   * Cairn's own rules (the rest, and verdicts without an outbound or declared licence).
+   */
+  source: VerdictSourceSchema,
 });
 export type ConflictRow = Static<typeof ConflictRowSchema>;
 

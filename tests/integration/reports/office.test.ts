@@ -97,6 +97,12 @@ describe('office reports', () => {
       expect(vulnerabilities.getRow(i + 2).getCell(5).value).toBe(v.severitySource || (v.level === 16 ? '未评级' : '--'));
     });
     expect(model.vulnerabilities[0]!.upgrade.version).toBe(model.vulnerabilities[0]!.fixedVersions[0]);
+ 
+    // 依据: who decided each licence-conflict verdict, the OSADL matrix or Cairn's rules.
+    const conflicts = workbook.getWorksheet('许可证冲突')!;
+    expect(model.conflicts.length).toBeGreaterThan(0);
+    expect(conflicts.getRow(1).getCell(5).value).toBe('依据');
+    model.conflicts.forEach((c, i) => expect(conflicts.getRow(i + 2).getCell(5).value).toBe(c.source === 'osadl' ? 'OSADL 兼容性矩阵' : 'Cairn 规则'));
   });
 
   it('writes the licence report workbook with the licence sheets only', async () => {

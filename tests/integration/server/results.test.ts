@@ -7,6 +7,7 @@ import { adminClient, databases, signIn, useServer, type TestClient } from './ha
 import { seedNextRun, seedRun, type SeededRun } from './fixtures/seed-run.ts';
 import { osvRecord } from '../../../server/kb/formats/osv.ts';
 import { deleteAdvisories, saveAdvisories } from '../../../server/db/repositories/knowledge-base.ts';
+import { buildReportModel } from '../../../server/reports/build-model.ts';
 
 /** A role that may read components but neither findings nor audit them. */
 const READER_ROLE = 90;
@@ -208,9 +209,17 @@ describe.each(databases)('result calls on $name', (database) => {
     const c = conflicts.body.data;
     expect(c.outboundLicense).toBe('Apache-2.0');
     expect(c.totals).toEqual({ compatible: 9, incompatible: 1, unknown: 1 });
-    expect(c.content[0]).toMatchObject({ name: 'pyqt5', verdict: 'incompatible', conflicting: ['GPL-3.0-only'] });
+    // Apache-2.0 <- GPL-3.0-only is a pair the OSADL matrix decides (No); the verdict says so.
+    expect(c.content[0]).toMatchObject({ name: 'pyqt5', verdict: 'incompatible', conflicting: ['GPL-3.0-only'], source: 'osadl' });
     expect(c.content[0].explanation).toMatch(/GPL-3\.0/);
-    expect(c.content[1]).toMatchObject({ name: 'left-pad', verdict: 'unknown', explanation: '组件未声明许可证，无法判断兼容性' });
+    expect(c.content[0].explanation).toMatch(/[\u4e00-\u9fff]/);
+    // Without a declared licence OSADL has nothing to decide: Cairn's rules answer.
+    expect(c.content[1]).toMatchObject({ name: 'left-pad', verdict: 'unknown', explanation: '组件未声明许可证，无法判断兼容性', source: 'cairn' });
+    expect(c.content.every((r: { source: string }) => r.source === 'osadl' || r.source === 'cairn')).toBe(true);
+    // The reports give the same verdicts with the same source.
+    const report = await buildReportModel(server.app.cairn.db, { kind: 'task', runIds: [seeded.runId], author: 'wangfang', tool: { name: 'Cairn', version: 'test' } });
+    expect(report.conflicts.find((r) => r.componentName === 'pyqt5')).toMatchObject({ verdict: 'incompatible', source: 'osadl' });
+    expect(report.conflicts.find((r) => r.componentName === 'left-pad')).toMatchObject({ verdict: 'unknown', source: 'cairn' });
     const onlyCompatible = await get(member, `/api/license/conflict/${seeded.projectId}?verdict=compatible&size=3`);
     expect(onlyCompatible.body.data).toMatchObject({ total: 9 });
     expect(onlyCompatible.body.data.content).toHaveLength(3);

@@ -59,7 +59,7 @@ export interface CompatibilityResult {
   source: VerdictSource;
 }
 
-export type VerdictSource = 'osadl' | 'cairn';
+type VerdictSource = 'osadl' | 'cairn';
 
 type Node = parseSpdx.Info;
 type Leaf = parseSpdx.LicenseInfo;

@@ -24,7 +24,7 @@
 // WITH Classpath-exception-2.0`); see osadlIdOf in conflicts.ts.
 import matrix from '../../../../resources/osadl/matrixseqexpl.json' with { type: 'json' };
 
-export type OsadlCompatibility = 'Yes' | 'No' | 'Unknown' | 'Same' | 'Check dependency';
+type OsadlCompatibility = 'Yes' | 'No' | 'Unknown' | 'Same' | 'Check dependency';
 
 interface MatrixFile {
   timestamp: string;

@@ -3,7 +3,8 @@
 // apart from those found in test fixtures, licence databases and data files (view=excluded: listed
 // with where they were found, counted nowhere); the copyright holders with their statements and
 // files; the licence conflicts against the project's outbound licence (and where it came from) with
-// a verdict and a one-sentence explanation — or, without an outbound licence, how to set one.
+// a verdict, a one-sentence explanation and who decided it (OSADL's matrix or Cairn's rules) — or,
+// without an outbound licence, how to set one.
 import { useState, type ReactNode } from 'react';
 import { Button, Callout, Card, HTMLTable, SegmentedControl, Tag, type Intent } from '@blueprintjs/core';
 import { useNavigate } from 'react-router';
@@ -17,6 +18,7 @@ import { LevelTag } from '../../../../common/levels.tsx';
 import { useTaskView } from '../context.ts';
 import { NameAtVersion } from '../../../../common/cells.tsx';
 import { zh } from '../../../../i18n/zh-CN.ts';
+import { VERDICT_SOURCE_LABEL } from '../../../../../contract/enums.ts';
 
 const t = zh.task.license;
 const c = t.columns;
@@ -213,6 +215,7 @@ function Conflicts() {
           {t.outbound}：<b className="cairn-mono">{d.outboundLicense}</b>
           {d.outboundSource ? <span className="cairn-muted">（{t.outboundFrom[d.outboundSource]?.(d.outboundFile ?? '')}）</span> : null}
           <Button minimal small icon="edit" className="cairn-outbound-edit" text={t.outboundChange} onClick={() => navigate(settingsUrl(projectId))} />
+          <div className="cairn-muted">{t.sourceNote}</div>
         </Callout>
       ) : null}
       <div className="cairn-filter-row">
@@ -253,7 +256,10 @@ function Conflicts() {
                 </Tag>
               ))}
             </td>
-            <td>{r.explanation}</td>
+            <td>
+              {r.explanation}
+              <div className="cairn-muted cairn-cell-sub">{t.source(VERDICT_SOURCE_LABEL[r.source])}</div>
+            </td>
           </tr>
         )}
       />
