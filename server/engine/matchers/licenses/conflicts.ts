@@ -220,7 +220,7 @@ function fill(template: string, values: Readonly<Record<string, string>>): strin
   return template.replace(/\{(\w+)\}/g, (_match, name: string, offset: number) => {
     const value = values[name] ?? '';
     const before = template[offset - 1];
-    const spaced = before !== undefined && /[^\s\x20-\x7e]/.test(before) && /^[A-Za-z0-9]/.test(value) && !/[（“：]/.test(before);
+    const spaced = before !== undefined && /[^\s\x20-\x7e]/.test(before) && /^[A-Za-z0-9]/.test(value) && !/[（“：，。、]/.test(before);
     return spaced ? ` ${value}` : value;
   });
 }
@@ -346,6 +346,22 @@ function osadlOutcome(inTerm: Term, outTerm: Term): Outcome | null {
   return { verdict, explanation, rule: `osadl:${cell.compatibility}`, conditional: false, source: 'osadl' };
 }
 
+/**
+ * OSADL's verdict with what Cairn's rules add. A Yes says nothing about conditions: where Cairn's
+ * rules agree but attach one (modified MPL files stay MPL, the LGPL library must stay replaceable
+ * ...), the explanation adds it and the outcome ranks as conditional, so OR choices still prefer an
+ * unconditional alternative. A No judges redistribution under the outbound licence; where Cairn's
+ * rules allow a use under a condition (dynamic linking, separate files), that is added as a note for
+ * the reviewer — the verdict stays OSADL's.
+ */
+function withCairnNote(decided: Outcome, inTerm: Term, outTerm: Term): Outcome {
+  if (decided.verdict === 'unknown' || inTerm.key === null || outTerm.key === null) return decided;
+  const own = evaluateTerms(inTerm as Term & { key: string }, outTerm as Term & { key: string });
+  if (own.verdict !== 'compatible' || !own.conditional) return decided;
+  if (decided.verdict === 'compatible') return { ...decided, conditional: true, explanation: `${decided.explanation}使用条件（Cairn 规则）：${own.explanation}` };
+  return { ...decided, explanation: `${decided.explanation}供人工复核参考（Cairn 规则）：${own.explanation}` };
+}
+
 /** Whether the current checkCompatibility call consults OSADL (off only to test Cairn's own rules). */
 let useOsadl = true;
 
@@ -353,7 +369,7 @@ function evaluateInbound(node: Node, outTerm: Term): Outcome {
   if (isLeaf(node)) {
     const term = resolve(node);
     const decided = osadlOutcome(term, outTerm);
-    if (decided) return decided;
+    if (decided) return withCairnNote(decided, term, outTerm);
     if (outTerm.key === null) return unknown(MESSAGES.unknownOutbound, outTerm.text, 'unknown-outbound');
     if (term.key === null) {
       return term.licenseRef ? unknown(MESSAGES.licenseRefInbound, term.text, 'license-ref') : unknown(MESSAGES.unknownInbound, term.text, 'unknown-license');

@@ -85,9 +85,15 @@ describe('方向与 id 规范化', () => {
       ['gpl-3.0-or-later', 'GPL-3.0-or-later'],
       ['GPL-2.0-with-classpath-exception', 'GPL-2.0-only WITH Classpath-exception-2.0'],
     ]) {
+      // Same decision; the explanation may quote the id as written.
+      const decision = (outbound: string, inbound: string) => {
+        const { verdict, source, rule } = checkCompatibility(outbound, inbound);
+        return { verdict, source, rule };
+      };
       for (const other of ['MIT', 'Apache-2.0', 'GPL-3.0-only', 'LGPL-2.1-only']) {
-        expect(checkCompatibility(other, deprecated!), `${other} <- ${deprecated}`).toEqual(checkCompatibility(other, current!));
-        expect(checkCompatibility(deprecated!, other), `${deprecated} <- ${other}`).toEqual(checkCompatibility(current!, other));
+        expect(decision(other, deprecated!), `${other} <- ${deprecated}`).toEqual(decision(other, current!));
+        expect(decision(deprecated!, other), `${deprecated} <- ${other}`).toEqual(decision(current!, other));
+        expect(decision(other, deprecated!).source, `${other} <- ${deprecated}`).toBe('osadl');
       }
     }
   });
@@ -102,6 +108,21 @@ describe('方向与 id 规范化', () => {
   it('OSADL 持有而 Cairn 模型没有的许可证也能判断', () => {
     expect(checkCompatibility('GPL-2.0-only', 'Sleepycat')).toMatchObject({ source: 'osadl' });
     expect(checkCompatibility('MIT', 'blessing')).toMatchObject({ verdict: 'compatible', source: 'osadl' });
+  });
+
+  it('OSADL 的结论之外，附上 Cairn 规则的使用条件或复核参考，结论不变', () => {
+    const mpl = checkCompatibility('GPL-2.0-or-later', 'MPL-2.0');
+    expect(mpl).toMatchObject({ verdict: 'compatible', source: 'osadl' });
+    expect(mpl.explanation).toContain('使用条件（Cairn 规则）：');
+    expect(mpl.explanation).toContain('次级许可证');
+    const lgpl = checkCompatibility('MIT', 'LGPL-2.1-only');
+    expect(lgpl).toMatchObject({ verdict: 'incompatible', source: 'osadl' });
+    expect(lgpl.explanation).toMatch(/^LGPL-2\.1-only 是 Copyleft 许可证.*供人工复核参考（Cairn 规则）：.*动态链接时可用：该库保持 LGPL-2\.1 授权，MIT 项目/);
+    expect(checkCompatibility('GPL-3.0-or-later', 'Apache-2.0').explanation).not.toContain('Cairn');
+  });
+
+  it('OR 选择仍优先无条件兼容的选项', () => {
+    expect(checkCompatibility('GPL-2.0-or-later', 'MPL-2.0 OR MIT')).toMatchObject({ verdict: 'compatible', chosen: 'MIT', source: 'osadl' });
   });
 
   it('组合表达式沿用决定结论那一对的依据', () => {
