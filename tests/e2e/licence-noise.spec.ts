@@ -87,5 +87,8 @@ test('许可证：测试夹具中的许可证分开列出；未设置出站许�
   await expect(outbound).toContainText('项目设置中指定');
   await expect(page.locator('.cairn-sub-panel table')).toContainText('兼容');
   await expect(page.locator('.cairn-sub-panel table')).not.toContainText('GPL');
+  // Each verdict names who decided it; the callout credits the OSADL matrix (CC-BY-4.0).
+  await expect(page.locator('.cairn-sub-panel table')).toContainText('依据：OSADL 兼容性矩阵');
+  await expect(outbound).toContainText('OSADL 许可证兼容性矩阵');
   await page.screenshot({ path: shot('conflict-set') });
 });
