@@ -328,7 +328,7 @@ export const taskZh = {
     verdicts: { compatible: '兼容', incompatible: '不兼容', unknown: '未知' } as Record<string, string>,
     chosen: (s: string) => `按 ${s} 判断`,
     source: (s: string) => `依据：${s}`,
-    sourceNote: '结论首先依据 OSADL 许可证兼容性矩阵（© OSADL eG，CC-BY-4.0，osadl.org），矩阵未作判定的许可证组合按 Cairn 规则判断。',
+    sourceNote: (version: string) => `结论首先依据 OSADL 许可证兼容性矩阵（${version} 版，© OSADL eG，CC-BY-4.0，osadl.org），矩阵未作判定的许可证组合按 Cairn 规则判断。`,
   },
 
   // ---- history -----------------------------------------------------------------------------------

@@ -127,6 +127,7 @@ export {
   type LicenseAttributes, type LicenseInfo, type LicenseLevel,
 } from './matchers/licenses/knowledge.ts';
 export { checkCompatibility, type CompatibilityResult } from './matchers/licenses/conflicts.ts';
+export { OSADL_MATRIX_DATE } from './matchers/licenses/osadl.ts';
 export { EXCLUDED_SCOPES, isProjectScope, licenseScopeOf, type LicenseScope } from './analyzers/license-scope.ts';
 export type { ProjectLicense } from './project-license.ts';
 export type { LicenseMatch, LicenseRecognizer } from './matchers/licenses/recognize.ts';

@@ -2,7 +2,10 @@
 // conflict tab, the overview's figures and the reports all give it, with who decided it (`source`:
 // the OSADL compatibility matrix first, Cairn's own rules for the rest; see the engine's conflicts.ts).
 import type { ConflictRow } from '../../contract/api/result/index.ts';
-import { checkCompatibility, expressionIds } from '../engine/index.ts';
+import { checkCompatibility, expressionIds, OSADL_MATRIX_DATE } from '../engine/index.ts';
+
+/** The version (date) of the OSADL matrix the verdicts come from (resources/osadl). */
+export const OSADL_VERSION = OSADL_MATRIX_DATE;
 
 const NO_OUTBOUND = '项目未设置许可证，无法判断兼容性；请在项目设置中填写项目的出站许可证后重新检测';
 const NO_DECLARED = '组件未声明许可证，无法判断兼容性';

@@ -14,7 +14,7 @@ import {
 import { locationsOf, parseJson } from '../db/repositories/results.ts';
 import { markValueLabel } from '../db/repositories/results-marks.ts';
 import { taskLevelCounts } from '../db/repositories/level-counts.ts';
-import { conflictOf } from '../licenses/conflicts.ts';
+import { conflictOf, OSADL_VERSION } from '../licenses/conflicts.ts';
 import type {
   Level, ReportComponent, ReportConflict, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability,
 } from './model.ts';
@@ -267,6 +267,7 @@ export async function buildReportModel(db: Kysely<Database>, request: ModelReque
     vulnerabilities: full ? vulnerabilities : [],
     licenses,
     conflicts: conflicts.rows,
+    osadlVersion: OSADL_VERSION,
     markLogs,
   };
 }

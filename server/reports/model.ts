@@ -174,5 +174,7 @@ export interface ReportModel {
   vulnerabilities: ReportVulnerability[];
   licenses: ReportLicense[];
   conflicts: ReportConflict[];
+  /** The date of the OSADL compatibility matrix the conflict verdicts come from first (YYYY-MM-DD). */
+  osadlVersion: string;
   markLogs: ReportMarkLog[];
 }

@@ -119,7 +119,7 @@ const CONFLICT_TABLE: TableSection<ReportConflict> = {
   intro: (m) =>
     m.project.outboundLicense
       ? `项目声明的许可证为 ${m.project.outboundLicense}，与之冲突或无法判定的组件许可证共 ${m.conflicts.length} 项。` +
-        '结论首先依据 OSADL 许可证兼容性矩阵（© OSADL eG，CC-BY-4.0），矩阵未作判定的许可证组合按 Cairn 规则判断，每项的“依据”列注明来源。'
+        `结论首先依据 OSADL 许可证兼容性矩阵（${m.osadlVersion} 版，© OSADL eG，CC-BY-4.0），矩阵未作判定的许可证组合按 Cairn 规则判断，每项的“依据”列注明来源。`
       : '项目未声明对外许可证，无法判定许可证冲突。',
   rows: (m) => m.conflicts,
   empty: '未发现许可证冲突。',

@@ -146,6 +146,7 @@ export function sampleReportModel(options: { components?: number; vulnerabilitie
     vulnerabilities,
     licenses,
     conflicts,
+    osadlVersion: '2026-02-12',
     markLogs: vulnerabilities
       .filter((v) => v.mark !== 0)
       .slice(0, 20)

@@ -92,6 +92,8 @@ export const ConflictPageSchema = Type.Object({
   outboundSource: Nullable(OutboundSourceSchema),
   /** The manifest or licence file it was read from (root-relative). */
   outboundFile: Nullable(Type.String()),
+  /** The date of the OSADL compatibility matrix the verdicts come from first (YYYY-MM-DD). */
+  osadlVersion: Type.String(),
   /** Components the run found (what would be judged once an outbound licence is set). */
   componentCount: Type.Integer(),
   totals: Type.Object({ compatible: Type.Integer(), incompatible: Type.Integer(), unknown: Type.Integer() }),

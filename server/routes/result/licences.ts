@@ -5,7 +5,7 @@ import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { resultScope } from '../../db/repositories/results.ts';
 import { componentLicences, licenceSamples, licenceViewCounts, runCopyrights, runLicences } from '../../db/repositories/results-licences.ts';
-import { conflictOf } from '../../licenses/conflicts.ts';
+import { conflictOf, OSADL_VERSION } from '../../licenses/conflicts.ts';
 import { pageOf, pagingOf } from '../shared.ts';
 import { signedIn, type AreaHandlers } from '../register.ts';
 
@@ -67,12 +67,12 @@ export function licenceHandlers({ db }: ServerContext): AreaHandlers<typeof resu
         outboundSource: (run ? run.outbound_source : project.outbound_license ? 'project' : null) as 'project' | 'manifest' | 'license-file' | null,
         outboundFile: run?.outbound_file ?? null,
       };
-      if (!run) return ok({ outboundLicense: outbound, ...from, componentCount: 0, totals, content: [], total: 0 });
+      if (!run) return ok({ outboundLicense: outbound, ...from, osadlVersion: OSADL_VERSION, componentCount: 0, totals, content: [], total: 0 });
       const { page, size } = pagingOf(query);
       const comps = await componentLicences(db, run.id);
       // Without an outbound licence no verdict can be given: nothing is listed as 未知, the tab
       // explains how to set one (the components' count says what would be judged).
-      if (!outbound) return ok({ outboundLicense: null, ...from, componentCount: comps.length, totals, content: [], total: 0 });
+      if (!outbound) return ok({ outboundLicense: null, ...from, osadlVersion: OSADL_VERSION, componentCount: comps.length, totals, content: [], total: 0 });
       const keyword = query?.keyword?.trim().toLowerCase();
       const order = { incompatible: 0, unknown: 1, compatible: 2 };
       const rows: ConflictRow[] = [];
@@ -84,7 +84,7 @@ export function licenceHandlers({ db }: ServerContext): AreaHandlers<typeof resu
         rows.push({ componentId: c.id, name: c.name, version: c.version, purl: c.purl, licenseExpression: c.license_expression, ...verdict });
       }
       rows.sort((a, b) => order[a.verdict] - order[b.verdict]);
-      return ok({ outboundLicense: outbound, ...from, componentCount: comps.length, totals, content: pageOf(rows, page, size), total: rows.length });
+      return ok({ outboundLicense: outbound, ...from, osadlVersion: OSADL_VERSION, componentCount: comps.length, totals, content: pageOf(rows, page, size), total: rows.length });
     },
   };
 }

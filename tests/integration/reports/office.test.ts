@@ -125,6 +125,8 @@ describe('office reports', () => {
       expect(text.split(numbered).length - 1).toBe(2);
       expect(text).toContain(section.intro(model));
     });
+    // The conflict section credits the OSADL matrix with its version and licence (CC-BY-4.0).
+    expect(text).toContain('OSADL 许可证兼容性矩阵（2026-02-12 版，© OSADL eG，CC-BY-4.0）');
     for (const c of model.components.slice(5, 10)) expect(text).toContain(c.purl);
     expect(text).toContain('ctrlname <&> 组件');
     expect(text).toContain('left-pad,"quoted"');

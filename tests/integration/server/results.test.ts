@@ -208,6 +208,8 @@ describe.each(databases)('result calls on $name', (database) => {
     const conflicts = await get(member, `/api/license/conflict/${seeded.projectId}`);
     const c = conflicts.body.data;
     expect(c.outboundLicense).toBe('Apache-2.0');
+    // The shipped OSADL matrix's date (resources/osadl/README.md).
+    expect(c.osadlVersion).toBe('2026-02-12');
     expect(c.totals).toEqual({ compatible: 9, incompatible: 1, unknown: 1 });
     // Apache-2.0 <- GPL-3.0-only is a pair the OSADL matrix decides (No); the verdict says so.
     expect(c.content[0]).toMatchObject({ name: 'pyqt5', verdict: 'incompatible', conflicting: ['GPL-3.0-only'], source: 'osadl' });
@@ -218,6 +220,7 @@ describe.each(databases)('result calls on $name', (database) => {
     expect(c.content.every((r: { source: string }) => r.source === 'osadl' || r.source === 'cairn')).toBe(true);
     // The reports give the same verdicts with the same source.
     const report = await buildReportModel(server.app.cairn.db, { kind: 'task', runIds: [seeded.runId], author: 'wangfang', tool: { name: 'Cairn', version: 'test' } });
+    expect(report.osadlVersion).toBe('2026-02-12');
     expect(report.conflicts.find((r) => r.componentName === 'pyqt5')).toMatchObject({ verdict: 'incompatible', source: 'osadl' });
     expect(report.conflicts.find((r) => r.componentName === 'left-pad')).toMatchObject({ verdict: 'unknown', source: 'cairn' });
     const onlyCompatible = await get(member, `/api/license/conflict/${seeded.projectId}?verdict=compatible&size=3`);

@@ -44,6 +44,8 @@ const data = matrix as unknown as MatrixFile;
 
 /** When OSADL published the shipped matrix (ISO date-time). */
 export const OSADL_MATRIX_TIMESTAMP: string = data.timestamp;
+/** Its date (YYYY-MM-DD), as the conflict tab and the reports name the version. */
+export const OSADL_MATRIX_DATE: string = data.timestamp.slice(0, 10);
 
 const decode = (text: string): string =>
   text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');

@@ -215,7 +215,7 @@ function Conflicts() {
           {t.outbound}：<b className="cairn-mono">{d.outboundLicense}</b>
           {d.outboundSource ? <span className="cairn-muted">（{t.outboundFrom[d.outboundSource]?.(d.outboundFile ?? '')}）</span> : null}
           <Button minimal small icon="edit" className="cairn-outbound-edit" text={t.outboundChange} onClick={() => navigate(settingsUrl(projectId))} />
-          <div className="cairn-muted">{t.sourceNote}</div>
+          <div className="cairn-muted">{t.sourceNote(d.osadlVersion)}</div>
         </Callout>
       ) : null}
       <div className="cairn-filter-row">
