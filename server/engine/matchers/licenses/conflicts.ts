@@ -309,7 +309,7 @@ function unknown(template: string, text: string, rule: string): Outcome {
 /**
  * A term as OSADL names it: GNU ids with `-only` / `-or-later` (deprecated `GPL-2.0` is `-only`,
  * `GPL-2.0+` is `-or-later`), an exception as ` WITH <exception>`; null when the matrix lacks it.
- * Other licences with `+` are left to Cairn's model (OSADL holds single versions only).
+ * Other licences with `+` have no single OSADL id (see osadlVersionsOf).
  */
 function osadlIdOf(term: Term): string | null {
   let id: string;
@@ -317,6 +317,19 @@ function osadlIdOf(term: Term): string | null {
   else if (term.orLater) return null;
   else id = term.key ?? term.id;
   return osadlName(term.exception ? `${id} WITH ${term.exception}` : id);
+}
+
+/**
+ * The OSADL ids a term stands for: its own id, or for a non-GNU `+` (`MPL-1.1+`, `EUPL-1.1+`) every
+ * version of its family from that one on, since OSADL holds single versions; null when the matrix
+ * lacks any of them (then Cairn's rules judge the term as a whole).
+ */
+function osadlVersionsOf(term: Term): string[] | null {
+  const own = osadlIdOf(term);
+  if (own !== null) return [own];
+  if (!term.orLater || term.key === null || LICENSES[term.key]?.gnu) return null;
+  const ids = versions(term as Term & { key: string }).map((key) => osadlName(term.exception ? `${key} WITH ${term.exception}` : key));
+  return ids.length > 1 && ids.every((id) => id !== null) ? (ids as string[]) : null;
 }
 
 const OSADL_VERDICT: Readonly<Record<OsadlCell['compatibility'], Verdict | null>> = {
@@ -327,23 +340,41 @@ const OSADL_VERDICT: Readonly<Record<OsadlCell['compatibility'], Verdict | null>
   Unknown: null,
 };
 
-/** OSADL's decision for one inbound term in a project under one outbound term; null: OSADL does not decide. */
-function osadlOutcome(inTerm: Term, outTerm: Term): Outcome | null {
-  if (!useOsadl) return null;
-  const outId = osadlIdOf(outTerm);
-  const inId = outId === null ? null : osadlIdOf(inTerm);
-  if (outId === null || inId === null) return null;
-  const cell = osadlCell(outId, inId);
-  const verdict = cell ? OSADL_VERDICT[cell.compatibility] : null;
-  if (!cell || !verdict) return null;
+function fromCell(cell: OsadlCell, verdict: Verdict): Outcome {
   const explanation =
     osadlExplanation(cell) ??
     (verdict === 'compatible'
-      ? `OSADL 兼容性矩阵认定 ${inId} 组件可并入 ${outId} 项目。`
+      ? `OSADL 兼容性矩阵认定 ${cell.subordinate} 组件可并入 ${cell.leading} 项目。`
       : verdict === 'incompatible'
-        ? `OSADL 兼容性矩阵认定 ${inId} 组件不能并入 ${outId} 项目。`
-        : `OSADL 兼容性矩阵认定 ${inId} 与 ${outId} 是否兼容取决于组件与项目代码的结合方式，须人工确认。`);
+        ? `OSADL 兼容性矩阵认定 ${cell.subordinate} 组件不能并入 ${cell.leading} 项目。`
+        : `OSADL 兼容性矩阵认定 ${cell.subordinate} 与 ${cell.leading} 是否兼容取决于组件与项目代码的结合方式，须人工确认。`);
   return { verdict, explanation, rule: `osadl:${cell.compatibility}`, conditional: false, source: 'osadl' };
+}
+
+/**
+ * OSADL's decision for one inbound term in a project under one outbound term; null: OSADL does not
+ * decide. A `+` term is decided only when OSADL decides every version it allows; the best version
+ * counts, as in evaluateTerms.
+ */
+function osadlOutcome(inTerm: Term, outTerm: Term): Outcome | null {
+  if (!useOsadl) return null;
+  const outIds = osadlVersionsOf(outTerm);
+  const inIds = outIds === null ? null : osadlVersionsOf(inTerm);
+  if (outIds === null || inIds === null) return null;
+  const candidates: Outcome[] = [];
+  for (const inId of inIds) {
+    for (const outId of outIds) {
+      const cell = osadlCell(outId, inId);
+      const verdict = cell ? OSADL_VERDICT[cell.compatibility] : null;
+      if (!cell || !verdict) return null;
+      const outcome = fromCell(cell, verdict);
+      const notes: string[] = [];
+      if (inIds.length > 1) notes.push(`${inTerm.text} 允许选择 ${inId}`);
+      if (outIds.length > 1) notes.push(`项目许可证 ${outTerm.text} 允许以 ${outId} 分发组合作品`);
+      candidates.push(notes.length === 0 ? outcome : { ...outcome, explanation: `${notes.join('，')}：${outcome.explanation}` });
+    }
+  }
+  return best(candidates);
 }
 
 /**
@@ -433,7 +464,7 @@ function compatibility(outbound: string, inbound: string): CompatibilityResult {
     .filter((term) => !seen.has(term.text) && seen.add(term.text));
   const outcomes = outTerms.map((term) =>
     // A licence outside Cairn's model may still be one OSADL holds: then the pairs decide themselves.
-    term.key === null && (!useOsadl || osadlIdOf(term) === null) ? unknown(MESSAGES.unknownOutbound, term.text, 'unknown-outbound') : evaluateInbound(inNode, term),
+    term.key === null && (!useOsadl || osadlVersionsOf(term) === null) ? unknown(MESSAGES.unknownOutbound, term.text, 'unknown-outbound') : evaluateInbound(inNode, term),
   );
   const verdict = worst(outcomes);
   if (outTerms.length === 1) return publish(verdict);

@@ -98,6 +98,16 @@ describe('方向与 id 规范化', () => {
     }
   });
 
+  it('非 GNU 许可证的 +：OSADL 对每个可选版本都有判定时取最优版本，否则按 Cairn 规则', () => {
+    const mpl = checkCompatibility('GPL-3.0-only', 'MPL-1.1+');
+    expect(mpl).toMatchObject({ verdict: 'compatible', source: 'osadl' });
+    expect(mpl.explanation).toMatch(/^MPL-1\.1\+ 允许选择 MPL-2\.0：/);
+    expect(checkCompatibility('GPL-3.0-only', 'MPL-1.1')).toMatchObject({ verdict: 'incompatible', source: 'osadl' });
+    expect(checkCompatibility('GPL-2.0-only', 'EUPL-1.1+')).toMatchObject({ verdict: 'compatible', source: 'osadl' });
+    // CC-BY-4.0 is not in the matrix: the whole `+` term is Cairn's.
+    expect(checkCompatibility('MIT', 'CC-BY-3.0+').source).toBe('cairn');
+  });
+
   it('OSADL 之外的许可证、例外与闭源项目仍按 Cairn 规则判断', () => {
     expect(checkCompatibility('NONE', 'GPL-3.0-only')).toMatchObject({ verdict: 'incompatible', source: 'cairn' });
     expect(checkCompatibility('MIT', 'CC-BY-NC-4.0').source).toBe('cairn');
