@@ -54,8 +54,8 @@ const CJK = /[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]/;
 function spaceChinese(s: string): string {
   if (!CJK.test(s)) return s;
   return s
-    .replace(/（/g, '(').replace(/）/g, ')').replace(/，|、/g, ', ').replace(/：/g, ': ').replace(/；/g, '; ').replace(/。/g, '. ')
-    .replace(/(保留所有权利|版权所有|著作权所有|著作权归|版权归|著作权|版权)/g, ' $1 ')
+    .replace(/（/g, '(').replace(/）/g, ')').replace(/、/g, ', ').replace(/，/g, ' ， ').replace(/：/g, ': ').replace(/；/g, '; ').replace(/。/g, '. ')
+    .replace(/(?:并且?|且)?(保留所有权利)/g, ' $1 ').replace(/(版权所有|著作权所有|著作权归|版权归|著作权|版权)/g, ' $1 ')
     .replace(/(?<=[12]\d{3})\s*年(?:度)?/g, ' ')
     .replace(/(?<=[\u3400-\u9fff)])(?<!权)\s*所有(?=\s*[.,;]|\s*$)/g, ' 所有')
     .replace(/(?<=[\u3400-\u9fff])(?=\d)|(?<=\d)(?=[\u3400-\u9fff])/g, ' ');

@@ -138,6 +138,13 @@ function scanTokens(words: string[], acc: Scan): void {
     if (/^rights?$/i.test(b) && /^reserved/i.test(words[i + 1] ?? '')) { acc.stopped = true; acc.stopAt = i; return; }
     // "… 有限公司 版权所有", "保留所有权利", "归 … 所有": the Chinese closing words end the statement.
     if (CJK_END.test(w) || acc.holderStarted && CJK_KEYWORD.test(w.replace(/[,:]$/, ''))) { acc.stopped = true; acc.stopAt = i; return; }
+    // A full-width comma ends a Chinese holder ("…有限公司，并保留所有权利"); before it, it
+    // separates years like an ASCII one.
+    if (w === '，') {
+      if (acc.holderStarted) { acc.stopped = true; acc.stopAt = i; return; }
+      acc.tokens.push(',');
+      continue;
+    }
     if (isKeywordToken(w)) {
       // A second keyword once a holder has been seen starts a new statement, except the
       // trailing-year form "Foo, Copyright (c) 2002" which ScanCode keeps in one.
@@ -337,7 +344,13 @@ function statementOf(tokens: string[]): string {
   const last = tokens[tokens.length - 1] ?? '';
   if (isUrl(last)) tokens = [...tokens.slice(0, -1), last.replace(/\/+$/, '')];
   // Drop trailing year-less punctuation and the "by" of an unfinished statement.
-  return unwrapGroups(trimTail(tokens.join(' ').replace(/^(copyright)\s*:\s*/i, '$1 ').replace(/^(copyright)\s*:/i, '$1')));
+  const value = unwrapGroups(trimTail(tokens.join(' ').replace(/^(copyright)\s*:\s*/i, '$1 ').replace(/^(copyright)\s*:/i, '$1')));
+  // Chinese is written without spaces: "著作权归 领扣网络" reads "著作权归领扣网络所有" again.
+  return /归$/.test(tokens[0] ?? '') && tokens.length > 1 ? `${joinChinese(value)}所有` : joinChinese(value);
+}
+
+function joinChinese(s: string): string {
+  return s.replace(/(?<=[\u3400-\u9fff]) (?=[\u3400-\u9fff])/g, '');
 }
 
 // Whether the words after a keyword can start a statement (and not licence prose such as
@@ -371,7 +384,7 @@ function acceptable(keyword: string, after: string[]): boolean {
 
 // Chinese prose after a keyword: "侵权必究" (infringers will be prosecuted), "未经许可…" (without
 // permission), "声明" (notice), "法" (law), "保护" (protection), "归属" (ownership).
-const CJK_PROSE = /^(?:侵权|未经|不得|禁止|请|本|保留|声明|法|信息|保护|归属|登记|所有)/;
+const CJK_PROSE = /^(?:侵权|未经|不得|禁止|请|本|保留|声明|法|信息|保护|归属|属于|登记|所有|作者$)/;
 
 // "Not copyrighted", "This file is not copyrighted", "no copyright (c) is claimed": a negation
 // right before the keyword means there is no statement.
