@@ -340,7 +340,7 @@ function unwrapGroups(s: string): string {
 }
 
 function statementOf(tokens: string[]): string {
-  tokens = tokens.map((t) => t.replace(/^[\u0001\u0002\u0003]/, ''));
+  tokens = tokens.map((t) => (t.startsWith(ASIDE) || t.startsWith(FIELD) || t === ASIDE_AT ? t.slice(1) : t));
   const last = tokens[tokens.length - 1] ?? '';
   if (isUrl(last)) tokens = [...tokens.slice(0, -1), last.replace(/\/+$/, '')];
   // Drop trailing year-less punctuation and the "by" of an unfinished statement.
