@@ -446,7 +446,9 @@ export function findCopyrights(lines: Line[]): { copyrights: Found[]; holders: F
     if (NEGATION.test(line.text.slice(0, start)) && /^(?:c|\(c\))/i.test(keyword.trim())) continue;
     // "These icons are copyright of Pete Harlow": the keyword as a predicate, "of" and a name.
     const predicate = /^copyright$/i.test(keyword) && /(?:^|\s)(?:is|are|was|were|remains?)\s+$/i.test(line.text.slice(0, start)) && /^of$/i.test(after[0] ?? '') && /^\p{Lu}\p{Ll}/u.test(after[1] ?? '') && !STOP.has(bare(after[1] ?? ''));
-    if (!predicate && !acceptable(keyword, after.filter((w) => w !== ':')) || !/^holder/i.test(keyword) && proseBefore(line.text.slice(0, start), after)) continue;
+    // "… are under Copyright by:" ending the line heads a list of holders on the lines below.
+    const heading = /^copyright$/i.test(keyword.trim()) && after.length === 1 && /^by:$/i.test(after[0]!);
+    if (!heading && (!predicate && !acceptable(keyword, after.filter((w) => w !== ':')) || !/^holder/i.test(keyword) && proseBefore(line.text.slice(0, start), after))) continue;
     const acc: Scan = { tokens: keyword.trim().split(/\s+/), stopped: false, holderStarted: false, stopAt: 0 };
     const words = after.filter((w) => w !== ':');
     // "(c) Copyright, N.M. Maclaren": the comma stays on the keyword.
@@ -462,7 +464,7 @@ export function findCopyrights(lines: Line[]): { copyrights: Found[]; holders: F
       const next = lines[j]!;
       const last = acc.tokens[acc.tokens.length - 1] ?? '';
       // Markup-only lines, and one blank line after a dangling "and", are read through.
-      if (next.skip === true || next.text === '' && /^and$/i.test(last) && j === end + 1) { j++; continue; }
+      if (next.skip === true || next.text === '' && (/^and$/i.test(last) || heading && acc.tokens.length === 2) && j === end + 1) { j++; continue; }
       if (next.line > lines[end]!.line + 3 || next.text === '') break;
       const holder = holderOf(acc.tokens);
       const nextWords = next.text.split(' ');
@@ -478,7 +480,7 @@ export function findCopyrights(lines: Line[]): { copyrights: Found[]; holders: F
       const connector = /^(?:of|and|&)\b/i.test(next.text) && !/[.]$/.test(last);
       // Debian fields list one "year holder" per indented line under "Copyright:".
       const yearLed = isYear(nextWords[0] ?? '') && nextWords.length > 1 && /^\p{L}/u.test(nextWords[1] ?? '');
-      const listed = /^holders:?$/i.test(acc.tokens[1] ?? '') && /^\p{Lu}/u.test(nextWords[0] ?? '');
+      const listed = (heading || /^holders:?$/i.test(acc.tokens[1] ?? '')) && /^\p{Lu}/u.test(nextWords[0] ?? '');
       const mailLed = holder !== '' && (isEmail(nextWords[0] ?? '') || isBracketedUrl(nextWords[0] ?? ''));
       // A bare "Copyright:" label followed by a full statement on the next line: the label is dropped.
       if (holder === '' && !acc.tokens.some((t) => isYear(t)) && /^copyright/i.test(next.text)) break;

@@ -106,6 +106,13 @@ describe('holders not truncated or extended', () => {
     expect(holders('Copyright (c) 2020 Contributors as noted in the AUTHORS file\n')).toEqual(['Contributors as noted in the AUTHORS file']);
   });
 
+  it('reads the list of holders under "Copyright by:"', () => {
+    // texlive_lang_greek-texlive_lang_greek.copyright (Debian texlive packages).
+    const text = 'Public License, version 2, and are under Copyright by:\n\n   <s>Norbert Preining <preining@logic.at></s> (2005-)\n   <s>Frank Küster <frank@kuesterei.ch></s> (2006-)\n\n';
+    expect(holders(text)).toEqual(['Norbert Preining Frank Kuster']);
+    expect(detectCopyrights(text).copyrights[0]).toMatchObject({ startLine: 1, endLine: 4 });
+  });
+
   it('reads "@" before an address as "at"', () => {
     // openoffice_org_report_builder_bin.copyright.
     expect(holders('Copyright: Copyright (C) 2004-2005 <s>Vladimir Berezniker @ http://public.xdi.org</s>\n')).toEqual(['Vladimir Berezniker']);
