@@ -103,8 +103,7 @@ function junk(w: string): boolean {
 }
 
 // stopAt: index of the word that stopped the statement in the last line scanned.
-// dn: the statement is in an X.509 distinguished name.
-type Scan = { tokens: string[]; stopped: boolean; holderStarted: boolean; stopAt: number; dn?: boolean; asides?: number };
+type Scan = { tokens: string[]; stopped: boolean; holderStarted: boolean; stopAt: number };
 
 // Roles written in parentheses after a holder's name.
 const ROLE = /^\((?:the\s+)?(?:original|main|lead|current|former|initial|primary|co-?)?\s*(?:author|maintainer|developer|creator|contributor|designer|programmer|writer|translator)s?\)[,.;]?$/i;
@@ -163,22 +162,20 @@ function scanTokens(words: string[], acc: Scan): void {
     if (field !== null) {
       if (acc.holderStarted || field[1] === '') { acc.stopped = true; acc.stopAt = i; return; }
       acc.tokens.push(FIELD + w.slice(0, w.indexOf('=')), field[1]!);
-      acc.dn = true;
       acc.holderStarted = true;
       continue;
     }
     // Numbers shaped like years but outside any plausible range end the name ("RandomCompany
     // 2990-2999").
     if (acc.holderStarted && /^\d{4}(?:[-,]\d{2,4})*[,.;]?$/.test(w) && !isYear(w)) { acc.stopped = true; acc.stopAt = i; return; }
-    // A role in parentheses after a name ("Fabrice Bellard (original author), Michael
-    // Niedermayer") stays in the statement and the list of holders goes on after it.
+    // A role in parentheses after a name ("Thomas Davies (Original Author), Scott R Ladd") stays
+    // in the statement, not in the holder, and the list of holders goes on after it.
     if (acc.holderStarted && /^\(/.test(w)) {
       let k = i;
       while (k < words.length && k - i < 4 && !/\)[,.;]?$/.test(words[k]!)) k++;
       const aside = words.slice(i, k + 1).join(' ');
       if (k < words.length && ROLE.test(aside)) {
         acc.tokens.push(...words.slice(i, k + 1).map((x, n) => (n === 0 ? ASIDE + x : x)));
-        acc.asides = (acc.asides ?? 0) + 1;
         i = k;
         continue;
       }
