@@ -2,9 +2,9 @@
 // scancode: each file has a .yml sidecar with the expected copyrights, holders and authors).
 // A file matches for a field when every expected value is found (as a multiset, after
 // whitespace normalisation); a file expecting none matches only if we find none. Only files whose
-// sidecar lists the field under `what` count for it. The gate is the issue's acceptance: at least
-// 75 % of files with all holders found; the copyright-statement floor below it guards against
-// regressions (holders about 90 %, statements about 85 % when this was written).
+// sidecar lists the field under `what` count for it. The gates are issue 15's acceptance: at
+// least 93 % of files with all holders found and 90 % with all statements found (93.6 % and
+// 90.3 % when this was written; before that work, 90.6 % and 85.8 %).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,8 +14,8 @@ import { loadCopyrightDetection } from '../../../server/engine/index.ts';
 const { detectCopyrights } = await loadCopyrightDetection();
 
 const CORPUS = path.resolve('../shared/corpora/copyrights/scancode');
-const HOLDER_FLOOR = 0.75;
-const COPYRIGHT_FLOOR = 0.8;
+const HOLDER_FLOOR = 0.93;
+const COPYRIGHT_FLOOR = 0.9;
 
 type Field = 'copyrights' | 'holders' | 'authors';
 type Sidecar = { what?: string[]; copyrights?: string[]; holders?: string[]; authors?: string[] };
@@ -29,7 +29,10 @@ function decode(buf: Buffer): string {
   }
 }
 
-const norm = (s: string): string => s.replace(/\s+/g, ' ').trim();
+// ScanCode's tokeniser sometimes writes a space before a comma ("Ximian, Inc. , Gergo Erdi")
+// and sometimes drops one the source had ("Wilamowski , xenomorph" reported as "Wilamowski,
+// xenomorph"): spacing before a comma is not a difference.
+const norm = (s: string): string => s.replace(/\s+/g, ' ').replace(/ ,/g, ',').trim();
 
 // Expected values all found (multiset containment); none expected = none found.
 function matches(expected: string[], found: string[]): { ok: boolean; exact: boolean; missing: string[] } {
@@ -47,14 +50,14 @@ function matches(expected: string[], found: string[]): { ok: boolean; exact: boo
 }
 
 describe('copyright detection: ScanCode corpus', () => {
-  it(`finds all expected holders in at least ${HOLDER_FLOOR * 100} % of files`, () => {
+  it(`finds all expected holders in at least ${HOLDER_FLOOR * 100} % of files and all statements in ${COPYRIGHT_FLOOR * 100} %`, () => {
     const sidecars = readdirSync(CORPUS).filter((f) => f.endsWith('.yml'));
     const stats: Record<Field, { files: number; ok: number; exact: number }> = {
       copyrights: { files: 0, ok: 0, exact: 0 },
       holders: { files: 0, ok: 0, exact: 0 },
       authors: { files: 0, ok: 0, exact: 0 },
     };
-    const failures: { file: string; missing: string[]; extra: string[] }[] = [];
+    const failures: { file: string; field: Field; missing: string[]; extra: string[] }[] = [];
     let bytes = 0;
     let elapsed = 0;
     let scanned = 0;
@@ -81,9 +84,9 @@ describe('copyright detection: ScanCode corpus', () => {
         stats[field].files++;
         if (r.ok) stats[field].ok++;
         if (r.exact) stats[field].exact++;
-        if (field === 'holders' && !r.ok) {
+        if (field !== 'authors' && !r.ok) {
           const wanted = new Set(want.map(norm));
-          failures.push({ file, missing: r.missing, extra: found.map(norm).filter((f) => !wanted.has(f)) });
+          failures.push({ file, field, missing: r.missing, extra: found.map(norm).filter((f) => !wanted.has(f)) });
         }
       }
     }
@@ -94,7 +97,7 @@ describe('copyright detection: ScanCode corpus', () => {
     }
     console.log(`速度 ${(scanned / (elapsed / 1000)).toFixed(0)} 文件/秒，${(bytes / 1e6 / (elapsed / 1000)).toFixed(1)} MB/秒（${scanned} 个文件）`);
     const worst = failures.sort((a, b) => b.missing.length - a.missing.length).slice(0, process.env.CAIRN_COPYRIGHT_ALL ? 1000 : 10);
-    for (const f of worst) console.log(`✗ ${f.file}\n    缺少 ${JSON.stringify(f.missing)}\n    多出 ${JSON.stringify(f.extra)}`);
+    for (const f of worst) console.log(`✗ ${f.field} ${f.file}\n    缺少 ${JSON.stringify(f.missing)}\n    多出 ${JSON.stringify(f.extra)}`);
     expect(stats.holders.ok / stats.holders.files).toBeGreaterThanOrEqual(HOLDER_FLOOR);
     expect(stats.copyrights.ok / stats.copyrights.files).toBeGreaterThanOrEqual(COPYRIGHT_FLOOR);
   });

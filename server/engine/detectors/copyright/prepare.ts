@@ -10,7 +10,7 @@ export type Line = { text: string; line: number; skip?: boolean };
 // copyright or author marker at all, so the per-line work is skipped for them. It must stay a
 // superset of what statements.ts looks for (keywords, ©, (c), author and holder markers).
 export const CANDIDATE =
-  /copyright|copr\.|\(\s*c\s*\)|©|&copy;|&#0*169;|&#xa9;|\\u00a9|\\xa9|\\251|author|written\s+by|contributed|maintainer|holder/i;
+  /copyright|copr\.|\(\s*c\s*\)|©|&copy;|&#0*169;|&#xa9;|\\u00a9|\\xa9|\\251|author|written\s+by|contributed|maintainer|holder|版权|著作权/i;
 
 // Leading comment markers of common languages, tried repeatedly: C/C++/Java (// /* * */),
 // shell/Python/Perl (#), HTML/XML (<!-- -->), Lisp/ini (;), SQL/Lua/Haskell (--), TeX/Erlang (%),
@@ -24,6 +24,8 @@ const TRAILING = /(?:\s+|\*+\/|\*+|-->|\\+|\|+|#+|=+|\/\/+|\+{2,}|"|')$/;
 // statements use.
 function normaliseSigns(s: string): string {
   return s
+    // UTF-8 "©" read as Latin-1 or Windows-1252 ("Copyright Â© 2007 Red Hat, Inc.").
+    .replace(/(?:Ã‚)?Â©/g, '©')
     .replace(/&copy;|&#169;|&#xa9;|&#0*169;/gi, '(c)')
     .replace(/©/g, '(c)')
     // The sign escaped in source strings and Texinfo: \u00A9, \xA9, \251, @copyright{}.
@@ -37,7 +39,26 @@ function normaliseSigns(s: string): string {
     .replace(/&amp;/gi, '&')
     .replace(/&lt;/gi, '<')
     .replace(/&gt;/gi, '>')
-    .replace(/&quot;/gi, '"');
+    .replace(/&quot;/gi, '"')
+    // Year ranges written with an en or em dash ("2013–2015") read as "2013-2015".
+    .replace(/(?<=\d)\s*[–—]\s*(?=\d|present\b|now\b)/gi, '-')
+    // A sign lost in decoding as "?" ("Copyright ? 1999 CERN") stands for nothing.
+    .replace(/\b(copyright)\s+\?\s+(?=[12]\d{3}\b)/gi, '$1 ');
+}
+
+// Chinese statements ("版权所有 © 2015-2021 阿里巴巴集团", "Copyright © 2019 某某有限公司 版权所有",
+// "本软件著作权归某某公司所有") are written without spaces between words: the keywords, the
+// closing "所有" of "归 … 所有" and the years ("2020年") are set apart so the statement grammar
+// reads them as words. Full-width punctuation reads as its ASCII form.
+const CJK = /[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]/;
+function spaceChinese(s: string): string {
+  if (!CJK.test(s)) return s;
+  return s
+    .replace(/（/g, '(').replace(/）/g, ')').replace(/、/g, ', ').replace(/，/g, ' ， ').replace(/：/g, ': ').replace(/；/g, '; ').replace(/。/g, '. ')
+    .replace(/(?:并且?|且)?(保留所有权利)/g, ' $1 ').replace(/(版权所有|著作权所有|著作权归|版权归|著作权|版权)/g, ' $1 ')
+    .replace(/(?<=[12]\d{3})\s*年(?:度)?/g, ' ')
+    .replace(/(?<=[\u3400-\u9fff)])(?<!权)\s*所有(?=\s*[.,;]|\s*$)/g, ' 所有')
+    .replace(/(?<=[\u3400-\u9fff])(?=\d)|(?<=\d)(?=[\u3400-\u9fff])/g, ' ');
 }
 
 // HTML/XML tags are dropped, but angle-bracketed e-mails and URLs (<a@b.org>, <http://x/>,
@@ -47,7 +68,7 @@ const INLINE_TAG = /<\/?(?:s|b|i|u|em|strong|span|font|a|tt|code|small|big|sup|s
 const TAG = /<\/?[a-zA-Z][a-zA-Z0-9:-]*(?:\s[^<>]*)?\/?>/g;
 
 export function cleanLine(raw: string): string {
-  let s = normaliseSigns(raw.replace(/\t/g, ' '));
+  let s = spaceChinese(normaliseSigns(raw.replace(/\t/g, ' ')));
   // <meta name="copyright" content="..."> carries its statement in an attribute.
   s = s.replace(/<meta\b[^>]*?\bcontent\s*=\s*"([^"]*)"[^>]*>/gi, ' $1 ');
   // "<s>Ian F. Darwin</s>, 1987" reads "Ian F. Darwin, 1987".
