@@ -1,8 +1,17 @@
 // Shared steps of the specs that need an analysed project: a subject made on the subject list,
 // a local-upload project made on 新建项目 (file dropped or picked), and waiting for its run.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { call } from './platform-session.ts';
+import { CORPORA } from './web-host.ts';
+
+/** Zips these folders of trivy's test repositories (../shared/corpora/trivy/repo) into `target`, a project upload. */
+export function zipTrivyRepos(target: string, folders: string[]): string {
+  execFileSync('zip', ['-qr', target, ...folders], { cwd: join(CORPORA, 'trivy', 'repo') });
+  return target;
+}
 
 /** Creates a subject on the subject list (新建应用) and opens its task list; the subject's id. */
 export async function createSubjectOnScreen(page: Page, origin: string, name: string): Promise<number> {

@@ -14,11 +14,10 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import type { LibraryEntry } from '../../contract/ipc/desktop-contract.ts';
 import { firstLogin } from './admin-login.ts';
 import { call, platformSession } from './platform-session.ts';
-import { createSubjectOnScreen, dropFile, newLocalProject, waitForRun } from './project-flows.ts';
-import { startWebHost, type WebHost } from './web-host.ts';
+import { createSubjectOnScreen, dropFile, newLocalProject, waitForRun, zipTrivyRepos } from './project-flows.ts';
+import { CORPORA, startWebHost, type WebHost } from './web-host.ts';
 
 const shot = (name: string) => `test-results/reports-${name}.png`;
-const CORPORA = join(process.cwd(), '..', 'shared', 'corpora');
 const SBOM = join(CORPORA, 'sbom', 'examples', 'laravel-7.12.0', 'bom.1.4.json');
 
 test.use({ actionTimeout: 15_000 });
@@ -30,13 +29,8 @@ let api: APIRequestContext | null = null;
 
 test.beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'cairn-e2e-reports-'));
-  zipPath = join(work, 'payment-gateway.zip');
-  execFileSync('zip', ['-qr', zipPath, 'gomod', 'pip', 'npm'], { cwd: join(CORPORA, 'trivy', 'repo') });
-  host = await startWebHost({
-    prepare: (home) => {
-      execFileSync(process.execPath, ['cli/cairn.ts', 'kb', 'import', '--db', join(home, 'platform', 'cairn.db'), join(CORPORA, 'advisories', 'go'), join(CORPORA, 'advisories', 'pypi')], { stdio: 'ignore' });
-    },
-  });
+  zipPath = zipTrivyRepos(join(work, 'payment-gateway.zip'), ['gomod', 'pip', 'npm']);
+  host = await startWebHost({ advisories: ['go', 'pypi'] });
 });
 test.afterAll(async () => {
   await api?.dispose();

@@ -4,18 +4,16 @@
 // the task list, the task details, 报告管理 and the report library keep every row action inside the
 // viewport (no scrolling sideways to reach them); the dependency tree's expanded rows in light and
 // dark themes. Screenshots go to test-results/fit-*.png (looked at by a person as well).
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
 import { firstLogin } from './admin-login.ts';
 import { call, platformSession } from './platform-session.ts';
-import { createSubjectOnScreen, newLocalProject, waitForRun } from './project-flows.ts';
+import { createSubjectOnScreen, newLocalProject, waitForRun, zipTrivyRepos } from './project-flows.ts';
 import { startWebHost, type WebHost } from './web-host.ts';
 
 const shot = (name: string) => `test-results/fit-${name}.png`;
-const CORPORA = join(process.cwd(), '..', 'shared', 'corpora');
 
 test.use({ actionTimeout: 15_000 });
 
@@ -26,13 +24,8 @@ let api: APIRequestContext | null = null;
 
 test.beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'cairn-e2e-fit-'));
-  zipPath = join(work, 'order-service-with-a-rather-long-project-name.zip');
-  execFileSync('zip', ['-qr', zipPath, 'npm', 'pip'], { cwd: join(CORPORA, 'trivy', 'repo') });
-  host = await startWebHost({
-    prepare: (home) => {
-      execFileSync(process.execPath, ['cli/cairn.ts', 'kb', 'import', '--db', join(home, 'platform', 'cairn.db'), join(CORPORA, 'advisories', 'pypi')], { stdio: 'ignore' });
-    },
-  });
+  zipPath = zipTrivyRepos(join(work, 'order-service-with-a-rather-long-project-name.zip'), ['npm', 'pip']);
+  host = await startWebHost({ advisories: ['pypi'] });
 });
 test.afterAll(async () => {
   await api?.dispose();

@@ -1,6 +1,6 @@
 // Starts the web host (the desktop app's main services in plain Node, with a freshly started
 // embedded platform) in a throwaway app-data folder, and hands the test its launch URL.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,10 +16,19 @@ export interface WebHost {
 export interface WebHostOptions {
   /** Runs before the host starts, with its empty app-data folder (e.g. to load a knowledge base). */
   prepare?: (home: string) => Promise<void> | void;
+  /** Folders of ../shared/corpora/advisories (go, pypi, crates.io) loaded with `cairn kb import` before the host starts. */
+  advisories?: string[];
 }
+
+/** The shared test corpora, beside the repository. */
+export const CORPORA = join(process.cwd(), '..', 'shared', 'corpora');
 
 export async function startWebHost(options: WebHostOptions = {}): Promise<WebHost> {
   const home = mkdtempSync(join(tmpdir(), 'cairn-e2e-'));
+  if (options.advisories?.length) {
+    const folders = options.advisories.map((eco) => join(CORPORA, 'advisories', eco));
+    execFileSync(process.execPath, ['cli/cairn.ts', 'kb', 'import', '--db', join(home, 'platform', 'cairn.db'), ...folders], { stdio: 'ignore' });
+  }
   await options.prepare?.(home);
   const child: ChildProcess = spawn(process.execPath, ['main/web-host/cli.ts', '--port', '0'], {
     env: { ...process.env, CAIRN_HOME: home, LOG_LEVEL: 'warn' },
