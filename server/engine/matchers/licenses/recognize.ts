@@ -25,6 +25,36 @@ export interface LicenseMatch {
   startLine: number;
   endLine: number;
   kind: 'text' | 'header' | 'tag' | 'reference';
+  /**
+   * The file's own lines that decided the match, at most EVIDENCE_LINES of EVIDENCE_CHARS each: the
+   * opening lines of a text or header, the tag or reference line, and for a modified text the lines
+   * that differ from the standard one.
+   */
+  evidence?: string[];
+  /** For a `LicenseRef-…` modified or partial text: the standard licence it is nearest to. */
+  nearest?: string;
+}
+
+export const EVIDENCE_LINES = 5;
+export const EVIDENCE_CHARS = 200;
+
+/** Lines from..to (1-based, inclusive) of a text, trimmed, blank ones skipped, within the evidence limits. */
+export function evidenceLines(text: string, from: number, to: number): string[] {
+  const out: string[] = [];
+  let line = 1;
+  let start = 0;
+  while (line < from && start >= 0) {
+    start = text.indexOf('\n', start) + 1 || -1;
+    line++;
+  }
+  while (start >= 0 && line <= to && out.length < EVIDENCE_LINES) {
+    const end = text.indexOf('\n', start);
+    const raw = text.slice(start, end < 0 ? undefined : end).trim();
+    if (raw) out.push(raw.length > EVIDENCE_CHARS ? `${raw.slice(0, EVIDENCE_CHARS - 1)}…` : raw);
+    start = end < 0 ? -1 : end + 1;
+    line++;
+  }
+  return out;
 }
 
 export interface LicenseRecognizer {
@@ -493,6 +523,7 @@ export function createLicenseRecognizer(): LicenseRecognizer {
       // refers to, not a second, version-only grant.
       const result = absorbed.filter((m) => !(m.kind !== 'tag' && m.kind !== 'header' && m.spdx.endsWith('-only') && absorbed.some((o) => o.spdx === m.spdx.replace(/-only$/, '-or-later'))));
       result.sort((a, b) => a.startLine - b.startLine || b.score - a.score);
+      for (const m of result) m.evidence ??= evidenceLines(body, m.startLine, m.endLine);
       return result;
     },
   };
