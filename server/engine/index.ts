@@ -132,6 +132,9 @@ export { EXCLUDED_SCOPES, isProjectScope, licenseScopeOf, type LicenseScope } fr
 export type { ProjectLicense } from './project-license.ts';
 export type { LicenseMatch, LicenseRecognizer } from './matchers/licenses/recognize.ts';
 export type { CopyrightDetection, Found } from './detectors/copyright/index.ts';
+/** One key for differently spelt holders ("Foo, Inc." = "FOO INC", "Koskimäki" = "Koskimaki"); Latin letters folded to ASCII. */
+export { normaliseHolder } from './detectors/copyright/dedupe.ts';
+export { foldLatin } from './detectors/copyright/prepare.ts';
 
 /** Licence text recognition (analysis mode 4): createLicenseRecognizer builds its index on first use. */
 export async function loadLicenseRecognition() {

@@ -5,6 +5,7 @@ import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { resultScope } from '../../db/repositories/results.ts';
 import { componentLicences, licenceSamples, licenceViewCounts, runCopyrights, runLicences } from '../../db/repositories/results-licences.ts';
+import { foldLatin, normaliseHolder } from '../../engine/index.ts';
 import { conflictOf, OSADL_VERSION } from '../../licenses/conflicts.ts';
 import { pageOf, pagingOf } from '../shared.ts';
 import { signedIn, type AreaHandlers } from '../register.ts';
@@ -32,7 +33,9 @@ export function licenceHandlers({ db }: ServerContext): AreaHandlers<typeof resu
       const rows = await runCopyrights(db, run.id);
       // Author lines (holder null, author set) are attached to the holders of the same files.
       const authorsByFile = new Map<string, Set<string>>();
-      const groups = new Map<string, { statements: Set<string>; files: Array<{ file: string; line: number }>; fileSet: Set<string> }>();
+      // One row per holder however it is spelt ("Foo, Inc." / "FOO INC", "Koskimäki" / "Koskimaki"),
+      // shown under the first spelling found.
+      const groups = new Map<string, { holder: string; statements: Set<string>; files: Array<{ file: string; line: number }>; fileSet: Set<string> }>();
       for (const r of rows) {
         if (r.author) {
           const set = authorsByFile.get(r.file) ?? new Set<string>();
@@ -40,19 +43,22 @@ export function licenceHandlers({ db }: ServerContext): AreaHandlers<typeof resu
           authorsByFile.set(r.file, set);
           continue;
         }
-        const key = r.holder?.trim() || r.statement.trim();
-        const g = groups.get(key) ?? { statements: new Set<string>(), files: [], fileSet: new Set<string>() };
+        const holder = r.holder?.trim() || r.statement.trim();
+        const key = normaliseHolder(holder) || holder;
+        const g = groups.get(key) ?? { holder, statements: new Set<string>(), files: [], fileSet: new Set<string>() };
         g.statements.add(r.statement);
         g.fileSet.add(r.file);
         if (g.files.length < 10) g.files.push({ file: r.file, line: r.line });
         groups.set(key, g);
       }
-      const keyword = query?.keyword?.trim().toLowerCase();
-      const all: CopyrightRow[] = [...groups].map(([holder, g]) => {
+      // "koskimaki" finds "Sami Koskimäki": accents do not have to be typed.
+      const keyword = query?.keyword ? foldLatin(query.keyword.trim()).toLowerCase() : '';
+      const matches = (value: string): boolean => foldLatin(value).toLowerCase().includes(keyword);
+      const all: CopyrightRow[] = [...groups.values()].map(({ holder, ...g }) => {
         const authors = new Set<string>();
         for (const f of g.fileSet) for (const a of authorsByFile.get(f) ?? []) authors.add(a);
         return { holder, statements: [...g.statements].slice(0, 5), statementCount: g.statements.size, authors: [...authors].slice(0, 10), fileCount: g.fileSet.size, files: g.files };
-      }).filter((r) => !keyword || r.holder.toLowerCase().includes(keyword) || r.statements.some((s) => s.toLowerCase().includes(keyword)))
+      }).filter((r) => !keyword || matches(r.holder) || r.statements.some(matches))
         .sort((a, b) => b.fileCount - a.fileCount || a.holder.localeCompare(b.holder));
       return ok({ content: pageOf(all, page, size), total: all.length });
     },

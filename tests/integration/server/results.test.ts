@@ -205,6 +205,14 @@ describe.each(databases)('result calls on $name', (database) => {
     expect(copyrights.body.data.total).toBe(2);
     expect(copyrights.body.data.content[0]).toMatchObject({ holder: 'Example Bank Ltd.', statementCount: 2, fileCount: 2, authors: ['Zhang Wei <zhangwei@example.com>'] });
 
+    // One holder however it is spelt, shown as written in the first file (issue 15: names keep their accents).
+    await server.app.cairn.db.insertInto('run_copyrights').values([
+      { run_id: other.runId, file: 'NOTICE', statement: 'Copyright (c) 2016 Sami Koskimäki', holder: 'Sami Koskimäki', author: null, line: 1 },
+      { run_id: other.runId, file: 'src/index.ts', statement: 'Copyright 2017 Sami Koskimaki', holder: 'Sami Koskimaki', author: null, line: 2 },
+    ]).execute();
+    const accented = (await get(member, `/api/license/copyright/${other.projectId}?keyword=koskimaki`)).body.data;
+    expect(accented.content).toMatchObject([{ holder: 'Sami Koskimäki', statementCount: 2, fileCount: 2 }]);
+
     const conflicts = await get(member, `/api/license/conflict/${seeded.projectId}`);
     const c = conflicts.body.data;
     expect(c.outboundLicense).toBe('Apache-2.0');

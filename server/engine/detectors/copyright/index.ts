@@ -1,7 +1,7 @@
 // Copyright detection (analysis mode 7): copyright statements, their holders and authors, each
 // with the line range it was found on. Our own detector, no dependency: it is product core.
 import { findAuthors } from './authors.ts';
-import { binaryToText, CANDIDATE, cleanLine, foldLatin, splitLines, type Line } from './prepare.ts';
+import { binaryToText, CANDIDATE, cleanLine, splitLines, type Line } from './prepare.ts';
 import { findCopyrights, type Found } from './statements.ts';
 
 export type { Found } from './statements.ts';
@@ -51,11 +51,10 @@ function candidateLines(text: string): Line[] {
   return out;
 }
 
-const fold = (found: Found[]): Found[] => found.map((f) => ({ ...f, value: foldLatin(f.value) }));
-
 export function detectCopyrights(text: string): CopyrightDetection {
   const lines = candidateLines(text.includes('\u0000') ? binaryToText(text) : text);
   if (lines.length === 0) return { copyrights: [], holders: [], authors: [] };
   const { copyrights, holders } = findCopyrights(lines);
-  return { copyrights: fold(copyrights), holders: fold(holders), authors: fold(findAuthors(lines)) };
+  // Values keep the file's own spelling ("Koskimäki"); foldLatin is for comparing them only.
+  return { copyrights, holders, authors: findAuthors(lines) };
 }

@@ -100,9 +100,9 @@ export function splitLines(text: string): string[] {
   return text.split(/\r\n|\r|\n/);
 }
 
-// Output values are folded to ASCII for Latin script ("Dag-Erling Smørgrav" -> "Smorgrav"), the
-// form ScanCode reports and the one that de-duplicates across differently encoded files; other
-// scripts (Chinese names) are kept as they are.
+// Latin script folded to ASCII ("Dag-Erling Smørgrav" -> "Smorgrav"): the form ScanCode reports,
+// and the key that treats differently encoded copies of one holder as the same. Only for
+// comparing: what users see keeps the original spelling. Other scripts (Chinese names) are kept.
 const FOLD: Record<string, string> = { ß: 'ss', ø: 'o', Ø: 'O', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', þ: 'th', Þ: 'Th', ı: 'i' };
 export function foldLatin(s: string): string {
   if (!/[^\p{ASCII}]/u.test(s)) return s;

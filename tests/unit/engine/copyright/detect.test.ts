@@ -66,9 +66,19 @@ describe('detectCopyrights: statements and holders', () => {
     expect(detectCopyrights(text)).toEqual({ copyrights: [], holders: [], authors: [] });
   });
 
-  it('folds Latin diacritics but keeps other scripts', () => {
-    expect(values(detectCopyrights('Copyright (c) 2003 Dag-Erling Coïdan Smørgrav\n').holders)).toEqual(['Dag-Erling Coidan Smorgrav']);
+  it('keeps the original spelling of names, accents and other scripts included', () => {
+    expect(values(detectCopyrights('Copyright (c) 2003 Dag-Erling Coïdan Smørgrav\n').holders)).toEqual(['Dag-Erling Coïdan Smørgrav']);
+    expect(values(detectCopyrights('Copyright (c) 2016 Sami Koskimäki\n').copyrights)).toEqual(['Copyright (c) 2016 Sami Koskimäki']);
     expect(values(detectCopyrights('Copyright (c) 2020 阿里巴巴\n').holders)).toEqual(['阿里巴巴']);
+  });
+
+  it('treats accented and folded spellings of one holder as the same holder', () => {
+    expect(normaliseHolder('Sami Koskimäki')).toBe(normaliseHolder('Sami Koskimaki'));
+    const merged = dedupe([
+      { value: 'Sami Koskimäki', startLine: 1, endLine: 1, file: 'a' },
+      { value: 'Sami Koskimaki', startLine: 3, endLine: 3, file: 'b' },
+    ]);
+    expect(merged.map((d) => [d.value, d.locations.length])).toEqual([['Sami Koskimäki', 2]]);
   });
 
   it('reads statements from the printable strings of binary files', () => {
