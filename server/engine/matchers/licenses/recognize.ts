@@ -14,6 +14,7 @@
 //      dropped, so one file can yield several licences, each with its own line range;
 //   5. name references and SPDX tags fill in what texts and headers did not explain.
 import { normalizeDeclared } from './expression.ts';
+import { decideByClauses, familyOf, gnuGrant } from './families.ts';
 import { isDeprecated, licenseHeaders, licenseIds, licenseText } from './knowledge.ts';
 import { tokenize } from './normalize-text.ts';
 import { findReferences } from './references.ts';
@@ -151,6 +152,11 @@ const COMMON = new Set([
   'GFDL-1.1-only', 'GFDL-1.2-only', 'GFDL-1.3-only',
 ]);
 const COMMON_BONUS = 0.05;
+// A look-alike of the same family (families.ts) competes with the best text of a region when it
+// covers most of that region at a similarity at most this far below; its clauses then decide.
+const RIVAL_MARGIN = 0.15;
+// Words before a region searched for the title line a copy set apart from the licence body.
+const TITLE_CONTEXT = 24;
 
 // Look-alikes that differ from a common licence by one clause only: the common text wins the
 // similarity race (it is shorter, and has COMMON_BONUS), but that clause, when the matched region
@@ -346,6 +352,33 @@ function densestRun(hits: number[], weights: number[]): [number, number] {
   return best;
 }
 
+// Words after a GNU header region still read as part of its grant sentence.
+const GRANT_TAIL = 16;
+
+/**
+ * The region to keep for `best`: itself, or a look-alike of the same licence family (families.ts)
+ * matching the same stretch nearly as well whose distinguishing clauses (title, version, steward)
+ * the stretch carries while the best template's own clauses are absent.
+ */
+function familyChoice(templates: Template[], regions: Region[], best: Region, words: string[]): Region {
+  const t = templates[best.template];
+  if (!t || t.kind !== 'text') return best;
+  const family = familyOf(t.spdx);
+  if (!family) return best;
+  const span = best.end - best.start + 1;
+  const rivals = regions.filter((o) => {
+    const rt = templates[o.template];
+    return o !== best && rt?.kind === 'text' && rt.spdx !== t.spdx && familyOf(rt.spdx) === family && o.dice >= best.dice - RIVAL_MARGIN && overlap(o, best) > 0.5 * span;
+  });
+  if (rivals.length === 0) return best;
+  const from = Math.max(0, Math.min(best.start, ...rivals.map((o) => o.start)) - TITLE_CONTEXT);
+  const to = Math.max(best.end, ...rivals.map((o) => o.end));
+  const chosen = decideByClauses([t.spdx, ...rivals.map((o) => templates[o.template]?.spdx ?? '')], words.slice(from, to + 1).join(' '));
+  if (!chosen || chosen === t.spdx) return best;
+  // Several regions of the chosen template (variants): the best-ranked one, first in `regions`.
+  return rivals.find((o) => templates[o.template]?.spdx === chosen) ?? best;
+}
+
 function gnuFamily(id: string): string {
   return id.replace(/-\d.*$/, '');
 }
@@ -394,7 +427,8 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
   const common = (r: Region): number => (COMMON.has(templates[r.template]?.spdx ?? '') ? 1 : 0);
   regions.sort((a, b) => rank(b) - rank(a) || common(b) - common(a));
   const kept: Region[] = [];
-  for (const r of regions) {
+  for (const candidate of regions) {
+    const r = familyChoice(templates, regions, candidate, words);
     const len = r.end - r.start + 1;
     // Rejected when mostly inside one better region, or mostly covered by several (a look-alike
     // straddling the end of one licence and the start of the next).
@@ -426,10 +460,16 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
     // GNU headers differ from each other by little more than a version number, which a few
     // shingles cannot weigh reliably; the notice's own words ("version 2 ... or any later
     // version") decide the exact id.
+    // The grant sentence names the licence (GPL, LGPL or AGPL, version, "or any later version");
+    // it may run a few words past the region ("... or (at your option)" / "any later version.").
     if (t.kind === 'header' && /^(A|L)?GPL-/.test(spdx)) {
-      bodyLines ??= body.split('\n');
-      const stated = findReferences(bodyLines.slice(startLine - 1, endLine).join('\n')).find((m) => m.score >= 0.8 && gnuFamily(m.spdx) === gnuFamily(spdx));
-      if (stated) spdx = stated.spdx;
+      const grant = gnuGrant(words.slice(r.start, r.end + 1 + GRANT_TAIL).join(' '));
+      if (grant) spdx = grant.spdx;
+      else {
+        bodyLines ??= body.split('\n');
+        const stated = findReferences(bodyLines.slice(startLine - 1, endLine).join('\n')).find((m) => m.score >= 0.8 && gnuFamily(m.spdx) === gnuFamily(spdx));
+        if (stated) spdx = stated.spdx;
+      }
     }
     // Header keys may be expressions (a dual-licence notice): one match per licence or exception.
     for (const id of spdx.includes(' ') ? idsWithExceptions(spdx) : [spdx]) found.push({ spdx: id, score: Math.round(r.dice * 1000) / 1000, startLine, endLine, kind: t.kind });
@@ -518,7 +558,13 @@ export function createLicenseRecognizer(): LicenseRecognizer {
       // "On Debian systems the complete text of the GNU General Public License can be found in
       // /usr/share/common-licenses/GPL-2" right after a GPL notice points at the same licence.
       const base = (id: string): string => id.replace(/-(only|or-later)$/, '');
-      const absorbed = final.filter((m) => !(m.kind === 'reference' && final.some((o) => o.kind !== 'reference' && o.kind !== 'tag' && base(o.spdx) === base(m.spdx) && m.startLine >= o.startLine && m.startLine - o.endLine <= 8)));
+      // Such a pointer only says where texts are installed, so it also goes with a notice of
+      // another member of the family ("... /usr/share/common-licenses/LGPL-2 and version 3 in
+      // /usr/share/common-licenses/LGPL-3" after an LGPL-2.0-or-later notice).
+      let textLines: string[] | undefined;
+      const pointer = (m: LicenseMatch): boolean => /\/common-licenses\//i.test((textLines ??= body.split('\n'))[m.startLine - 1] ?? '');
+      const sameLicence = (o: LicenseMatch, m: LicenseMatch): boolean => base(o.spdx) === base(m.spdx) || (familyOf(o.spdx) !== undefined && familyOf(o.spdx) === familyOf(m.spdx) && pointer(m));
+      const absorbed = final.filter((m) => !(m.kind === 'reference' && final.some((o) => o.kind !== 'reference' && o.kind !== 'tag' && sameLicence(o, m) && m.startLine >= o.startLine && m.startLine - o.endLine <= 8)));
       // A full GPL/LGPL text next to an "or any later version" notice is the text that notice
       // refers to, not a second, version-only grant.
       const result = absorbed.filter((m) => !(m.kind !== 'tag' && m.kind !== 'header' && m.spdx.endsWith('-only') && absorbed.some((o) => o.spdx === m.spdx.replace(/-only$/, '-or-later'))));
