@@ -69,6 +69,12 @@ const CLAUSES: Record<string, RegExp[]> = {
   'BSD-3-Clause': [/\bmay (?:not )?be used to endorse or promote products derived from this software\b/],
 };
 
+/** The other members of a licence's family that have distinguishing clauses. */
+export function familyMembers(id: string): string[] {
+  const family = familyOf(id);
+  return family ? Object.keys(CLAUSES).filter((other) => other !== id && familyOf(other) === family) : [];
+}
+
 const templateWords = new Map<string, string>();
 
 function templateOf(id: string): string {
@@ -158,4 +164,74 @@ export function gnuGrant(words: string): GnuGrant | undefined {
   else version = !minor || minor === '0' ? `${major}.0` : undefined;
   if (!version) return undefined;
   return { spdx: `${family}-${version}-${later ? 'or-later' : 'only'}`, at: name.index };
+}
+
+// ---- Names of family members ---------------------------------------------------------------------
+// Notices that name a member the general reference rules (references.ts) do not know: the Netscape
+// and Common Public Attribution licences of the MPL family, the CeCILL and EUPL versions. A notice
+// naming one of them often names its parent too ("The License is based on the Mozilla Public
+// License Version 1.1"): that mention says where the licence comes from, not which one applies.
+
+interface NameRule {
+  re: RegExp;
+  id: (m: RegExpExecArray) => string;
+  score?: number;
+}
+
+const NAMES: NameRule[] = [
+  { re: /\bnetscape public license,? (?:version |v ?)?1 ([01])\b/g, id: (m) => `NPL-1.${m[1] ?? '1'}` },
+  { re: /\bcommon public attribution license,? (?:version |v ?)?1 0\b|\bcpal 1 0\b/g, id: () => 'CPAL-1.0' },
+  { re: /\bcecill ?([bc])\b/g, id: (m) => `CECILL-${(m[1] ?? 'b').toUpperCase()}` },
+  // "CeCILL license version 2.1", "CeCILL v2.0"; an unversioned "CeCILL" licence is the current 2.1.
+  { re: /\bcecill(?: license| licensing agreement| free software license agreement)?,? (?:version |v ?)?([12]) ([01])\b/g, id: (m) => `CECILL-${m[1] ?? '2'}.${m[2] ?? '1'}` },
+  { re: /\b(?:(?:by|under) the|governed by the) cecill license\b(?! (?:version |v ?)?[12] [01]\b)/g, id: () => 'CECILL-2.1', score: 0.5 },
+  { re: /\b(?:european union public license|eupl),? (?:version |v ?)?1 ([012])\b/g, id: (m) => `EUPL-1.${m[1] ?? '2'}` },
+];
+
+export interface NamedMember {
+  spdx: string;
+  score: number;
+  startLine: number;
+  endLine: number;
+}
+
+/** Family members named in a text (see NAMES), each with its line span. */
+export function familyNames(text: string): NamedMember[] {
+  const { words, lines } = tokenize(text);
+  const joined = words.join(' ');
+  if (!/netscape|attribution|cecill|eupl|european union/.test(joined)) return [];
+  // Word index of each character offset: offsets[i] is where word i starts.
+  const offsets: number[] = [];
+  let pos = 0;
+  for (const w of words) {
+    offsets.push(pos);
+    pos += w.length + 1;
+  }
+  const wordAt = (offset: number): number => {
+    let lo = 0;
+    let hi = offsets.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((offsets[mid] ?? 0) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const out: NamedMember[] = [];
+  for (const rule of NAMES) {
+    rule.re.lastIndex = 0;
+    for (let m = rule.re.exec(joined); m; m = rule.re.exec(joined)) {
+      const spdx = rule.id(m);
+      const startLine = lines[wordAt(m.index)] ?? 1;
+      const endLine = lines[wordAt(m.index + m[0].length - 1)] ?? startLine;
+      if (out.some((o) => o.spdx === spdx && o.startLine <= endLine && startLine <= o.endLine)) continue;
+      out.push({ spdx, score: rule.score ?? 0.8, startLine, endLine });
+    }
+  }
+  return out;
+}
+
+/** Whether a text says the licence it names is the basis of another ("based on the MPL 1.1"). */
+export function namesParent(text: string): boolean {
+  return /\bbased on\b/.test(tokenize(text).words.join(' '));
 }

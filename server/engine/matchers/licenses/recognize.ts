@@ -14,7 +14,7 @@
 //      dropped, so one file can yield several licences, each with its own line range;
 //   5. name references and SPDX tags fill in what texts and headers did not explain.
 import { normalizeDeclared } from './expression.ts';
-import { decideByClauses, familyOf, gnuGrant } from './families.ts';
+import { decideByClauses, familyMembers, familyNames, familyOf, gnuGrant, namesParent } from './families.ts';
 import { isDeprecated, licenseHeaders, licenseIds, licenseText } from './knowledge.ts';
 import { tokenize } from './normalize-text.ts';
 import { findReferences } from './references.ts';
@@ -141,6 +141,9 @@ const VARIANTS: [string, [RegExp, string][]][] = [
   ['BSD-2-Clause', AUTHOR],
   // The SPDX text appends a POSIX manual-page notice that ordinary copies do not carry.
   ['FreeBSD-DOC', [[/\n\s*Manual Pages[\s\S]*$/, '']]],
+  // The SPDX LGPL-3.0 text carries the whole GPL-3.0 after it; a project's COPYING.LESSER is the
+  // LGPL part alone (the GPL sits in COPYING), a sixth of the SPDX text, so it would match nothing.
+  ['LGPL-3.0-only', [[/\n\s*GNU GENERAL PUBLIC LICENSE\s*\n\s*Version 3, 29 June 2007[\s\S]*$/, '']]],
 ];
 
 // Ids that win near-ties against their rarer look-alikes (the "-HP", "-Tso" style variants).
@@ -457,6 +460,12 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
       const refined = REFINE.find((f) => f.from === spdx);
       if (refined && refined.clause.test(words.slice(r.start, r.end + 1).join(' '))) spdx = refined.to;
     }
+    // A notice of one family member read as another's (the MPL-1.1 notice with "Netscape Public
+    // License" or "Common Public Attribution License" in it): the name it carries decides.
+    if (t.kind === 'header' && !/^(A|L)?GPL-/.test(spdx) && familyOf(spdx)) {
+      const named = decideByClauses([spdx, ...familyMembers(spdx)], words.slice(Math.max(0, r.start - TITLE_CONTEXT), r.end + 1 + GRANT_TAIL).join(' '));
+      if (named) spdx = named;
+    }
     // GNU headers differ from each other by little more than a version number, which a few
     // shingles cannot weigh reliably; the notice's own words ("version 2 ... or any later
     // version") decide the exact id.
@@ -502,11 +511,22 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
     }
     return total > 0 && inside / total < 0.5;
   };
-  for (const ref of findReferences(body)) {
+  const named: LicenseMatch[] = familyNames(body).map((n) => ({ ...n, kind: 'reference' }));
+  for (const ref of [...findReferences(body), ...named]) {
     if (tags.some((m) => m.startLine <= ref.endLine && ref.startLine <= m.endLine)) continue;
     const covering = kept.filter((r) => (lines[r.start] ?? 0) <= ref.endLine && ref.startLine <= (lines[r.end] ?? 0));
     if (covering.some((r) => !foreign(ref, r) || gnuFamily(templates[r.template]?.spdx ?? '') === gnuFamily(ref.spdx))) continue;
     found.push(ref);
+  }
+  // "The License is based on the Mozilla Public License Version 1.1": in a notice of another member
+  // of the family, the parent's name says where the licence comes from, not which one applies.
+  for (let i = found.length - 1; i >= 0; i--) {
+    const m = found[i]!;
+    if (m.kind !== 'reference' || !familyOf(m.spdx)) continue;
+    const sibling = found.some((o) => o !== m && o.spdx !== m.spdx && familyOf(o.spdx) === familyOf(m.spdx) && o.startLine <= m.endLine + 2 && m.startLine <= o.endLine + 2);
+    if (!sibling) continue;
+    bodyLines ??= body.split('\n');
+    if (namesParent(bodyLines.slice(m.startLine - 1, m.endLine).join('\n'))) found.splice(i, 1);
   }
   for (const m of found) out.push({ ...m, startLine: m.startLine + lineOffset, endLine: m.endLine + lineOffset });
 }
