@@ -6,6 +6,7 @@
 // punctuation, "2.1" reads "2 1".
 import { licenseText } from './knowledge.ts';
 import { tokenize } from './normalize-text.ts';
+import { findReferences } from './references.ts';
 
 export type Family = 'GNU' | 'GFDL' | 'MPL' | 'CeCILL' | 'EUPL' | 'CDDL' | 'EPL' | 'Apache' | 'BSD';
 
@@ -87,6 +88,15 @@ function templateOf(id: string): string {
 }
 
 /**
+ * Whether the standard text of `textId` itself names `otherId` (the Netscape licence carries the
+ * MPL 1.1 and its Exhibit A notice): such a notice right after that text belongs to the text.
+ */
+export function textNames(textId: string, otherId: string): boolean {
+  const text = templateOf(textId);
+  return (CLAUSES[otherId] ?? []).some((clause) => clause.test(text));
+}
+
+/**
  * Among look-alike candidates that all match one region, the one whose own clauses the region
  * carries: `words` is the region's normalised text (with a little context before it, where a title
  * line may sit). Returns undefined when the clauses do not single one out; the caller keeps its
@@ -113,6 +123,34 @@ export function decideByClauses(candidates: string[], words: string): string | u
     } else if (score > 0 && score === bestScore) tie = true;
   }
   return tie ? undefined : best;
+}
+
+// ---- BSD conditions ------------------------------------------------------------------------------
+// The BSD variants are told apart by which conditions their list carries: the binary-form clause,
+// the endorsement clause, the advertising clause, the "at the beginning of the file" clause. A text
+// whose list lacks one of them is not the variant that has it, however close the rest of the words.
+const BSD_CONDITIONS: [string, RegExp][] = [
+  ['binary', /\bredistributions? in binary form must reproduce\b/],
+  ['endorse', /\bused to endorse or promote\b/],
+  ['advertising', /\badvertising materials mentioning features\b/],
+  ['file-start', /\b(?:at the beginning of the file|as the first lines of this file)\b/],
+];
+// A complete BSD text ends its conditions with the warranty disclaimer; only then does a missing
+// condition mean the licence lacks it (a truncated copy just stops early).
+const BSD_DISCLAIMER = /\bas is and any express or implied warranties\b/;
+
+/** The conditions a BSD text lists, as a key ("binary endorse"); undefined when the text is not complete. */
+export function bsdConditions(words: string): string | undefined {
+  if (!BSD_DISCLAIMER.test(words)) return undefined;
+  return BSD_CONDITIONS.filter(([, re]) => re.test(words)).map(([name]) => name).join(' ');
+}
+
+const templateConditions = new Map<string, string | undefined>();
+
+/** The conditions the standard text of a BSD variant lists. */
+export function bsdTemplateConditions(id: string): string | undefined {
+  if (!templateConditions.has(id)) templateConditions.set(id, bsdConditions(templateOf(id)));
+  return templateConditions.get(id);
 }
 
 // ---- GNU notices -------------------------------------------------------------------------------
@@ -231,7 +269,28 @@ export function familyNames(text: string): NamedMember[] {
   return out;
 }
 
-/** Whether a text says the licence it names is the basis of another ("based on the MPL 1.1"). */
-export function namesParent(text: string): boolean {
-  return /\bbased on\b/.test(tokenize(text).words.join(' '));
+/**
+ * Licences a text names as the basis of another ("The License is based on the Mozilla Public
+ * License Version 1.1"): the ids read from the few words after "based on".
+ */
+export function parentLicences(text: string): Set<string> {
+  const words = tokenize(text).words.join(' ');
+  const out = new Set<string>();
+  const re = /\bbased on (?:the )?((?:\S+ ){0,10}\S+)/g;
+  for (let m = re.exec(words); m; m = re.exec(words)) {
+    const named = m[1] ?? '';
+    for (const ref of findReferences(named)) out.add(ref.spdx);
+    for (const ref of familyNames(named)) out.add(ref.spdx);
+  }
+  return out;
+}
+
+// A GNU licence named as the object of an exception or of a refusal ("gcc's library exception to
+// the GPL v3", "do not upgrade to LGPLv3") is another licence's basis or one that does not apply,
+// not a grant; it only counts as such where the file grants some other GNU licence.
+const NOT_GRANTED = /\b(?:exceptions? to|(?:do not|don t|never|not) (?:upgrade|switch|move|relicense) to|(?:not|in) ?compatible with) (?:the )?(?:gnu )?(?:(?:lesser|library|affero) )?(?:general public license|(?:l|a)?gpl(?: ?v?[123])?)\b/;
+
+/** Whether a line names a GNU licence only as the object of an exception or a refusal. */
+export function gnuNamedNotGranted(line: string): boolean {
+  return NOT_GRANTED.test(tokenize(line).words.join(' '));
 }

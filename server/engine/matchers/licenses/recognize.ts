@@ -14,7 +14,7 @@
 //      dropped, so one file can yield several licences, each with its own line range;
 //   5. name references and SPDX tags fill in what texts and headers did not explain.
 import { normalizeDeclared } from './expression.ts';
-import { decideByClauses, familyMembers, familyNames, familyOf, gnuGrant, namesParent } from './families.ts';
+import { bsdConditions, bsdTemplateConditions, decideByClauses, familyMembers, familyNames, familyOf, gnuGrant, gnuNamedNotGranted, parentLicences, textNames } from './families.ts';
 import { isDeprecated, licenseHeaders, licenseIds, licenseText } from './knowledge.ts';
 import { tokenize } from './normalize-text.ts';
 import { findReferences } from './references.ts';
@@ -355,6 +355,8 @@ function densestRun(hits: number[], weights: number[]): [number, number] {
   return best;
 }
 
+// Lines after a full text where a notice it embeds (an exhibit) may still sit.
+const EXHIBIT_GAP = 8;
 // Words after a GNU header region still read as part of its grant sentence.
 const GRANT_TAIL = 16;
 
@@ -374,6 +376,11 @@ function familyChoice(templates: Template[], regions: Region[], best: Region, wo
     return o !== best && rt?.kind === 'text' && rt.spdx !== t.spdx && familyOf(rt.spdx) === family && o.dice >= best.dice - RIVAL_MARGIN && overlap(o, best) > 0.5 * span;
   });
   if (rivals.length === 0) return best;
+  // BSD variants: the conditions the text lists must be the variant's own.
+  if (family === 'BSD') {
+    const listed = bsdConditions(words.slice(best.start, best.end + 1).join(' '));
+    if (listed !== undefined && bsdTemplateConditions(t.spdx) !== listed) return rivals.find((o) => bsdTemplateConditions(templates[o.template]?.spdx ?? '') === listed) ?? best;
+  }
   const from = Math.max(0, Math.min(best.start, ...rivals.map((o) => o.start)) - TITLE_CONTEXT);
   const to = Math.max(best.end, ...rivals.map((o) => o.end));
   const chosen = decideByClauses([t.spdx, ...rivals.map((o) => templates[o.template]?.spdx ?? '')], words.slice(from, to + 1).join(' '));
@@ -491,6 +498,14 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
       const text = found.find((t) => t.kind === 'text' && t.spdx === h.spdx && t.startLine <= h.endLine && h.startLine <= t.endLine)!;
       text.endLine = Math.max(text.endLine, h.endLine);
       found.splice(i, 1);
+      continue;
+    }
+    // The text of a family member that embeds another's notice (NPL-1.1 ends with the MPL 1.1
+    // Exhibit A): that notice, inside or right after the text, is the text's own.
+    const host = h.kind === 'header' ? found.find((t) => t.kind === 'text' && t.spdx !== h.spdx && familyOf(t.spdx) !== undefined && familyOf(t.spdx) === familyOf(h.spdx) && h.startLine >= t.startLine && h.startLine <= t.endLine + EXHIBIT_GAP && textNames(t.spdx, h.spdx)) : undefined;
+    if (host) {
+      host.endLine = Math.max(host.endLine, h.endLine);
+      found.splice(i, 1);
     }
   }
   // Name references only where no text, header or tag already explains the lines.
@@ -526,7 +541,7 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
     const sibling = found.some((o) => o !== m && o.spdx !== m.spdx && familyOf(o.spdx) === familyOf(m.spdx) && o.startLine <= m.endLine + 2 && m.startLine <= o.endLine + 2);
     if (!sibling) continue;
     bodyLines ??= body.split('\n');
-    if (namesParent(bodyLines.slice(m.startLine - 1, m.endLine).join('\n'))) found.splice(i, 1);
+    if (parentLicences(bodyLines.slice(m.startLine - 1, m.endLine).join('\n')).has(m.spdx)) found.splice(i, 1);
   }
   for (const m of found) out.push({ ...m, startLine: m.startLine + lineOffset, endLine: m.endLine + lineOffset });
 }
@@ -585,9 +600,14 @@ export function createLicenseRecognizer(): LicenseRecognizer {
       const pointer = (m: LicenseMatch): boolean => /\/common-licenses\//i.test((textLines ??= body.split('\n'))[m.startLine - 1] ?? '');
       const sameLicence = (o: LicenseMatch, m: LicenseMatch): boolean => base(o.spdx) === base(m.spdx) || (familyOf(o.spdx) !== undefined && familyOf(o.spdx) === familyOf(m.spdx) && pointer(m));
       const absorbed = final.filter((m) => !(m.kind === 'reference' && final.some((o) => o.kind !== 'reference' && o.kind !== 'tag' && sameLicence(o, m) && m.startLine >= o.startLine && m.startLine - o.endLine <= 8)));
+      // A GNU version named only as the object of an exception or refusal, in a file that grants
+      // another GNU licence, is not a second grant.
+      const refused = (m: LicenseMatch): boolean =>
+        m.kind === 'reference' && familyOf(m.spdx) === 'GNU' && absorbed.some((o) => o !== m && o.spdx !== m.spdx && familyOf(o.spdx) === 'GNU') && gnuNamedNotGranted((textLines ??= body.split('\n')).slice(m.startLine - 1, m.endLine).join('\n'));
+      const granted = absorbed.filter((m) => !refused(m));
       // A full GPL/LGPL text next to an "or any later version" notice is the text that notice
       // refers to, not a second, version-only grant.
-      const result = absorbed.filter((m) => !(m.kind !== 'tag' && m.kind !== 'header' && m.spdx.endsWith('-only') && absorbed.some((o) => o.spdx === m.spdx.replace(/-only$/, '-or-later'))));
+      const result = granted.filter((m) => !(m.kind !== 'tag' && m.kind !== 'header' && m.spdx.endsWith('-only') && granted.some((o) => o.spdx === m.spdx.replace(/-only$/, '-or-later'))));
       result.sort((a, b) => a.startLine - b.startLine || b.score - a.score);
       for (const m of result) m.evidence ??= evidenceLines(body, m.startLine, m.endLine);
       return result;
