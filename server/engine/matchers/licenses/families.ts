@@ -226,6 +226,9 @@ const NAMES: NameRule[] = [
   { re: /\b(?:european union public license|eupl),? (?:version |v ?)?1 ([012])\b/g, id: (m) => `EUPL-1.${m[1] ?? '2'}` },
 ];
 
+// Cheap pre-check on the raw text: a file without any of these words names no member of NAMES.
+const NAME_WORDS = /netscape|attribution|cecill|eupl|european union/i;
+
 export interface NamedMember {
   spdx: string;
   score: number;
@@ -235,9 +238,9 @@ export interface NamedMember {
 
 /** Family members named in a text (see NAMES), each with its line span. */
 export function familyNames(text: string): NamedMember[] {
+  if (!NAME_WORDS.test(text)) return [];
   const { words, lines } = tokenize(text);
   const joined = words.join(' ');
-  if (!/netscape|attribution|cecill|eupl|european union/.test(joined)) return [];
   // Word index of each character offset: offsets[i] is where word i starts.
   const offsets: number[] = [];
   let pos = 0;

@@ -437,14 +437,16 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
   const common = (r: Region): number => (COMMON.has(templates[r.template]?.spdx ?? '') ? 1 : 0);
   regions.sort((a, b) => rank(b) - rank(a) || common(b) - common(a));
   const kept: Region[] = [];
-  for (const candidate of regions) {
-    const r = familyChoice(templates, regions, candidate, words);
-    const len = r.end - r.start + 1;
-    // Rejected when mostly inside one better region, or mostly covered by several (a look-alike
-    // straddling the end of one licence and the start of the next).
+  // Rejected when mostly inside one better region, or mostly covered by several (a look-alike
+  // straddling the end of one licence and the start of the next).
+  const rejected = (r: Region): boolean => {
     const covered = kept.reduce((sum, k) => sum + overlap(k, r), 0);
-    if (covered > 0.5 * len || kept.some((k) => overlap(k, r) > 0.5 * (k.end - k.start + 1))) continue;
-    kept.push(r);
+    return covered > 0.5 * (r.end - r.start + 1) || kept.some((k) => overlap(k, r) > 0.5 * (k.end - k.start + 1));
+  };
+  for (const candidate of regions) {
+    if (rejected(candidate)) continue;
+    const r = familyChoice(templates, regions, candidate, words);
+    kept.push(r !== candidate && rejected(r) ? candidate : r);
   }
   // A licence text grants something; a region without any grant word is a stray disclaimer
   // ("THIS SOFTWARE IS PROVIDED AS IS ...") that many licences share, not a licence of its own.
