@@ -31,6 +31,7 @@ const FIXTURES: Record<string, string[]> = {
   'clojure-set.clj': ['EPL-1.0'],
   'glassfish-ha-api-HashableKey.java': ['Classpath-exception-2.0', 'EPL-2.0', 'GPL-2.0-only'],
   'harmony-Copyright.java': ['Apache-2.0'],
+  'modulemaker-Standard.pm': ['Apache-1.1'],
   'nginx-LICENSE': ['BSD-2-Clause'],
   'numpy-LICENSE.txt': ['BSD-3-Clause'],
   'jemalloc-COPYING': ['BSD-2-Clause', 'BSD-3-Clause'],
@@ -54,6 +55,7 @@ const PAIRS: [string, string][] = [
   ['EUPL-1.1', 'EUPL-1.2'],
   ['CDDL-1.0', 'CDDL-1.1'],
   ['EPL-1.0', 'EPL-2.0'],
+  ['Apache-1.1', 'Apache-2.0'],
   ['BSD-2-Clause', 'BSD-3-Clause'],
   ['GFDL-1.1-or-later', 'GFDL-1.3-or-later'],
 ];
