@@ -475,11 +475,10 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
       const named = decideByClauses([spdx, ...familyMembers(spdx)], words.slice(Math.max(0, r.start - TITLE_CONTEXT), r.end + 1 + GRANT_TAIL).join(' '));
       if (named) spdx = named;
     }
-    // GNU headers differ from each other by little more than a version number, which a few
-    // shingles cannot weigh reliably; the notice's own words ("version 2 ... or any later
-    // version") decide the exact id.
-    // The grant sentence names the licence (GPL, LGPL or AGPL, version, "or any later version");
-    // it may run a few words past the region ("... or (at your option)" / "any later version.").
+    // GNU headers differ from each other by little more than a name and a version number, which a
+    // few shingles cannot weigh reliably: the notice's grant sentence decides the exact id (GPL,
+    // LGPL or AGPL, version, "or any later version"), read a few words past the region since the
+    // template may stop at "or (at your option)" before "any later version.".
     if (t.kind === 'header' && /^(A|L)?GPL-/.test(spdx)) {
       const grant = gnuGrant(words.slice(r.start, r.end + 1 + GRANT_TAIL).join(' '));
       if (grant) spdx = grant.spdx;
