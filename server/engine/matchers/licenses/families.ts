@@ -214,12 +214,15 @@ interface NameRule {
   re: RegExp;
   id: (m: RegExpExecArray) => string;
   score?: number;
+  /** Checked on the raw lines of a match, where normalisation lost the punctuation that decides. */
+  raw?: RegExp;
 }
 
 const NAMES: NameRule[] = [
   { re: /\bnetscape public license,? (?:version |v ?)?1 ([01])\b/g, id: (m) => `NPL-1.${m[1] ?? '1'}` },
   { re: /\bcommon public attribution license,? (?:version |v ?)?1 0\b|\bcpal 1 0\b/g, id: () => 'CPAL-1.0' },
-  { re: /\bcecill ?([bc])\b/g, id: (m) => `CECILL-${(m[1] ?? 'b').toUpperCase()}` },
+  // "CeCILL-B", "CeCILL_C", "CeCILL B" — not "CeCILL (C) INRIA", a copyright sign after the name.
+  { re: /\bcecill ?([bc])\b/g, id: (m) => `CECILL-${(m[1] ?? 'b').toUpperCase()}`, raw: /\bcecill[-_ ]?[bc]\b/i },
   // "CeCILL license version 2.1", "CeCILL v2.0"; an unversioned "CeCILL" licence is the current 2.1.
   { re: /\bcecill(?: license| licensing agreement| free software license agreement)?,? (?:version |v ?)?([12]) ([01])\b/g, id: (m) => `CECILL-${m[1] ?? '2'}.${m[2] ?? '1'}` },
   { re: /\b(?:(?:by|under) the|governed by the) cecill license\b(?! (?:version |v ?)?[12] [01]\b)/g, id: () => 'CECILL-2.1', score: 0.5 },
@@ -259,12 +262,14 @@ export function familyNames(text: string): NamedMember[] {
     return lo;
   };
   const out: NamedMember[] = [];
+  let rawLines: string[] | undefined;
   for (const rule of NAMES) {
     rule.re.lastIndex = 0;
     for (let m = rule.re.exec(joined); m; m = rule.re.exec(joined)) {
       const spdx = rule.id(m);
       const startLine = lines[wordAt(m.index)] ?? 1;
       const endLine = lines[wordAt(m.index + m[0].length - 1)] ?? startLine;
+      if (rule.raw && !rule.raw.test((rawLines ??= text.split('\n')).slice(startLine - 1, endLine).join(' '))) continue;
       if (out.some((o) => o.spdx === spdx && o.startLine <= endLine && startLine <= o.endLine)) continue;
       out.push({ spdx, score: rule.score ?? 0.8, startLine, endLine });
     }

@@ -131,6 +131,7 @@ describe('许可证家族：声明中的成员名称', () => {
     expect(named('Licensed under the EUPL, Version 1.1 or – as soon they will be approved by the European Commission')).toEqual(['EUPL-1.1']);
     expect(named('European Union Public Licence v. 1.2')).toEqual(['EUPL-1.2']);
     expect(named('Licensed under the MIT License')).toEqual([]);
+    expect(named('Licence CeCILL (C) INRIA 2004')).toEqual([]);
   });
 
   it('“based on the Mozilla Public License Version 1.1”说的是来源许可证', () => {
