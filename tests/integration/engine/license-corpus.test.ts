@@ -5,7 +5,12 @@
 //
 // Targets are 80 % exact id sets and ≥ 0.95 precision for each of the 20 most frequent expected
 // licences; all top-20 licences now reach the precision target. FLOOR_EXACT records the exact-set
-// share reached so far (86.6 %); raise it as the engine improves.
+// share reached so far (88.0 %, floor 86.6 %); raise it as the engine improves.
+//
+// No family confusion: no file may report one member of a licence family where the corpus expects
+// another (expected LGPL-2.1-only, got GPL-2.0-only; expected MPL-1.1, got NPL-1.1), the two id sets
+// otherwise the same. KNOWN_LABELS lists the files where the corpus label and the text part ways,
+// each with the reason; they are reported, not counted.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +21,28 @@ const { createLicenseRecognizer } = await loadLicenseRecognition();
 const BASE = path.resolve('../shared/corpora/licenses/scancode');
 const TARGET_EXACT = 0.8;
 const TARGET_PRECISION = 0.95;
-const FLOOR_EXACT = 0.86;
+const FLOOR_EXACT = 0.866;
+
+// Licence families (issue 15, Deliver 1): look-alike licences that differ in a few clauses.
+const FAMILIES: [RegExp, string][] = [
+  [/^(?:A|L)?GPL-/, 'GNU'],
+  [/^GFDL-/, 'GFDL'],
+  [/^(?:MPL|NPL|CPAL)-/, 'MPL'],
+  [/^CECILL-/, 'CeCILL'],
+  [/^EUPL-/, 'EUPL'],
+  [/^CDDL-/, 'CDDL'],
+  [/^(?:EPL|CPL)-/, 'EPL'],
+  [/^Apache-/, 'Apache'],
+  [/^BSD-/, 'BSD'],
+];
+const familyOf = (id: string): string => FAMILIES.find(([re]) => re.test(id))?.[1] ?? id;
+
+// Files where the corpus label and the text's own words part ways; each is reported with the reason.
+const KNOWN_LABELS: Record<string, string> = {
+  'lic1/gpl-2.0_28.txt': 'the notice names the "GNU General Public License" without a version: by the GPL\'s own terms any version (GPL-1.0-or-later); the label knows doxygen is GPL-2.0',
+  'lic1/gpl-2.0_complex.txt': 'the file holds a second notice, "either version 2 of the License, or (at your option) any later version", that the label leaves out',
+  'lic1/gpl_and_mit_1.txt': 'unversioned "dual licensed under the MIT and GPL licenses": the reference rules read this jQuery idiom as GPL-2.0 (references.ts IDIOMS), the label as GPL-1.0-or-later',
+};
 
 interface Case {
   file: string;
@@ -86,6 +112,16 @@ describe.skipIf(!existsSync(BASE))('许可证识别：ScanCode 语料', () => {
       }
     });
     const exactShare = exact / cases.length;
+    // Family confusion: an id reported but not expected whose family the expected set has under
+    // another id, with the two sets equal once ids are read as families.
+    const confused: string[] = [];
+    cases.forEach((c, i) => {
+      const got = detected[i] ?? new Set<string>();
+      const extra = [...got].filter((id) => !c.expected.has(id));
+      const swapped = extra.filter((id) => familyOf(id) !== id && [...c.expected].some((e) => familyOf(e) === familyOf(id)));
+      const families = (ids: Iterable<string>): string => [...new Set([...ids].map(familyOf))].sort().join(' ');
+      if (swapped.length > 0 && families(c.expected) === families(got)) confused.push(c.file);
+    });
     const top = [...frequency.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 20);
     const precision = top.map(([id, n]) => {
       const tp = truePositive.get(id) ?? 0;
@@ -98,7 +134,11 @@ describe.skipIf(!existsSync(BASE))('许可证识别：ScanCode 语料', () => {
     console.log(precision.map((p) => `${p.id.padEnd(26)} n=${String(p.expected).padStart(3)} tp=${String(p.tp).padStart(3)} fp=${String(p.fp).padStart(3)} precision=${p.precision.toFixed(3)}`).join('\n'));
     console.log(`worst files (${misses.length} misses, first 30):\n${misses.slice(0, 30).join('\n')}`);
 
+    console.log(`family confusion: ${confused.length} files${confused.length ? `\n${confused.map((f) => `${f}${KNOWN_LABELS[f] ? ` (label: ${KNOWN_LABELS[f]})` : ''}`).join('\n')}` : ''}`);
+
     expect(exactShare).toBeGreaterThanOrEqual(Math.min(TARGET_EXACT, FLOOR_EXACT));
+    expect(exactShare).toBeGreaterThanOrEqual(FLOOR_EXACT);
+    expect(confused.filter((f) => !KNOWN_LABELS[f])).toEqual([]);
     for (const p of precision) expect({ id: p.id, ok: p.precision >= TARGET_PRECISION }).toEqual({ id: p.id, ok: true });
   });
 });

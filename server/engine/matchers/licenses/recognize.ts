@@ -14,6 +14,7 @@
 //      dropped, so one file can yield several licences, each with its own line range;
 //   5. name references and SPDX tags fill in what texts and headers did not explain.
 import { normalizeDeclared } from './expression.ts';
+import { bsdConditions, bsdTemplateConditions, decideByClauses, familyMembers, familyNames, familyOf, gnuGrant, gnuNamedNotGranted, parentLicences, textNames } from './families.ts';
 import { isDeprecated, licenseHeaders, licenseIds, licenseText } from './knowledge.ts';
 import { tokenize } from './normalize-text.ts';
 import { findReferences } from './references.ts';
@@ -140,6 +141,9 @@ const VARIANTS: [string, [RegExp, string][]][] = [
   ['BSD-2-Clause', AUTHOR],
   // The SPDX text appends a POSIX manual-page notice that ordinary copies do not carry.
   ['FreeBSD-DOC', [[/\n\s*Manual Pages[\s\S]*$/, '']]],
+  // The SPDX LGPL-3.0 text carries the whole GPL-3.0 after it; a project's COPYING.LESSER is the
+  // LGPL part alone (the GPL sits in COPYING), a sixth of the SPDX text, so it would match nothing.
+  ['LGPL-3.0-only', [[/\n\s*GNU GENERAL PUBLIC LICENSE\s*\n\s*Version 3, 29 June 2007[\s\S]*$/, '']]],
 ];
 
 // Ids that win near-ties against their rarer look-alikes (the "-HP", "-Tso" style variants).
@@ -151,6 +155,11 @@ const COMMON = new Set([
   'GFDL-1.1-only', 'GFDL-1.2-only', 'GFDL-1.3-only',
 ]);
 const COMMON_BONUS = 0.05;
+// A look-alike of the same family (families.ts) competes with the best text of a region when it
+// covers most of that region at a similarity at most this far below; its clauses then decide.
+const RIVAL_MARGIN = 0.15;
+// Words before a region searched for the title line a copy set apart from the licence body.
+const TITLE_CONTEXT = 24;
 
 // Look-alikes that differ from a common licence by one clause only: the common text wins the
 // similarity race (it is shorter, and has COMMON_BONUS), but that clause, when the matched region
@@ -346,6 +355,40 @@ function densestRun(hits: number[], weights: number[]): [number, number] {
   return best;
 }
 
+// Lines after a full text where a notice it embeds (an exhibit) may still sit.
+const EXHIBIT_GAP = 8;
+// Words after a GNU header region still read as part of its grant sentence.
+const GRANT_TAIL = 16;
+
+/**
+ * The region to keep for `best`: itself, or a look-alike of the same licence family (families.ts)
+ * matching the same stretch nearly as well whose distinguishing clauses (title, version, steward)
+ * the stretch carries while the best template's own clauses are absent.
+ */
+function familyChoice(templates: Template[], regions: Region[], best: Region, words: string[]): Region {
+  const t = templates[best.template];
+  if (!t || t.kind !== 'text') return best;
+  const family = familyOf(t.spdx);
+  if (!family) return best;
+  const span = best.end - best.start + 1;
+  const rivals = regions.filter((o) => {
+    const rt = templates[o.template];
+    return o !== best && rt?.kind === 'text' && rt.spdx !== t.spdx && familyOf(rt.spdx) === family && o.dice >= best.dice - RIVAL_MARGIN && overlap(o, best) > 0.5 * span;
+  });
+  if (rivals.length === 0) return best;
+  // BSD variants: the conditions the text lists must be the variant's own.
+  if (family === 'BSD') {
+    const listed = bsdConditions(words.slice(best.start, best.end + 1).join(' '));
+    if (listed !== undefined && bsdTemplateConditions(t.spdx) !== listed) return rivals.find((o) => bsdTemplateConditions(templates[o.template]?.spdx ?? '') === listed) ?? best;
+  }
+  const from = Math.max(0, Math.min(best.start, ...rivals.map((o) => o.start)) - TITLE_CONTEXT);
+  const to = Math.max(best.end, ...rivals.map((o) => o.end));
+  const chosen = decideByClauses([t.spdx, ...rivals.map((o) => templates[o.template]?.spdx ?? '')], words.slice(from, to + 1).join(' '));
+  if (!chosen || chosen === t.spdx) return best;
+  // Several regions of the chosen template (variants): the best-ranked one, first in `regions`.
+  return rivals.find((o) => templates[o.template]?.spdx === chosen) ?? best;
+}
+
 function gnuFamily(id: string): string {
   return id.replace(/-\d.*$/, '');
 }
@@ -394,13 +437,16 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
   const common = (r: Region): number => (COMMON.has(templates[r.template]?.spdx ?? '') ? 1 : 0);
   regions.sort((a, b) => rank(b) - rank(a) || common(b) - common(a));
   const kept: Region[] = [];
-  for (const r of regions) {
-    const len = r.end - r.start + 1;
-    // Rejected when mostly inside one better region, or mostly covered by several (a look-alike
-    // straddling the end of one licence and the start of the next).
+  // Rejected when mostly inside one better region, or mostly covered by several (a look-alike
+  // straddling the end of one licence and the start of the next).
+  const rejected = (r: Region): boolean => {
     const covered = kept.reduce((sum, k) => sum + overlap(k, r), 0);
-    if (covered > 0.5 * len || kept.some((k) => overlap(k, r) > 0.5 * (k.end - k.start + 1))) continue;
-    kept.push(r);
+    return covered > 0.5 * (r.end - r.start + 1) || kept.some((k) => overlap(k, r) > 0.5 * (k.end - k.start + 1));
+  };
+  for (const candidate of regions) {
+    if (rejected(candidate)) continue;
+    const r = familyChoice(templates, regions, candidate, words);
+    kept.push(r !== candidate && rejected(r) ? candidate : r);
   }
   // A licence text grants something; a region without any grant word is a stray disclaimer
   // ("THIS SOFTWARE IS PROVIDED AS IS ...") that many licences share, not a licence of its own.
@@ -423,13 +469,24 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
       const refined = REFINE.find((f) => f.from === spdx);
       if (refined && refined.clause.test(words.slice(r.start, r.end + 1).join(' '))) spdx = refined.to;
     }
-    // GNU headers differ from each other by little more than a version number, which a few
-    // shingles cannot weigh reliably; the notice's own words ("version 2 ... or any later
-    // version") decide the exact id.
+    // A notice of one family member read as another's (the MPL-1.1 notice with "Netscape Public
+    // License" or "Common Public Attribution License" in it): the name it carries decides.
+    if (t.kind === 'header' && !/^(A|L)?GPL-/.test(spdx) && familyOf(spdx)) {
+      const named = decideByClauses([spdx, ...familyMembers(spdx)], words.slice(Math.max(0, r.start - TITLE_CONTEXT), r.end + 1 + GRANT_TAIL).join(' '));
+      if (named) spdx = named;
+    }
+    // GNU headers differ from each other by little more than a name and a version number, which a
+    // few shingles cannot weigh reliably: the notice's grant sentence decides the exact id (GPL,
+    // LGPL or AGPL, version, "or any later version"), read a few words past the region since the
+    // template may stop at "or (at your option)" before "any later version.".
     if (t.kind === 'header' && /^(A|L)?GPL-/.test(spdx)) {
-      bodyLines ??= body.split('\n');
-      const stated = findReferences(bodyLines.slice(startLine - 1, endLine).join('\n')).find((m) => m.score >= 0.8 && gnuFamily(m.spdx) === gnuFamily(spdx));
-      if (stated) spdx = stated.spdx;
+      const grant = gnuGrant(words.slice(r.start, r.end + 1 + GRANT_TAIL).join(' '));
+      if (grant) spdx = grant.spdx;
+      else {
+        bodyLines ??= body.split('\n');
+        const stated = findReferences(bodyLines.slice(startLine - 1, endLine).join('\n')).find((m) => m.score >= 0.8 && gnuFamily(m.spdx) === gnuFamily(spdx));
+        if (stated) spdx = stated.spdx;
+      }
     }
     // Header keys may be expressions (a dual-licence notice): one match per licence or exception.
     for (const id of spdx.includes(' ') ? idsWithExceptions(spdx) : [spdx]) found.push({ spdx: id, score: Math.round(r.dice * 1000) / 1000, startLine, endLine, kind: t.kind });
@@ -441,6 +498,14 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
     if (h.kind === 'header' && found.some((t) => t.kind === 'text' && t.spdx === h.spdx && t.startLine <= h.endLine && h.startLine <= t.endLine)) {
       const text = found.find((t) => t.kind === 'text' && t.spdx === h.spdx && t.startLine <= h.endLine && h.startLine <= t.endLine)!;
       text.endLine = Math.max(text.endLine, h.endLine);
+      found.splice(i, 1);
+      continue;
+    }
+    // The text of a family member that embeds another's notice (NPL-1.1 ends with the MPL 1.1
+    // Exhibit A): that notice, inside or right after the text, is the text's own.
+    const host = h.kind === 'header' ? found.find((t) => t.kind === 'text' && t.spdx !== h.spdx && familyOf(t.spdx) !== undefined && familyOf(t.spdx) === familyOf(h.spdx) && h.startLine >= t.startLine && h.startLine <= t.endLine + EXHIBIT_GAP && textNames(t.spdx, h.spdx)) : undefined;
+    if (host) {
+      host.endLine = Math.max(host.endLine, h.endLine);
       found.splice(i, 1);
     }
   }
@@ -462,11 +527,22 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
     }
     return total > 0 && inside / total < 0.5;
   };
-  for (const ref of findReferences(body)) {
+  const named: LicenseMatch[] = familyNames(body).map((n) => ({ ...n, kind: 'reference' }));
+  for (const ref of [...findReferences(body), ...named]) {
     if (tags.some((m) => m.startLine <= ref.endLine && ref.startLine <= m.endLine)) continue;
     const covering = kept.filter((r) => (lines[r.start] ?? 0) <= ref.endLine && ref.startLine <= (lines[r.end] ?? 0));
     if (covering.some((r) => !foreign(ref, r) || gnuFamily(templates[r.template]?.spdx ?? '') === gnuFamily(ref.spdx))) continue;
     found.push(ref);
+  }
+  // "The License is based on the Mozilla Public License Version 1.1": in a notice of another member
+  // of the family, the parent's name says where the licence comes from, not which one applies.
+  for (let i = found.length - 1; i >= 0; i--) {
+    const m = found[i]!;
+    if (m.kind !== 'reference' || !familyOf(m.spdx)) continue;
+    const sibling = found.some((o) => o !== m && o.spdx !== m.spdx && familyOf(o.spdx) === familyOf(m.spdx) && o.startLine <= m.endLine + 2 && m.startLine <= o.endLine + 2);
+    if (!sibling) continue;
+    bodyLines ??= body.split('\n');
+    if (parentLicences(bodyLines.slice(m.startLine - 1, m.endLine).join('\n')).has(m.spdx)) found.splice(i, 1);
   }
   for (const m of found) out.push({ ...m, startLine: m.startLine + lineOffset, endLine: m.endLine + lineOffset });
 }
@@ -518,10 +594,21 @@ export function createLicenseRecognizer(): LicenseRecognizer {
       // "On Debian systems the complete text of the GNU General Public License can be found in
       // /usr/share/common-licenses/GPL-2" right after a GPL notice points at the same licence.
       const base = (id: string): string => id.replace(/-(only|or-later)$/, '');
-      const absorbed = final.filter((m) => !(m.kind === 'reference' && final.some((o) => o.kind !== 'reference' && o.kind !== 'tag' && base(o.spdx) === base(m.spdx) && m.startLine >= o.startLine && m.startLine - o.endLine <= 8)));
+      // Such a pointer only says where texts are installed, so it also goes with a notice of
+      // another member of the family ("... /usr/share/common-licenses/LGPL-2 and version 3 in
+      // /usr/share/common-licenses/LGPL-3" after an LGPL-2.0-or-later notice).
+      let textLines: string[] | undefined;
+      const pointer = (m: LicenseMatch): boolean => /\/common-licenses\//i.test((textLines ??= body.split('\n'))[m.startLine - 1] ?? '');
+      const sameLicence = (o: LicenseMatch, m: LicenseMatch): boolean => base(o.spdx) === base(m.spdx) || (familyOf(o.spdx) !== undefined && familyOf(o.spdx) === familyOf(m.spdx) && pointer(m));
+      const absorbed = final.filter((m) => !(m.kind === 'reference' && final.some((o) => o.kind !== 'reference' && o.kind !== 'tag' && sameLicence(o, m) && m.startLine >= o.startLine && m.startLine - o.endLine <= 8)));
+      // A GNU version named only as the object of an exception or refusal, in a file that grants
+      // another GNU licence, is not a second grant.
+      const refused = (m: LicenseMatch): boolean =>
+        m.kind === 'reference' && familyOf(m.spdx) === 'GNU' && absorbed.some((o) => o !== m && o.spdx !== m.spdx && familyOf(o.spdx) === 'GNU') && gnuNamedNotGranted((textLines ??= body.split('\n')).slice(m.startLine - 1, m.endLine).join('\n'));
+      const granted = absorbed.filter((m) => !refused(m));
       // A full GPL/LGPL text next to an "or any later version" notice is the text that notice
       // refers to, not a second, version-only grant.
-      const result = absorbed.filter((m) => !(m.kind !== 'tag' && m.kind !== 'header' && m.spdx.endsWith('-only') && absorbed.some((o) => o.spdx === m.spdx.replace(/-only$/, '-or-later'))));
+      const result = granted.filter((m) => !(m.kind !== 'tag' && m.kind !== 'header' && m.spdx.endsWith('-only') && granted.some((o) => o.spdx === m.spdx.replace(/-only$/, '-or-later'))));
       result.sort((a, b) => a.startLine - b.startLine || b.score - a.score);
       for (const m of result) m.evidence ??= evidenceLines(body, m.startLine, m.endLine);
       return result;
