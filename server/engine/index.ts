@@ -132,6 +132,7 @@ export { EXCLUDED_SCOPES, isProjectScope, licenseScopeOf, type LicenseScope } fr
 export type { ProjectLicense } from './project-license.ts';
 export type { LicenseMatch, LicenseRecognizer } from './matchers/licenses/recognize.ts';
 export type { CopyrightDetection, Found } from './detectors/copyright/index.ts';
+export { binaryStrings, decodeText, readableText, type DecodedText, type TextEncoding } from './text-decode.ts';
 
 /** Licence text recognition (analysis mode 4): createLicenseRecognizer builds its index on first use. */
 export async function loadLicenseRecognition() {
