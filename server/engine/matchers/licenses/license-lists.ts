@@ -5,6 +5,8 @@
 // of the file where many distinct licence ids, names or classifiers stand one per line or one per
 // quoted string, close together, each mostly once.
 //
+// JSON with dozens of "license" fields (lock files, SBOMs, licence reports) is such a list too.
+//
 // What counts as an entry: a quoted string or a whole line (list markers and trailing commas
 // aside; the first cell of a table or CSV row) that is exactly an SPDX licence or exception id
 // (any case), a `LicenseRef-…` id, an SPDX licence's full name, or a `License :: …` classifier.
@@ -23,6 +25,11 @@ const MIN_DISTINCT_SHARE = 0.3;
 // Cheap first test, one native regex pass: a list of licences has versioned ids ("-2.0"),
 // classifiers or LicenseRef ids by the dozen; ordinary files with a licence header have a few.
 const MARKERS = /-\d\.\d|License\s*::|LicenseRef-/g;
+// JSON that carries other packages' licence fields by the dozen: lock files (package-lock.json,
+// composer.lock), SBOMs, licence-checker reports. Their licences belong to the components they
+// describe, whose own files are read for them.
+const JSON_LICENSE_FIELD = /"licen[cs]es?"\s*:\s*["[{]/gi;
+const MIN_JSON_FIELDS = 20;
 /** Only the start of a very big file is looked at. */
 const MAX_CHARS = 2 * 1024 * 1024;
 
@@ -73,6 +80,10 @@ function candidates(line: string): { list: string[]; quoted: boolean } {
  */
 export function isLicenseList(text: string): boolean {
   const body = text.length > MAX_CHARS ? text.slice(0, MAX_CHARS) : text;
+  JSON_LICENSE_FIELD.lastIndex = 0;
+  let fields = 0;
+  while (fields < MIN_JSON_FIELDS && JSON_LICENSE_FIELD.exec(body)) fields++;
+  if (fields >= MIN_JSON_FIELDS) return true;
   MARKERS.lastIndex = 0;
   let markers = 0;
   while (markers < MIN_STRONG && MARKERS.exec(body)) markers++;

@@ -175,6 +175,8 @@ const OPEN_NAMES: Record<string, string> = {
 };
 const openName = (value: string): string | undefined => OPEN_NAMES[value.toLowerCase().replace(/^the\s+/, '').replace(/\s+licen[cs]e$/, '').replace(/\s+/g, ' ')];
 
+const PROSE = /\b(?:from|to|changed?|changes|see|is|are|was|were|has|have|under|in|by|for|this|that|file|our|your|its)\b/i;
+
 // Debian copyright (DEP-5) short names the SPDX list spells differently.
 const DEP5: Record<string, string> = { expat: 'MIT', artistic: 'Artistic-1.0-Perl', perl: 'Artistic-1.0-Perl OR GPL-1.0-or-later', perl_5: 'Artistic-1.0-Perl OR GPL-1.0-or-later' };
 
@@ -186,7 +188,7 @@ function fieldValue(raw: string): string {
     .replace(/\s*\+\s*file\s+LICEN[CS]E\b/i, '')
     // "GPL (/usr/share/common-licenses/GPL)": where the text is, not part of the name.
     .replace(/\s*\([^()]*\/[^()]*\)\s*$/, '')
-    .replace(/^["'({[]+|["')\]},;.]+$/g, '')
+    .replace(/^["'({[*_\s]+|["')\]},;.*_]+$/g, '')
     .trim();
   return DEP5[value.toLowerCase()] ?? value.replace(/\b(expat|artistic)\b(?![\w.-]*\d)/gi, (w) => DEP5[w.toLowerCase()] ?? w);
 }
@@ -225,7 +227,9 @@ function findDeclarations(raw: string): LicenseMatch[] {
       continue;
     }
     const strict = canonicalId(value) ? normalizeDeclared(value) : null;
-    const expression = strict ?? (colon ? normalizeDeclared(value) : null);
+    // Free text must read as a licence name, not a sentence ("LICENSE: Change from BSD to MIT").
+    const nameLike = value.split(/\s+/).length <= 8 && !PROSE.test(value);
+    const expression = strict ?? (colon && nameLike ? normalizeDeclared(value) : null);
     if (!expression) continue;
     add(expression, strict || /^[\w.+-]+(?:\s+(?:AND|OR|WITH)\s+[\w.+-]+)*$/.test(value) ? 1 : 0.9, i + 1);
   }

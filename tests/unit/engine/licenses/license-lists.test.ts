@@ -30,6 +30,16 @@ describe('licence lists', () => {
     expect(recognizer.recognize(text)).toEqual([]);
   });
 
+  it('a lock file or SBOM: other packages\' licence fields by the dozen', () => {
+    const lock = JSON.stringify({ packages: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`node_modules/p${i}`, { version: '1.0.0', license: ['MIT', 'ISC', 'Apache-2.0', 'WTFPL', 'Unlicense'][i % 5] }])) }, null, 2);
+    expect(isLicenseList(lock)).toBe(true);
+    expect(recognizer.recognize(lock)).toEqual([]);
+    const sbom = JSON.stringify({ bomFormat: 'CycloneDX', components: Array.from({ length: 40 }, (_, i) => ({ name: `c${i}`, licenses: [{ license: { id: 'MIT' } }] })) });
+    expect(isLicenseList(sbom)).toBe(true);
+    // A package's own manifest declares one licence: not a list.
+    expect(isLicenseList(JSON.stringify({ name: 'foo', license: 'WTFPL' }, null, 2))).toBe(false);
+  });
+
   it('a licence list in plain text or Markdown', () => {
     const ids20 = ['MIT', 'Apache-2.0', 'BSD-2-Clause', 'BSD-3-Clause', 'ISC', '0BSD', 'GPL-2.0-only', 'GPL-3.0-or-later', 'LGPL-2.1-only', 'MPL-2.0', 'EPL-2.0', 'CDDL-1.1', 'Zlib', 'Unlicense', 'CC0-1.0', 'BSL-1.0', 'AGPL-3.0-only', 'Artistic-2.0', 'MIT-0', 'UPL-1.0'];
     expect(isLicenseList(`Allowed licences:\n\n${ids20.map((id) => `- ${id}`).join('\n')}\n`)).toBe(true);
@@ -57,9 +67,11 @@ describe('not lists', () => {
     expect(isLicenseList(`Third-party components\n\n${rows.join('\n')}\n`)).toBe(false);
   });
 
-  it('a lock file repeating the same few licences', () => {
-    const lock = JSON.stringify({ packages: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`node_modules/p${i}`, { version: '1.0.0', license: ['MIT', 'ISC', 'Apache-2.0', 'BSD-3-Clause', 'BSD-2-Clause', '0BSD', 'MIT-0', 'CC0-1.0', 'BlueOak-1.0.0', 'Python-2.0', 'CC-BY-4.0', 'Unlicense', 'WTFPL'][i % 13] }])) }, null, 2);
-    expect(isLicenseList(lock)).toBe(false);
+  it('a Debian copyright file declaring the licence of each part', () => {
+    const stanzas = Array.from({ length: 30 }, (_, i) => `Files: src/part${i}/*\nCopyright: 2010 Author ${i}\nLicense: ${['GPL-2+', 'LGPL-2.1+', 'BSD-3-clause', 'Expat'][i % 4]}\n`);
+    const copyright = `Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n\n${stanzas.join('\n')}`;
+    expect(isLicenseList(copyright)).toBe(false);
+    expect(ids(copyright)).toEqual(['BSD-3-Clause', 'GPL-2.0-or-later', 'LGPL-2.1-or-later', 'MIT']);
   });
 
   it('source code with a few quoted ids', () => {

@@ -55,6 +55,8 @@ describe('License: fields', () => {
     expect(ids('License: see LICENSE file')).toEqual([]);
     expect(ids('License: other')).toEqual([]);
     expect(ids('License: Proprietary')).toEqual([]);
+    // A changelog line is a sentence, not a field.
+    expect(ids('* **LICENSE:** Change from BSD modified to MIT ([5a63a1b](https://github.com/BerkeleyTrue/warning/commit/5a63a1b))')).toEqual([]);
   });
 });
 
