@@ -193,6 +193,25 @@ function fieldValue(raw: string): string {
   return DEP5[value.toLowerCase()] ?? value.replace(/\b(expat|artistic)\b(?![\w.-]*\d)/gi, (w) => DEP5[w.toLowerCase()] ?? w);
 }
 
+// A README's licence section: "## License" (or "License" underlined) and, as the first words under
+// it, the licence's id: "MIT © Sindre Sorhus", "[Apache-2.0](LICENSE)", "ISC".
+const HEADING = /^\s{0,3}(?:#{1,6}\s*|\*\*|==+\s*|\.\.\s+_?)?licen[cs]e[sd]?(?:\s+and\s+copyright)?\s*(?:\*\*|#*|==+)?:?\s*$/i;
+
+function licenceUnderHeading(lines: string[], from: number): { spdx: string; line: number } | null {
+  for (let j = from; j < Math.min(lines.length, from + 4); j++) {
+    const line = (lines[j] ?? '').trim();
+    // The heading's underline ("-------") and blank lines come first.
+    if (!line || /^[-=~^*#]{3,}$/.test(line)) continue;
+    // The id alone, linked, or followed by its holder or the word "license": "JSON files are
+    // generated" is no licence.
+    const m = /^(?:\[([A-Za-z0-9][\w.+-]*)\]\(|([A-Za-z0-9][\w.+-]*)(?=\s*(?:$|©|\(c\)|copyright\b|licen[cs]ed?\b|[,.;:]\s|[,.;:]?$)))/i.exec(line.replace(/^[>*-]\s+/, ''));
+    const first = m?.[1] ?? m?.[2] ?? '';
+    const id = canonicalId(first) ? normalizeDeclared(first) : null;
+    return id && !/\s/.test(id) ? { spdx: id, line: j + 1 } : null;
+  }
+  return null;
+}
+
 /** `License:` fields and `License ::` classifiers, one tag per licence of the declared expression. */
 function findDeclarations(raw: string): LicenseMatch[] {
   const out: LicenseMatch[] = [];
@@ -206,6 +225,11 @@ function findDeclarations(raw: string): LicenseMatch[] {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     if (line.length > 400 || !/licen[cs]e/i.test(line)) continue;
+    if (HEADING.test(line)) {
+      const named = licenceUnderHeading(lines, i + 1);
+      if (named) out.push({ spdx: named.spdx, score: 0.8, startLine: named.line, endLine: named.line, kind: 'reference' });
+      continue;
+    }
     if (line.includes('::')) {
       CLASSIFIER.lastIndex = 0;
       for (let m = CLASSIFIER.exec(line); m; m = CLASSIFIER.exec(line)) {

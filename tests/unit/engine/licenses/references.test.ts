@@ -100,6 +100,18 @@ describe('License :: classifiers', () => {
   });
 });
 
+describe('a README\'s licence section', () => {
+  it('reads the licence id right under a "License" heading', () => {
+    expect(found('# foo\n\nUsage...\n\n## License\n\nMIT © Sindre Sorhus\n')).toEqual([{ spdx: 'MIT', kind: 'reference', score: 0.8, startLine: 7 }]);
+    expect(ids('License\n-------\n\n[Apache-2.0](LICENSE)\n')).toEqual(['Apache-2.0']);
+    expect(ids('## Licence\n\nISC\n')).toEqual(['ISC']);
+    // Prose under the heading is read by the name rules, and other words are no licence.
+    expect(ids('## License\n\nThis project is licensed under the MIT License.\n')).toEqual(['MIT']);
+    expect(ids('## License\n\nCopyright 2020 Example. All rights reserved.\n')).toEqual([]);
+    expect(ids('## License\n\nJSON files are generated.\n')).toEqual([]);
+  });
+});
+
 describe('short names and acknowledgements', () => {
   it.each([
     ['This is free and unencumbered software. Licensed under the Unlicense.', 'Unlicense'],
