@@ -144,6 +144,43 @@ function utf8Sequence(bytes: Uint8Array, i: number): number {
   return n;
 }
 
+const CJK = /[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]/;
+const LATIN_LETTER = /[\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u017f]/;
+const ASCII_LETTER = /[A-Za-z]/;
+
+/**
+ * Pieces of a decoded run with the implausible characters taken out: an accented letter must sit
+ * next to a letter ("Jürgen"), © ® before a space or digit ("© 2020"), a CJK character next to
+ * another one (Chinese is written in runs of characters), typographic punctuation next to a space
+ * or letter; anything else outside ASCII splits the run.
+ */
+function splitImplausible(s: string): string[] {
+  const chars = [...s];
+  const ok = (i: number): boolean => {
+    const c = chars[i] ?? '';
+    if (c.charCodeAt(0) < 0x80) return true;
+    const prev = chars[i - 1] ?? ' ';
+    const next = chars[i + 1] ?? ' ';
+    if (CJK.test(c)) return CJK.test(prev) || CJK.test(next);
+    if (LATIN_LETTER.test(c)) return ASCII_LETTER.test(prev) || ASCII_LETTER.test(next) || LATIN_LETTER.test(prev) || LATIN_LETTER.test(next);
+    if (c === '©' || c === '®') return /[\s\d)]/.test(next);
+    if (c === '°' || c === '€') return /\d/.test(prev) || /[\s\d]/.test(next);
+    if (/[\u2010-\u2027\u00ab\u00bb\u00b7]/.test(c)) return /[\sA-Za-z0-9]/.test(prev) || /[\sA-Za-z0-9]/.test(next);
+    return false;
+  };
+  const out: string[] = [];
+  let current = '';
+  chars.forEach((c, i) => {
+    if (ok(i)) current += c;
+    else {
+      out.push(current);
+      current = '';
+    }
+  });
+  out.push(current);
+  return out;
+}
+
 /**
  * A binary's printable strings, as `strings(1)` lists them (at least MIN_STRING characters): runs of
  * printable ASCII and UTF-8 (a "©" inside a notice keeps the run whole), and UTF-16LE runs, which
@@ -153,12 +190,19 @@ function utf8Sequence(bytes: Uint8Array, i: number): number {
 export function binaryStrings(bytes: Uint8Array, limit = MAX_STRINGS_CHARS): string {
   const out: string[] = [];
   let total = 0;
-  const emit = (s: string): boolean => {
+  const emitOne = (s: string): boolean => {
     const line = s.trim();
     if (line.length < MIN_STRING) return true;
     out.push(line);
     total += line.length + 1;
     return total < limit;
+  };
+  // Machine code holds valid UTF-8 and UTF-16 sequences by chance ("9©Ú):):"); a run is cut at
+  // every character that does not sit in text the way people write it.
+  const emit = (s: string): boolean => {
+    if (/^[\x20-\x7e\t]*$/.test(s)) return emitOne(s);
+    for (const piece of splitImplausible(s)) if (!emitOne(piece)) return false;
+    return true;
   };
   const n = bytes.length;
   let i = 0;
@@ -181,17 +225,29 @@ export function binaryStrings(bytes: Uint8Array, limit = MAX_STRINGS_CHARS): str
     // A UTF-16LE run from i: needs some ASCII units (zero high byte) so that plain ASCII bytes,
     // which pair up into plausible ideographs, are not read as one. Chinese UTF-16 bytes in turn
     // look like short ASCII runs ("版权" is 48 72 43 67, "HrCg"): the longer reading wins.
+    // ASCII strings between NULs read as UTF-16 too ("sqlite3_free" as 煳楬整...): every such
+    // "ideograph" is two printable ASCII bytes, while real Chinese has other low bytes and high
+    // bytes above 7E in a good share of its characters.
     let k = i;
     let units = 0;
     let latin = 0;
+    let ideographs = 0;
+    let unlikeAscii = 0;
     while (k + 1 < n) {
-      const unit = (bytes[k] ?? 0) | ((bytes[k + 1] ?? 0) << 8);
+      const low = bytes[k] ?? 0;
+      const high = bytes[k + 1] ?? 0;
+      const unit = low | (high << 8);
       if (!utf16Printable(unit)) break;
       if (unit < 0x100) latin++;
+      else {
+        ideographs++;
+        if ((low > 0 && low < 0x20) || low > 0x7e || high > 0x7e) unlikeAscii++;
+      }
       units++;
       k += 2;
     }
-    if (units >= MIN_STRING && latin >= 2 && k > j) {
+    const plausible = latin >= units / 2 || unlikeAscii >= ideographs / 4;
+    if (units >= MIN_STRING && latin >= 2 && plausible && k > j) {
       if (!emit(decoder('utf-16le').decode(bytes.subarray(i, k)))) break;
       i = k;
       continue;

@@ -113,6 +113,15 @@ describe('readableText: binaries by their printable strings', () => {
     expect(detectCopyrights(lines.join('\n')).holders.map((h) => h.value)).toContain('Contoso Ltd.');
   });
 
+  it('does not take machine code or NUL-separated ASCII for text', () => {
+    // C strings one after another: not UTF-16 "ideographs" (73 71 6c 69 … would read as 煳楬…).
+    expect(binaryStrings(Buffer.from('\0sqlite3_free\0sqlite3_malloc\0sqlite3_open_v2\0', 'latin1')).split('\n')).toEqual(['sqlite3_free', 'sqlite3_malloc', 'sqlite3_open_v2']);
+    // Valid UTF-8 by chance inside code ("9©Ú"): no copyright sign out of it.
+    const code = Buffer.concat([Buffer.from([0x01]), Buffer.from(')Z%iEi%:)Z9©Ú):):):'), Buffer.from([0x02])]);
+    expect(binaryStrings(code)).not.toContain('©');
+    expect(detectCopyrights(binaryStrings(code)).copyrights).toEqual([]);
+  });
+
   it('keeps UTF-8 text inside a string whole and bounds the output', () => {
     expect(binaryStrings(Buffer.concat([Buffer.from([0, 1, 2]), Buffer.from('Copyright © 2020 Jürgen Groß'), Buffer.from([0, 0xff, 0xfe, 0])]))).toBe('Copyright © 2020 Jürgen Groß');
     const big = Buffer.concat(Array.from({ length: 2000 }, (_, i) => Buffer.from(`string number ${i} of many\0`)));
