@@ -135,5 +135,17 @@ describe('short names and acknowledgements', () => {
     expect(ids(`${openssl}\n${ssleay}\n`)).toEqual(['OpenSSL']);
     expect(found(`${openssl}\n`)).toEqual([{ spdx: 'OpenSSL', kind: 'reference', score: 0.8, startLine: 1 }]);
     expect(ids(`${ssleay}\n`)).toEqual(['SSLeay-standalone']);
+    // OpenSSL 1.1.1's file header.
+    const header = [
+      '/*',
+      ' * Copyright 1995-2016 The OpenSSL Project Authors. All Rights Reserved.',
+      ' *',
+      ' * Licensed under the OpenSSL license (the "License").  You may not use',
+      ' * this file except in compliance with the License.  You can obtain a copy',
+      ' * in the file LICENSE in the source distribution or at',
+      ' * https://www.openssl.org/source/license.html',
+      ' */',
+    ].join('\n');
+    expect(found(header)).toEqual([{ spdx: 'OpenSSL', kind: 'reference', score: 0.8, startLine: 4 }]);
   });
 });
