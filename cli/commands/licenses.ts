@@ -12,6 +12,8 @@ export const licensesUsage = `用法：cairn licenses <文件或目录> [--forma
 
 识别许可证文本（LICENSE、COPYING、NOTICE、文件头和 SPDX-License-Identifier 标记）和版权声明，
 输出每个文件的 SPDX 许可证（置信度、行号范围）以及版权声明、版权人和作者（行号）。
+文件按各自的编码读取（UTF-8、带 BOM 的 UTF-16、GB18030、Latin-1/Windows-1252），
+二进制文件（DLL、共享库）读取其中的可打印字符串。
   --format, -f   输出格式：json（默认）
   --output, -o   写入文件而不是标准输出`;
 
@@ -30,8 +32,6 @@ export interface FileFindings {
   authors: Found[];
 }
 
-const isBinary = (bytes: Buffer) => bytes.subarray(0, 8192).includes(0);
-
 export async function licensesCommand(args: string[]): Promise<{ output: string; file?: string; summary: string }> {
   const { values, positionals } = parseArgs({
     args,
@@ -46,7 +46,7 @@ export async function licensesCommand(args: string[]): Promise<{ output: string;
   if (!info) throw new LicensesUsageError(`找不到要识别的路径：${target}`);
 
   // The engine is loaded when recognition runs, not for `cairn licenses --help`.
-  const { loadCopyrightDetection, loadLicenseRecognition, walkTree } = await import('../../server/engine/index.ts');
+  const { loadCopyrightDetection, loadLicenseRecognition, readableText, walkTree } = await import('../../server/engine/index.ts');
   const [{ createLicenseRecognizer }, { detectCopyrights }] = await Promise.all([loadLicenseRecognition(), loadCopyrightDetection()]);
   const started = performance.now();
   const recognizer = createLicenseRecognizer();
@@ -56,10 +56,10 @@ export async function licensesCommand(args: string[]): Promise<{ output: string;
 
   const examine = async (rel: string, absolute: string, size: number) => {
     if (size > MAX_FILE_BYTES) { skipped++; return; }
-    const bytes = await readFile(absolute);
-    if (isBinary(bytes)) { skipped++; return; }
+    // Each file in its own encoding; a binary by its printable strings (text-decode.ts).
+    const { text } = readableText(await readFile(absolute));
+    if (!text) { skipped++; return; }
     read++;
-    const text = bytes.toString('utf8');
     const licenses = recognizer.recognize(text, path.basename(rel));
     const { copyrights, holders, authors } = detectCopyrights(text);
     if (licenses.length || copyrights.length || holders.length || authors.length) files.push({ path: rel, licenses, copyrights, holders, authors });
@@ -81,7 +81,7 @@ export async function licensesCommand(args: string[]): Promise<{ output: string;
   const doc = { tool: { name: 'Cairn', version: productVersion() }, root: given, generatedAt: new Date().toISOString(), stats: { files: read, skipped, ms }, files };
   const output = JSON.stringify(doc, null, 2) + '\n';
   const ids = new Set(files.flatMap((f) => f.licenses.map((l) => l.spdx)));
-  const summary = `识别完成：读取 ${read} 个文件（跳过二进制或过大文件 ${skipped} 个），${files.filter((f) => f.licenses.length).length} 个文件含许可证（${ids.size} 种），${files.filter((f) => f.holders.length).length} 个文件含版权人，用时 ${ms} 毫秒`;
+  const summary = `识别完成：读取 ${read} 个文件（跳过无可读文本或过大的文件 ${skipped} 个），${files.filter((f) => f.licenses.length).length} 个文件含许可证（${ids.size} 种），${files.filter((f) => f.holders.length).length} 个文件含版权人，用时 ${ms} 毫秒`;
   if (values.output) await writeFile(values.output, output);
   return { output, file: values.output, summary };
 }

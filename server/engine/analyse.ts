@@ -14,6 +14,7 @@ import { allExtractors, noManifestMessage } from './extractors/index.ts';
 import { ExtractError, type ScanProblem, type ScanResult, type Target } from './model.ts';
 import { inventory, type InventoryEntry } from './output/inventory.ts';
 import { scanTree } from './scan.ts';
+import { readableText } from './text-decode.ts';
 import { projectRootOf, readProjectLicense, type ProjectLicense } from './project-license.ts';
 import { detectFormat, unpackArchive, UnpackError, type UnpackLimits } from './sources/unpack.ts';
 import { walkTree } from './sources/tree.ts';
@@ -71,7 +72,6 @@ export interface AnalyseResult {
 const MAX_TEXT_BYTES = 4 * 1024 * 1024;
 const SBOM_NAME = /\.(json|xml|spdx|ya?ml|rdf|tv|jsonl)$/i;
 const EXCEL_NAME = /\.(xlsx|xlsm|xls|csv)$/i;
-const isBinary = (bytes: Buffer) => bytes.subarray(0, 8192).includes(0);
 
 export async function analyse(request: AnalyseRequest, onProgress: (p: AnalyseProgress) => void, signal: AbortSignal): Promise<AnalyseResult> {
   const started = performance.now();
@@ -106,9 +106,11 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
     done++;
     if (done % 200 === 0) onProgress({ stage: 'licenses', fraction: Math.min(1, done / Math.max(1, scanned)) });
     if (!examiners.length || file.size > MAX_TEXT_BYTES || file.size === 0) continue;
-    const bytes = await readFile(file.absolute);
-    if (isBinary(bytes)) continue;
-    const text: TextFile = { path: file.path, name: path.basename(file.path), text: bytes.toString('utf8') };
+    // Each file in its own encoding (UTF-16 from Windows tools, Latin-1, GB18030); a binary (DLL,
+    // shared library) by its printable strings, where version resources and notices live.
+    const { text: decoded } = readableText(await readFile(file.absolute));
+    if (!decoded) continue;
+    const text: TextFile = { path: file.path, name: path.basename(file.path), text: decoded };
     const record = noFindings(file.path);
     for (const examine of examiners) Object.assign(record, examine(text));
     if (hasFindings(record)) findings.push(record);

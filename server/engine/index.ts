@@ -135,6 +135,7 @@ export type { CopyrightDetection, Found } from './detectors/copyright/index.ts';
 /** One key for differently spelt holders ("Foo, Inc." = "FOO INC", "Koskimäki" = "Koskimaki"); Latin letters folded to ASCII. */
 export { normaliseHolder } from './detectors/copyright/dedupe.ts';
 export { foldLatin } from './detectors/copyright/prepare.ts';
+export { binaryStrings, decodeText, readableText, type DecodedText, type TextEncoding } from './text-decode.ts';
 
 /** Licence text recognition (analysis mode 4): createLicenseRecognizer builds its index on first use. */
 export async function loadLicenseRecognition() {

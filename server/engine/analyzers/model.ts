@@ -15,7 +15,10 @@ import type { LicenseMatch } from '../matchers/licenses/recognize.ts';
 import type { AdvisoryIndex, Finding, RiskLevel } from '../matchers/vulnerabilities.ts';
 import type { InventoryEntry } from '../output/inventory.ts';
 
-/** A text file of the analysed tree (binary and oversized files are not offered). */
+/**
+ * A file of the analysed tree as text: decoded in its own encoding, a binary as its printable strings
+ * (text-decode.ts); oversized files are not offered.
+ */
 export interface TextFile {
   /** Root-relative, `/`-separated. */
   path: string;

@@ -1,11 +1,11 @@
 // The analysis thread: a real analysis of a zip, and a thread that runs out of its heap cap ends as
 // a failed analysis with a Chinese message while this process goes on.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyseInWorker } from '../../../server/engine/index.ts';
+import { analyseInWorker, licenseText } from '../../../server/engine/index.ts';
 import { isUserError } from '../../../server/errors.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'cairn-analyse-'));
@@ -24,6 +24,25 @@ describe('analyseInWorker', () => {
     expect(result.components.length).toBeGreaterThan(5);
     expect(result.files.some((f) => f.path === 'package-lock.json')).toBe(true);
     expect([...stages]).toEqual(expect.arrayContaining(['preparing', 'scanning', 'licenses']));
+  });
+
+  it('reads licence and copyright notices in each file\'s encoding, and in binaries\' strings', async () => {
+    const tree = path.join(work, 'encodings');
+    mkdirSync(tree, { recursive: true });
+    // UTF-16LE with a byte-order mark (Windows "Unicode" text), Latin-1, and a shared library.
+    writeFileSync(path.join(tree, 'LICENSE.txt'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(licenseText('MIT').replace(/\n/g, '\r\n'), 'utf16le')]));
+    writeFileSync(path.join(tree, 'AUTHORS'), Buffer.from('Copyright (C) 2003 Jérôme Lefèvre\n', 'latin1'));
+    const strings = ['Copyright (C) 2012 Example Widgets Inc.', 'Licensed under the Apache License, Version 2.0'];
+    writeFileSync(path.join(tree, 'libwidget.so'), Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(56), ...strings.map((s) => Buffer.from(`${s}\0`)), Buffer.alloc(8, 0xff)]));
+    const archive = path.join(work, 'encodings.zip');
+    execFileSync('zip', ['-qr', archive, '.'], { cwd: tree });
+
+    const result = await analyseInWorker({ file: archive, fileName: 'encodings.zip', kind: 'source', modes: [4, 7], workDir: mkdtempSync(path.join(work, 'run-')) });
+    const byPath = new Map(result.findings.map((f) => [f.path, f]));
+    expect(byPath.get('LICENSE.txt')?.licenses.map((l) => [l.spdx, l.kind])).toEqual([['MIT', 'text']]);
+    expect(byPath.get('AUTHORS')?.copyrights.map((c) => c.statement)).toEqual([expect.stringMatching(/^Copyright \(c\) 2003 J.r.me Lef.vre$/)]);
+    expect(byPath.get('libwidget.so')?.licenses.map((l) => l.spdx)).toEqual(['Apache-2.0']);
+    expect(byPath.get('libwidget.so')?.copyrights.map((c) => c.holder)).toEqual(['Example Widgets Inc.']);
   });
 
   it('refuses a file that is not an archive for a source project', async () => {

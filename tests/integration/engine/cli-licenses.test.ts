@@ -46,6 +46,26 @@ describe('cairn licenses', () => {
     expect(summary).toMatch(/识别完成：读取 3 个文件/);
   });
 
+  it('reads each file in its own encoding and binaries by their strings', async () => {
+    const tree = path.join(work, 'encodings');
+    mkdirSync(tree, { recursive: true });
+    // Notepad's "Unicode": UTF-16LE with a byte-order mark.
+    writeFileSync(path.join(tree, 'LICENSE.txt'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(licenseText('MIT').replace(/\n/g, '\r\n'), 'utf16le')]));
+    writeFileSync(path.join(tree, 'AUTHORS'), Buffer.from('Copyright (C) 2003 Jérôme Lefèvre\n', 'latin1'));
+    // A shared library: ELF header, code, then its strings.
+    const strings = ['Copyright (C) 2012 Example Widgets Inc.', 'Licensed under the Apache License, Version 2.0'];
+    writeFileSync(path.join(tree, 'libwidget.so'), Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(56), ...strings.map((s) => Buffer.from(`${s}\0`)), Buffer.alloc(8, 0xff)]));
+
+    const { output } = await licensesCommand([tree]);
+    const doc = JSON.parse(output) as { stats: { files: number; skipped: number }; files: FileFindings[] };
+    expect(doc.stats).toMatchObject({ files: 3, skipped: 0 });
+    const byPath = new Map(doc.files.map((f) => [f.path, f]));
+    expect(byPath.get('LICENSE.txt')?.licenses.map((l) => [l.spdx, l.kind])).toEqual([['MIT', 'text']]);
+    expect(byPath.get('AUTHORS')?.copyrights[0]?.value).toMatch(/^Copyright \(c\) 2003 J.r.me Lef.vre$/);
+    expect(byPath.get('libwidget.so')?.licenses.map((l) => l.spdx)).toEqual(['Apache-2.0']);
+    expect(byPath.get('libwidget.so')?.holders.map((h) => h.value)).toEqual(['Example Widgets Inc.']);
+  });
+
   it('refuses a missing path and an unknown format', async () => {
     await expect(licensesCommand([path.join(work, 'nope')])).rejects.toThrow(LicensesUsageError);
     await expect(licensesCommand([work, '--format', 'xml'])).rejects.toThrow('不支持的输出格式：xml');

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
 import { ExtractError } from '../../model.ts';
+import { classifierLicense } from '../../matchers/licenses/classifiers.ts';
 import { component, normalizePypiName, parseRequirementHead, pypiPurl, TargetBuilder } from './common.ts';
 
 export function isInstalledMetadata(p: string): boolean {
@@ -36,32 +37,6 @@ export function parseHeaders(text: string): Map<string, string[]> {
   return headers;
 }
 
-const CLASSIFIER_SPDX: Record<string, string> = {
-  'MIT License': 'MIT',
-  'MIT No Attribution License (MIT-0)': 'MIT-0',
-  'Apache Software License': 'Apache-2.0',
-  'ISC License (ISCL)': 'ISC',
-  'Mozilla Public License 2.0 (MPL 2.0)': 'MPL-2.0',
-  'Mozilla Public License 1.1 (MPL 1.1)': 'MPL-1.1',
-  'GNU General Public License v2 (GPLv2)': 'GPL-2.0-only',
-  'GNU General Public License v2 or later (GPLv2+)': 'GPL-2.0-or-later',
-  'GNU General Public License v3 (GPLv3)': 'GPL-3.0-only',
-  'GNU General Public License v3 or later (GPLv3+)': 'GPL-3.0-or-later',
-  'GNU Lesser General Public License v2 (LGPLv2)': 'LGPL-2.0-only',
-  'GNU Lesser General Public License v2 or later (LGPLv2+)': 'LGPL-2.0-or-later',
-  'GNU Lesser General Public License v3 (LGPLv3)': 'LGPL-3.0-only',
-  'GNU Lesser General Public License v3 or later (LGPLv3+)': 'LGPL-3.0-or-later',
-  'GNU Affero General Public License v3': 'AGPL-3.0-only',
-  'GNU Affero General Public License v3 or later (AGPLv3+)': 'AGPL-3.0-or-later',
-  'Python Software Foundation License': 'PSF-2.0',
-  'The Unlicense (Unlicense)': 'Unlicense',
-  'zlib/libpng License': 'Zlib',
-  'Eclipse Public License 2.0 (EPL-2.0)': 'EPL-2.0',
-  'Boost Software License 1.0 (BSL-1.0)': 'BSL-1.0',
-  'Universal Permissive License (UPL)': 'UPL-1.0',
-  'CC0 1.0 Universal (CC0 1.0) Public Domain Dedication': 'CC0-1.0',
-};
-
 const SHORT_SPDX: Record<string, string> = {
   'mit': 'MIT', 'mit license': 'MIT', 'bsd': 'BSD-3-Clause', 'apache 2.0': 'Apache-2.0', 'apache-2.0': 'Apache-2.0',
   'apache license 2.0': 'Apache-2.0', 'apache license, version 2.0': 'Apache-2.0', 'apache 2': 'Apache-2.0',
@@ -80,7 +55,9 @@ export function licensesOf(headers: Map<string, string[]>): string[] {
     const parts = classifier.split('::').map((x) => x.trim());
     const last = parts[parts.length - 1];
     if (parts[0] !== 'License' || parts.length < 2 || last === 'OSI Approved') continue;
-    fromClassifiers.push(CLASSIFIER_SPDX[last] ?? last);
+    // PyPI's classifiers map to their SPDX id (classifiers.ts); one naming no licence (Freeware,
+    // Public Domain) keeps its words, an unknown one too.
+    fromClassifiers.push(classifierLicense(classifier)?.spdx ?? last ?? classifier);
   }
   return [...new Set(fromClassifiers)];
 }

@@ -17,6 +17,7 @@ import { normalizeDeclared } from './expression.ts';
 import { bsdConditions, bsdTemplateConditions, decideByClauses, familyMembers, familyNames, familyOf, gnuGrant, gnuNamedNotGranted, parentLicences, textNames } from './families.ts';
 import { isDeprecated, licenseHeaders, licenseIds, licenseText } from './knowledge.ts';
 import { tokenize } from './normalize-text.ts';
+import { isLicenseList } from './license-lists.ts';
 import { findReferences } from './references.ts';
 
 export interface LicenseMatch {
@@ -106,7 +107,7 @@ const BIG_FILE = 64 * 1024;
 const CONTEXT = 40;
 
 // Cheap pre-filter: a file without any of these words cannot hold a licence text, header or tag.
-const KEYWORDS = /licen[cs]|copyright|gpl|permission|warrant|redistribut|public domain|spdx|copyleft|granted/i;
+const KEYWORDS = /licen[cs]|copyright|gpl|permission|warrant|redistribut|public domain|spdx|copyleft|granted|wtfpl|openssl|eric young/i;
 
 // -or-later variants share their text with -only; a full text alone means the version it states.
 function skipForText(id: string): boolean {
@@ -548,7 +549,7 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
 }
 
 // Lines that can belong to a licence text; used to cut big files down to the parts worth scanning.
-const KEYWORD_LINE = /licen[cs]|copyright|warrant|permission|permitted|redistribut|spdx|gpl|granted|liabil|merchantab|public domain|notice/i;
+const KEYWORD_LINE = /licen[cs]|copyright|warrant|permission|permitted|redistribut|spdx|gpl|granted|liabil|merchantab|public domain|notice|wtfpl|openssl|eric young/i;
 
 /**
  * Line ranges of a big file worth scanning: every keyword line with CONTEXT lines around it.
@@ -578,6 +579,8 @@ export function createLicenseRecognizer(): LicenseRecognizer {
   return {
     recognize(text: string): LicenseMatch[] {
       if (!KEYWORDS.test(text)) return [];
+      // A list of licences (classifier lists, SPDX id arrays, licence databases) grants none.
+      if (isLicenseList(text)) return [];
       let body = text.length > MAX_FILE_CHARS ? text.slice(0, MAX_FILE_CHARS) : text;
       // Binaries (NUL bytes early on) can still embed licence notices as strings: control bytes
       // become line breaks so the strings read as text; line numbers are then only indicative.

@@ -3,6 +3,9 @@
 // stream (see normalize-text.ts), so punctuation, comment markers and line breaks do not matter:
 // "2.0" is the words "2 0" here and URLs lose their scheme and "www".
 import type { LicenseMatch } from './recognize.ts';
+import { classifierLicense } from './classifiers.ts';
+import { normalizeDeclared } from './expression.ts';
+import { canonicalId } from './knowledge.ts';
 import { tokenize } from './normalize-text.ts';
 
 interface Flat {
@@ -141,6 +144,122 @@ const RULES: Rule[] = [
   { re: /\bclasspath exception\b|\blinking this library statically or dynamically with other modules is making a combined work\b/g, id: () => 'Classpath-exception-2.0' },
 ];
 
+// Licences known by a short name or a fixed acknowledgement rather than a "... License, Version
+// n" title: "Licensed under the Unlicense", "WTFPL", "zlib/libpng license", the OpenSSL and
+// SSLeay advertising clauses products print in their notices.
+const SHORT_NAMES: Rule[] = [
+  { re: /\bunlicense\b/g, id: () => 'Unlicense' },
+  { re: /\bwtfpl\b|\bdo what the f\w* (?:ck )?you want to (?:public )?license\b/g, id: () => 'WTFPL' },
+  { re: /\bzlib(?: libpng| png)? license\b|\blicensed under (?:the )?zlib\b/g, id: () => 'Zlib' },
+  { re: /\bthis product includes software developed by the openssl project for use in the openssl toolkit\b|\bopenssl license\b/g, id: () => 'OpenSSL' },
+  { re: /\bthis product includes cryptographic software written by eric young\b|\b(?:original )?ssleay license\b/g, id: () => 'SSLeay-standalone' },
+  { re: /\bcc0 1 0(?: universal)?\b|\bcreative commons zero\b|\bcc0 license\b/g, id: () => 'CC0-1.0' },
+  { re: /\bexpat license\b/g, id: () => 'MIT' },
+  { re: /\bpython software foundation license\b|\bpsf license\b/g, id: () => 'PSF-2.0' },
+];
+
+// Machine-readable declarations on a line of their own: core metadata, RPM spec and Debian
+// copyright fields ("License: GPL-2+"), comment headers ("# License: MIT", "@license MIT"),
+// setup() arguments and module variables (`license="BSD"`, `__license__ = 'MIT'`), YAML keys.
+// "::" is a classifier, not a field.
+const FIELD = /^[\s#*/;!%-]*(?:@license|__license__|licen[cs]e(?:[-_]expression)?)(?:\s*[:=](?!:)|\s+(?=\S))\s*(.+?)\s*$/i;
+// A classifier anywhere on a line: quoted in setup.py / pyproject.toml, bare in PKG-INFO.
+const CLASSIFIER = /\bLicense\s*::\s*([^"'\n\],]+(?:,[^"'\n\],:]+)?)/g;
+// Bare names that leave the version open, read as the name rules above read them ("GPL" is any
+// version, hence GPL-1.0-or-later), at the confidence of a bare name.
+const OPEN_NAMES: Record<string, string> = {
+  gpl: 'GPL-1.0-or-later', 'gnu gpl': 'GPL-1.0-or-later', 'gnu general public': 'GPL-1.0-or-later', 'general public': 'GPL-1.0-or-later',
+  lgpl: 'LGPL-2.0-or-later', 'gnu lgpl': 'LGPL-2.0-or-later', 'gnu library general public': 'LGPL-2.0-or-later',
+  'gnu lesser general public': 'LGPL-2.1-or-later', agpl: 'AGPL-3.0-or-later', 'gnu agpl': 'AGPL-3.0-or-later',
+  bsd: 'BSD-3-Clause', 'bsd style': 'BSD-3-Clause', 'bsd-style': 'BSD-3-Clause', apache: 'Apache-2.0', 'apache software': 'Apache-2.0',
+};
+const openName = (value: string): string | undefined => OPEN_NAMES[value.toLowerCase().replace(/^the\s+/, '').replace(/\s+licen[cs]e$/, '').replace(/\s+/g, ' ')];
+
+const PROSE = /\b(?:from|to|changed?|changes|see|is|are|was|were|has|have|under|in|by|for|this|that|file|our|your|its)\b/i;
+
+// Debian copyright (DEP-5) short names the SPDX list spells differently.
+const DEP5: Record<string, string> = { expat: 'MIT', artistic: 'Artistic-1.0-Perl', perl: 'Artistic-1.0-Perl OR GPL-1.0-or-later', perl_5: 'Artistic-1.0-Perl OR GPL-1.0-or-later' };
+
+function fieldValue(raw: string): string {
+  const value = raw
+    .replace(/\*\/\s*$|-->\s*$/, '')
+    // R's DESCRIPTION: "GPL (>= 2)" is GPL-2 or later, "MIT + file LICENSE" is MIT.
+    .replace(/\s*\(>=\s*([\d.]+)\)/g, '-$1+')
+    .replace(/\s*\+\s*file\s+LICEN[CS]E\b/i, '')
+    // "GPL (/usr/share/common-licenses/GPL)": where the text is, not part of the name.
+    .replace(/\s*\([^()]*\/[^()]*\)\s*$/, '')
+    .replace(/^["'({[*_\s]+|["')\]},;.*_]+$/g, '')
+    .trim();
+  return DEP5[value.toLowerCase()] ?? value.replace(/\b(expat|artistic)\b(?![\w.-]*\d)/gi, (w) => DEP5[w.toLowerCase()] ?? w);
+}
+
+// A README's licence section: "## License" (or "License" underlined) and, as the first words under
+// it, the licence's id: "MIT © Sindre Sorhus", "[Apache-2.0](LICENSE)", "ISC".
+const HEADING = /^\s{0,3}(?:#{1,6}\s*|\*\*|==+\s*|\.\.\s+_?)?licen[cs]e[sd]?(?:\s+and\s+copyright)?\s*(?:\*\*|#*|==+)?:?\s*$/i;
+
+function licenceUnderHeading(lines: string[], from: number): { spdx: string; line: number } | null {
+  for (let j = from; j < Math.min(lines.length, from + 4); j++) {
+    const line = (lines[j] ?? '').trim();
+    // The heading's underline ("-------") and blank lines come first.
+    if (!line || /^[-=~^*#]{3,}$/.test(line)) continue;
+    // The id alone, linked, or followed by its holder or the word "license": "JSON files are
+    // generated" is no licence.
+    const m = /^(?:\[([A-Za-z0-9][\w.+-]*)\]\(|([A-Za-z0-9][\w.+-]*)(?=\s*(?:$|©|\(c\)|copyright\b|licen[cs]ed?\b|[,.;:]\s|[,.;:]?$)))/i.exec(line.replace(/^[>*-]\s+/, ''));
+    const first = m?.[1] ?? m?.[2] ?? '';
+    const id = canonicalId(first) ? normalizeDeclared(first) : null;
+    return id && !/\s/.test(id) ? { spdx: id, line: j + 1 } : null;
+  }
+  return null;
+}
+
+/** `License:` fields and `License ::` classifiers, one tag per licence of the declared expression. */
+function findDeclarations(raw: string): LicenseMatch[] {
+  const out: LicenseMatch[] = [];
+  const add = (expression: string, score: number, line: number): void => {
+    for (const id of expression.split(/[\s()]+/)) {
+      if (!id || /^(AND|OR|WITH)$/.test(id) || id.startsWith('LicenseRef-')) continue;
+      if (!out.some((o) => o.spdx === id && o.startLine === line)) out.push({ spdx: id, score, startLine: line, endLine: line, kind: 'tag' });
+    }
+  };
+  const lines = raw.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (line.length > 400 || !/licen[cs]e/i.test(line)) continue;
+    if (HEADING.test(line)) {
+      const named = licenceUnderHeading(lines, i + 1);
+      if (named) out.push({ spdx: named.spdx, score: 0.8, startLine: named.line, endLine: named.line, kind: 'reference' });
+      continue;
+    }
+    if (line.includes('::')) {
+      CLASSIFIER.lastIndex = 0;
+      for (let m = CLASSIFIER.exec(line); m; m = CLASSIFIER.exec(line)) {
+        const found = classifierLicense(`License :: ${m[1] ?? ''}`);
+        if (found) add(found.spdx, found.exact ? 1 : 0.5, i + 1);
+      }
+      continue;
+    }
+    const m = FIELD.exec(line);
+    if (!m) continue;
+    const value = fieldValue(m[1] ?? '');
+    if (!value || value.length > 120) continue;
+    // "License MIT" without a colon is a field only when its value is an id or expression as it
+    // stands; "License along with this program" is the last line of a GPL notice.
+    const colon = /licen[cs]e(?:[-_]expression)?(?:__)?\s*[:=]/i.test(line) || /@license/i.test(line);
+    const open = openName(value);
+    if (open) {
+      add(open, 0.5, i + 1);
+      continue;
+    }
+    const strict = canonicalId(value) ? normalizeDeclared(value) : null;
+    // Free text must read as a licence name, not a sentence ("LICENSE: Change from BSD to MIT").
+    const nameLike = value.split(/\s+/).length <= 8 && !PROSE.test(value);
+    const expression = strict ?? (colon && nameLike ? normalizeDeclared(value) : null);
+    if (!expression) continue;
+    add(expression, strict || /^[\w.+-]+(?:\s+(?:AND|OR|WITH)\s+[\w.+-]+)*$/.test(value) ? 1 : 0.9, i + 1);
+  }
+  return out;
+}
+
 /** Name and URL references to licences, each with the line(s) it spans. */
 export function findReferences(raw: string): LicenseMatch[] {
   const flat = flatten(raw);
@@ -205,14 +324,20 @@ export function findReferences(raw: string): LicenseMatch[] {
     const later = LATER.test(text.slice(end + 1, end + 160));
     push(`GFDL-1.${m[1] ?? '1'}-${later ? 'or-later' : 'only'}`, m.index, end, 0.8);
   }
-  for (const rule of RULES) {
+  for (const rule of [...RULES, ...SHORT_NAMES]) {
     rule.re.lastIndex = 0;
     for (let m = rule.re.exec(text); m; m = rule.re.exec(text)) {
       const id = rule.id(m);
       if (id) push(id, m.index, m.index + m[0].length, rule.score ?? 0.8);
     }
   }
-  return out;
+  // The OpenSSL licence is the OpenSSL and the original SSLeay licence together: with it, an SSLeay
+  // acknowledgement is part of it, not a licence of its own.
+  const withOpenSsl = out.some((o) => o.spdx === 'OpenSSL') ? out.filter((o) => o.spdx !== 'SSLeay-standalone') : out;
+  // A declaration says exactly which licence; names on its lines ("License :: OSI Approved ::
+  // MIT License") are the declaration, not references besides it.
+  const declared = findDeclarations(raw);
+  return [...withOpenSsl.filter((o) => !declared.some((d) => d.startLine <= o.endLine && o.startLine <= d.endLine)), ...declared];
 }
 
 // A name mentioned to set it apart is no grant: "not under the GNU General Public License",
