@@ -15,6 +15,7 @@
 //   5. name references and SPDX tags fill in what texts and headers did not explain.
 import { normalizeDeclared } from './expression.ts';
 import { isDeprecated, licenseHeaders, licenseIds, licenseText } from './knowledge.ts';
+import { compareToStandard, departureMatch, namesModified } from './modified.ts';
 import { tokenize } from './normalize-text.ts';
 import { findReferences } from './references.ts';
 
@@ -422,6 +423,13 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
     if (t.kind === 'text') {
       const refined = REFINE.find((f) => f.from === spdx);
       if (refined && refined.clause.test(words.slice(r.start, r.end + 1).join(' '))) spdx = refined.to;
+      // A text that departs from the standard one beyond what the SPDX matching guidelines allow
+      // (or a copy cut short of its terms) is a licence of its own, nearest to this one.
+      const departure = compareToStandard(spdx, words, lines, r.start, r.end, (bodyLines ??= body.split('\n')));
+      if (departure.verdict !== 'standard') {
+        found.push(departureMatch(spdx, r.dice, startLine, endLine, departure));
+        continue;
+      }
     }
     // GNU headers differ from each other by little more than a version number, which a few
     // shingles cannot weigh reliably; the notice's own words ("version 2 ... or any later
@@ -464,6 +472,7 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
   };
   for (const ref of findReferences(body)) {
     if (tags.some((m) => m.startLine <= ref.endLine && ref.startLine <= m.endLine)) continue;
+    if (namesModified(ref, found)) continue;
     const covering = kept.filter((r) => (lines[r.start] ?? 0) <= ref.endLine && ref.startLine <= (lines[r.end] ?? 0));
     if (covering.some((r) => !foreign(ref, r) || gnuFamily(templates[r.template]?.spdx ?? '') === gnuFamily(ref.spdx))) continue;
     found.push(ref);
