@@ -121,17 +121,19 @@ function standardOf(id: string): Standard | undefined {
   // still part of the head.)
   const firstTerm = text.findIndex((line, i) => HEAD_STOP.test(line) && (!isHeading(text, i) || NUMBERED.test(line)));
   if (firstTerm > 0) {
-    const at = lines.findIndex((l) => l >= firstTerm);
+    let at = 0;
+    while (at < words.length && (lines[at] ?? 0) < firstTerm) at++;
     if (at > 0 && at < words.length / 2) headEnd = at;
   }
   // The closing disclaimer: the run of warranty/liability paragraphs that ends the terms, in the
   // second half of the text. After it, an appendix ("END OF TERMS AND CONDITIONS", "How to apply",
   // a separately headed section such as FreeBSD-DOC's "Manual Pages") or closing notes ("This
   // software consists of voluntary contributions ...") are optional.
-  const wordAt = (line: number): number => {
-    const at = lines.findIndex((l) => l >= line);
-    return at < 0 ? words.length : at;
-  };
+  // First word at or after each line.
+  const firstWord = new Int32Array(text.length + 1).fill(words.length);
+  for (let i = lines.length - 1; i >= 0; i--) firstWord[lines[i] ?? 0] = i;
+  for (let l = text.length - 1; l >= 0; l--) firstWord[l] = Math.min(firstWord[l] ?? words.length, firstWord[l + 1] ?? words.length);
+  const wordAt = (line: number): number => firstWord[Math.max(0, Math.min(text.length, line))] ?? words.length;
   let termsEnd = text.findIndex((line) => APPENDIX.test(line));
   if (termsEnd < 0) termsEnd = text.length;
   let first = -1;
