@@ -352,6 +352,20 @@ const EQUIVALENT_PHRASES: [string, string][] = [
 ];
 const PHRASES = new Set(EQUIVALENT_PHRASES.flatMap(([x, y]) => [`${x}|${y}`, `${y}|${x}`]));
 const equivalent = new Set(EQUIVALENT.flatMap(([x, y]) => [`${x} ${y}`, `${y} ${x}`]));
+// Words of the phrases the SPDX templates mark as variable: parties and their names.
+const NAME_WORDS = new Set([
+  'the', 'a', 'an', 'of', 'and', 'or', 'nor', 'its', 'their', 'his', 'her', 'by', 'at', 'in', 'for', 'to', 'copyright',
+  'copyrights', 'holder', 'holders', 'owner', 'owners', 'author', 'authors', 'contributor', 'contributors', 'name',
+  'names', 'regents', 'university', 'california', 'berkeley', 'institute', 'foundation', 'inc', 'corporation',
+  'company', 'project', 'developers', 'developer', 'organization', 'team', 'members', 'above', 'listed', 'other',
+  'any', 'party', 'parties', 'consortium', 'group', 'ltd', 'llc', 'laboratory', 'national', 'software', 'work',
+  'works', 'source', 'code', 'program', 'library', 'product', 'original', 'all', 'x', 'isc', 'apache', 'mit',
+  // What a copy must keep is listed in many ways ("the above copyright notice, this list of
+  // conditions and the following disclaimer"); a shorter list is the same condition.
+  'this', 'list', 'conditions', 'following', 'disclaimer', 'notice', 'notices', 'permission',
+]);
+// A few words may differ anywhere (spelling, word order, "this"/"the").
+const SMALL_CHANGE = 3;
 // Limits for a difference that is a name or a short variable phrase.
 const NAME_INSERT = 20;
 const NAME_REPLACE = 40;
@@ -360,6 +374,8 @@ const NAME_DELETE = 12;
 const EDGE_SLACK = 3;
 // How far past the matched window to look for the rest of a standard text, beyond twice what is missing.
 const LOOK_AHEAD = 64;
+// Largest stretch of other words allowed inside the rest of a standard text found past the window.
+const SCATTER = 5;
 
 interface Judged {
   hunk: Hunk;
@@ -388,7 +404,13 @@ export function compareToStandard(id: string, words: string[], lines: number[], 
     // Whatever follows the standard text's last word is not part of it.
     const tail = wide[wide.length - 1];
     if (tail && tail.a0 === n && tail.a1 === n) wide.pop();
-    if (matchedWords(wide, n) >= matchedWords(hunks, n) + missing / 2) {
+    // The rest must follow as one block after what was added, not as words gathered from whatever
+    // comes next (the following licence of a bundled notices file).
+    const after = wide.filter((h) => h.a1 > last.a0);
+    const added = after.reduce((most, h) => Math.max(most, h.b1 - h.b0), 0);
+    const scattered = after.filter((h) => h.b1 - h.b0 > SCATTER && h.b1 - h.b0 < added).length;
+    const lost = after.reduce((sum, h) => sum + Math.max(0, h.a1 - Math.max(h.a0, last.a0)), 0);
+    if (scattered === 0 && lost <= missing * 0.2 && matchedWords(wide, n) >= matchedWords(hunks, n) + missing / 2) {
       region = wider.slice(0, wide.length && wide[wide.length - 1]!.a1 === n ? wide[wide.length - 1]!.b1 : lastEqual(wide, wider.length, n));
       hunks = wide;
     }
@@ -442,7 +464,13 @@ export function compareToStandard(id: string, words: string[], lines: number[], 
   // name of ... may not") is the same rule reworded; a net change turns a permission around.
   const differing = judged.filter((j) => !j.allowed || (negation !== 0 && hasNegation(j.hunk, std.words, region)));
   const lastLine = lines[start + region.length - 1];
-  if (differing.length > 0) return { verdict: 'modified', lastLine, evidence: evidenceOf(differing.map((j) => j.hunk), std, lines, start, fileLines) };
+  if (differing.length > 0) {
+    // Where the standard text goes on but the copy's matching part ends, what the copy says
+    // instead is the lines right after it.
+    const cut = differing.some((j) => j.hunk.a1 === n && j.hunk.b1 === region.length && j.hunk.a1 - j.hunk.a0 > EDGE_SLACK);
+    const instead = cut ? followingLines(fileLines, lastLine ?? 0) : [];
+    return { verdict: 'modified', lastLine, evidence: evidenceOf(differing.map((j) => j.hunk), std, lines, start, fileLines, instead) };
+  }
   if (truncated) return { verdict: 'partial', evidence: evidenceOf([truncated], std, lines, start, fileLines) };
   return { verdict: 'standard', evidence: [] };
 }
@@ -503,13 +531,17 @@ function allowed(del: string[], ins: string[], h: Hunk, n: number): boolean {
   // A rule word the copy adds that the standard did not have there: a new or changed clause.
   for (const [w, n] of after) if (n > (before.get(w) ?? 0)) return false;
   if (del.length === 0) return ins.length <= NAME_INSERT;
+  // What the copy drops or replaces is a name ("the copyright holder nor the names of its
+  // contributors") or a few words; dropping more than that ("without modification, immediately at
+  // the beginning of the file") drops part of a condition.
+  const unnamed = del.filter((w) => !NAME_WORDS.has(w)).length;
   if (ins.length === 0) {
     // A rule word dropped, or more than a name: a deleted clause.
     if (before.size > 0) return false;
-    return del.length <= NAME_DELETE;
+    return del.length <= NAME_DELETE && unnamed <= SMALL_CHANGE;
   }
   for (const [w, n] of before) if (n > (after.get(w) ?? 0) && del.length > NAME_DELETE) return false;
-  return ins.length <= NAME_REPLACE && del.length <= NAME_REPLACE;
+  return ins.length <= NAME_REPLACE && del.length <= NAME_REPLACE && unnamed <= Math.max(SMALL_CHANGE, ins.length);
 }
 
 /**
@@ -518,7 +550,7 @@ function allowed(del: string[], ins: string[], h: Hunk, n: number): boolean {
  * words (or is that short), so a word the alignment happened to pair elsewhere does not drag in a
  * line that is the same in both.
  */
-function evidenceOf(hunks: Hunk[], std: Standard, lines: number[], start: number, fileLines: string[]): string[] {
+function evidenceOf(hunks: Hunk[], std: Standard, lines: number[], start: number, fileLines: string[], instead: number[] = []): string[] {
   const clip = (s: string): string => (s.length > EVIDENCE_CHARS ? `${s.slice(0, EVIDENCE_CHARS - 1)}…` : s);
   const clean = (raw: string): string => raw.trim().replace(/^(\/\/+|#+|\*+|\/\*+|;+|--|dnl\b|>)\s*/, '');
   const counts = (from: number, to: number, lineOf: (i: number) => number): Map<number, number> => {
@@ -541,6 +573,7 @@ function evidenceOf(hunks: Hunk[], std: Standard, lines: number[], start: number
       if (n >= Math.min(least, tokenize(fileLines[line - 1] ?? '').words.length)) take(added, `+${line}`, '+ ', fileLines[line - 1] ?? '');
     }
   }
+  for (const line of instead) take(added, `+${line}`, '+ ', fileLines[line - 1] ?? '');
   for (const h of hunks) {
     const least = Math.min(2, h.a1 - h.a0);
     for (const [line, n] of counts(h.a0, h.a1, (i) => std.lines[i] ?? 0)) {
@@ -553,6 +586,16 @@ function evidenceOf(hunks: Hunk[], std: Standard, lines: number[], start: number
   const ordered = [...added.filter(opening), ...added.filter((l) => !opening(l)), ...lost.filter(opening), ...lost.filter((l) => !opening(l))];
   return ordered.slice(0, EVIDENCE_LINES);
 }
+
+/** Up to FOLLOWING non-blank lines (1-based) after `line`, within a short distance. */
+function followingLines(fileLines: string[], line: number): number[] {
+  const out: number[] = [];
+  for (let l = line + 1; l <= Math.min(fileLines.length, line + 3 * FOLLOWING) && out.length < FOLLOWING; l++) {
+    if (tokenize(fileLines[l - 1] ?? '').words.length > 0) out.push(l);
+  }
+  return out;
+}
+const FOLLOWING = 3;
 
 // A line that opens a clause: "3.", "(a)", "b)", "-", "*".
 const BULLET_LINE = /^(\(?[0-9]{1,2}[.)]|\(?[a-z][.)]|[-*•])\s/i;

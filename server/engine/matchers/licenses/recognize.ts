@@ -152,6 +152,8 @@ const COMMON = new Set([
   'GFDL-1.1-only', 'GFDL-1.2-only', 'GFDL-1.3-only',
 ]);
 const COMMON_BONUS = 0.05;
+// Overlapping candidates tried when the first-ranked one is not the text's standard licence.
+const ALTERNATIVES = 8;
 
 // Look-alikes that differ from a common licence by one clause only: the common text wins the
 // similarity race (it is shorter, and has COMMON_BONUS), but that clause, when the matched region
@@ -425,10 +427,18 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
       if (refined && refined.clause.test(words.slice(r.start, r.end + 1).join(' '))) spdx = refined.to;
       // A text that departs from the standard one beyond what the SPDX matching guidelines allow
       // (or a copy cut short of its terms) is a licence of its own, nearest to this one.
-      const departure = compareToStandard(spdx, words, lines, r.start, r.end, (bodyLines ??= body.split('\n')));
+      // When the candidate ranked first does not fit but an overlapping one is its standard text
+      // word for word (a plain MIT text that outranked as MIT-0), that one is the licence.
+      bodyLines ??= body.split('\n');
+      const departure = compareToStandard(spdx, words, lines, r.start, r.end, bodyLines);
       if (departure.verdict !== 'standard') {
-        found.push(departureMatch(spdx, r.dice, startLine, endLine, departure));
-        continue;
+        const fits = (o: Region): boolean => compareToStandard(templates[o.template]?.spdx ?? '', words, lines, o.start, o.end, bodyLines!).verdict === 'standard';
+        const alt = regions.filter((o) => o !== r && templates[o.template]?.kind === 'text' && overlap(o, r) > 0.5 * (r.end - r.start + 1)).slice(0, ALTERNATIVES).find(fits);
+        if (alt) spdx = templates[alt.template]?.spdx ?? spdx;
+        else {
+          found.push(departureMatch(spdx, r.dice, startLine, endLine, departure));
+          continue;
+        }
       }
     }
     // GNU headers differ from each other by little more than a version number, which a few

@@ -378,7 +378,8 @@ describe('修改过的许可证文本：LicenseRef 加最接近的标准标识',
     expect(m, JSON.stringify(all)).toBeDefined();
     expect(m?.nearest).toMatch(/^BSD-2-Clause/);
     expect(m?.score).toBeLessThanOrEqual(MODIFIED_MAX_SCORE);
-    expect(m?.evidence).toContain('+ 3. Redistributions or use of the source code, binary, or any derivative works may not be for military purposes,');
+    // The added conditions come first among the lines that differ.
+    expect(m?.evidence?.[0]).toBe('+ 3. Redistributions or use of the source code, binary, or any derivative works may not be for military purposes,');
     // "BSD 2-Clause License with Additional Conditions" is this text's title, not a BSD-2-Clause grant.
     expect(all.some((x) => x.spdx === 'BSD-2-Clause')).toBe(false);
   });
@@ -468,10 +469,21 @@ describe('残缺文本', () => {
   });
 
   it('缺了条件条款：LicenseRef', () => {
-    // (Without its third clause the text would be BSD-2-Clause: the binary-form clause goes instead.)
-    const text = MC6809_STANDARD.replace(/ {8}\* Redistributions in binary form[^\n]*\n[^\n]*\n[^\n]*\n/, '');
+    const text = MC6809_STANDARD.replace(/ {8}\* Redistributions of source code[^\n]*\n[^\n]*\n/, '');
     const m = expectModified(texts(text), 'BSD-3-Clause');
-    expect(m.evidence?.some((line) => /^\u2212 2\. Redistributions in binary form must reproduce/.test(line))).toBe(true);
+    expect(m.evidence).toEqual(['\u2212 1. Redistributions of source code must retain the above copyright notice, this list of conditions and the following disclaimer.']);
+  });
+
+  it('免责声明中间删去责任限制：LicenseRef', () => {
+    const text = MC6809_STANDARD.replace(/ +DISCLAIMED\. IN NO EVENT SHALL GREG MILLER BE LIABLE FOR ANY\n/, '    DISCLAIMED.\n');
+    expectModified(texts(text), 'BSD-3-Clause');
+  });
+
+  it('少了二进制分发条款的 BSD-3-Clause 正是 SPDX 的 BSD-Source-Code：排第一的候选不合时取逐词相符的那个', () => {
+    const text = MC6809_STANDARD.replace(/ {8}\* Redistributions in binary form[^\n]*\n[^\n]*\n[^\n]*\n/, '');
+    const found = texts(text);
+    expect(found.map((m) => m.spdx)).toEqual(['BSD-Source-Code']);
+    expect(found[0]?.nearest).toBeUndefined();
   });
 });
 
