@@ -32,22 +32,52 @@ CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
 OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
 OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.`;
 
-// The "Good, not Evil" MIT variant with a donation request, as published by Project Nayuki (the
-// copy in a README of one of its libraries).
-const NAYUKI_MIT = `Copyright (c) Project Nayuki
+// egorovli/appointment-monitor LICENSE.md: "MIT License with Commercial Use Attribution" — MIT
+// with obligations added for commercial users.
+const COMMERCIAL_MIT = `MIT License with Commercial Use Attribution
 
-Permission is hereby granted, free of charge, to any person obtaining a copy of
-this software and associated documentation files (the "Software"), to deal in
-the Software without restriction, including without limitation the rights to
-use, copy, modify, merge, publish, distribute, sublicense, and/or sell copies of
-the Software, and to permit persons to whom the Software is furnished to do so,
-subject to the following conditions:
+Copyright (c) 2024 Anton Egorov
 
-- The above copyright notice and this permission notice shall be included in
-  all copies or substantial portions of the Software.
-- The Software shall be used for Good, not Evil. If the source code or
-  binary is used in an Evil organization, a donation of USD 100 to the author
-  is appreciated.
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+COMMERCIAL USE ATTRIBUTION:
+If you use this Software in a commercial context or derive financial benefit
+from it (including but not limited to selling products or services that
+incorporate this Software, using it in a paid service, or generating revenue
+through its use), you are required to:
+1. Provide clear attribution to the original author (Anton Egorov) and this
+   project in your product, documentation, or user interface.
+2. Buy the author a beer (or equivalent beverage of your choice) as a token of
+   appreciation. This can be done through a donation, a direct contribution,
+   or by reaching out to the author.
+
+${MIT_DISCLAIMER}
+`;
+
+// The JSON licence as quoted in maxhbr/LDBcollector md/JSON.md: MIT plus "The Software shall be
+// used for Good, not Evil." The SPDX list has this text as a licence of its own (JSON).
+const JSON_LICENSE = `Copyright (c) 2002 JSON.org
+
+Permission is hereby granted, free of charge, to any person obtaining a
+copy of this software and associated documentation files (the
+"Software"), to deal in the Software without restriction, including
+without limitation the rights to use, copy, modify, merge, publish,
+distribute, sublicense, and/or sell copies of the Software, and to
+permit persons to whom the Software is furnished to do so, subject to
+the following conditions:
+
+The above copyright notice and this permission notice shall be included
+in all copies or substantial portions of the Software.
+
+The Software shall be used for Good, not Evil.
 
 ${MIT_DISCLAIMER}
 `;
@@ -359,10 +389,18 @@ describe('逐词对齐 diffWords', () => {
 });
 
 describe('修改过的许可证文本：LicenseRef 加最接近的标准标识', () => {
-  it('MIT 加 “Good, not Evil” 条款（Project Nayuki）', () => {
-    const m = expectModified(texts(NAYUKI_MIT), 'MIT');
-    expect(m.evidence?.[0]).toBe('+ - The Software shall be used for Good, not Evil. If the source code or');
-    expect(ids(NAYUKI_MIT)).not.toContain('MIT');
+  it('MIT 加商业使用义务（egorovli/appointment-monitor）', () => {
+    const m = expectModified(texts(COMMERCIAL_MIT), 'MIT');
+    expect(m.evidence?.[0]).toBe('+ 1. Provide clear attribution to the original author (Anton Egorov) and this');
+    expect(m.evidence).toContain('+ COMMERCIAL USE ATTRIBUTION:');
+    // Its title names MIT only as the name of this modified text.
+    expect(ids(COMMERCIAL_MIT)).toEqual([modifiedId('MIT')]);
+  });
+
+  it('“Good, not Evil” 的 JSON 许可证是 SPDX 列表里的 JSON，不是 MIT', () => {
+    const found = texts(JSON_LICENSE);
+    expect(found.map((m) => m.spdx)).toEqual(['JSON']);
+    expect(found[0]?.score).toBeGreaterThan(0.9);
   });
 
   it('MIT 加 “human protect patch”（BR1py/itertree）', () => {
