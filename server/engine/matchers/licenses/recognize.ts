@@ -12,7 +12,9 @@
 //      come out as separate regions);
 //   4. regions are ranked (many matched shingles at high similarity first) and overlapping ones
 //      dropped, so one file can yield several licences, each with its own line range;
-//   5. name references and SPDX tags fill in what texts and headers did not explain.
+//   5. each full text kept is compared word by word with its standard text (modified.ts): a copy
+//      changed beyond the SPDX matching guidelines becomes LicenseRef-Cairn-modified-<id>;
+//   6. name references and SPDX tags fill in what texts and headers did not explain.
 import { normalizeDeclared } from './expression.ts';
 import { isDeprecated, licenseHeaders, licenseIds, licenseText } from './knowledge.ts';
 import { compareToStandard, departureMatch, namesModified } from './modified.ts';
