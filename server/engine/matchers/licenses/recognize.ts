@@ -12,10 +12,13 @@
 //      come out as separate regions);
 //   4. regions are ranked (many matched shingles at high similarity first) and overlapping ones
 //      dropped, so one file can yield several licences, each with its own line range;
-//   5. name references and SPDX tags fill in what texts and headers did not explain.
+//   5. each full text kept is compared word by word with its standard text (modified.ts): a copy
+//      changed beyond the SPDX matching guidelines becomes LicenseRef-Cairn-modified-<id>;
+//   6. name references and SPDX tags fill in what texts and headers did not explain.
 import { normalizeDeclared } from './expression.ts';
 import { bsdConditions, bsdTemplateConditions, decideByClauses, familyMembers, familyNames, familyOf, gnuGrant, gnuNamedNotGranted, parentLicences, textNames } from './families.ts';
 import { isDeprecated, licenseHeaders, licenseIds, licenseText } from './knowledge.ts';
+import { compareToStandard, departureMatch, namesModified } from './modified.ts';
 import { tokenize } from './normalize-text.ts';
 import { isLicenseList } from './license-lists.ts';
 import { findReferences } from './references.ts';
@@ -161,6 +164,8 @@ const COMMON_BONUS = 0.05;
 const RIVAL_MARGIN = 0.15;
 // Words before a region searched for the title line a copy set apart from the licence body.
 const TITLE_CONTEXT = 24;
+// Overlapping candidates tried when the first-ranked one is not the text's standard licence.
+const ALTERNATIVES = 8;
 
 // Look-alikes that differ from a common licence by one clause only: the common text wins the
 // similarity race (it is shorter, and has COMMON_BONUS), but that clause, when the matched region
@@ -469,6 +474,21 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
     if (t.kind === 'text') {
       const refined = REFINE.find((f) => f.from === spdx);
       if (refined && refined.clause.test(words.slice(r.start, r.end + 1).join(' '))) spdx = refined.to;
+      // A text that departs from the standard one beyond what the SPDX matching guidelines allow
+      // (or a copy cut short of its terms) is a licence of its own, nearest to this one.
+      // When the candidate ranked first does not fit but an overlapping one is its standard text
+      // word for word (a plain MIT text that outranked as MIT-0), that one is the licence.
+      bodyLines ??= body.split('\n');
+      const departure = compareToStandard(spdx, words, lines, r.start, r.end, bodyLines);
+      if (departure.verdict !== 'standard') {
+        const fits = (o: Region): boolean => compareToStandard(templates[o.template]?.spdx ?? '', words, lines, o.start, o.end, bodyLines!).verdict === 'standard';
+        const alt = regions.filter((o) => o !== r && templates[o.template]?.kind === 'text' && overlap(o, r) > 0.5 * (r.end - r.start + 1)).slice(0, ALTERNATIVES).find(fits);
+        if (alt) spdx = templates[alt.template]?.spdx ?? spdx;
+        else {
+          found.push(departureMatch(spdx, r.dice, startLine, endLine, departure));
+          continue;
+        }
+      }
     }
     // A notice of one family member read as another's (the MPL-1.1 notice with "Netscape Public
     // License" or "Common Public Attribution License" in it): the name it carries decides.
@@ -531,6 +551,7 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
   const named: LicenseMatch[] = familyNames(body).map((n) => ({ ...n, kind: 'reference' }));
   for (const ref of [...findReferences(body), ...named]) {
     if (tags.some((m) => m.startLine <= ref.endLine && ref.startLine <= m.endLine)) continue;
+    if (namesModified(ref, found)) continue;
     const covering = kept.filter((r) => (lines[r.start] ?? 0) <= ref.endLine && ref.startLine <= (lines[r.end] ?? 0));
     if (covering.some((r) => !foreign(ref, r) || gnuFamily(templates[r.template]?.spdx ?? '') === gnuFamily(ref.spdx))) continue;
     found.push(ref);
