@@ -96,10 +96,20 @@ function isHeading(text: string[], i: number): boolean {
   return alone && tokenize(line).words.length <= HEAD_WORDS && !/[.;]\s*$/.test(line);
 }
 
-function standardOf(id: string): Standard | undefined {
-  const cached = standards.get(id);
+// SPDX texts with a part their template marks optional as a whole: the LGPL-3.0 text carries the
+// GPL-3.0 after it, which a project's COPYING.LESSER leaves out (the GPL sits in COPYING).
+const OPTIONAL_TAIL: Record<string, RegExp> = {
+  'LGPL-3.0-only': /\n\s*GNU GENERAL PUBLIC LICENSE\s*\n\s*Version 3, 29 June 2007[\s\S]*$/,
+};
+const SHORT = '#short';
+
+/** The standard text of an id (`id#short`: without its optional tail), prepared for comparison. */
+function standardOf(key: string): Standard | undefined {
+  const cached = standards.get(key);
   if (cached) return cached;
-  const raw = licenseText(id);
+  const id = key.endsWith(SHORT) ? key.slice(0, -SHORT.length) : key;
+  const tail = OPTIONAL_TAIL[id];
+  const raw = key.endsWith(SHORT) && tail ? licenseText(id).replace(tail, '') : licenseText(id);
   if (!raw) return undefined;
   const text = raw.split('\n');
   const words: string[] = [];
@@ -176,7 +186,7 @@ function standardOf(id: string): Standard | undefined {
     disclaimerStart = words.length;
   }
   const std: Standard = { words, lines, text, free: Uint8Array.from(free), headEnd, tailStart, disclaimerStart };
-  standards.set(id, std);
+  standards.set(key, std);
   return std;
 }
 
@@ -388,16 +398,44 @@ interface Judged {
  * disclaimer, or a different licence; with the lines that differ.
  */
 export function compareToStandard(id: string, words: string[], lines: number[], start: number, end: number, fileLines: string[]): Departure {
-  const std = standardOf(id);
+  const full = compareWith(id, words, lines, start, end, fileLines);
+  if (full.verdict === 'standard' || !OPTIONAL_TAIL[id]) return full;
+  const short = compareWith(`${id}${SHORT}`, words, lines, start, end, fileLines);
+  return short.verdict === 'standard' ? short : full;
+}
+
+function compareWith(key: string, words: string[], lines: number[], start: number, end: number, fileLines: string[]): Departure {
+  const std = standardOf(key);
   if (!std || std.words.length === 0) return { verdict: 'standard', evidence: [] };
   const n = std.words.length;
   let region = words.slice(start, end + 1);
   let hunks = diffWords(std.words, region);
+  // The matcher's window can also start late: in a notices file the licence before this one ends
+  // with words this one opens with (a disclaimer, a title), and the window leaves them to it. When
+  // the copy lacks only the standard's opening, look that far back and keep the longer alignment.
+  const first = hunks[0];
+  // (The alignment may pair a word or two of the neighbour with the opening by chance: a gap that
+  // ends within EDGE_SLACK words of the edges counts as the opening missing.)
+  if (first && first.b0 === first.b1 && first.b0 <= EDGE_SLACK && first.a0 <= EDGE_SLACK && first.a1 - first.a0 > EDGE_SLACK && start > 0) {
+    const missing = first.a1;
+    const from = Math.max(0, start - 2 * missing - LOOK_AHEAD);
+    const wider = words.slice(from, end + 1);
+    const wide = diffWords(std.words, wider);
+    // Whatever precedes the standard text's first word is not part of it.
+    const head = wide[0];
+    const skip = head && head.a0 === 0 && head.a1 === 0 ? head.b1 : 0;
+    if (skip > 0) wide.shift();
+    if (matchedWords(wide, n) >= matchedWords(hunks, n) + missing / 2) {
+      region = wider.slice(skip);
+      hunks = wide.map((h) => ({ a0: h.a0, a1: h.a1, b0: h.b0 - skip, b1: h.b1 - skip }));
+      start = from + skip;
+    }
+  }
   // The matcher's window stops where the standard text stops matching: when clauses were added in
   // the middle (a "no military use" condition before the disclaimer), the rest of the standard
   // text comes after the window. Look that far on, and keep the longer alignment.
   const last = hunks[hunks.length - 1];
-  if (last && last.a1 === n && last.b1 === region.length && n - last.a0 > EDGE_SLACK && end + 1 < words.length) {
+  if (last && last.b0 === last.b1 && region.length - last.b1 <= EDGE_SLACK && n - last.a1 <= EDGE_SLACK && last.a1 - last.a0 > EDGE_SLACK && end + 1 < words.length) {
     const missing = n - last.a0;
     const wider = words.slice(start, Math.min(words.length, end + 1 + 2 * missing + LOOK_AHEAD));
     const wide = diffWords(std.words, wider);
@@ -443,6 +481,9 @@ export function compareToStandard(id: string, words: string[], lines: number[], 
     for (let j = h.b0; j < h.b1; j++) if (!fileFree(j) && !BULLET.test(region[j] ?? '')) ins.push(region[j] ?? '');
     if (del.length === 0 && ins.length === 0) continue;
     if (PHRASES.has(`${del.join(' ')}|${ins.join(' ')}`)) continue;
+    // Markup a copy was converted to: the targets of Markdown links ("[Article 5](#article-5---scope)")
+    // and bare URLs in angle brackets add words that are not licence text.
+    if (del.length === 0 && linkWords(h, lines, start, fileLines, ins)) continue;
     // A copy that stops before the closing warranty disclaimer: the grant and every condition are
     // there, so it is still that licence, but only partially, and the score says so.
     if (deletion && h.a1 === n && h.a0 >= std.disclaimerStart - EDGE_SLACK) {
@@ -501,6 +542,19 @@ function mergeClose(hunks: Hunk[]): Hunk[] {
     } else out.push({ ...h });
   }
   return out;
+}
+
+const LINK_TARGET = /\]\(([^)\s]*)\)|<(https?:[^>\s]*)>/g;
+
+/** Whether every added word comes from link targets on the hunk's lines. */
+function linkWords(h: Hunk, lines: number[], start: number, fileLines: string[], ins: string[]): boolean {
+  const from = lines[start + h.b0] ?? 1;
+  const to = lines[start + h.b1 - 1] ?? from;
+  const targets = new Set<string>();
+  for (const line of fileLines.slice(from - 1, to)) {
+    for (const m of line.matchAll(LINK_TARGET)) for (const w of tokenize((m[1] ?? m[2] ?? '').replace(/[-_#/.:]+/g, ' ')).words) targets.add(w);
+  }
+  return targets.size > 0 && ins.every((w) => targets.has(w));
 }
 
 function namesLicence(h: Hunk, lines: number[], start: number, fileLines: string[]): boolean {
@@ -576,8 +630,9 @@ function evidenceOf(hunks: Hunk[], std: Standard, lines: number[], start: number
   for (const line of instead) take(added, `+${line}`, '+ ', fileLines[line - 1] ?? '');
   for (const h of hunks) {
     const least = Math.min(2, h.a1 - h.a0);
-    for (const [line, n] of counts(h.a0, h.a1, (i) => std.lines[i] ?? 0)) {
-      if (n >= Math.min(least, tokenize(std.text[line] ?? '').words.length)) take(lost, `-${line}`, '\u2212 ', std.text[line] ?? '');
+    // Copyright lines and placeholders may differ freely: they are never evidence of a change.
+    for (const [line, n] of counts(h.a0, h.a1, (i) => (std.free[i] ? -1 : (std.lines[i] ?? 0)))) {
+      if (line >= 0 && n >= Math.min(least, tokenize(std.text[line] ?? '').words.length)) take(lost, `-${line}`, '\u2212 ', std.text[line] ?? '');
     }
   }
   // The copy's own lines first (what it adds or says instead), the lines opening a clause before

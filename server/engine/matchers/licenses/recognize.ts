@@ -512,6 +512,13 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
     // Header keys may be expressions (a dual-licence notice): one match per licence or exception.
     for (const id of spdx.includes(' ') ? idsWithExceptions(spdx) : [spdx]) found.push({ spdx: id, score: Math.round(r.dice * 1000) / 1000, startLine, endLine, kind: t.kind });
   }
+  // A text judged against a longer context (modified.ts looks past the matcher's window) can cover a
+  // look-alike that matched only its tail, such as a shared disclaimer: that remnant is not a
+  // modified licence of its own.
+  for (let i = found.length - 1; i >= 0; i--) {
+    const m = found[i]!;
+    if (m.kind === 'text' && m.nearest && found.some((o) => o !== m && o.kind === 'text' && o.startLine <= m.startLine && m.endLine <= o.endLine && o.endLine - o.startLine > m.endLine - m.startLine)) found.splice(i, 1);
+  }
   // A full text carries its own standard notice (Apache-2.0's appendix, the GPL's "How to Apply"):
   // that header is part of the text match, not a second finding of the same licence.
   for (let i = found.length - 1; i >= 0; i--) {

