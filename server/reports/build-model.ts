@@ -11,7 +11,7 @@ import { UserError } from '../errors.ts';
 import {
   advisoryDetails, componentPage, coverNames, edgesOf, findingPage, licenceFacts, licenceFindings, licenceUses, markLogRows, runsOf, type RunInfo,
 } from '../db/repositories/report-model.ts';
-import { scoreOf, unfiltered, type LicenceFilter } from '../db/repositories/results-licences.ts';
+import { nearestOfId, scoreOf, unfiltered, type LicenceFilter } from '../db/repositories/results-licences.ts';
 import { locationsOf, parseJson } from '../db/repositories/results.ts';
 import { markValueLabel } from '../db/repositories/results-marks.ts';
 import { taskLevelCounts } from '../db/repositories/level-counts.ts';
@@ -192,7 +192,7 @@ async function readLicenceFindings(db: Kysely<Database>, runs: RunInfo[], filter
       seen.add(key);
       out.push({
         spdxId: f.spdxId, file: f.file, startLine: f.startLine, endLine: f.endLine, kind: f.source as ReportLicenceFinding['kind'], score: scoreOf(f.score),
-        evidence: parseJson<unknown[]>(f.evidence, []).map(String), nearest: f.nearest ?? (/^LicenseRef-Cairn-modified-(.+)$/.exec(f.spdxId)?.[1] ?? null),
+        evidence: parseJson<unknown[]>(f.evidence, []).map(String), nearest: f.nearest ?? nearestOfId(f.spdxId),
       });
     }
   }

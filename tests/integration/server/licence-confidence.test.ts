@@ -2,7 +2,8 @@
 // was found carries its kind, its score (0–100) and the lines that decided it; a modified licence
 // text names the standard licence it is nearest to; the licence list filters by kind and minimum
 // score (package metadata and SPDX tags count as 100), its view counts follow the filters, and bad
-// filters are refused; the licence report takes the same filters and lists each finding.
+// filters are refused; the licence report takes the same filters and lists each finding. OSADL's
+// "Check dependency" is its own verdict, 需核查依赖方式 ('check'), in the conflict list and the reports.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { databases, signIn, useServer, type TestClient } from './harness.ts';
 import { seedRun, type SeededRun } from './fixtures/seed-run.ts';
@@ -146,5 +147,29 @@ describe.each(databases)('licence confidence on $name', (database) => {
       const r = await member.request({ method: 'GET', url: `/api/license/list/${seeded.projectId}?${query}` });
       expect(r.status, query).toBe(400);
     }
+  });
+
+  it('gives OSADL\'s "Check dependency" its own verdict, counted, filtered and reported', async () => {
+    const { db } = server.app.cairn;
+    // An AGPL-3.0-only project with an LGPL-2.1-or-later component: OSADL says "Check dependency".
+    await db.updateTable('runs').set({ outbound_license: 'AGPL-3.0-only' }).where('id', '=', seeded.runId).execute();
+    await db.updateTable('run_components').set({ license_expression: 'LGPL-2.1-or-later' }).where('run_id', '=', seeded.runId).where('name', '=', 'left-pad').execute();
+    const page = (await member.request({ method: 'GET', url: `/api/license/conflict/${seeded.projectId}?size=50` })).body.data;
+    expect(page.totals.check).toBeGreaterThanOrEqual(1);
+    expect(page.totals.compatible + page.totals.incompatible + page.totals.check + page.totals.unknown).toBe(page.componentCount);
+    const checked = page.content.find((r: { name: string }) => r.name === 'left-pad');
+    expect(checked).toMatchObject({ verdict: 'check', source: 'osadl' });
+    expect(checked.explanation).toMatch(/[\u4e00-\u9fff]/);
+    // Listed after the incompatible ones, before the compatible.
+    const order = page.content.map((r: { verdict: string }) => r.verdict);
+    expect(order.indexOf('check')).toBeGreaterThan(order.lastIndexOf('incompatible'));
+    expect(order.indexOf('check')).toBeLessThan(order.indexOf('compatible'));
+    const only = (await member.request({ method: 'GET', url: `/api/license/conflict/${seeded.projectId}?verdict=check` })).body.data;
+    expect(only.total).toBe(page.totals.check);
+    expect(only.content.every((r: { verdict: string }) => r.verdict === 'check')).toBe(true);
+    expect(only.content.map((r: { name: string }) => r.name)).toContain('left-pad');
+
+    const model = await buildReportModel(db, { kind: 'license', runIds: [seeded.runId], author: 'wangfang', tool: { name: 'Cairn', version: 'test' } });
+    expect(model.conflicts.find((c) => c.componentName === 'left-pad')).toMatchObject({ verdict: 'check', source: 'osadl' });
   });
 });
