@@ -269,6 +269,21 @@ export const LICENSE_LEVEL_LABEL = VULNERABILITY_LEVEL_LABEL;
  */
 export const VERDICT_SOURCE_LABEL = { osadl: 'OSADL 兼容性矩阵', cairn: 'Cairn 规则' } as const;
 export type VerdictSource = keyof typeof VERDICT_SOURCE_LABEL;
+/**
+ * A licence-conflict verdict (ConflictVerdictSchema): `check` is the OSADL matrix's "Check
+ * dependency" — compatible or not depending on how the component is combined with the project
+ * (static or dynamic linking, a separate program, …); its explanation says what to check.
+ */
+export const CONFLICT_VERDICT_LABEL = { compatible: '兼容', incompatible: '不兼容', check: '需核查依赖方式', unknown: '未知' } as const;
+export type ConflictVerdict = keyof typeof CONFLICT_VERDICT_LABEL;
+/**
+ * How a licence was recognised (识别方式, LicenseSourceSchema): the full licence text, a licence
+ * notice or file header, a reference by name or link, an SPDX tag, the package metadata's declaration.
+ */
+export const LICENSE_KIND_LABEL = { text: '全文', header: '声明头', reference: '引用', tag: 'SPDX 标签', declared: '包元数据声明' } as const;
+export type LicenseKind = keyof typeof LICENSE_KIND_LABEL;
+/** The kinds in the order the filters list them: the strongest evidence of a text first. */
+export const LICENSE_KINDS = ['text', 'header', 'reference', 'tag', 'declared'] as const satisfies readonly LicenseKind[];
 export type LicenseLevel = VulnerabilityLevel;
 /** Most to least severe. */
 export const LEVEL_CODES = [1, 2, 4, 8, 16] as const;

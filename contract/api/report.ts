@@ -6,6 +6,7 @@
 import { Type, type Static } from 'typebox';
 import { defineCall } from './define.ts';
 import { DeletedSchema, Id, IdParams, IdsQuery, Nullable, PageSchema, PagingQuerySchema } from './kit.ts';
+import { LicenseSourceSchema } from './result/common.ts';
 
 const L = Type.Literal;
 
@@ -91,6 +92,13 @@ export const generate = defineCall({
     reportTypes: ReportTypes,
     /** `license`: the licence sections only (listed under 许可证报告). */
     scope: Type.Optional(Type.Union([L('full'), L('license')])),
+    /**
+     * The licence sections only: findings recognised in one of these ways (识别方式); all when
+     * absent. The documents state the filter (仅包含识别方式为…、可信度 ≥ N 的许可证).
+     */
+    licenceKinds: Type.Optional(Type.Array(LicenseSourceSchema, { minItems: 1, maxItems: 5, uniqueItems: true })),
+    /** The licence sections only: findings with a confidence of at least this (0–100; package metadata and SPDX tags count as 100). */
+    minScore: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
   }),
   response: SubmittedSchema,
   permission: 'report:list',

@@ -96,6 +96,9 @@ export const reportZh = {
     statistic: '汇总当前账号可见的全部项目',
   },
   formats: '报告格式',
+  // The licence sections' filter (识别方式, 最低可信度), as the licence tab has it.
+  licenceFilter: '许可证识别结果筛选',
+  licenceFilterHelp: '只影响 Word、Excel、PDF 报告中的许可证章节，报告会注明所用的筛选条件；不选则包含全部识别结果。',
   formatsHelp: '每种格式生成一个文件',
   formatRequired: '请至少选择一种格式',
   submit: '生成',

@@ -409,6 +409,10 @@ export interface RunLicensesTable {
   end_line: number | null;
   /** project | test | licence-data | data (engine/analyzers/license-scope.ts). */
   scope: Defaulted<string>;
+  /** JSON array of the file's lines that decided the match (≤ 5, ≤ 200 chars each); '[]' when declared. */
+  evidence: Defaulted<JsonText>;
+  /** For a LicenseRef-Cairn-modified-<id> text: the nearest standard licence id. */
+  nearest: string | null;
 }
 
 export interface RunCopyrightsTable {

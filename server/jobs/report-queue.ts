@@ -20,6 +20,7 @@ import { closeWriterThreads, generateReportFile } from '../reports/generate.ts';
 import type { ReportModel } from '../reports/model.ts';
 import { JobLoop } from './job-loop.ts';
 import { SWEEP_EVERY_MS, sweepReportParts } from './leftovers.ts';
+import type { LicenceFilter } from '../db/repositories/results-licences.ts';
 
 export interface ReportQueueOptions {
   db: Kysely<Database>;
@@ -119,15 +120,15 @@ export class ReportQueue {
   private async generate(report: ReportRecord, signal: AbortSignal): Promise<void> {
     const { db, dataDir, version } = this.options;
     const id = Number(report.id);
-    const params = parseJson<{ runIds?: number[] }>(report.params, {});
+    const params = parseJson<{ runIds?: number[]; licenceFilter?: LicenceFilter }>(report.params, {});
     const kind = MODEL_KIND[report.kind] ?? 'task';
     const runIds = params.runIds ?? (report.run_id === null ? [] : [Number(report.run_id)]);
     // The formats of one generate call are rows inserted together: they share one model, read once.
-    const key = JSON.stringify([kind, runIds, report.subject_id, report.created_by, report.created_at]);
+    const key = JSON.stringify([kind, runIds, params.licenceFilter ?? null, report.subject_id, report.created_by, report.created_at]);
     let model = this.lastModel?.key === key ? this.lastModel.model : null;
     if (!model) {
       const author = report.created_by === null ? undefined : await userName(db, report.created_by);
-      model = await buildReportModel(db, { kind, runIds, subjectId: report.subject_id, author: author ?? '--', tool: { name: 'Cairn', version } });
+      model = await buildReportModel(db, { kind, runIds, subjectId: report.subject_id, author: author ?? '--', tool: { name: 'Cairn', version }, licenceFilter: params.licenceFilter ?? {} });
       this.lastModel = { key, model };
     }
     signal.throwIfAborted();

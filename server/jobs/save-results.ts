@@ -155,12 +155,18 @@ function licenceRows(results: RunResults): RunResultRows['licences'] {
   for (const c of results.components) {
     if (!c.licenseExpression) continue;
     for (const spdx of expressionIds(c.licenseExpression)) {
-      rows.push({ purl: c.purl, file: c.locations[0]?.file ?? null, spdx_id: spdx, source: 'declared', score: null, start_line: null, end_line: null, scope: 'project' });
+      // Every row names every column: a multi-row INSERT fills a missing one with NULL on SQLite, not its default.
+      rows.push({ purl: c.purl, file: c.locations[0]?.file ?? null, spdx_id: spdx, source: 'declared', score: null, start_line: null, end_line: null, scope: 'project', evidence: '[]', nearest: null });
     }
   }
   for (const f of results.analysis.findings) {
     for (const l of f.licenses) {
-      rows.push({ purl: null, file: f.path, spdx_id: l.spdx, source: l.kind, score: Math.round(l.score * 1000) / 1000, start_line: l.startLine, end_line: l.endLine, scope: licenseScopeOf(f.path, l.kind, results.analysis.projectRoot) });
+      rows.push({
+        purl: null, file: f.path, spdx_id: l.spdx, source: l.kind, score: Math.round(l.score * 1000) / 1000, start_line: l.startLine, end_line: l.endLine,
+        scope: licenseScopeOf(f.path, l.kind, results.analysis.projectRoot),
+        // The lines that decided it and, for a modified text, the standard licence it is nearest to.
+        evidence: JSON.stringify(l.evidence ?? []), nearest: l.nearest ?? null,
+      });
     }
   }
   return rows;

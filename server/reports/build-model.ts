@@ -9,14 +9,15 @@ import { CODE_TYPE_LABEL, labelOf } from '../../contract/enums.ts';
 import type { Database } from '../db/schema.ts';
 import { UserError } from '../errors.ts';
 import {
-  advisoryDetails, componentPage, coverNames, edgesOf, findingPage, licenceFacts, licenceUses, markLogRows, runsOf, type RunInfo,
+  advisoryDetails, componentPage, coverNames, edgesOf, findingPage, licenceFacts, licenceFindings, licenceUses, markLogRows, runsOf, type RunInfo,
 } from '../db/repositories/report-model.ts';
+import { nearestOfId, scoreOf, unfiltered, type LicenceFilter } from '../db/repositories/results-licences.ts';
 import { locationsOf, parseJson } from '../db/repositories/results.ts';
 import { markValueLabel } from '../db/repositories/results-marks.ts';
 import { taskLevelCounts } from '../db/repositories/level-counts.ts';
 import { conflictOf, OSADL_VERSION } from '../licenses/conflicts.ts';
 import type {
-  Level, ReportComponent, ReportConflict, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability,
+  Level, ReportComponent, ReportConflict, ReportLicenceFinding, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability,
 } from './model.ts';
 import { REPORT_TITLES } from './sections.ts';
 import { recommendedUpgrade } from '../kb/advisory-view.ts';
@@ -37,6 +38,8 @@ export interface ModelRequest {
   author: string;
   tool: { name: string; version: string };
   generatedAt?: string;
+  /** The licence sections' filter (识别方式, 最低可信度); none: every finding. */
+  licenceFilter?: LicenceFilter;
 }
 
 const asLevel = (n: number | null | undefined): Level => (LEVELS.includes(Number(n) as Level) ? (Number(n) as Level) : 16);
@@ -157,10 +160,10 @@ async function readVulnerabilities(db: Kysely<Database>, runs: RunInfo[], merge:
   }).sort((a, b) => a.level - b.level || (b.score ?? -1) - (a.score ?? -1) || a.id.localeCompare(b.id));
 }
 
-async function readLicenses(db: Kysely<Database>, runs: RunInfo[], refOf: Map<number, string>): Promise<ReportLicense[]> {
+async function readLicenses(db: Kysely<Database>, runs: RunInfo[], refOf: Map<number, string>, filter: LicenceFilter): Promise<ReportLicense[]> {
   const componentsOf = new Map<string, Set<string>>();
   for (const run of runs) {
-    for (const r of await licenceUses(db, run.id)) {
+    for (const r of await licenceUses(db, run.id, filter)) {
       const set = componentsOf.get(r.spdx_id) ?? new Set<string>();
       const ref = r.component_id === null ? undefined : refOf.get(Number(r.component_id));
       if (ref) set.add(ref);
@@ -176,6 +179,24 @@ async function readLicenses(db: Kysely<Database>, runs: RunInfo[], refOf: Map<nu
       osiApproved: k?.osi ?? false, fsfLibre: k?.fsf ?? false, copyleft: k?.copyleft || 'none',
     };
   }).sort((a, b) => a.level - b.level || b.componentCount - a.componentCount || a.spdxId.localeCompare(b.spdxId));
+}
+
+/** Each place the runs' own licences were found in files (merged runs: each distinct place once). */
+async function readLicenceFindings(db: Kysely<Database>, runs: RunInfo[], filter: LicenceFilter): Promise<ReportLicenceFinding[]> {
+  const out: ReportLicenceFinding[] = [];
+  const seen = new Set<string>();
+  for (const run of runs) {
+    for (const f of await licenceFindings(db, run.id, filter)) {
+      const key = `${f.spdxId}\u0000${f.file}\u0000${f.startLine}\u0000${f.endLine}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({
+        spdxId: f.spdxId, file: f.file, startLine: f.startLine, endLine: f.endLine, kind: f.source as ReportLicenceFinding['kind'], score: scoreOf(f.score),
+        evidence: parseJson<unknown[]>(f.evidence, []).map(String), nearest: f.nearest ?? nearestOfId(f.spdxId),
+      });
+    }
+  }
+  return out;
 }
 
 /** The conflict endpoint's verdicts (conflictOf), listing what is not compatible. */
@@ -194,7 +215,8 @@ function conflictsOf(merge: Merge): { rows: ReportConflict[]; incompatible: numb
       verdict: verdict.verdict, explanation: verdict.explanation, source: verdict.source,
     });
   }
-  rows.sort((a, b) => (a.verdict === b.verdict ? a.componentName.localeCompare(b.componentName) : a.verdict === 'incompatible' ? -1 : 1));
+  const order = { incompatible: 0, check: 1, unknown: 2 };
+  rows.sort((a, b) => order[a.verdict] - order[b.verdict] || a.componentName.localeCompare(b.componentName));
   return { rows, incompatible };
 }
 
@@ -214,9 +236,11 @@ export async function buildReportModel(db: Kysely<Database>, request: ModelReque
   const merge = await readComponents(db, runs);
   const edges = await readEdges(db, runs, merge.refOf);
   const full = request.kind !== 'license';
-  const [vulnerabilities, licenses, markLogs] = await Promise.all([
+  const filter = request.licenceFilter ?? {};
+  const [vulnerabilities, licenses, licenceFindingRows, markLogs] = await Promise.all([
     readVulnerabilities(db, runs, merge),
-    readLicenses(db, runs, merge.refOf),
+    readLicenses(db, runs, merge.refOf, filter),
+    readLicenceFindings(db, runs, filter),
     full ? readMarkLogs(db, runs) : Promise.resolve([]),
   ]);
   const conflicts = conflictsOf(merge);
@@ -266,6 +290,8 @@ export async function buildReportModel(db: Kysely<Database>, request: ModelReque
     edges,
     vulnerabilities: full ? vulnerabilities : [],
     licenses,
+    licenceFindings: licenceFindingRows,
+    licenceFilter: unfiltered(filter) ? null : { kinds: filter.kinds?.length ? [...filter.kinds] : null, minScore: filter.minScore ?? 0 },
     conflicts: conflicts.rows,
     osadlVersion: OSADL_VERSION,
     markLogs,

@@ -97,7 +97,10 @@ function cell(text: string, width: number, options: { bold?: boolean; fill?: str
     children: [
       new Paragraph({
         style: TABLE_TEXT_STYLE,
-        children: [new TextRun({ text: clean(text), ...(options.bold ? { bold: true } : {}), ...(options.colour ? { color: options.colour } : {}) })],
+        // A cell of several lines (a licence finding's evidence) breaks at them.
+        children: clean(text).split('\n').map((line, i) => new TextRun({
+          text: line, ...(i > 0 ? { break: 1 } : {}), ...(options.bold ? { bold: true } : {}), ...(options.colour ? { color: options.colour } : {}),
+        })),
       }),
     ],
   });

@@ -1,7 +1,7 @@
 // What every report format is written from: one task's results, read once from the database by
 // build-model.ts and handed to the writers (pdf, docx, xlsx, spdx, cyclonedx, swid, vex). Plain
 // JSON-able data so a worker thread can take it; the writers never touch the database.
-import type { VerdictSource } from '../../contract/enums.ts';
+import type { LicenseKind, VerdictSource } from '../../contract/enums.ts';
 
 /** Vulnerability / licence levels: 1 超危, 2 高危, 4 中危, 8 低危, 16 未知 (contract/enums.ts). */
 export type Level = 1 | 2 | 4 | 8 | 16;
@@ -91,14 +91,38 @@ export interface ReportLicense {
   copyleft: string;
 }
 
+/** One place a licence was found in a file (the licence sections' 许可证识别明细). */
+export interface ReportLicenceFinding {
+  spdxId: string;
+  file: string;
+  startLine: number | null;
+  endLine: number | null;
+  /** How it was found (LICENSE_KIND_LABEL): text, header, reference, tag, declared. */
+  kind: LicenseKind;
+  /** Confidence 0–100 (package metadata and SPDX tags 100). */
+  score: number;
+  /** The file's own lines that decided it (at most 5); [] when declared or not kept. */
+  evidence: string[];
+  /** For a modified licence text (LicenseRef-Cairn-modified-<id>): the nearest standard licence. */
+  nearest: string | null;
+}
+
+/** The licence sections' filter, as the generate call asked for it; null: every finding. */
+export interface ReportLicenceFilter {
+  /** Only findings recognised in these ways; null: every way. */
+  kinds: LicenseKind[] | null;
+  /** Only findings with at least this confidence (0: any). */
+  minScore: number;
+}
+
 export interface ReportConflict {
   componentRef: string;
   componentName: string;
   componentVersion: string;
   /** The component's (inbound) licence expression. */
   license: string;
-  /** incompatible | unknown (compatible pairs are not listed). */
-  verdict: 'incompatible' | 'unknown';
+  /** incompatible | check (需核查依赖方式) | unknown (compatible pairs are not listed). */
+  verdict: 'incompatible' | 'check' | 'unknown';
   /** One Chinese sentence. */
   explanation: string;
   /** Who decided (VERDICT_SOURCE_LABEL): the OSADL compatibility matrix or Cairn's rules. */
@@ -173,6 +197,10 @@ export interface ReportModel {
   edges: Array<{ from: string | null; to: string }>;
   vulnerabilities: ReportVulnerability[];
   licenses: ReportLicense[];
+  /** Every place the licences were found in files, with kind, score and evidence (after the filter). */
+  licenceFindings: ReportLicenceFinding[];
+  /** The filter the licence sections were made with; null when they hold every finding. */
+  licenceFilter: ReportLicenceFilter | null;
   conflicts: ReportConflict[];
   /** The date of the OSADL compatibility matrix the conflict verdicts come from first (YYYY-MM-DD). */
   osadlVersion: string;

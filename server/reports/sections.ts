@@ -3,6 +3,9 @@
 // the same sections out in their own way, so the three formats always carry the same content.
 import {
   COMPONENT_RISK_LABEL,
+  CONFLICT_VERDICT_LABEL,
+  LICENSE_KIND_LABEL,
+  LICENSE_KINDS,
   LICENSE_LEVEL_LABEL,
   VERDICT_SOURCE_LABEL,
   VEX_LABEL,
@@ -11,7 +14,7 @@ import {
   labelOf,
 } from '../../contract/enums.ts';
 import { COMPONENT_NOT_COVERED, COMPONENT_NOT_COVERED_REASON, COVERAGE_INCOMPLETE_MARK } from '../../contract/coverage.ts';
-import type { ReportComponent, ReportConflict, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability } from './model.ts';
+import type { ReportComponent, ReportConflict, ReportLicenceFinding, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability } from './model.ts';
 
 export const REPORT_TITLES = {
   task: '开源软件成分分析报告',
@@ -95,10 +98,25 @@ export const VULNERABILITY_TABLE: TableSection<ReportVulnerability> = {
   ],
 };
 
+/**
+ * The licence sections' filter in words (仅包含识别方式为全文、声明头，可信度 ≥ 80 的许可证); '' without
+ * one. Every licence section states it, so a filtered report never reads as the whole result.
+ */
+export function licenceFilterText(m: ReportModel): string {
+  const f = m.licenceFilter;
+  if (!f) return '';
+  const kinds = f.kinds ? LICENSE_KINDS.filter((k) => f.kinds!.includes(k)).map((k) => LICENSE_KIND_LABEL[k]).join('、') : '';
+  const parts = [kinds ? `识别方式为${kinds}` : '', f.minScore ? `可信度 ≥ ${f.minScore}` : ''].filter(Boolean);
+  return `仅包含${parts.join('、')}${f.minScore ? ' ' : ''}的许可证。`;
+}
+
+/** The lines a finding was recognised from, each on its own line of the cell. */
+const evidenceText = (f: ReportLicenceFinding) => (f.evidence.length ? f.evidence.join('\n') : f.kind === 'declared' ? '（包元数据声明）' : '--');
+
 const LICENSE_TABLE: TableSection<ReportLicense> = {
   key: 'licenses',
   title: '许可证清单',
-  intro: (m) => `组件共涉及许可证 ${m.summary.licenses} 种。`,
+  intro: (m) => (m.licenceFilter ? `${licenceFilterText(m)}符合条件的许可证 ${m.licenses.length} 种（全部识别结果共 ${m.summary.licenses} 种）。` : `组件共涉及许可证 ${m.summary.licenses} 种。`),
   rows: (m) => m.licenses,
   empty: '未识别到许可证。',
   columns: [
@@ -111,6 +129,24 @@ const LICENSE_TABLE: TableSection<ReportLicense> = {
   ],
 };
 
+/** Each place a licence was found: how, how sure, and the lines that decided it. */
+const LICENCE_FINDING_TABLE: TableSection<ReportLicenceFinding> = {
+  key: 'licenceFindings',
+  title: '许可证识别明细',
+  intro: (m) =>
+    `${licenceFilterText(m)}每处识别结果注明识别方式（全文、声明头、引用、SPDX 标签、包元数据声明）与可信度（0–100：全文与声明头按与标准文本的相似度计，引用为固定值，SPDX 标签与包元数据声明计 100），` +
+    `“识别依据”为文件中据以识别的原文行；修改过的许可证文本注明最接近的标准许可证。共 ${m.licenceFindings.length} 处。`,
+  rows: (m) => m.licenceFindings,
+  empty: '没有符合条件的许可证识别结果。',
+  columns: [
+    { header: '许可证', width: 16, value: (f) => (f.nearest ? `${f.spdxId}\n（修改过的许可证文本，最接近 ${f.nearest}）` : f.spdxId) },
+    { header: '文件位置', width: 18, value: (f) => (f.startLine ? `${f.file}:${f.startLine}${f.endLine && f.endLine !== f.startLine ? `-${f.endLine}` : ''}` : f.file) },
+    { header: '识别方式', width: 8, value: (f) => LICENSE_KIND_LABEL[f.kind] ?? f.kind },
+    { header: '可信度', width: 6, value: (f) => f.score },
+    { header: '识别依据', width: 40, value: evidenceText },
+  ],
+};
+
 const COPYLEFT_LABEL: Record<string, string> = { none: '宽松型', weak: '弱 Copyleft', strong: '强 Copyleft', network: '网络 Copyleft' };
 
 const CONFLICT_TABLE: TableSection<ReportConflict> = {
@@ -118,7 +154,7 @@ const CONFLICT_TABLE: TableSection<ReportConflict> = {
   title: '许可证冲突',
   intro: (m) =>
     m.project.outboundLicense
-      ? `项目声明的许可证为 ${m.project.outboundLicense}，与之冲突或无法判定的组件许可证共 ${m.conflicts.length} 项。` +
+      ? `项目声明的许可证为 ${m.project.outboundLicense}，与之冲突、需核查依赖方式或无法判定的组件许可证共 ${m.conflicts.length} 项。` +
         `结论首先依据 OSADL 许可证兼容性矩阵（${m.osadlVersion} 版，© OSADL eG，CC-BY-4.0），矩阵未作判定的许可证组合按 Cairn 规则判断，每项的“依据”列注明来源。`
       : '项目未声明对外许可证，无法判定许可证冲突。',
   rows: (m) => m.conflicts,
@@ -126,7 +162,8 @@ const CONFLICT_TABLE: TableSection<ReportConflict> = {
   columns: [
     { header: '组件', width: 20, value: (c) => `${c.componentName}@${c.componentVersion}` },
     { header: '组件许可证', width: 16, value: (c) => c.license },
-    { header: '结论', width: 8, value: (c) => (c.verdict === 'incompatible' ? '不兼容' : '无法判定'), level: (c) => (c.verdict === 'incompatible' ? 2 : 16) },
+    // 需核查依赖方式 (OSADL "Check dependency") between 不兼容 and 未知: a reviewer can settle it.
+    { header: '结论', width: 10, value: (c) => CONFLICT_VERDICT_LABEL[c.verdict], level: (c) => (c.verdict === 'incompatible' ? 2 : c.verdict === 'check' ? 4 : 16) },
     { header: '说明', width: 40, value: (c) => c.explanation },
     { header: '依据', width: 12, value: (c) => VERDICT_SOURCE_LABEL[c.source] },
   ],
@@ -166,9 +203,9 @@ const MARK_LOG_TABLE: TableSection<ReportMarkLog> = {
 };
 
 /** The tables in document order (the summary with its charts comes first, before these). */
-export const TABLE_SECTIONS = [COMPONENT_TABLE, VULNERABILITY_TABLE, LICENSE_TABLE, CONFLICT_TABLE, MARK_TABLE, MARK_LOG_TABLE] as const;
+export const TABLE_SECTIONS = [COMPONENT_TABLE, VULNERABILITY_TABLE, LICENSE_TABLE, LICENCE_FINDING_TABLE, CONFLICT_TABLE, MARK_TABLE, MARK_LOG_TABLE] as const;
 /** A licence report carries the licence tables only. */
-export const LICENSE_SECTIONS = [LICENSE_TABLE, CONFLICT_TABLE] as const;
+export const LICENSE_SECTIONS = [LICENSE_TABLE, LICENCE_FINDING_TABLE, CONFLICT_TABLE] as const;
 
 export type AnyTableSection = TableSection<any>;
 /** The tables a model's report has, in order. */
@@ -189,6 +226,8 @@ export function summaryFacts(m: ReportModel): Array<[string, string]> {
     ['漏洞总数', String(m.summary.vulnerabilities) + (m.coverage.complete || m.scope !== 'full' ? '' : `（${COVERAGE_INCOMPLETE_MARK}）`)],
     ['超危 / 高危漏洞', `${m.summary.vulnerabilityLevels[1]} / ${m.summary.vulnerabilityLevels[2]}`],
     ['许可证种类', String(m.summary.licenses)],
+    // A filtered licence section says so where the key figures are, in every format (Excel's 概述 too).
+    ...(m.licenceFilter ? [['许可证筛选', licenceFilterText(m)] as [string, string]] : []),
     ['许可证冲突', String(m.summary.conflicts)],
     ['报告生成时间', reportTime(m.generatedAt)],
     ['生成人', m.author],

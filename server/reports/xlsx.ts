@@ -89,6 +89,7 @@ function addSectionSheet(workbook: ExcelJS.Workbook, section: AnyTableSection, m
   // id by object, so shared objects are resolved once instead of once per cell (the difference
   // between seconds and a fraction of one on a 10,000-row sheet). They are never mutated.
   const plain: Partial<ExcelJS.Style> = {};
+  const wrapped: Partial<ExcelJS.Style> = { alignment: { wrapText: true, vertical: 'top' } };
   const numeric = new Map<string, Partial<ExcelJS.Style>>();
   const levelStyles = new Map<number, Partial<ExcelJS.Style>>();
   const levelStyle = (level: number) => {
@@ -117,7 +118,8 @@ function addSectionSheet(workbook: ExcelJS.Workbook, section: AnyTableSection, m
       const cell = added.getCell(i + 1);
       const numFmt = NUMERIC_TEXT_COLUMNS[c.header];
       const style = (c.level && levelStyle(c.level(row))) || (numFmt && typeof cell.value === 'number' ? numericStyle(numFmt) : plain);
-      cell.style = style as ExcelJS.Style;
+      // A cell of several lines (a licence finding's evidence) wraps at them.
+      cell.style = (typeof cell.value === 'string' && cell.value.includes('\n') ? wrapped : style) as ExcelJS.Style;
     });
   }
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: rows.length + 1, column: columns.length } };

@@ -14,6 +14,7 @@ import { canAccessSubject, canManageSubject, visibleSubjectIds } from '../db/rep
 import { subjectHead } from '../db/repositories/subjects.ts';
 import { inTransaction } from '../db/transaction.ts';
 import { UserError } from '../errors.ts';
+import { unfiltered, type LicenceFilter } from '../db/repositories/results-licences.ts';
 
 export const REPORT_MSG = {
   noRun: '该项目还没有分析成功的任务, 报告无法生成',
@@ -68,12 +69,12 @@ async function taskTarget(db: ServerContext['db'], userId: number, projectId: nu
 }
 
 /** One row of a task-based report (task, licence, VEX, component export). */
-function taskReport(t: TaskTarget, kind: ReportKind, reportType: number, userId: number, stamp: string): NewReport {
+function taskReport(t: TaskTarget, kind: ReportKind, reportType: number, userId: number, stamp: string, licenceFilter: LicenceFilter = {}): NewReport {
   const suffix = kind === 'vex' ? '_VEX' : kind === 'license' ? '_许可证报告' : kind === 'component' ? '_组件清单' : '';
   return {
     kind, reportType, name: `${t.project.name}_任务#${t.run.seq}_${stamp}${suffix}${extensionOf(kind, reportType)}`,
     subjectId: t.project.subject_id, subjectName: t.subjectName, projectId: t.project.id, projectName: t.project.name,
-    runId: t.run.id, runSeq: t.run.seq, params: { runIds: [t.run.id] }, createdBy: userId,
+    runId: t.run.id, runSeq: t.run.seq, params: { runIds: [t.run.id], ...(unfiltered(licenceFilter) ? {} : { licenceFilter }) }, createdBy: userId,
   };
 }
 
@@ -86,11 +87,11 @@ async function queueReports(deps: ReportDeps, rows: NewReport[]): Promise<number
 
 /** Queues a task's reports of one kind (also the component export of the result area). */
 export async function submitTaskReports(
-  deps: ReportDeps, userId: number, target: { projectId: number; taskId?: number }, kind: ReportKind, reportTypes: number[],
+  deps: ReportDeps, userId: number, target: { projectId: number; taskId?: number }, kind: ReportKind, reportTypes: number[], licenceFilter: LicenceFilter = {},
 ): Promise<number[]> {
   const t = await taskTarget(deps.db, userId, target.projectId, target.taskId);
   const stamp = fileStamp();
-  return queueReports(deps, reportTypes.map((type) => taskReport(t, kind, type, userId, stamp)));
+  return queueReports(deps, reportTypes.map((type) => taskReport(t, kind, type, userId, stamp, licenceFilter)));
 }
 
 /** Task reports of several projects, each from its latest succeeded run: all of them or none. */

@@ -145,6 +145,16 @@ export function sampleReportModel(options: { components?: number; vulnerabilitie
     edges: components.map((c, i) => ({ from: c.direct || i === 0 ? null : `c${Math.max(1, Math.floor(i / 4) * 4 + 1)}`, to: c.ref })),
     vulnerabilities,
     licenses,
+    // Where the licences were found: a full text, a header, a tag, a weak reference, a modified text, a declaration.
+    licenceFindings: [
+      { spdxId: 'Apache-2.0', file: 'LICENSE', startLine: 1, endLine: 201, kind: 'text', score: 98, evidence: ['Apache License', 'Version 2.0, January 2004', 'http://www.apache.org/licenses/'], nearest: null },
+      { spdxId: 'GPL-2.0-only', file: 'tools/viewer.py', startLine: 2, endLine: 14, kind: 'header', score: 91, evidence: ['This program is free software; you can redistribute it and/or modify', 'it under the terms of the GNU General Public License version 2'], nearest: null },
+      { spdxId: 'MIT', file: 'src/main.js', startLine: 1, endLine: 1, kind: 'tag', score: 100, evidence: ['// SPDX-License-Identifier: MIT'], nearest: null },
+      { spdxId: 'BSD-3-Clause', file: 'README.md', startLine: 40, endLine: 40, kind: 'reference', score: 50, evidence: ['Released under a BSD license.'], nearest: null },
+      { spdxId: 'LicenseRef-Cairn-modified-MIT', file: 'vendor/acme/LICENSE', startLine: 1, endLine: 21, kind: 'text', score: 86, evidence: ['The Software shall be used for Good, not Evil.'], nearest: 'MIT' },
+      { spdxId: 'MIT', file: 'web/package.json', startLine: null, endLine: null, kind: 'declared', score: 100, evidence: [], nearest: null },
+    ],
+    licenceFilter: null,
     conflicts,
     osadlVersion: '2026-02-12',
     markLogs: vulnerabilities

@@ -40,7 +40,13 @@ export const ComponentTypeSchema = Type.Union([L(0), L(1), L(-1)]);
 export const ScopeSchema = Type.Union([L('runtime'), L('development')]);
 /** How a licence was recognised: package metadata, full text, file header, SPDX tag, a reference (URL/name). */
 export const LicenseSourceSchema = Type.Union([L('declared'), L('text'), L('header'), L('tag'), L('reference')]);
-export const ConflictVerdictSchema = Type.Union([L('compatible'), L('incompatible'), L('unknown')]);
+/** The licence kinds as a query's comma-separated codes (`kinds=text,header`). */
+export const LICENSE_SOURCE_CODES = 'declared|text|header|tag|reference';
+/**
+ * CONFLICT_VERDICT_LABEL: compatible 兼容, incompatible 不兼容, check 需核查依赖方式 (OSADL: "Check
+ * dependency" — it depends on how the component is combined with the project), unknown 未知.
+ */
+export const ConflictVerdictSchema = Type.Union([L('compatible'), L('incompatible'), L('check'), L('unknown')]);
 /** VERDICT_SOURCE_LABEL: osadl OSADL 兼容性矩阵, cairn Cairn 规则. */
 export const VerdictSourceSchema = Type.Union([L('osadl'), L('cairn')]);
 /**
@@ -65,6 +71,15 @@ export const ProjectIdParams = IdParams;
 /** A run of the project other than its latest succeeded one (history, comparison). */
 export const TaskQuery = Type.Object({ taskId: Type.Optional(Id()) });
 export const TaskPagingQuery = Type.Object({ ...PagingQuerySchema.properties, taskId: Type.Optional(Id()) });
+/**
+ * The licence list's and licence reports' confidence filters: only findings recognised in one of
+ * these ways (识别方式; comma-separated LicenseSource codes), and only those whose confidence is at
+ * least minScore (0–100; package metadata and SPDX tags count as 100).
+ */
+export const LicenceConfidenceQuery = Type.Object({
+  kinds: Type.Optional(Csv(LICENSE_SOURCE_CODES)),
+  minScore: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+});
 export const sortOf = (fields: string) => Type.Optional(Type.String({ maxLength: 40, pattern: `^(${fields}),(asc|desc)$` }));
 
 // ---- project and run header ----------------------------------------------------------------------

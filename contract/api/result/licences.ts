@@ -6,7 +6,8 @@ import { Keyword, Nullable, PageSchema } from '../kit.ts';
 import { CopyleftSchema } from '../license.ts';
 import { LevelSchema } from '../vulnerability.ts';
 import {
-  ConflictVerdictSchema, VerdictSourceSchema, LicenseScopeSchema, LicenseSourceSchema, LicenseViewSchema, OutboundSourceSchema, ProjectParams, RESULT_PERMISSION, TaskPagingQuery,
+  ConflictVerdictSchema, VerdictSourceSchema, LicenceConfidenceQuery, LicenseScopeSchema, LicenseSourceSchema, LicenseViewSchema, OutboundSourceSchema, ProjectParams, RESULT_PERMISSION,
+  TaskPagingQuery,
 } from './common.ts';
 
 // ---- licences, copyrights, conflicts -------------------------------------------------------------
@@ -17,9 +18,17 @@ export const LicenseFileRefSchema = Type.Object({
   startLine: Nullable(Type.Integer()),
   endLine: Nullable(Type.Integer()),
   source: LicenseSourceSchema,
-  /** Text-match confidence 0–100; null for declared/tag. */
-  score: Nullable(Type.Number()),
+  /**
+   * Confidence 0–100 (可信度): the text match's similarity for full texts and headers, a fixed value
+   * for references; 100 for SPDX tags and package metadata, which state the id itself.
+   */
+  score: Type.Integer(),
+  /** The file's own lines that decided it (at most 5 of at most 200 characters); [] when declared or analysed before they were kept. */
+  evidence: Type.Array(Type.String()),
+  /** For a modified licence text (`LicenseRef-Cairn-modified-<id>`): the standard licence it is nearest to. */
+  nearest: Nullable(Type.String()),
 });
+export type LicenseFileRef = Static<typeof LicenseFileRefSchema>;
 
 export const LicenseUsageRowSchema = Type.Object({
   spdxId: Type.String(),
@@ -38,6 +47,10 @@ export const LicenseUsageRowSchema = Type.Object({
   fileCount: Type.Integer(),
   /** The first 5 places it was recognised in files. */
   files: Type.Array(LicenseFileRefSchema),
+  /** The highest confidence (0–100) among the places it was found. */
+  maxScore: Type.Integer(),
+  /** For a modified licence text (`LicenseRef-Cairn-modified-<id>`): the standard licence it is nearest to; else null. */
+  nearest: Nullable(Type.String()),
 });
 export type LicenseUsageRow = Static<typeof LicenseUsageRowSchema>;
 
@@ -96,7 +109,7 @@ export const ConflictPageSchema = Type.Object({
   osadlVersion: Type.String(),
   /** Components the run found (what would be judged once an outbound licence is set). */
   componentCount: Type.Integer(),
-  totals: Type.Object({ compatible: Type.Integer(), incompatible: Type.Integer(), unknown: Type.Integer() }),
+  totals: Type.Object({ compatible: Type.Integer(), incompatible: Type.Integer(), check: Type.Integer(), unknown: Type.Integer() }),
   ...PageSchema(ConflictRowSchema).properties,
 });
 
@@ -112,6 +125,7 @@ export const licenseList = defineCall({
     ...TaskPagingQuery.properties, keyword: Keyword, level: Type.Optional(LevelSchema),
     /** project (default): the project's own licences; excluded: those in test fixtures, licence databases, data files. */
     view: Type.Optional(LicenseViewSchema),
+    ...LicenceConfidenceQuery.properties,
   }),
   response: LicenseUsagePageSchema,
   permission: RESULT_PERMISSION,

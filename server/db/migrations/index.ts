@@ -26,6 +26,7 @@ import { knowledgeBaseListIndexes } from './0010_knowledge_base_list_indexes.ts'
 import { licenceScope } from './0011_licence_scope.ts';
 import { kbImportFiles } from './0012_kb_import_files.ts';
 import { findingSeveritySource } from './0013_finding_severity_source.ts';
+import { licenceEvidence } from './0014_licence_evidence.ts';
 
 /** Every migration by name, in the order they run. */
 export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
@@ -42,6 +43,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0011_licence_scope': licenceScope(kind),
   '0012_kb_import_files': kbImportFiles(kind),
   '0013_finding_severity_source': findingSeveritySource(kind),
+  '0014_licence_evidence': licenceEvidence(kind),
 });
 
 export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {

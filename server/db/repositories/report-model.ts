@@ -2,9 +2,11 @@
 // projects, their components, findings, edges and licences in keyset pages, the knowledge base's
 // facts about the findings' advisories and the licences, the projects' mark logs, and the names of
 // the subject and version on the cover.
+import { sql } from 'kysely';
 import type { KbCoverage } from '../../../contract/api/kb-status.ts';
 import type { Db } from '../transaction.ts';
 import { chunks, parseJson } from './results.ts';
+import { whereLicenceFilter, type LicenceFilter } from './results-licences.ts';
 
 /** A run with what the model says about its project. */
 export interface RunInfo {
@@ -77,8 +79,28 @@ export async function advisoryDetails(db: Db, ids: string[]): Promise<Map<string
 }
 
 /** Each of the project's own licences of a run with the component rows that carry it (not those in test fixtures, licence databases, data files). */
-export const licenceUses = (db: Db, runId: number) =>
-  db.selectFrom('run_licenses').select(['spdx_id', 'component_id']).distinct().where('run_id', '=', runId).where('scope', '=', 'project').execute();
+export const licenceUses = (db: Db, runId: number, filter: LicenceFilter = {}) =>
+  db.selectFrom('run_licenses').select(['spdx_id', 'component_id']).distinct().where('run_id', '=', runId).where('scope', '=', 'project')
+    .$call((q) => whereLicenceFilter(q, filter)).execute();
+
+/**
+ * The places a run's own licences were found in files that pass the filter, in the order they were
+ * found: one row per licence and place (a lock file declaring it for many components is one), with
+ * how it was found, its score, the lines that decided it and, for a modified text, the nearest id.
+ */
+export const licenceFindings = (db: Db, runId: number, filter: LicenceFilter = {}) =>
+  db.selectFrom('run_licenses')
+    .select(['spdx_id', 'file', 'start_line', 'end_line', sql<number>`min(id)`.as('first')])
+    .where('run_id', '=', runId).where('scope', '=', 'project').where('file', 'is not', null)
+    .$call((q) => whereLicenceFilter(q, filter))
+    .groupBy(['spdx_id', 'file', 'start_line', 'end_line']).orderBy('first').execute()
+    .then(async (places) => {
+      const firsts = new Map<number, { source: string; score: number | null; evidence: string; nearest: string | null }>();
+      for (const part of chunks(places.map((p) => Number(p.first)), 500)) {
+        for (const f of await db.selectFrom('run_licenses').select(['id', 'source', 'score', 'evidence', 'nearest']).where('id', 'in', part).execute()) firsts.set(Number(f.id), f);
+      }
+      return places.map((p) => ({ spdxId: p.spdx_id, file: p.file!, startLine: p.start_line, endLine: p.end_line, ...firsts.get(Number(p.first))! }));
+    });
 
 export interface LicenceFacts { name: string; level: number; copyleft: string; osi: boolean; fsf: boolean }
 

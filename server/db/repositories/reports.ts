@@ -10,6 +10,7 @@ import { likePattern } from '../like.ts';
 import { nowIso } from '../time.ts';
 import { lowerLike, type Db } from './results.ts';
 import { visibleSubjectIds } from './subject-access.ts';
+import type { LicenceFilter } from './results-licences.ts';
 
 export type ReportRecord = Selectable<ReportsTable>;
 
@@ -23,8 +24,11 @@ export interface NewReport {
   projectName: string;
   runId: number | null;
   runSeq: number | null;
-  /** What the job needs beyond the columns: the run ids of the model. */
-  params: { runIds: number[] };
+  /**
+   * What the job needs beyond the columns: the run ids of the model, and for a task or licence
+   * report the licence sections' filter (识别方式, 最低可信度) when one was asked for.
+   */
+  params: { runIds: number[]; licenceFilter?: LicenceFilter };
   createdBy: number;
 }
 

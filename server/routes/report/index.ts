@@ -72,7 +72,9 @@ function reportAreaHandlers(ctx: ServerContext): AreaHandlers<typeof reportCalls
 
   return {
     async generate({ request, body }) {
-      return submitted(await submitTaskReports(ctx, signedIn(request).userId, body, body.scope === 'license' ? 'license' : 'task', body.reportTypes));
+      // The licence sections' filter: 识别方式 and 最低可信度, as the licence tab has them.
+      const licenceFilter = { ...(body.licenceKinds && body.licenceKinds.length < 5 ? { kinds: body.licenceKinds } : {}), ...(body.minScore ? { minScore: body.minScore } : {}) };
+      return submitted(await submitTaskReports(ctx, signedIn(request).userId, body, body.scope === 'license' ? 'license' : 'task', body.reportTypes, licenceFilter));
     },
 
     async batch({ request, body }) {

@@ -4,7 +4,7 @@ import type { ConflictRow, CopyrightRow, LicenseUsageRow, resultLicenceCalls } f
 import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { resultScope } from '../../db/repositories/results.ts';
-import { componentLicences, licenceSamples, licenceViewCounts, runCopyrights, runLicences } from '../../db/repositories/results-licences.ts';
+import { componentLicences, licenceFilterOf, licenceSamples, licenceViewCounts, runCopyrights, runLicences } from '../../db/repositories/results-licences.ts';
 import { foldLatin, normaliseHolder } from '../../engine/index.ts';
 import { conflictOf, OSADL_VERSION } from '../../licenses/conflicts.ts';
 import { pageOf, pagingOf } from '../shared.ts';
@@ -18,12 +18,13 @@ export function licenceHandlers({ db }: ServerContext): AreaHandlers<typeof resu
       const { page, size } = pagingOf(query);
       const keyword = query?.keyword?.trim().toLowerCase();
       const view = query?.view ?? 'project';
-      const rows = (await runLicences(db, run.id, view)).filter((r) => (!keyword || r.spdxId.toLowerCase().includes(keyword) || r.name.toLowerCase().includes(keyword))
+      const filter = licenceFilterOf(query);
+      const rows = (await runLicences(db, run.id, view, filter)).filter((r) => (!keyword || r.spdxId.toLowerCase().includes(keyword) || r.name.toLowerCase().includes(keyword))
         && (query?.level === undefined || r.level === query.level))
         .sort((a, b) => a.level - b.level || b.componentCount - a.componentCount || a.spdxId.localeCompare(b.spdxId));
       const content: LicenseUsageRow[] = [];
-      for (const r of pageOf(rows, page, size)) content.push({ ...r, ...(await licenceSamples(db, run.id, r.spdxId, view)) });
-      return ok({ content, total: rows.length, views: await licenceViewCounts(db, run.id) });
+      for (const r of pageOf(rows, page, size)) content.push({ ...r, ...(await licenceSamples(db, run.id, r.spdxId, view, filter)) });
+      return ok({ content, total: rows.length, views: await licenceViewCounts(db, run.id, filter) });
     },
 
     async copyrightList({ request, params, query }) {
@@ -65,7 +66,7 @@ export function licenceHandlers({ db }: ServerContext): AreaHandlers<typeof resu
 
     async licenseConflict({ request, params, query }) {
       const { run, project } = await resultScope(db, signedIn(request).userId, params.projectId, query?.taskId);
-      const totals = { compatible: 0, incompatible: 0, unknown: 0 };
+      const totals = { compatible: 0, incompatible: 0, check: 0, unknown: 0 };
       // The run keeps the outbound licence it was analysed with (and where it came from); a project
       // without runs shows its setting.
       const outbound = run ? run.outbound_license : project.outbound_license;
@@ -80,7 +81,7 @@ export function licenceHandlers({ db }: ServerContext): AreaHandlers<typeof resu
       // explains how to set one (the components' count says what would be judged).
       if (!outbound) return ok({ outboundLicense: null, ...from, osadlVersion: OSADL_VERSION, componentCount: comps.length, totals, content: [], total: 0 });
       const keyword = query?.keyword?.trim().toLowerCase();
-      const order = { incompatible: 0, unknown: 1, compatible: 2 };
+      const order = { incompatible: 0, check: 1, unknown: 2, compatible: 3 };
       const rows: ConflictRow[] = [];
       for (const c of comps) {
         const verdict = conflictOf(outbound, c.license_expression);

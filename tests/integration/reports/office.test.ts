@@ -120,7 +120,7 @@ describe('office reports', () => {
     expect(text).toContain('生成人');
     expect(text).toContain('核心交易服务');
     sectionsFor(model).forEach((section, i) => {
-      const numbered = `${['二', '三', '四', '五', '六', '七'][i]}、${section.title}`;
+      const numbered = `${['二', '三', '四', '五', '六', '七', '八'][i]}、${section.title}`;
       // Once in the contents, once as the heading.
       expect(text.split(numbered).length - 1).toBe(2);
       expect(text).toContain(section.intro(model));
@@ -149,9 +149,44 @@ describe('office reports', () => {
     const { value: text } = await mammoth.extractRawText({ path: path.join(dir, 'licence.docx') });
     expect(text).toContain(REPORT_TITLES.license);
     expect(text).toContain('二、许可证清单');
-    expect(text).toContain('三、许可证冲突');
+    expect(text).toContain('三、许可证识别明细');
+    expect(text).toContain('四、许可证冲突');
     expect(text).not.toContain('组件清单');
     expect(text).not.toContain('漏洞清单');
+  });
+
+  it('shows each licence finding\'s kind, score and evidence, and states a filter in Word and Excel', async () => {
+    // As the generate call's licenceKinds / minScore leave it: full texts and references of at least 60.
+    const filtered: ReportModel = {
+      ...licenceModel,
+      licenceFilter: { kinds: ['reference', 'text'], minScore: 60 },
+      licenceFindings: licenceModel.licenceFindings.filter((f) => (f.kind === 'text' || f.kind === 'reference') && f.score >= 60),
+    };
+    await writeDocx(filtered, path.join(dir, 'filtered.docx'));
+    await writeXlsx(filtered, path.join(dir, 'filtered.xlsx'));
+    const statement = '仅包含识别方式为全文、引用、可信度 ≥ 60 的许可证。';
+
+    const { value: text } = await mammoth.extractRawText({ path: path.join(dir, 'filtered.docx') });
+    expect(text).toContain(statement);
+    expect(text).toContain('许可证筛选');
+    // The evidence lines, each on its own line; the modified text names its nearest licence.
+    expect(text).toMatch(/Apache License\s*\n+\s*Version 2\.0, January 2004/);
+    expect(text).toContain('（修改过的许可证文本，最接近 MIT）');
+    expect(text).not.toContain('Released under a BSD license.');
+    // Unfiltered, nothing is stated.
+    const { value: whole } = await mammoth.extractRawText({ path: path.join(dir, 'licence.docx') });
+    expect(whole).not.toContain('仅包含');
+    expect(whole).toContain('// SPDX-License-Identifier: MIT');
+
+    const workbook = await readWorkbook(path.join(dir, 'filtered.xlsx'));
+    const overview = workbook.getWorksheet('概述')!;
+    const facts = overview.getColumn(2).values.filter((v) => typeof v === 'string');
+    expect(facts).toContain(statement);
+    const sheet = workbook.getWorksheet('许可证识别明细')!;
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(['许可证', '文件位置', '识别方式', '可信度', '识别依据']);
+    expect((sheet.getRow(2).values as unknown[]).slice(1)).toEqual(['Apache-2.0', 'LICENSE:1-201', '全文', 98, 'Apache License\nVersion 2.0, January 2004\nhttp://www.apache.org/licenses/']);
+    expect(sheet.getRow(2).getCell(5).alignment).toMatchObject({ wrapText: true });
+    expect(sheet.rowCount - 1).toBe(2);
   });
 
   it('says so when a section has no rows', async () => {

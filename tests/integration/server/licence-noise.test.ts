@@ -77,6 +77,11 @@ describe.each(databases)('licence results without noise on $name', (database) =>
     expect(rows).toContainEqual({ spdx_id: 'AGPL-3.0-only', file: 'test/fixtures/licenses/agpl-3.0.txt', scope: 'test', source: 'text' });
     expect(rows.filter((r) => /GPL/.test(r.spdx_id)).every((r) => r.scope === 'test')).toBe(true);
     expect(rows).toContainEqual(expect.objectContaining({ spdx_id: 'MIT', file: 'src/index.js', scope: 'project' }));
+    // Each finding keeps the lines that decided it (issue 15, item 7): the tag line; a text's opening lines.
+    const kept = await db.selectFrom('run_licenses').select(['spdx_id', 'file', 'evidence', 'nearest']).where('run_id', '=', run.taskId).where('component_id', 'is', null).execute();
+    expect(kept).toContainEqual({ spdx_id: 'MIT', file: 'src/index.js', evidence: JSON.stringify(['// SPDX-License-Identifier: MIT']), nearest: null });
+    const gplText = kept.find((r) => r.file === 'test/fixtures/licenses/gpl-3.0.txt')!;
+    expect(JSON.parse(gplText.evidence)[0]).toMatch(/GNU GENERAL PUBLIC LICENSE/);
 
     const conflicts = await admin.request({ method: 'GET', url: `/api/license/conflict/${projectId}?size=100` });
     expect(conflicts.body.code, conflicts.body.message).toBe(1);
@@ -93,6 +98,8 @@ describe.each(databases)('licence results without noise on $name', (database) =>
     expect(ownIds).toContain('MIT');
     expect(ownIds).not.toContain('GPL-3.0-only');
     expect(ownIds).not.toContain('AGPL-3.0-only');
+    const tagged = own.content.find((r: { spdxId: string }) => r.spdxId === 'MIT').files.find((f: { file: string }) => f.file === 'src/index.js');
+    expect(tagged).toEqual({ file: 'src/index.js', startLine: 1, endLine: 1, source: 'tag', score: 100, evidence: ['// SPDX-License-Identifier: MIT'], nearest: null });
     expect(own.views).toEqual({ project: own.total, excluded: expect.any(Number) });
     const apart = (await admin.request({ method: 'GET', url: `/api/license/list/${projectId}?size=100&view=excluded` })).body.data;
     expect(apart.views.excluded).toBe(apart.total);

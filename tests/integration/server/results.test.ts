@@ -218,7 +218,7 @@ describe.each(databases)('result calls on $name', (database) => {
     expect(c.outboundLicense).toBe('Apache-2.0');
     // The shipped OSADL matrix's date (resources/osadl/README.md).
     expect(c.osadlVersion).toBe('2026-02-12');
-    expect(c.totals).toEqual({ compatible: 9, incompatible: 1, unknown: 1 });
+    expect(c.totals).toEqual({ compatible: 9, incompatible: 1, check: 0, unknown: 1 });
     // Apache-2.0 <- GPL-3.0-only is a pair the OSADL matrix decides (No); the verdict says so.
     expect(c.content[0]).toMatchObject({ name: 'pyqt5', verdict: 'incompatible', conflicting: ['GPL-3.0-only'], source: 'osadl' });
     expect(c.content[0].explanation).toMatch(/GPL-3\.0/);

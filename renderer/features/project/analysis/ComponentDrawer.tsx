@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Breadcrumbs, Button, Drawer, DrawerSize, HTMLTable, Tag, type BreadcrumbProps } from '@blueprintjs/core';
-import { COMPONENT_MARK_LABEL, COMPONENT_TYPE_LABEL, labelOf } from '../../../../contract/enums.ts';
+import { COMPONENT_MARK_LABEL, COMPONENT_TYPE_LABEL, LICENSE_KIND_LABEL, labelOf } from '../../../../contract/enums.ts';
 import { DASH, formatVulnerabilityId } from '../../../../contract/format.ts';
 import { useComponentDetailQuery, useComponentMarkLogQuery, useComponentSourceQuery, useModuleInfluenceQuery, useMarkComponentsMutation } from '../../../api/resultApi.ts';
 import { toastNotifier } from '../../../app/toaster.ts';
@@ -121,7 +121,7 @@ export function ComponentDrawer({ componentId, onClose }: { componentId: number 
             {d.licenses.map((l) => (
               <span key={`${l.spdxId}:${l.source}`} className="cairn-license-chip">
                 <LevelTag level={l.level} /> {l.known ? <a href={`#/license?q=${encodeURIComponent(l.spdxId)}`}>{l.spdxId}</a> : l.spdxId}
-                <span className="cairn-muted">（{t.licenseSource[l.source] ?? l.source}）</span>
+                <span className="cairn-muted">（{LICENSE_KIND_LABEL[l.source] ?? l.source}）</span>
               </span>
             ))}
           </div>

@@ -2,7 +2,10 @@
 // the spec's message 报告生成提交成功，… leads to 报告管理). One dialog for every variant: a task's
 // full report, its licence report, a batch of projects, a subject, statistics.
 import { useState } from 'react';
-import type { ExportFormat } from '../../../../contract/enums.ts';
+import { FormGroup } from '@blueprintjs/core';
+import { LICENSE_KIND_LABEL, type ExportFormat, type LicenseKind } from '../../../../contract/enums.ts';
+import { CheckTagGroup } from '../../../common/list/filters.tsx';
+import { KIND_CODES, MinScoreSlider, reportConfidence } from '../analysis/tabs/licenceEvidence.tsx';
 import {
   useReportBatchMutation,
   useReportGenerateMutation,
@@ -46,6 +49,8 @@ export function GenerateReportDialog({ target, onClose }: { target: GenerateTarg
 
 function GenerateForm({ target, onClose }: { target: GenerateTarget; onClose: () => void }) {
   const [formats, setFormats] = useState<ExportFormat[]>([]);
+  const [kinds, setKinds] = useState<LicenseKind[]>([]);
+  const [minScore, setMinScore] = useState(0);
   const [generate] = useReportGenerateMutation();
   const [batch] = useReportBatchMutation();
   const [subject] = useReportSubjectGenerateMutation();
@@ -61,6 +66,7 @@ function GenerateForm({ target, onClose }: { target: GenerateTarget; onClose: ()
           ...(target.taskId ? { taskId: target.taskId } : {}),
           reportTypes,
           scope: target.variant === 'license' ? 'license' : 'full',
+          ...reportConfidence(kinds, minScore),
         }).unwrap();
       case 'batch':
         return batch({ projectIds: target.projectIds, reportTypes }).unwrap();
@@ -83,6 +89,18 @@ function GenerateForm({ target, onClose }: { target: GenerateTarget; onClose: ()
       onClose={onClose}
     >
       <FormatChecks offered={formatsOf(target.variant)} chosen={formats} labelOf={formatOptionLabel} onChange={setFormats} />
+      {target.variant === 'task' || target.variant === 'license' ? (
+        <FormGroup label={t.licenceFilter} helperText={t.licenceFilterHelp} className="cairn-report-licence-filter">
+          <CheckTagGroup
+            label={zh.task.license.kinds}
+            codes={KIND_CODES}
+            selected={kinds}
+            labelOf={(x) => LICENSE_KIND_LABEL[x]}
+            onToggle={(x) => setKinds((was) => (was.includes(x) ? was.filter((y) => y !== x) : [...was, x]))}
+          />
+          <MinScoreSlider value={minScore} onChange={setMinScore} />
+        </FormGroup>
+      ) : null}
     </ReportJobDialog>
   );
 }

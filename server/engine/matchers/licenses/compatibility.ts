@@ -10,14 +10,18 @@
 // licence ids, {product} names a non-open outbound product, {restriction} is the licence's own
 // restriction phrase). Conditions of a `compatible` verdict (dynamic linking, keep file-level
 // licence ...) are spelled out in the explanation instead of adding a fourth verdict, so the API
-// keeps the three verdicts of the issue; `conditional` ranks such rules below unconditional ones
+// keeps its verdicts (compatible, incompatible, check, unknown); `conditional` ranks such rules below unconditional ones
 // when the engine picks among OR alternatives.
 //
 // Sources for the pair rules: the FSF licence list and GPL compatibility matrix, the MPL-2.0 /
 // EPL-2.0 secondary-licence clauses, the EUPL-1.2 appendix, Creative Commons' compatible-licence
 // declaration for BY-SA 4.0 -> GPL-3.0, and the GPL-3.0 / AGPL-3.0 section 13 combination clauses.
 
-export type Verdict = 'compatible' | 'incompatible' | 'unknown';
+/**
+ * `check`: the OSADL matrix's "Check dependency" — compatible or not depending on how the component
+ * is combined with the project (linked, a separate program, …); the explanation says what to check.
+ */
+export type Verdict = 'compatible' | 'incompatible' | 'check' | 'unknown';
 
 export type LicenseCategory =
   | 'public-domain'

@@ -197,8 +197,9 @@ function selects(selectors: readonly string[], key: string): boolean {
   });
 }
 
+/** Best to worst: compatible, compatible under conditions, check (OSADL: depends on how it is combined), unknown, incompatible. */
 const rank = (outcome: Outcome): number =>
-  outcome.verdict === 'compatible' ? (outcome.conditional ? 2 : 3) : outcome.verdict === 'unknown' ? 1 : 0;
+  outcome.verdict === 'compatible' ? (outcome.conditional ? 3 : 4) : outcome.verdict === 'check' ? 2 : outcome.verdict === 'unknown' ? 1 : 0;
 
 /** The best outcome; ties keep the earliest (the written order / the nominal version). */
 function best(outcomes: readonly Outcome[]): Outcome {
@@ -336,7 +337,7 @@ const OSADL_VERDICT: Readonly<Record<OsadlCell['compatibility'], Verdict | null>
   Yes: 'compatible',
   Same: 'compatible',
   No: 'incompatible',
-  'Check dependency': 'unknown',
+  'Check dependency': 'check',
   Unknown: null,
 };
 
@@ -386,7 +387,7 @@ function osadlOutcome(inTerm: Term, outTerm: Term): Outcome | null {
  * the reviewer — the verdict stays OSADL's.
  */
 function withCairnNote(decided: Outcome, inTerm: Term, outTerm: Term): Outcome {
-  if (decided.verdict === 'unknown' || inTerm.key === null || outTerm.key === null) return decided;
+  if (decided.verdict === 'unknown' || decided.verdict === 'check' || inTerm.key === null || outTerm.key === null) return decided;
   const own = evaluateTerms(inTerm as Term & { key: string }, outTerm as Term & { key: string });
   if (own.verdict !== 'compatible' || !own.conditional) return decided;
   if (decided.verdict === 'compatible') return { ...decided, conditional: true, explanation: `${decided.explanation}使用条件（Cairn 规则）：${own.explanation}` };
@@ -415,7 +416,7 @@ function evaluateInbound(node: Node, outTerm: Term): Outcome {
       const chosen = top.chosen ?? render(alternatives[outcomes.indexOf(top)] as Node);
       return { ...top, chosen, explanation: `可选择 ${chosen} 授权使用：${top.explanation}` };
     }
-    const lead = top.verdict === 'unknown' ? `${render(node)} 中没有确定兼容的选项` : `${render(node)} 的所有选项都不兼容`;
+    const lead = top.verdict === 'incompatible' ? `${render(node)} 的所有选项都不兼容` : `${render(node)} 中没有确定兼容的选项`;
     return { ...top, chosen: undefined, explanation: join(`${lead}，例如`, top.explanation) };
   }
   const parts = operands(node, 'and');

@@ -78,7 +78,7 @@ describe('GPL 家族的版本语义', () => {
     expect(verdict('GPL-3.0-or-later', 'LGPL-3.0-or-later')).toBe('compatible');
     expect(cairn('AGPL-3.0-only', 'LGPL-2.1-or-later').verdict).toBe('compatible');
     // OSADL: "Check dependency" (linked or combined, not inserted) — a person has to look.
-    expect(verdict('AGPL-3.0-only', 'LGPL-2.1-or-later')).toBe('unknown');
+    expect(verdict('AGPL-3.0-only', 'LGPL-2.1-or-later')).toBe('check');
   });
 
   it('AGPL-3.0 与 GPL-3.0 依第 13 条可组合，与 GPL-2.0 不行', () => {

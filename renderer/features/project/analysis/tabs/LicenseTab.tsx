@@ -5,12 +5,12 @@
 // files; the licence conflicts against the project's outbound licence (and where it came from) with
 // a verdict, a one-sentence explanation and who decided it (OSADL's matrix or Cairn's rules) — or,
 // without an outbound licence, how to set one.
-import { useState, type ReactNode } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { Button, Callout, Card, HTMLTable, SegmentedControl, Tag, type Intent } from '@blueprintjs/core';
 import { useNavigate } from 'react-router';
 import type { ConflictRow, CopyrightRow, LicenseUsageRow } from '../../../../../contract/api/result/index.ts';
 import { useCopyrightListQuery, useLicenseConflictQuery, useResultLicenseListQuery } from '../../../../api/resultApi.ts';
-import { KeywordSearch } from '../../../../common/list/filters.tsx';
+import { CheckTagGroup, KeywordSearch, ResetButton } from '../../../../common/list/filters.tsx';
 import type { PagedListQuery } from '../../../../common/list/PagedListBody.tsx';
 import { EmptyState, ErrorState, LoadingState } from '../../../../common/states.tsx';
 import { Pager } from '../../../../common/list/Pager.tsx';
@@ -18,7 +18,8 @@ import { LevelTag } from '../../../../common/levels.tsx';
 import { useTaskView } from '../context.ts';
 import { NameAtVersion } from '../../../../common/cells.tsx';
 import { zh } from '../../../../i18n/zh-CN.ts';
-import { VERDICT_SOURCE_LABEL } from '../../../../../contract/enums.ts';
+import { CONFLICT_VERDICT_LABEL, LICENSE_KIND_LABEL, VERDICT_SOURCE_LABEL, type ConflictVerdict, type LicenseKind } from '../../../../../contract/enums.ts';
+import { confidenceQuery, EvidenceBlock, isModified, KIND_CODES, KindScore, kindsInWords, MinScoreSlider, ModifiedMark } from './licenceEvidence.tsx';
 
 const t = zh.task.license;
 const c = t.columns;
@@ -66,9 +67,27 @@ function Licenses() {
   const { projectId, run } = useTaskView();
   const k = useKeywordPaging();
   const [view, setView] = useState<'project' | 'excluded'>('project');
-  const q = useResultLicenseListQuery({ projectId, query: { page: k.page, size: SIZE, taskId: run.id, ...k.keywordQuery, ...(view === 'excluded' ? { view } : {}) } });
+  const [kinds, setKinds] = useState<LicenseKind[]>([]);
+  // The slider moves `dragging`; the list asks again once it is let go.
+  const [minScore, setMinScore] = useState(0);
+  const [dragging, setDragging] = useState<number | null>(null);
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const confidence = confidenceQuery(kinds, minScore);
+  const q = useResultLicenseListQuery({ projectId, query: { page: k.page, size: SIZE, taskId: run.id, ...k.keywordQuery, ...(view === 'excluded' ? { view } : {}), ...confidence } });
   const views = q.data?.views;
   const excluded = view === 'excluded';
+  const filtering = Boolean(confidence.kinds || confidence.minScore);
+  const columns = excluded ? [c.spdx, c.level, c.scope, c.sources, c.places] : [c.spdx, c.level, c.copyleft, c.sources, c.components, c.places];
+  const toggleOpen = (id: string) => setOpen((was) => {
+    const next = new Set(was);
+    if (!next.delete(id)) next.add(id);
+    return next;
+  });
+  const reset = () => {
+    setKinds([]);
+    setMinScore(0);
+    k.setPage(1);
+  };
   return (
     <>
       <div className="cairn-filter-row">
@@ -80,57 +99,103 @@ function Licenses() {
         />
         <KeywordSearch label={t.keyword} placeholder={t.keywordLicense} value={k.keyword} onValueChange={k.setKeyword} onSearch={k.search} />
       </div>
+      <div className="cairn-filter-row cairn-confidence-filters">
+        <CheckTagGroup
+          label={t.kinds}
+          codes={KIND_CODES}
+          selected={kinds}
+          labelOf={(x) => LICENSE_KIND_LABEL[x]}
+          onToggle={(x) => { setKinds((was) => (was.includes(x) ? was.filter((y) => y !== x) : [...was, x])); k.setPage(1); }}
+        />
+        <MinScoreSlider value={dragging ?? minScore} onChange={setDragging} onRelease={(v) => { setDragging(null); setMinScore(v); k.setPage(1); }} />
+        <ResetButton disabled={!filtering} onReset={reset} />
+      </div>
       {excluded ? (
         <Callout intent="none" icon="filter-remove" className="cairn-license-excluded-note">
           {t.excludedNote}
         </Callout>
       ) : null}
+      {filtering ? <p className="cairn-muted cairn-confidence-note">{t.filteredNote(kindsInWords(kinds), minScore)}</p> : null}
       <PagedTable<LicenseUsageRow>
         q={q}
         empty={excluded ? t.emptyExcluded : t.empty}
-        filtered={Boolean(k.applied)}
+        filtered={Boolean(k.applied) || filtering}
         page={k.page}
         setPage={k.setPage}
         className="cairn-table cairn-result-license-table"
-        columns={excluded ? [c.spdx, c.level, c.scope, c.sources, c.files] : [c.spdx, c.level, c.copyleft, c.sources, c.components, c.files]}
-        row={(r) => (
-          <tr key={r.spdxId}>
-            <td>
-              {r.licenseId ? <a href={`#/license/details?id=${r.licenseId}`}>{r.spdxId}</a> : <b>{r.spdxId}</b>}
-              {r.name !== r.spdxId ? <div className="cairn-muted cairn-cell-sub">{r.name}</div> : null}
-            </td>
-            <td>
-              <LevelTag level={r.level} />
-            </td>
-            {excluded ? (
-              <td>
-                {r.scopes.map((x) => (
-                  <Tag key={x} minimal className="cairn-inline-tag">
-                    {t.scopes[x] ?? x}
-                  </Tag>
-                ))}
-              </td>
-            ) : (
-              <td>{r.copyleft ? t.copyleft[r.copyleft] ?? r.copyleft : '--'}</td>
-            )}
-            <td>{r.sources.map((s) => zh.task.componentDetail.licenseSource[s] ?? s).join('、')}</td>
-            {excluded ? null : (
-              <td>
-                {r.components.map((x) => `${x.name}${x.version ? `@${x.version}` : ''}`).join(', ')}
-                {more(r.components.length, r.componentCount)}
-              </td>
-            )}
-            <td className="cairn-mono cairn-break">
-              {r.files.map((f, i) => (
-                <div key={`${f.file}:${i}`}>
-                  {f.file}
-                  {f.startLine ? `:${f.startLine}` : ''}
-                </div>
-              ))}
-              {more(r.files.length, r.fileCount)}
-            </td>
-          </tr>
-        )}
+        columns={columns}
+        row={(r) => {
+          const expanded = open.has(r.spdxId);
+          return (
+            <Fragment key={r.spdxId}>
+              <tr className={expanded ? 'cairn-row-expanded' : undefined}>
+                <td>
+                  {r.licenseId ? <a href={`#/license/details?id=${r.licenseId}`}>{r.spdxId}</a> : <b className="cairn-break">{r.spdxId}</b>}
+                  {r.name !== r.spdxId ? <div className="cairn-muted cairn-cell-sub">{r.name}</div> : null}
+                  {isModified(r.spdxId) ? <ModifiedMark nearest={r.nearest} /> : null}
+                </td>
+                <td>
+                  <LevelTag level={r.level} />
+                </td>
+                {excluded ? (
+                  <td>
+                    {r.scopes.map((x) => (
+                      <Tag key={x} minimal className="cairn-inline-tag">
+                        {t.scopes[x] ?? x}
+                      </Tag>
+                    ))}
+                  </td>
+                ) : (
+                  <td>{r.copyleft ? t.copyleft[r.copyleft] ?? r.copyleft : '--'}</td>
+                )}
+                <td>
+                  {r.sources.map((x) => LICENSE_KIND_LABEL[x] ?? x).join('、')}
+                  <div className="cairn-muted cairn-cell-sub">{t.maxScore(r.maxScore)}</div>
+                </td>
+                {excluded ? null : (
+                  <td>
+                    {r.components.map((x) => `${x.name}${x.version ? `@${x.version}` : ''}`).join(', ')}
+                    {more(r.components.length, r.componentCount)}
+                  </td>
+                )}
+                <td className="cairn-license-places">
+                  {r.files.map((f, i) => (
+                    <div key={`${f.file}:${i}`} className="cairn-license-place">
+                      <span className="cairn-mono cairn-break">
+                        {f.file}
+                        {f.startLine ? `:${f.startLine}` : ''}
+                      </span>{' '}
+                      <KindScore place={f} />
+                    </div>
+                  ))}
+                  {more(r.files.length, r.fileCount)}
+                  {r.files.length ? (
+                    <Button
+                      small
+                      minimal
+                      intent="primary"
+                      icon={expanded ? 'chevron-up' : 'chevron-down'}
+                      text={expanded ? t.evidenceHide : t.evidenceShow}
+                      aria-expanded={expanded}
+                      onClick={() => toggleOpen(r.spdxId)}
+                    />
+                  ) : null}
+                </td>
+              </tr>
+              {expanded ? (
+                <tr className="cairn-evidence-row">
+                  <td colSpan={columns.length}>
+                    <div className="cairn-evidence-list" aria-label={`${r.spdxId} ${t.evidence}`}>
+                      {r.files.map((f, i) => (
+                        <EvidenceBlock key={`${f.file}:${i}`} place={f} />
+                      ))}
+                    </div>
+                  </td>
+                </tr>
+              ) : null}
+            </Fragment>
+          );
+        }}
       />
     </>
   );
@@ -177,7 +242,8 @@ function Copyrights() {
   );
 }
 
-const VERDICT_INTENT: Record<string, Intent> = { compatible: 'success', incompatible: 'danger', unknown: 'none' };
+/** 不兼容 red, 需核查依赖方式 amber (a reviewer can settle it), 兼容 green, 未知 grey. */
+const VERDICT_INTENT: Record<ConflictVerdict, Intent> = { compatible: 'success', incompatible: 'danger', check: 'warning', unknown: 'none' };
 
 /** Where the project's outbound licence is set: the project's settings, its field focused. */
 const settingsUrl = (projectId: number) => `/project/analysis/launch?projectId=${projectId}&focus=outboundLicense`;
@@ -203,7 +269,7 @@ function Conflicts() {
   const { projectId, run } = useTaskView();
   const navigate = useNavigate();
   const k = useKeywordPaging();
-  const [verdict, setVerdict] = useState<'' | 'compatible' | 'incompatible' | 'unknown'>('');
+  const [verdict, setVerdict] = useState<'' | ConflictVerdict>('');
   const q = useLicenseConflictQuery({ projectId, query: { page: k.page, size: SIZE, taskId: run.id, ...k.keywordQuery, ...(verdict ? { verdict } : {}) } });
   const d = q.data;
   // No outbound licence anywhere: nothing to list (every verdict would be 未知), say how to set one.
@@ -225,7 +291,7 @@ function Conflicts() {
           onValueChange={(v) => { setVerdict(v === 'all' ? '' : (v as typeof verdict)); k.setPage(1); }}
           options={[
             { value: 'all', label: zh.task.bug.all },
-            ...(['incompatible', 'unknown', 'compatible'] as const).map((k) => ({ value: k, label: `${t.verdicts[k]} ${d ? d.totals[k] : ''}` })),
+            ...(['incompatible', 'check', 'unknown', 'compatible'] as const).map((k) => ({ value: k, label: `${CONFLICT_VERDICT_LABEL[k]} ${d ? d.totals[k] : ''}` })),
           ]}
         />
         <KeywordSearch label={t.keyword} placeholder={t.keywordConflict} value={k.keyword} onValueChange={k.setKeyword} onSearch={k.search} />
@@ -247,8 +313,8 @@ function Conflicts() {
               {r.chosen ? <div className="cairn-muted cairn-cell-sub">{t.chosen(r.chosen)}</div> : null}
             </td>
             <td>
-              <Tag intent={VERDICT_INTENT[r.verdict] ?? 'none'} minimal={r.verdict !== 'incompatible'}>
-                {t.verdicts[r.verdict] ?? r.verdict}
+              <Tag intent={VERDICT_INTENT[r.verdict] ?? 'none'} minimal={r.verdict !== 'incompatible'} className="cairn-verdict-tag">
+                {CONFLICT_VERDICT_LABEL[r.verdict] ?? r.verdict}
               </Tag>
               {r.conflicting.map((x) => (
                 <Tag key={x} minimal intent="danger" className="cairn-inline-tag">
