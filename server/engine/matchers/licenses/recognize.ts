@@ -159,6 +159,8 @@ const COMMON = new Set([
   'GFDL-1.1-only', 'GFDL-1.2-only', 'GFDL-1.3-only',
 ]);
 const COMMON_BONUS = 0.05;
+// Copies of one text in a row that each get a region of their own (see flush in matchTemplates).
+const MAX_COPIES = 64;
 // A look-alike of the same family (families.ts) competes with the best text of a region when it
 // covers most of that region at a similarity at most this far below; its clauses then decide.
 const RIVAL_MARGIN = 0.15;
@@ -269,7 +271,9 @@ function matchTemplates(index: Index, words: string[], keys: Float64Array): Regi
     let hits: number[] = [];
     // Scores the best window of a cluster, then the parts of the cluster left on either side: a
     // licence copied twice in a row (or two BSD variants back to back) yields one region each.
-    const flush = (cluster: number[], depth: number): void => {
+    // depth bounds the splitting of what lies before each best window; what follows it is a chain
+    // (a bundled LICENSE.md with the same MIT text twenty times over), followed up to MAX_COPIES.
+    const flush = (cluster: number[], depth: number, chain = 0): void => {
       if (cluster.length < 6) return;
       const weights = cluster.map(() => 1);
       const seenKeys = new Set<number>();
@@ -290,10 +294,8 @@ function matchTemplates(index: Index, words: string[], keys: Float64Array): Regi
       const dice = (2 * matched) / (seen.size + t.shingles.size);
       const containment = matched / seen.size;
       if (matched >= 6) regions.push({ template: ti, start: cluster[from] ?? 0, end: (cluster[to] ?? 0) + SHINGLE - 1, matched, dice, containment });
-      if (depth < 4) {
-        flush(cluster.slice(0, from), depth + 1);
-        flush(cluster.slice(to + 1), depth + 1);
-      }
+      if (depth < 4) flush(cluster.slice(0, from), depth + 1);
+      if (depth < 4 && chain < MAX_COPIES) flush(cluster.slice(to + 1), depth, chain + 1);
     };
     const reach = Math.ceil(1.5 * t.words) + GAP;
     const from = Math.max(0, (firstVote.get(ti) ?? 0) - reach);

@@ -162,4 +162,11 @@ describe('许可证识别：边界情况', () => {
     expect(ids(licenseText('GPL-2.0-only'))).toEqual(['GPL-2.0-only']);
     expect(ids(licenseText('LGPL-2.1-only'))).toEqual(['LGPL-2.1-only']);
   });
+
+  it('打包的第三方许可证清单里同一文本出现很多次时每份都单独识别为标准文本（vite/vitest 的 LICENSE.md 式）', () => {
+    const copy = (i: number) => `## dep-${i}\nLicense: MIT\nBy: Author ${i}\nRepository: example/dep-${i}\n\n> ${licenseText('MIT').replace('<year> <copyright holders>', `20${10 + i} Author ${i}`).split('\n').join('\n> ')}\n\n---------------------------------------\n\n`;
+    const file = Array.from({ length: 12 }, (_, i) => copy(i)).join('');
+    const texts = recognizer.recognize(file).filter((m) => m.kind === 'text');
+    expect(texts.map((m) => m.spdx)).toEqual(Array.from({ length: 12 }, () => 'MIT'));
+  });
 });
