@@ -5,7 +5,7 @@
 //
 // Targets are 80 % exact id sets and ≥ 0.95 precision for each of the 20 most frequent expected
 // licences; all top-20 licences now reach the precision target. FLOOR_EXACT records the exact-set
-// share reached so far (88.0 %, floor 86.6 %); raise it as the engine improves.
+// share reached so far (87.4 % with the GFDL variants named, floor 86.6 %); raise it as the engine improves.
 //
 // No family confusion: no file may report one member of a licence family where the corpus expects
 // another (expected LGPL-2.1-only, got GPL-2.0-only; expected MPL-1.1, got NPL-1.1), the two id sets
@@ -41,6 +41,11 @@ const familyOf = (id: string): string => FAMILIES.find(([re]) => re.test(id))?.[
 const KNOWN_LABELS: Record<string, string> = {
   'lic1/gpl-2.0_28.txt': 'the notice names the "GNU General Public License" without a version: by the GPL\'s own terms any version (GPL-1.0-or-later); the label knows doxygen is GPL-2.0',
   'lic1/gpl-2.0_complex.txt': 'the file holds a second notice, "either version 2 of the License, or (at your option) any later version", that the label leaves out',
+  // ScanCode's keys have no GFDL -invariants / -no-invariants variants (key-to-spdx.json maps none);
+  // SPDX names the licence a notice grants "with no Invariant Sections" GFDL-1.x-no-invariants.
+  'lic1/gfdl-1.2_and_gpl-3.0-plus.txt': 'the GFDL notice says "with no Invariant Sections": GFDL-1.2-no-invariants-or-later, a variant the label has no key for',
+  'lic1/gfdl-1.2_and_gpl-3.0-plus_1.txt': 'the GFDL notice says "with no Invariant Sections": GFDL-1.2-no-invariants-or-later, a variant the label has no key for',
+  'lic2/bsd-new_and_bsd-new_and_fsf-unlimited-no-warranty_and_gfdl-1.2_and_other.txt': 'the GFDL notice says "with no Invariant Sections": GFDL-1.2-no-invariants-or-later, a variant the label has no key for',
   'lic1/gpl_and_mit_1.txt': 'unversioned "dual licensed under the MIT and GPL licenses": the reference rules read this jQuery idiom as GPL-2.0 (references.ts IDIOMS), the label as GPL-1.0-or-later',
 };
 
@@ -133,7 +138,7 @@ describe.skipIf(!existsSync(BASE))('许可证识别：ScanCode 语料', () => {
     console.log(`licence corpus: ${cases.length} files, exact id set ${exact}/${cases.length} = ${(exactShare * 100).toFixed(1)} % (target ${TARGET_EXACT * 100} %)`);
     console.log(`speed: ${(cases.length / seconds).toFixed(0)} files/s (${seconds.toFixed(2)} s)`);
     console.log(precision.map((p) => `${p.id.padEnd(26)} n=${String(p.expected).padStart(3)} tp=${String(p.tp).padStart(3)} fp=${String(p.fp).padStart(3)} precision=${p.precision.toFixed(3)}`).join('\n'));
-    console.log(`worst files (${misses.length} misses, first 30):\n${misses.slice(0, 30).join('\n')}`);
+    console.log(`worst files (${misses.length} misses, first 30):\n${misses.slice(0, process.env.CAIRN_LICENCE_ALL ? 1000 : 30).join('\n')}`);
 
     console.log(`family confusion: ${confused.length} files${confused.length ? `\n${confused.map((f) => `${f}${KNOWN_LABELS[f] ? ` (label: ${KNOWN_LABELS[f]})` : ''}`).join('\n')}` : ''}`);
 

@@ -302,3 +302,20 @@ const NOT_GRANTED = /\b(?:exceptions? to|(?:do not|don t|never|not) (?:upgrade|s
 export function gnuNamedNotGranted(line: string): boolean {
   return NOT_GRANTED.test(tokenize(line).words.join(' '));
 }
+
+// GFDL notices say which variant they grant: "with no Invariant Sections" is the -no-invariants
+// licence, "with the Invariant Sections being <titles>" the -invariants one (SPDX licence list
+// 3.9 on). A full text carries the sample notice of its addendum ("being LIST THEIR TITLES"), so
+// only notices are read this way.
+const GFDL_PLAIN = /^GFDL-(1\.[123])-(only|or-later)$/;
+const NO_INVARIANTS = /\bwith\s+no\s+invariant\s+sections\b/i;
+const INVARIANTS = /\bwith\s+(?:the\s+)?invariant\s+sections\s+being\s+(?!list\s+their\s+titles)(?!none\b|no\b)\S/i;
+
+/** The -invariants / -no-invariants id a GFDL notice grants, or the id unchanged. */
+export function gfdlVariant(id: string, notice: string): string {
+  const m = GFDL_PLAIN.exec(id);
+  if (!m) return id;
+  if (NO_INVARIANTS.test(notice)) return `GFDL-${m[1]}-no-invariants-${m[2]}`;
+  if (INVARIANTS.test(notice)) return `GFDL-${m[1]}-invariants-${m[2]}`;
+  return id;
+}

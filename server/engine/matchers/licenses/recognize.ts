@@ -16,7 +16,7 @@
 //      changed beyond the SPDX matching guidelines becomes LicenseRef-Cairn-modified-<id>;
 //   6. name references and SPDX tags fill in what texts and headers did not explain.
 import { normalizeDeclared } from './expression.ts';
-import { bsdConditions, bsdTemplateConditions, decideByClauses, familyMembers, familyNames, familyOf, gnuGrant, gnuNamedNotGranted, parentLicences, textNames } from './families.ts';
+import { bsdConditions, bsdTemplateConditions, decideByClauses, familyMembers, familyNames, familyOf, gfdlVariant, gnuGrant, gnuNamedNotGranted, parentLicences, textNames } from './families.ts';
 import { isDeprecated, licenseHeaders, licenseIds, licenseText } from './knowledge.ts';
 import { compareToStandard, departureMatch, namesModified } from './modified.ts';
 import { tokenize } from './normalize-text.ts';
@@ -161,6 +161,8 @@ const COMMON = new Set([
 const COMMON_BONUS = 0.05;
 // Copies of one text in a row that each get a region of their own (see flush in matchTemplates).
 const MAX_COPIES = 64;
+// Lines after a GFDL notice's licence name read for its invariant sections.
+const GFDL_NOTICE_LINES = 4;
 // A look-alike of the same family (families.ts) competes with the best text of a region when it
 // covers most of that region at a similarity at most this far below; its clauses then decide.
 const RIVAL_MARGIN = 0.15;
@@ -643,7 +645,15 @@ export function createLicenseRecognizer(): LicenseRecognizer {
       // refers to, not a second, version-only grant.
       const result = granted.filter((m) => !(m.kind !== 'tag' && m.kind !== 'header' && m.spdx.endsWith('-only') && granted.some((o) => o.spdx === m.spdx.replace(/-only$/, '-or-later'))));
       result.sort((a, b) => a.startLine - b.startLine || b.score - a.score);
-      for (const m of result) m.evidence ??= evidenceLines(body, m.startLine, m.endLine);
+      let bodyLines: string[] | undefined;
+      for (const m of result) {
+        // A GFDL notice's next lines say whether it has invariant sections (families.ts).
+        if ((m.kind === 'header' || m.kind === 'reference') && m.spdx.startsWith('GFDL-')) {
+          bodyLines ??= body.split('\n');
+          m.spdx = gfdlVariant(m.spdx, bodyLines.slice(m.startLine - 1, m.endLine + GFDL_NOTICE_LINES).join(' ').replace(/[\s*#;/]+/g, ' '));
+        }
+        m.evidence ??= evidenceLines(body, m.startLine, m.endLine);
+      }
       return result;
     },
   };

@@ -1,7 +1,7 @@
 // Licence families (families.ts): the clauses that set one member apart decide, not the shared
 // bulk of the text. The real-world texts for every family pair are in family-texts.test.ts.
 import { describe, expect, it } from 'vitest';
-import { bsdConditions, bsdTemplateConditions, decideByClauses, familyMembers, familyNames, familyOf, gnuGrant, gnuNamedNotGranted, parentLicences, textNames } from '../../../../server/engine/matchers/licenses/families.ts';
+import { bsdConditions, bsdTemplateConditions, decideByClauses, familyMembers, familyNames, familyOf, gfdlVariant, gnuGrant, gnuNamedNotGranted, parentLicences, textNames } from '../../../../server/engine/matchers/licenses/families.ts';
 import { licenseText } from '../../../../server/engine/matchers/licenses/knowledge.ts';
 import { tokenize } from '../../../../server/engine/matchers/licenses/normalize-text.ts';
 import { createLicenseRecognizer } from '../../../../server/engine/matchers/licenses/recognize.ts';
@@ -198,5 +198,24 @@ describe('许可证家族：识别结果', () => {
       'in /usr/share/common-licenses/LGPL-3',
     ].join('\n');
     expect(ids(text)).toEqual(['LGPL-2.0-or-later']);
+  });
+});
+
+describe('许可证家族：GFDL 的不变章节变体', () => {
+  const notice = (rest: string) => `Permission is granted to copy, distribute and/or modify this document
+under the terms of the GNU Free Documentation License, Version 1.2
+or any later version published by the Free Software Foundation;
+${rest}`;
+
+  it('声明里写明有无不变章节时给出 -no-invariants / -invariants', () => {
+    expect(ids(notice('with no Invariant Sections, no Front-Cover Texts, and no Back-Cover Texts.'))).toEqual(['GFDL-1.2-no-invariants-or-later']);
+    expect(ids(notice('with the Invariant Sections being "Funding Free Software", with the\nFront-Cover Texts being "A GNU Manual".'))).toEqual(['GFDL-1.2-invariants-or-later']);
+    expect(ids(notice('A copy of the license is included in the section entitled "GNU Free Documentation License".'))).toEqual(['GFDL-1.2-or-later']);
+  });
+
+  it('全文附录里的示例声明不决定变体：全文仍是普通 GFDL', () => {
+    expect(ids(licenseText('GFDL-1.3-only'))).toEqual(['GFDL-1.3-only']);
+    expect(gfdlVariant('GFDL-1.3-only', 'with the Invariant Sections being LIST THEIR TITLES')).toBe('GFDL-1.3-only');
+    expect(gfdlVariant('MIT', 'with no Invariant Sections')).toBe('MIT');
   });
 });

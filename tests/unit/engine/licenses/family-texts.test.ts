@@ -35,8 +35,9 @@ const FIXTURES: Record<string, string[]> = {
   'nginx-LICENSE': ['BSD-2-Clause'],
   'numpy-LICENSE.txt': ['BSD-3-Clause'],
   'jemalloc-COPYING': ['BSD-2-Clause', 'BSD-3-Clause'],
-  'pluma-legal.xml': ['GFDL-1.1-or-later'],
-  'gcc-gcc.texi': ['GFDL-1.3-or-later'],
+  // "with no Invariant Sections" / "with the Invariant Sections being ..." name the GFDL variant.
+  'pluma-legal.xml': ['GFDL-1.1-no-invariants-or-later'],
+  'gcc-gcc.texi': ['GFDL-1.3-invariants-or-later'],
 };
 
 /** The family pairs of Deliver 1: LGPL/GPL of every version and -only/-or-later, MPL/NPL/CPAL, CeCILL, EUPL, CDDL, EPL, Apache, BSD, GFDL. */
@@ -57,7 +58,7 @@ const PAIRS: [string, string][] = [
   ['EPL-1.0', 'EPL-2.0'],
   ['Apache-1.1', 'Apache-2.0'],
   ['BSD-2-Clause', 'BSD-3-Clause'],
-  ['GFDL-1.1-or-later', 'GFDL-1.3-or-later'],
+  ['GFDL-1.1-no-invariants-or-later', 'GFDL-1.3-invariants-or-later'],
 ];
 
 const recognizer = createLicenseRecognizer();
