@@ -48,6 +48,11 @@ export interface Target {
   /** purls the project itself depends on directly (roots of the dependency tree). */
   roots: string[];
   components: Component[];
+  /**
+   * Parts of the file that could not be read while the rest was (a malformed record of an OS
+   * package database), in Chinese: the scan moves them into its problems.
+   */
+  problems?: string[];
 }
 
 export interface ScanProblem {
