@@ -34,6 +34,8 @@ export interface Component {
   licenses: string[];
   /** purls of the components this one depends on (edges parent -> child). */
   dependsOn: string[];
+  /** Who maintains the package, as an OS package database names them (`Name <mail>`): dpkg Maintainer, apk m:. */
+  maintainer?: string;
 }
 
 /** One manifest, lockfile or SBOM that yielded components. */

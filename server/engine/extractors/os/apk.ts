@@ -118,6 +118,7 @@ async function extractInstalled(file: InputFile, ctx: ExtractContext): Promise<T
       locations: [{ file: file.path, startLine: p.startLine, endLine: p.endLine }, ...fileLocations(root, p.files)],
       licenses: license ? [license] : [],
       dependsOn,
+      ...(p.maintainer ? { maintainer: p.maintainer } : {}),
     };
   });
   return [{

@@ -181,6 +181,7 @@ async function extractStatus(file: InputFile, ctx: ExtractContext): Promise<Targ
       locations: [{ file: file.path, startLine: p.startLine, endLine: p.endLine }, ...(list ? fileLocations(layout.root, list.split('\n')) : [])],
       licenses: copyright ? dep5Licenses(copyright) : [],
       dependsOn,
+      ...(p.maintainer ? { maintainer: p.maintainer } : {}),
     };
   });
   return [{

@@ -8,6 +8,7 @@ import { fileLocations, osPurl } from '../../../../server/engine/extractors/os/c
 import { distroQualifier } from '../../../../server/engine/extractors/os/os-release.ts';
 import { distributionKey } from '../../../../server/engine/matchers/distribution.ts';
 import { withDistribution } from '../../../../server/engine/matchers/vulnerabilities.ts';
+import { toCycloneDx, toSpdx } from '../../../../server/engine/output/formats.ts';
 import { useTempScan } from '../../../support/temp-scan.ts';
 import { expectClaims } from './extractor.ts';
 
@@ -151,7 +152,7 @@ describe('OS package extractors in a scan', () => {
     const result = await scan({
       'rootfs/usr/lib/os-release': 'ID=debian\nVERSION_ID="12"\nVERSION_CODENAME=bookworm\n',
       'rootfs/var/lib/dpkg/status': [
-        stanza('libc6', '2.36-9+deb12u4', 'Source: glibc\nMulti-Arch: same\n'),
+        stanza('libc6', '2.36-9+deb12u4', 'Source: glibc\nMaintainer: GNU Libc Maintainers <debian-glibc@lists.debian.org>\n'),
         stanza('curl', '7.88.1-10+deb12u5', 'Depends: libc6 (>= 2.34), libcurl4 | libcurl3-gnutls\n'),
         stanza('libcurl4', '7.88.1-10+deb12u5', 'Source: curl\nDepends: libc6\n'),
         'Status: install ok installed\nVersion: 1\n',
@@ -175,6 +176,12 @@ describe('OS package extractors in a scan', () => {
     });
     expect(byName.get('curl')).toMatchObject({ direct: true, licenses: ['curl'], dependsOn: [libc, libcurl], locations: [{ file: 'rootfs/var/lib/dpkg/status' }, { file: 'rootfs/usr/bin/curl' }] });
     expect(target!.roots).toEqual([byName.get('curl')!.purl]);
+    expect(byName.get('libc6')!.maintainer).toBe('GNU Libc Maintainers <debian-glibc@lists.debian.org>');
+    // SBOM exports name the maintainer (CycloneDX authors, SPDX supplier)
+    const cdx = toCycloneDx(result, { name: 'cairn', version: '0' }, 'rootfs') as { components: Array<{ name: string; authors?: unknown }> };
+    expect(cdx.components.find((c) => c.name === 'libc6')!.authors).toEqual([{ name: 'GNU Libc Maintainers', email: 'debian-glibc@lists.debian.org' }]);
+    const spdx = toSpdx(result, { name: 'cairn', version: '0' }, 'rootfs') as { packages: Array<{ name: string; supplier?: string }> };
+    expect(spdx.packages.find((p) => p.name === 'libc6')!.supplier).toBe('Person: GNU Libc Maintainers (debian-glibc@lists.debian.org)');
   });
 
   it('distroless status.d records, without their checksum lists', async () => {
