@@ -5,7 +5,7 @@
 // distribution purls.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PackageURL } from 'packageurl-js';
@@ -174,8 +174,19 @@ describe.skipIf(!hasDpkgQuery || !hasTar || !osRelease || !existsSync('/var/lib/
     const rootfs = path.join(work, 'rootfs');
     await mkdir(path.join(rootfs, 'var/lib/dpkg'), { recursive: true });
     await mkdir(path.join(rootfs, 'etc'), { recursive: true });
+    await mkdir(path.join(rootfs, 'usr/lib'), { recursive: true });
     await copyFile('/var/lib/dpkg/status', path.join(rootfs, 'var/lib/dpkg/status'));
-    await copyFile(osRelease!, path.join(rootfs, 'etc/os-release'));
+    // As Debian lays it out: etc/os-release a relative link to usr/lib/os-release.
+    await copyFile(osRelease!, path.join(rootfs, 'usr/lib/os-release'));
+    await symlink('../usr/lib/os-release', path.join(rootfs, 'etc/os-release'));
+    // dpkg's own file list and copyright file: its installed files and DEP-5 licences.
+    const withDpkgFiles = existsSync('/var/lib/dpkg/info/dpkg.list') && existsSync('/usr/share/doc/dpkg/copyright');
+    if (withDpkgFiles) {
+      await mkdir(path.join(rootfs, 'var/lib/dpkg/info'), { recursive: true });
+      await mkdir(path.join(rootfs, 'usr/share/doc/dpkg'), { recursive: true });
+      await copyFile('/var/lib/dpkg/info/dpkg.list', path.join(rootfs, 'var/lib/dpkg/info/dpkg.list'));
+      await copyFile('/usr/share/doc/dpkg/copyright', path.join(rootfs, 'usr/share/doc/dpkg/copyright'));
+    }
     const tarball = path.join(work, 'rootfs.tar');
     execFileSync('tar', ['-cf', tarball, '-C', rootfs, '.']);
 
@@ -197,5 +208,11 @@ describe.skipIf(!hasDpkgQuery || !hasTar || !osRelease || !existsSync('/var/lib/
       return `${c.name}\t${c.version}\t${archOf(c)}`;
     }).sort();
     expect(found).toEqual(oracle);
+    if (withDpkgFiles) {
+      const dpkg = result.components.find((c) => c.name === 'dpkg')!;
+      expect(dpkg.locations[0]).toMatchObject({ file: 'var/lib/dpkg/status' });
+      expect(dpkg.locations.map((l) => l.file)).toContain('usr/bin/dpkg');
+      expect(dpkg.licenses).toContain('GPL-2.0-or-later');
+    }
   }, 60_000);
 });
