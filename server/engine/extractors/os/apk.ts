@@ -83,6 +83,21 @@ export function parseApkInstalled(text: string): ApkDatabase {
   return { packages, problems };
 }
 
+/**
+ * apk's L: as SPDX: an expression as written (`MIT AND BSD-2-Clause`); older packages list
+ * several licences separated by spaces (`MIT BSD-3-Clause`), every one of which applies.
+ */
+export function apkLicense(value: string): string | undefined {
+  const text = value.trim();
+  if (!text) return undefined;
+  const tokens = text.split(/\s+/);
+  if (tokens.length > 1 && !tokens.some((t) => /^(and|or|with)$/i.test(t) || /[()]/.test(t))) {
+    const parts = tokens.map((t) => normalizeDeclared(t) ?? t);
+    return [...new Set(parts)].map((p) => (/ (AND|OR) /.test(p) ? `(${p})` : p)).join(' AND ');
+  }
+  return normalizeDeclared(text) ?? text;
+}
+
 /** A dependency or provided name without its version constraint: `so:libc.musl-x86_64.so.1=1` → `so:libc.musl-x86_64.so.1`. */
 const depName = (dep: string) => dep.replace(/^!/, '').replace(/[<>=~].*$/, '');
 
@@ -107,7 +122,7 @@ async function extractInstalled(file: InputFile, ctx: ExtractContext): Promise<T
       const hit = byName.get(depName(dep));
       if (hit && hit !== purl && !dependsOn.includes(hit)) dependsOn.push(hit);
     }
-    const license = p.license ? normalizeDeclared(p.license) ?? p.license : undefined;
+    const license = p.license ? apkLicense(p.license) : undefined;
     return {
       purl,
       ecosystem: 'apk',

@@ -5,7 +5,7 @@ import type { Extractor } from '../../model.ts';
 import { apkExtractor } from './apk.ts';
 import { dpkgExtractor, opkgExtractor } from './dpkg.ts';
 
-export { apkExtractor, parseApkInstalled } from './apk.ts';
+export { apkExtractor, apkLicense, parseApkInstalled } from './apk.ts';
 export { dep5License, dep5Licenses } from './copyright.ts';
 export { parseStanzas } from './deb822.ts';
 export { dpkgExtractor, opkgExtractor, parseDpkgStatus, relationGroups } from './dpkg.ts';

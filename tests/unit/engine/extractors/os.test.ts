@@ -2,7 +2,7 @@
 // opkg), apk's installed database, the distribution from os-release, DEP-5 licences.
 import { describe, expect, it } from 'vitest';
 import {
-  dep5License, dep5Licenses, extractors, parseApkInstalled, parseDpkgStatus, parseOsRelease, parseStanzas, relationGroups,
+  apkLicense, dep5License, dep5Licenses, extractors, parseApkInstalled, parseDpkgStatus, parseOsRelease, parseStanzas, relationGroups,
 } from '../../../../server/engine/extractors/os/index.ts';
 import { fileLocations, osPurl } from '../../../../server/engine/extractors/os/common.ts';
 import { distroQualifier } from '../../../../server/engine/extractors/os/os-release.ts';
@@ -135,6 +135,13 @@ describe('apk installed database', () => {
     expect(problems).toHaveLength(2);
     expect(problems[0]).toContain('第 14–15 行');
     expect(problems[1]).toContain('缺少 P:');
+  });
+
+  it('reads L: as SPDX, a space-separated list as all of its licences', () => {
+    expect(apkLicense('MIT AND BSD-2-Clause AND GPL-2.0-or-later')).toBe('MIT AND BSD-2-Clause AND GPL-2.0-or-later');
+    expect(apkLicense('MIT BSD-3-Clause')).toBe('MIT AND BSD-3-Clause');
+    expect(apkLicense('GPL2+')).toBe('GPL-2.0-or-later');
+    expect(apkLicense('custom')).toBe('custom');
   });
 });
 
