@@ -8,7 +8,10 @@
  */
 export function distributionKey(distro: string): string {
   const value = distro.trim().toLowerCase();
-  const m = /^([a-z][a-z0-9._]*?)[-:]v?(\d+(?:\.\d+)*)$/.exec(value);
+  // Rolling distributions: their advisories name no release (OSV `Wolfi`, trivy `wolfi`).
+  const rolling = /^(wolfi|chainguard)(?:[-:].*)?$/.exec(value);
+  if (rolling) return rolling[1]!;
+  const m = /^([a-z][a-z0-9._-]*?)[-:]v?(\d+(?:\.\d+)*)$/.exec(value);
   if (!m) return value;
   const [, id, release] = m as unknown as [string, string, string];
   const parts = release.split('.');

@@ -101,6 +101,9 @@ describe('os-release and distributions', () => {
     expect(distributionKey('alpine-3.19.0')).toBe('alpine:3.19');
     expect(distributionKey('ubuntu-22.04')).toBe('ubuntu:22.04');
     expect(distributionKey('alpine:3.19')).toBe('alpine:3.19');
+    expect(distributionKey('wolfi-20230201')).toBe('wolfi');
+    expect(distributionKey('opensuse-leap-15.5')).toBe('opensuse-leap:15.5');
+    expect(distributionKey('debian-trixie')).toBe('debian-trixie');
     expect(withDistribution({ ecosystem: 'deb', purl: 'pkg:deb/debian/curl@7.88.1-10?arch=amd64&distro=debian-12' }).distribution).toBe('debian:12');
   });
 
