@@ -111,6 +111,7 @@ export const loadOutputFormats = () => import('./output/formats.ts');
 
 export { normalizePackageName, type Advisory, type AffectedPackage, type ExploitDifficulty, type Level } from './matchers/advisory.ts';
 export { assessSeverity, cnnvdSeveritySource, severityDatabase, severitySourceLabel, storedSeveritySource, type CvssInput, type SeverityAssessment } from './matchers/severity.ts';
+export { distributionKey } from './matchers/distribution.ts';
 export { schemeForEcosystem, SCHEME_IDS } from './matchers/versions/index.ts';
 export type { OsvRange } from './matchers/versions/ranges.ts';
 export type { VersionScheme } from './matchers/versions/scheme.ts';

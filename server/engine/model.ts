@@ -34,6 +34,8 @@ export interface Component {
   licenses: string[];
   /** purls of the components this one depends on (edges parent -> child). */
   dependsOn: string[];
+  /** Who maintains the package, as an OS package database names them (`Name <mail>`): dpkg Maintainer, apk m:. */
+  maintainer?: string;
 }
 
 /** One manifest, lockfile or SBOM that yielded components. */
@@ -48,6 +50,11 @@ export interface Target {
   /** purls the project itself depends on directly (roots of the dependency tree). */
   roots: string[];
   components: Component[];
+  /**
+   * Parts of the file that could not be read while the rest was (a malformed record of an OS
+   * package database), in Chinese: the scan moves them into its problems.
+   */
+  problems?: string[];
 }
 
 export interface ScanProblem {

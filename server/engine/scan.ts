@@ -32,7 +32,13 @@ export async function scanTree(root: string, options: ScanOptions): Promise<Scan
       options.onProgress?.({ file: file.path, extractor: extractor.name });
       const job = extractor
         .extract(file, ctx)
-        .then((found) => { targets.push(...found); })
+        .then((found) => {
+          for (const target of found) {
+            for (const message of target.problems ?? []) problems.push({ file: file.path, message });
+            delete target.problems;
+            targets.push(target);
+          }
+        })
         .catch((error: unknown) => { problems.push({ file: file.path, message: problemMessage(extractor, error) }); })
         .finally(() => running.delete(job));
       running.add(job);

@@ -1,7 +1,7 @@
 // Reading the packages callers name — purls, or ecosystem + name — into what the knowledge base
 // stores: the purl type as ecosystem and the name as that ecosystem writes it, normalised.
 import { PackageURL } from 'packageurl-js';
-import { normalizePackageName } from '../engine/index.ts';
+import { distributionKey, normalizePackageName } from '../engine/index.ts';
 import { UserError } from '../errors.ts';
 import { mapOsvEcosystem } from './formats/osv.ts';
 import { KB_MSG } from './messages.ts';
@@ -54,7 +54,7 @@ export function parsePackageUrl(text: string): PackageQuery {
     ecosystem,
     name: normalizePackageName(ecosystem, nameOf(ecosystem, purl.namespace, purl.name)),
     version: purl.version ?? '',
-    distribution: typeof distro === 'string' && distro ? distro : null,
+    distribution: typeof distro === 'string' && distro ? distributionKey(distro) : null,
   };
 }
 

@@ -13,6 +13,7 @@ import { extractors as hex } from './hex/index.ts';
 import { extractors as maven } from './maven/index.ts';
 import { extractors as npm } from './npm/index.ts';
 import { extractors as nuget } from './nuget/index.ts';
+import { extractors as os } from './os/index.ts';
 import { extractors as pnpm } from './pnpm/index.ts';
 import { extractors as pub } from './pub/index.ts';
 import { extractors as python } from './python/index.ts';
@@ -24,7 +25,7 @@ import { extractors as yarn } from './yarn/index.ts';
 /** Each ecosystem's or format's own extractors, by folder name. */
 export const extractorFamilies = {
   bun, cargo, cocoapods, composer, conan, conda, excel, golang, gradle, hex, maven,
-  npm, nuget, pnpm, pub, python, ruby, sbom, swift, yarn,
+  npm, nuget, os, pnpm, pub, python, ruby, sbom, swift, yarn,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();

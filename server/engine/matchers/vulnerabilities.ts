@@ -4,6 +4,7 @@
 // from the best-scored record of the flaw, including records that only describe it (NVD entries,
 // severity tables); fixed versions and the recommended upgrade come from the affected entries.
 import { PackageURL } from 'packageurl-js';
+import { distributionKey } from './distribution.ts';
 import { normalizePackageName, type Advisory, type AffectedPackage, type Level } from './advisory.ts';
 import { schemeFor, schemeForEcosystem } from './versions/index.ts';
 import { inRanges, inVersionList, prepareRanges } from './versions/ranges.ts';
@@ -320,7 +321,7 @@ export function matchComponents<C extends PackageRef>(index: AdvisoryIndex, comp
 function distributionOf(purl: string): string | null {
   try {
     const distro = PackageURL.fromString(purl).qualifiers?.distro;
-    return typeof distro === 'string' && distro ? distro : null;
+    return typeof distro === 'string' && distro ? distributionKey(distro) : null;
   } catch {
     return null;
   }

@@ -30,6 +30,12 @@ function cdxLicenses(licenses: string[]) {
   return licenses.map((l) => (SPDX_ID.test(l) ? { license: { id: l } } : { license: { name: l } }));
 }
 
+/** `Name <mail>` → its parts. */
+function contact(maintainer: string): { name: string; email?: string } {
+  const m = /^(.*?)\s*<([^<>]+)>\s*$/.exec(maintainer);
+  return m && m[1] ? { name: m[1], email: m[2]! } : { name: maintainer };
+}
+
 function cdxComponent(c: InventoryEntry) {
   const p = parsePurl(c.purl);
   return {
@@ -38,6 +44,7 @@ function cdxComponent(c: InventoryEntry) {
     ...(p.namespace && { group: p.namespace }),
     name: p.name,
     ...(c.version && { version: c.version }),
+    ...(c.maintainer && { authors: [contact(c.maintainer)] }),
     scope: c.scope === 'development' ? 'optional' : 'required',
     purl: c.purl,
     ...(c.licenses.length && { licenses: cdxLicenses(c.licenses) }),
@@ -101,6 +108,7 @@ export function toSpdx(result: ScanResult, tool: ToolInfo, rootName: string): ob
         SPDXID: ids.get(c.purl)!,
         name: c.name,
         ...(c.version && { versionInfo: c.version }),
+        ...(c.maintainer && { supplier: `Person: ${contact(c.maintainer).name}${contact(c.maintainer).email ? ` (${contact(c.maintainer).email})` : ''}` }),
         downloadLocation: 'NOASSERTION',
         filesAnalyzed: false,
         licenseConcluded: 'NOASSERTION',

@@ -18,6 +18,7 @@ export interface InventoryEntry {
    */
   licenseExpression: string | null;
   dependsOn: string[];
+  maintainer?: string;
 }
 
 /** Declarations repeat across thousands of components ("MIT"): each is normalised once. */
@@ -50,6 +51,7 @@ export function inventory(result: ScanResult): InventoryEntry[] {
       // Runtime anywhere makes it runtime; direct anywhere makes it direct.
       if (c.scope === 'runtime') entry.scope = 'runtime';
       entry.direct ||= c.direct;
+      if (c.maintainer) entry.maintainer ??= c.maintainer;
       for (const loc of c.locations) {
         const key = `${loc.file}:${loc.startLine ?? ''}`;
         if (!entry.seen.has(key)) { entry.seen.add(key); entry.locations.push(loc); }

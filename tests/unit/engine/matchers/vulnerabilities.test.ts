@@ -3,7 +3,7 @@
 // from the best record; risk levels; the recommended upgrade.
 import { describe, expect, it } from 'vitest';
 import type { Advisory, AffectedPackage } from '../../../../server/engine/matchers/advisory.ts';
-import { buildAdvisoryIndex, matchComponents, matchPackage, recommendVersion, riskLevel } from '../../../../server/engine/matchers/vulnerabilities.ts';
+import { buildAdvisoryIndex, matchComponents, matchPackage, recommendVersion, riskLevel, withDistribution } from '../../../../server/engine/matchers/vulnerabilities.ts';
 
 const affected = (over: Partial<AffectedPackage> & Pick<AffectedPackage, 'ecosystem' | 'name'>): AffectedPackage => ({
   distribution: null, ranges: [], versions: [], vulnerable: [], patched: [], fixed: [], ...over,
@@ -83,6 +83,19 @@ describe('漏洞匹配', () => {
     const index = buildAdvisoryIndex([apk]);
     expect(matchPackage(index, { ecosystem: 'apk', name: 'musl', version: '1.1.20-r4', distribution: 'alpine:3.9' })).toHaveLength(1);
     expect(matchPackage(index, { ecosystem: 'apk', name: 'musl', version: '1.1.20-r4', distribution: 'alpine:3.10' })).toHaveLength(0);
+  });
+
+  it('扫描得到的操作系统软件包：purl 的 distro（debian-12、alpine-3.9.4）对上知识库的发行版（debian:12、alpine:3.9），带 epoch 的版本照 dpkg 比较', () => {
+    const deb = advisory({ id: 'DSA-5000-1', affected: [affected({ ecosystem: 'deb', name: 'git', distribution: 'debian:12', ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '1:2.39.5-0+deb12u1' }] }], fixed: ['1:2.39.5-0+deb12u1'] })] });
+    const apk = advisory({ id: 'CVE-2019-14697', affected: [affected({ ecosystem: 'apk', name: 'musl', distribution: 'alpine:3.9', vulnerable: ['< 1.1.20-r5'], fixed: ['1.1.20-r5'] })] });
+    const index = buildAdvisoryIndex([deb, apk]);
+    const found = matchComponents(index, [
+      { ecosystem: 'deb', name: 'git', version: '1:2.39.2-1.1', purl: 'pkg:deb/debian/git@2.39.2-1.1?arch=amd64&distro=debian-12&epoch=1' },
+      { ecosystem: 'deb', name: 'git', version: '1:2.39.5-0+deb12u1', purl: 'pkg:deb/debian/git@2.39.5-0%2Bdeb12u1?arch=amd64&distro=debian-12&epoch=1' },
+      { ecosystem: 'deb', name: 'git', version: '1:2.39.2-1.1', purl: 'pkg:deb/debian/git@2.39.2-1.1?arch=amd64&distro=debian-11&epoch=1' },
+      { ecosystem: 'apk', name: 'musl', version: '1.1.20-r4', purl: 'pkg:apk/alpine/musl@1.1.20-r4?arch=x86_64&distro=alpine-3.9.4' },
+    ].map(withDistribution));
+    expect(found.map((f) => f.findings.length)).toEqual([1, 0, 0, 1]);
   });
 
   it('组件风险等级：最严重的漏洞；无漏洞 32；版本未知 64', () => {

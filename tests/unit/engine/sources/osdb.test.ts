@@ -73,13 +73,14 @@ describe('detectOsDatabases', () => {
     expect(matchOsDatabase('var/lib/dpkg/status.d/libc6.md5sums')).toBeUndefined();
   });
 
-  it('no extractor of the scan claims an OS database file', () => {
-    const databases = [
-      'var/lib/dpkg/status', 'var/lib/dpkg/status.d/foo', 'var/lib/dpkg/status.d/foo.md5sums', 'usr/lib/opkg/status',
-      'lib/apk/db/installed', 'var/lib/rpm/Packages', 'var/lib/rpm/Packages.db', 'var/lib/rpm/rpmdb.sqlite', 'usr/lib/sysimage/rpm/rpmdb.sqlite',
-    ];
-    for (const db of databases) {
-      expect(allExtractors.filter((e) => e.matches(db)).map((e) => e.name), db).toEqual([]);
+  it('only the OS package extractors claim OS database files, each at its manager\'s location (rpm: none yet)', () => {
+    const claims: Record<string, string[]> = {
+      'var/lib/dpkg/status': ['dpkg'], 'var/lib/dpkg/status.d/foo': ['dpkg'], 'var/lib/dpkg/status.d/foo.md5sums': [], 'usr/lib/opkg/status': ['opkg'],
+      'lib/apk/db/installed': ['apk'], 'var/lib/rpm/Packages': [], 'var/lib/rpm/Packages.db': [], 'var/lib/rpm/rpmdb.sqlite': [], 'usr/lib/sysimage/rpm/rpmdb.sqlite': [],
+    };
+    for (const [db, names] of Object.entries(claims)) {
+      expect(allExtractors.filter((e) => e.matches(db)).map((e) => e.name), db).toEqual(names);
+      if (names.length) expect(matchOsDatabase(db)?.atLocation, db).toBe(true);
     }
   });
 });
