@@ -161,7 +161,11 @@ export function buildBdb(blobs: Buffer[], options: { bigEndian?: boolean; pageSi
     }
     (items[Math.floor(j / perPage)] ??= []).push(k, value);
   }
+  // One bucket (max_bucket 0, masks 0): its pages chained by next/prev, as Berkeley DB chains a
+  // bucket's overflow hash pages; rpm's own bdb_ro reads the result.
   hashPages.forEach((p, n) => {
+    if (n > 0) u32(p, (be ? hashPages[n - 1]!.readUInt32BE(8) : hashPages[n - 1]!.readUInt32LE(8)), 12);
+    if (n + 1 < hashPages.length) u32(p, be ? hashPages[n + 1]!.readUInt32BE(8) : hashPages[n + 1]!.readUInt32LE(8), 16);
     const list = items[n] ?? [];
     u16(p, list.length, 20);
     let end = pageSize;
@@ -174,6 +178,8 @@ export function buildBdb(blobs: Buffer[], options: { bigEndian?: boolean; pageSi
     u16(p, end, 22);
   });
   u32(meta, pages.length - 1, 32);
+  u32(meta, pairs.length, 88);
+  u32(meta, 1, 96); // spares[0]: bucket 0 is page 0 + 1
   return Buffer.concat(pages);
 }
 
