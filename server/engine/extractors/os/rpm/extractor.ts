@@ -4,8 +4,9 @@
 //   version  `[epoch:]version-release`, as rpm and the distributions' advisories write it
 //   purl     pkg:rpm/<distro id>/<name>@<version>-<release>?arch=…&epoch=…&distro=<id>-<version_id>
 // The distro comes from the os-release of the same root (etc/os-release, else usr/lib/os-release,
-// found by cutting the database's own path at var/lib/rpm/ or usr/lib/sysimage/rpm/); without one
-// the namespace falls back to the vendor tag of the packages when it names a known distribution,
+// found by cutting the database's own path at var/lib/rpm/ or usr/lib/sysimage/rpm/), else from
+// the release file older systems have instead (etc/centos-release, redhat-release, system-release);
+// without any the namespace falls back to the vendor tag of the packages when it names a known distribution,
 // and the purl carries no distro qualifier. Dependency edges resolve each REQUIRENAME against the
 // PROVIDENAMEs and owned files of the other installed packages; packages nothing requires are the
 // roots (what was installed on purpose, as far as the database can tell).
@@ -91,11 +92,11 @@ export function parseOsRelease(text: string): Distro | undefined {
   return { id, versionId: values.get('VERSION_ID') ?? '' };
 }
 
-/** Vendors whose packages name their distribution, for a root without os-release. */
+/** Vendors whose packages name their distribution (as its os-release ID), for a root without os-release. */
 const VENDOR_DISTRO: [RegExp, string][] = [
-  [/^Fedora Project/i, 'fedora'], [/^Red Hat/i, 'redhat'], [/^CentOS/i, 'centos'], [/^Rocky/i, 'rocky'],
-  [/^AlmaLinux/i, 'almalinux'], [/^Oracle America/i, 'oracle'], [/^Amazon/i, 'amzn'], [/^openSUSE/i, 'opensuse'],
-  [/^SUSE/i, 'suse'], [/^Microsoft Corporation/i, 'mariner'], [/^Photon/i, 'photon'], [/^VMware/i, 'photon'],
+  [/^Fedora Project/i, 'fedora'], [/^Red Hat/i, 'rhel'], [/^CentOS/i, 'centos'], [/^Rocky/i, 'rocky'],
+  [/^AlmaLinux/i, 'almalinux'], [/^Oracle America/i, 'ol'], [/^Amazon/i, 'amzn'], [/^openSUSE/i, 'opensuse'],
+  [/^SUSE/i, 'sles'], [/^Microsoft Corporation/i, 'mariner'], [/^Photon/i, 'photon'], [/^VMware/i, 'photon'],
 ];
 
 export function distroFromVendor(packages: readonly RpmPackage[]): string | undefined {
@@ -133,10 +134,36 @@ export function systemRootOf(path: string): string {
   return m ? path.slice(0, m.index + (m[0].startsWith('/') ? 1 : 0)) : '';
 }
 
+/**
+ * The distribution named by a release file, for roots without os-release (CentOS/RHEL 6 and
+ * older, Amazon Linux AMI): `CentOS release 6.10 (Final)` -> centos 6, `Red Hat Enterprise Linux
+ * Server release 6.10 (Santiago)` -> rhel 6.10, as their os-release would write VERSION_ID.
+ */
+export function parseReleaseFile(text: string): Distro | undefined {
+  const line = text.split(/\r?\n/)[0]!.trim();
+  const version = /\brelease\s+(\d+(?:\.\d+)*)/i.exec(line)?.[1];
+  if (!version) return undefined;
+  const major = version.split('.')[0]!;
+  const known: [RegExp, string, string][] = [
+    [/^CentOS Stream\b/i, 'centos', major], [/^CentOS\b/i, 'centos', major], [/^Red Hat Enterprise Linux\b/i, 'rhel', version],
+    [/^Rocky Linux\b/i, 'rocky', version], [/^AlmaLinux\b/i, 'almalinux', version], [/^Oracle Linux\b/i, 'ol', version],
+    [/^Fedora\b/i, 'fedora', major], [/^Amazon Linux AMI\b/i, 'amzn', version], [/^Amazon Linux\b/i, 'amzn', major],
+    [/^Scientific Linux\b/i, 'scientific', version],
+  ];
+  const hit = known.find(([re]) => re.test(line));
+  return hit ? { id: hit[1], versionId: hit[2] } : undefined;
+}
+
 async function distroOf(ctx: ExtractContext, root: string): Promise<Distro | undefined> {
+  const read = (p: string) => ctx.readText(root + p).catch(() => undefined);
   for (const candidate of ['etc/os-release', 'usr/lib/os-release']) {
-    const text = await ctx.readText(root + candidate).catch(() => undefined);
+    const text = await read(candidate);
     const distro = text === undefined ? undefined : parseOsRelease(text);
+    if (distro) return distro;
+  }
+  for (const candidate of ['etc/centos-release', 'etc/redhat-release', 'etc/system-release', 'etc/fedora-release']) {
+    const text = await read(candidate);
+    const distro = text === undefined ? undefined : parseReleaseFile(text);
     if (distro) return distro;
   }
   return undefined;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readBerkeleyDb } from '../../../../../server/engine/extractors/os/rpm/bdb.ts';
-import { distroFromVendor, parseOsRelease, readRpmDatabase, rpmExtractor, splitSourceRpm, systemRootOf, type RpmComponent } from '../../../../../server/engine/extractors/os/rpm/extractor.ts';
+import { distroFromVendor, parseOsRelease, parseReleaseFile, readRpmDatabase, rpmExtractor, splitSourceRpm, systemRootOf, type RpmComponent } from '../../../../../server/engine/extractors/os/rpm/extractor.ts';
 import { rpmLicense } from '../../../../../server/engine/extractors/os/rpm/license.ts';
 import { readNdb } from '../../../../../server/engine/extractors/os/rpm/ndb.ts';
 import { extractors } from '../../../../../server/engine/extractors/os/rpm/index.ts';
@@ -167,6 +167,11 @@ describe('rpm components', () => {
     expect(parseOsRelease(OS_RELEASE)).toEqual({ id: 'rocky', versionId: '9.2' });
     expect(parseOsRelease("ID=opensuse-tumbleweed\nVERSION_ID='20240101'\n")).toEqual({ id: 'opensuse-tumbleweed', versionId: '20240101' });
     expect(parseOsRelease('NAME=x\n')).toBeUndefined();
+    expect(parseReleaseFile('CentOS release 6.10 (Final)\n')).toEqual({ id: 'centos', versionId: '6' });
+    expect(parseReleaseFile('CentOS Linux release 7.9.2009 (Core)')).toEqual({ id: 'centos', versionId: '7' });
+    expect(parseReleaseFile('Red Hat Enterprise Linux Server release 6.10 (Santiago)')).toEqual({ id: 'rhel', versionId: '6.10' });
+    expect(parseReleaseFile('Amazon Linux AMI release 2018.03')).toEqual({ id: 'amzn', versionId: '2018.03' });
+    expect(parseReleaseFile('Something else 1.0')).toBeUndefined();
     expect(systemRootOf('layers/a/var/lib/rpm/Packages')).toBe('layers/a/');
     expect(systemRootOf('usr/lib/sysimage/rpm/Packages.db')).toBe('');
     expect(splitSourceRpm('glibc-2.34-2.cm2.src.rpm')).toEqual({ name: 'glibc', version: '2.34-2.cm2' });
@@ -195,16 +200,19 @@ describe('rpm components', () => {
     expect(byName.get('tzdata')!.purl).toBe('pkg:rpm/rocky/tzdata@2023c-1.el9?arch=noarch&distro=rocky-9.2');
   });
 
-  it('finds os-release under usr/lib and a sub-root; without one, the namespace comes from the vendor and there is no distro', async () => {
+  it('finds os-release under usr/lib and a sub-root, a release file on older systems; without either, the namespace comes from the vendor and there is no distro', async () => {
     const result = await scan({
       'img/usr/lib/sysimage/rpm/Packages.db': buildNdb(BLOBS.slice(0, 1)),
       'img/usr/lib/os-release': 'ID=opensuse-leap\nVERSION_ID="15.5"\n',
       'bare/var/lib/rpm/Packages': buildBdb(BLOBS.slice(0, 1)),
+      'old/var/lib/rpm/Packages': buildBdb(BLOBS.slice(0, 1)),
+      'old/etc/redhat-release': 'CentOS release 6.10 (Final)\n',
     });
     expect(result.problems).toEqual([]);
     expect(result.targets.map((t) => t.components[0]!.purl)).toEqual([
       'pkg:rpm/rocky/bash@5.1.8-6.el9?arch=x86_64',
       'pkg:rpm/opensuse-leap/bash@5.1.8-6.el9?arch=x86_64&distro=opensuse-leap-15.5',
+      'pkg:rpm/centos/bash@5.1.8-6.el9?arch=x86_64&distro=centos-6',
     ]);
   });
 
