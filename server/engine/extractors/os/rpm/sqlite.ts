@@ -24,10 +24,17 @@ export async function readSqliteDb(buf: Buffer): Promise<BlobRecord[]> {
     const table = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'Packages'").get();
     if (!table) throw new DatabaseError('SQLite 数据库中没有 Packages 表，不是 rpm 包数据库');
     const records: BlobRecord[] = [];
-    const rows = db.prepare('SELECT hnum, length(blob) AS size, CASE WHEN length(blob) <= ? THEN blob END AS blob FROM Packages ORDER BY hnum');
-    for (const row of rows.iterate(MAX_BLOB_BYTES) as Iterable<{ hnum: number; size: number | null; blob: Uint8Array | null }>) {
-      if (row.blob instanceof Uint8Array) records.push({ id: row.hnum, blob: Buffer.from(row.blob.buffer, row.blob.byteOffset, row.blob.byteLength) });
-      else records.push({ id: row.hnum, error: row.size === null ? '记录没有头部数据' : `头部长度 ${row.size} 字节超过上限或类型不符` });
+    // Row by row, so that a damaged page costs the package stored on it, not the database.
+    const ids = (db.prepare('SELECT hnum FROM Packages ORDER BY hnum').all() as { hnum: number }[]).map((r) => r.hnum);
+    const row = db.prepare('SELECT length(blob) AS size, CASE WHEN typeof(blob) = \'blob\' AND length(blob) <= ? THEN blob END AS blob FROM Packages WHERE hnum = ?');
+    for (const id of ids) {
+      try {
+        const r = row.get(MAX_BLOB_BYTES, id) as { size: number | null; blob: Uint8Array | null } | undefined;
+        if (r?.blob instanceof Uint8Array) records.push({ id, blob: Buffer.from(r.blob.buffer, r.blob.byteOffset, r.blob.byteLength) });
+        else records.push({ id, error: r?.size == null ? '记录没有头部数据' : `头部长度 ${r.size} 字节超过上限或不是二进制数据` });
+      } catch (error) {
+        records.push({ id, error: `SQLite 记录读取失败：${error instanceof Error ? error.message : String(error)}` });
+      }
     }
     return records;
   } catch (error) {

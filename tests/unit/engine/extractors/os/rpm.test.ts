@@ -127,6 +127,22 @@ describe('rpm databases', () => {
     expect(partial.skipped).toEqual([{ id: 7, reason: expect.stringContaining('需要 152 字节，实际只有 8 字节') }]);
   });
 
+  it('skips the one SQLite row whose overflow chain is damaged, whether SQLite notices or the header check does', async () => {
+    const pages = MARINER.length / 4096;
+    // An overflow page that links to another (its first 4 bytes: the next page, 1-based).
+    const page = [...Array(pages).keys()].find((p) => p > 0 && MARINER[p * 4096] === 0 && MARINER.readUInt32BE(p * 4096) > 0 && MARINER.readUInt32BE(p * 4096) <= pages)!;
+    const beyond = Buffer.from(MARINER);
+    beyond.writeUInt32BE(pages + 50, page * 4096);
+    const malformed = await readRpmDatabase(beyond);
+    expect(malformed.packages).toHaveLength(128);
+    expect(malformed.skipped).toEqual([{ id: expect.any(Number), reason: 'SQLite 记录读取失败：database disk image is malformed' }]);
+    const looped = Buffer.from(MARINER);
+    looped.writeUInt32BE(page + 1, page * 4096);
+    const garbled = await readRpmDatabase(looped);
+    expect(garbled.packages).toHaveLength(128);
+    expect(garbled.skipped).toEqual([{ id: malformed.skipped[0]!.id, reason: expect.stringMatching(/超出/) }]);
+  });
+
   it('refuses an empty file, an SQLite file without Packages, and something else', async () => {
     await expect(readRpmDatabase(Buffer.alloc(0))).rejects.toThrow('文件为空');
     const { DatabaseSync } = await import('node:sqlite');
