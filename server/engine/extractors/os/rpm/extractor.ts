@@ -6,8 +6,8 @@
 // The distro comes from the os-release of the same root (etc/os-release, else usr/lib/os-release,
 // found by cutting the database's own path at var/lib/rpm/ or usr/lib/sysimage/rpm/), else from
 // the release file older systems have instead (etc/centos-release, redhat-release, system-release);
-// without any the namespace falls back to the vendor tag of the packages when it names a known distribution,
-// and the purl carries no distro qualifier. Dependency edges resolve each REQUIRENAME against the
+// without any, the namespace comes from the packages' vendor tag when it names a known
+// distribution, and the purl carries no distro qualifier. Dependency edges resolve each REQUIRENAME against the
 // PROVIDENAMEs and owned files of the other installed packages; packages nothing requires are the
 // roots (what was installed on purpose, as far as the database can tell).
 import type { Component, ExtractContext, Extractor, InputFile, ScanProblem, Target } from '../../../model.ts';
@@ -211,9 +211,9 @@ export function rpmTarget(file: string, packages: readonly RpmPackage[], distro:
 }
 
 /**
- * Where the scan can take problems besides a thrown error: records skipped in a database that was
- * otherwise read. The scan offers it on the context (`reportProblem`); without it they are dropped
- * silently only if the context has no such hook.
+ * Records skipped in a database that was otherwise read are a problem of the scan, yet the
+ * extractor still returns the packages it read: the scan takes such problems through an optional
+ * `reportProblem` on the context. A database with no readable record at all is thrown instead.
  */
 type ProblemHook = { reportProblem?: (problem: ScanProblem) => void };
 
