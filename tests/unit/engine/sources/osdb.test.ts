@@ -73,10 +73,10 @@ describe('detectOsDatabases', () => {
     expect(matchOsDatabase('var/lib/dpkg/status.d/libc6.md5sums')).toBeUndefined();
   });
 
-  it('only the OS package extractors claim OS database files, each at its manager\'s location (rpm: none yet)', () => {
+  it('only the OS package extractors claim OS database files, each at its manager\'s location', () => {
     const claims: Record<string, string[]> = {
       'var/lib/dpkg/status': ['dpkg'], 'var/lib/dpkg/status.d/foo': ['dpkg'], 'var/lib/dpkg/status.d/foo.md5sums': [], 'usr/lib/opkg/status': ['opkg'],
-      'lib/apk/db/installed': ['apk'], 'var/lib/rpm/Packages': [], 'var/lib/rpm/Packages.db': [], 'var/lib/rpm/rpmdb.sqlite': [], 'usr/lib/sysimage/rpm/rpmdb.sqlite': [],
+      'lib/apk/db/installed': ['apk'], 'var/lib/rpm/Packages': ['rpm'], 'var/lib/rpm/Packages.db': ['rpm'], 'var/lib/rpm/rpmdb.sqlite': ['rpm'], 'usr/lib/sysimage/rpm/rpmdb.sqlite': ['rpm'],
     };
     for (const [db, names] of Object.entries(claims)) {
       expect(allExtractors.filter((e) => e.matches(db)).map((e) => e.name), db).toEqual(names);

@@ -10,7 +10,7 @@
 // distribution, and the purl carries no distro qualifier. Dependency edges resolve each REQUIRENAME against the
 // PROVIDENAMEs and owned files of the other installed packages; packages nothing requires are the
 // roots (what was installed on purpose, as far as the database can tell).
-import type { Component, ExtractContext, Extractor, InputFile, ScanProblem, Target } from '../../../model.ts';
+import type { Component, ExtractContext, Extractor, InputFile, Target } from '../../../model.ts';
 import { ExtractError } from '../../../model.ts';
 import { purlOf } from '../../../purl.ts';
 import { isBerkeleyHash, readBerkeleyDb } from './bdb.ts';
@@ -210,13 +210,9 @@ export function rpmTarget(file: string, packages: readonly RpmPackage[], distro:
   };
 }
 
-/**
- * Records skipped in a database that was otherwise read are a problem of the scan, yet the
- * extractor still returns the packages it read: the scan takes such problems through an optional
- * `reportProblem` on the context. A database with no readable record at all is thrown instead.
- */
-type ProblemHook = { reportProblem?: (problem: ScanProblem) => void };
-
+// Records skipped in a database that was otherwise read are a problem of the scan, yet the
+// extractor still returns the packages it read: they go in the target's `problems`, which the scan
+// moves into its own. A database with no readable record at all is thrown instead.
 export const rpmExtractor: Extractor = {
   name: 'rpm',
   ecosystem: 'rpm',
@@ -230,13 +226,15 @@ export const rpmExtractor: Extractor = {
       if (error instanceof DatabaseError) throw new ExtractError(`${file.path} 无法读取：${error.message}`);
       throw error;
     }
+    let problems: string[] | undefined;
     if (read.skipped.length) {
       const names = read.skipped.slice(0, 20).map((s) => `${s.id > 0 ? `#${s.id}` : `位置 ${-s.id}`}（${s.reason}）`).join('；');
       const more = read.skipped.length > 20 ? ` 等 ${read.skipped.length} 条` : '';
       const message = `${file.path} 中有 ${read.skipped.length} 条包记录损坏，已跳过：${names}${more}`;
       if (!read.packages.length) throw new ExtractError(message);
-      (ctx as ExtractContext & ProblemHook).reportProblem?.({ file: file.path, message });
+      problems = [message];
     }
-    return [rpmTarget(file.path, read.packages, await distroOf(ctx, systemRootOf(file.path)))];
+    const target = rpmTarget(file.path, read.packages, await distroOf(ctx, systemRootOf(file.path)));
+    return [problems ? { ...target, problems } : target];
   },
 };

@@ -8,7 +8,6 @@ import { readNdb } from '../../../../../server/engine/extractors/os/rpm/ndb.ts';
 import { extractors } from '../../../../../server/engine/extractors/os/rpm/index.ts';
 import { normalizeDeclared } from '../../../../../server/engine/matchers/licenses/expression.ts';
 import { treeContext } from '../../../../../server/engine/sources/tree.ts';
-import type { ScanProblem } from '../../../../../server/engine/model.ts';
 import { buildBdb, buildNdb, packageHeader, swapBdbEndianness, type PackageSpec } from '../../../../support/rpmdb.ts';
 import { useTempScan } from '../../../../support/temp-scan.ts';
 
@@ -232,7 +231,7 @@ describe('rpm components', () => {
     ]);
   });
 
-  it('reports an unreadable database as a problem and carries on; a partly corrupt one reports the skipped records through the scan hook', async () => {
+  it('reports an unreadable database as a problem and carries on; a partly corrupt one reports the skipped records as the target problems', async () => {
     const result = await scan({ 'var/lib/rpm/rpmdb.sqlite': '', 'other/var/lib/rpm/Packages': 'invalid' });
     expect(result.targets).toEqual([]);
     expect(result.problems.map((p) => p.message)).toEqual([
@@ -243,12 +242,14 @@ describe('rpm components', () => {
     const broken = buildNdb(BLOBS);
     broken.write('XXXX', broken.readUInt32LE(3 * 16 + 8) * 16, 'latin1');
     const root = await writeTree({ 'usr/lib/sysimage/rpm/Packages.db': broken });
-    const problems: ScanProblem[] = [];
-    const ctx = { ...treeContext(root, new AbortController().signal), reportProblem: (p: ScanProblem) => problems.push(p) };
+    const ctx = treeContext(root, new AbortController().signal);
     const file = { path: 'usr/lib/sysimage/rpm/Packages.db', size: broken.length, read: async () => broken, text: async () => '' };
     const targets = await rpmExtractor.extract(file, ctx);
     expect(targets[0]!.components.map((c) => c.name)).toEqual(['bash', 'tzdata']);
-    expect(problems).toEqual([{ file: file.path, message: 'usr/lib/sysimage/rpm/Packages.db 中有 1 条包记录损坏，已跳过：#2（数据块头的魔数不符）' }]);
+    expect(targets[0]!.problems).toEqual(['usr/lib/sysimage/rpm/Packages.db 中有 1 条包记录损坏，已跳过：#2（数据块头的魔数不符）']);
+    // Through the scan, they are the scan's problems.
+    const scanned = await scan({ 'usr/lib/sysimage/rpm/Packages.db': broken });
+    expect(scanned.problems).toEqual([{ file: file.path, message: 'usr/lib/sysimage/rpm/Packages.db 中有 1 条包记录损坏，已跳过：#2（数据块头的魔数不符）' }]);
     // Every record broken: the database is a problem of its own.
     const dead = buildNdb(BLOBS.slice(0, 1));
     dead.write('XXXX', dead.readUInt32LE(2 * 16 + 8) * 16, 'latin1');
