@@ -104,6 +104,10 @@ const OPTIONAL_TAIL: Record<string, RegExp> = {
 const SHORT = '#short';
 
 /** The standard text of an id (`id#short`: without its optional tail), prepared for comparison. */
+// Years are never licence terms: PSF-2.0 quotes its own notice with a list of years that every
+// release extends ("Copyright (c) 2001, … 2023 Python Software Foundation").
+const YEAR = /^(?:19|20)\d\d$/;
+
 function standardOf(key: string): Standard | undefined {
   const cached = standards.get(key);
   if (cached) return cached;
@@ -121,7 +125,7 @@ function standardOf(key: string): Standard | undefined {
     for (const word of tokenize(line.replace(PLACEHOLDER, ` ${BLANK} `)).words) {
       words.push(word);
       lines.push(i);
-      free.push(isCopyright || word === BLANK ? 1 : 0);
+      free.push(isCopyright || word === BLANK || YEAR.test(word) ? 1 : 0);
     }
   });
   // The head: title, headings, copyright and address lines and any preamble before the first line
@@ -448,7 +452,14 @@ function compareWith(key: string, words: string[], lines: number[], start: numbe
     const added = after.reduce((most, h) => Math.max(most, h.b1 - h.b0), 0);
     const scattered = after.filter((h) => h.b1 - h.b0 > SCATTER && h.b1 - h.b0 < added).length;
     const lost = after.reduce((sum, h) => sum + Math.max(0, h.a1 - Math.max(h.a0, last.a0)), 0);
-    if (scattered === 0 && lost <= missing * 0.2 && matchedWords(wide, n) >= matchedWords(hunks, n) + missing / 2) {
+    // The copy's own rest, read word by word from where the window stopped: when a following
+    // licence repeats these sentences (the same disclaimer), a whole-window alignment can pair the
+    // standard's words with that copy instead and make this one look changed.
+    const own = followOn(std.words, last.a0, words, end + 1);
+    if (own > end + 1) {
+      region = words.slice(start, own);
+      hunks = diffWords(std.words, region);
+    } else if (scattered === 0 && lost <= missing * 0.2 && matchedWords(wide, n) >= matchedWords(hunks, n) + missing / 2) {
       region = wider.slice(0, wide.length && wide[wide.length - 1]!.a1 === n ? wide[wide.length - 1]!.b1 : lastEqual(wide, wider.length, n));
       hunks = wide;
     }
@@ -478,12 +489,16 @@ function compareWith(key: string, words: string[], lines: number[], start: numbe
     const del: string[] = [];
     const ins: string[] = [];
     for (let i = h.a0; i < h.a1; i++) if (!std.free[i] && !BULLET.test(std.words[i] ?? '')) del.push(std.words[i] ?? '');
-    for (let j = h.b0; j < h.b1; j++) if (!fileFree(j) && !BULLET.test(region[j] ?? '')) ins.push(region[j] ?? '');
+    for (let j = h.b0; j < h.b1; j++) if (!fileFree(j) && !BULLET.test(region[j] ?? '') && !YEAR.test(region[j] ?? '')) ins.push(region[j] ?? '');
     if (del.length === 0 && ins.length === 0) continue;
     if (PHRASES.has(`${del.join(' ')}|${ins.join(' ')}`)) continue;
     // Markup a copy was converted to: the targets of Markdown links ("[Article 5](#article-5---scope)")
     // and bare URLs in angle brackets add words that are not licence text.
     if (del.length === 0 && linkWords(h, lines, start, fileLines, ins)) continue;
+    // Words the copy adds that are themselves a run of the standard text: the alignment paired the
+    // standard's words with a second copy further on (the next licence of a notices file repeats
+    // the same disclaimer), so this copy's own words look added. Repeating the terms changes nothing.
+    if (del.length === 0 && ins.length >= REPEAT_MIN && repeatsStandard(ins, std)) continue;
     // A copy that stops before the closing warranty disclaimer: the grant and every condition are
     // there, so it is still that licence, but only partially, and the score says so.
     if (deletion && h.a1 === n && h.a0 >= std.disclaimerStart - EDGE_SLACK) {
@@ -555,6 +570,52 @@ function linkWords(h: Hunk, lines: number[], start: number, fileLines: string[],
     for (const m of line.matchAll(LINK_TARGET)) for (const w of tokenize((m[1] ?? m[2] ?? '').replace(/[-_#/.:]+/g, ' ')).words) targets.add(w);
   }
   return targets.size > 0 && ins.every((w) => targets.has(w));
+}
+
+const REPEAT_MIN = 4;
+// Words skipped on either side to find the standard text again (a replaced name).
+const SYNC = 8;
+
+/**
+ * Follows the standard's words from `from` through the file's words from `at`, skipping short
+ * replaced stretches, and returns the file index just after the copy's last word when the standard
+ * text runs to its end (within EDGE_SLACK words); -1 when it does not.
+ */
+function followOn(std: string[], from: number, words: string[], at: number): number {
+  let i = from;
+  let j = at;
+  let after = -1;
+  while (i < std.length && j < words.length) {
+    if (std[i] === words[j]) {
+      i++;
+      j++;
+      after = j;
+      continue;
+    }
+    let synced = false;
+    for (let di = 0; di <= SYNC && !synced; di++) {
+      for (let dj = 0; dj <= SYNC && !synced; dj++) {
+        if ((di || dj) && std[i + di] !== undefined && std[i + di] === words[j + dj] && std[i + di + 1] === words[j + dj + 1]) {
+          i += di;
+          j += dj;
+          synced = true;
+        }
+      }
+    }
+    if (!synced) break;
+  }
+  return i >= std.length - EDGE_SLACK ? after : -1;
+}
+
+/** Whether `ins` occurs as a contiguous run of the standard's words. */
+function repeatsStandard(ins: string[], std: Standard): boolean {
+  const first = ins[0];
+  for (let i = std.words.indexOf(first ?? ''); i >= 0 && i + ins.length <= std.words.length; i = std.words.indexOf(first ?? '', i + 1)) {
+    let k = 1;
+    while (k < ins.length && std.words[i + k] === ins[k]) k++;
+    if (k === ins.length) return true;
+  }
+  return false;
 }
 
 function namesLicence(h: Hunk, lines: number[], start: number, fileLines: string[]): boolean {

@@ -4,7 +4,8 @@
 // names, copyright lines, bullets or optional parts stay the standard licence.
 import { describe, expect, it } from 'vitest';
 import { licenseText } from '../../../../server/engine/matchers/licenses/knowledge.ts';
-import { MODIFIED_MAX_SCORE, PARTIAL_MAX_SCORE, diffWords, modifiedId } from '../../../../server/engine/matchers/licenses/modified.ts';
+import { MODIFIED_MAX_SCORE, PARTIAL_MAX_SCORE, compareToStandard, diffWords, modifiedId } from '../../../../server/engine/matchers/licenses/modified.ts';
+import { tokenize } from '../../../../server/engine/matchers/licenses/normalize-text.ts';
 import { createLicenseRecognizer, type LicenseMatch } from '../../../../server/engine/matchers/licenses/recognize.ts';
 
 const recognizer = createLicenseRecognizer();
@@ -537,5 +538,24 @@ describe('只点名许可证的声明是引用，不是全文', () => {
     expect(found.map((m) => [m.spdx, m.kind])).toEqual([[id, 'reference']]);
     const full = recognizer.recognize(licenseText(id)).find((m) => m.spdx === id && m.kind === 'text');
     expect(found[0]?.score).toBeLessThan(full?.score ?? 0);
+  });
+});
+
+describe('修改过的许可证文本：不误报', () => {
+  it('年份不是条款：PSF-2.0 里自引的版权年份列表每次发布都会变长', () => {
+    const psf = licenseText('PSF-2.0').replace(/2019 Python Software Foundation/, '2019, 2020, 2021, 2022, 2023 Python Software Foundation');
+    expect(ids(psf)).toEqual(['PSF-2.0']);
+  });
+
+  it('匹配窗口在文本中途停下、下一个许可证重复同样的免责声明时，按本份文本自己的后文判断', () => {
+    // Debian x11-utils 7.7+5, /usr/share/doc/x11-utils/copyright (xset's MIT text followed by
+    // xlsfonts' notice): the matcher's window stopped at "shall be included in".
+    const text = "  Copyright (c) 2009 Apple Inc.\n\n  Permission is hereby granted, free of charge, to any person obtaining a\n  copy of this software and associated documentation files (the \"Software\"),\n  to deal in the Software without restriction, including without limitation\n  the rights to use, copy, modify, merge, publish, distribute, sublicense,\n  and/or sell copies of the Software, and to permit persons to whom the\n  Software is furnished to do so, subject to the following conditions:\n\n  The above copyright notice and this permission notice shall be included in\n  all copies or substantial portions of the Software.\n\n  THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR\n  IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,\n  FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL\n  THE ABOVE LISTED COPYRIGHT HOLDER(S) BE LIABLE FOR ANY CLAIM, DAMAGES OR\n  OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE,\n  ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER\n  DEALINGS IN THE SOFTWARE.\n\nxlsfonts:\n  Copyright 1989, 1993, 1998  The Open Group\n\n  Permission to use, copy, modify, distribute, and sell this software and its\n  documentation for any purpose is hereby granted without fee, provided that\n  the above copyright notice appear in all copies and that both that\n  copyright notice and this permission notice appear in supporting\n  documentation.\n\n  The above copyright notice and this permission notice shall be included in\n  all copies or substantial portions of the Software.\n\n  THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR\n  IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,\n  FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT.  IN NO EVENT SHALL THE\n  OPEN GROUP BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN\n  AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN\n  CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.\n\n  Except as contained in this notice, the name of The Open Group shall not be\n  used in advertising or otherwise to promote the sale, use or other dealings\n  in this Software without prior written authorization from The Open Group.\n\n";
+    const { words, lines } = tokenize(text);
+    const start = lines.findIndex((l) => l >= 3);
+    let end = start;
+    while ((lines[end + 1] ?? Infinity) <= 10) end++;
+    expect(words.slice(end - 2, end + 1)).toEqual(['be', 'included', 'in']);
+    expect(compareToStandard('MIT', words, lines, start, end, text.split('\n')).verdict).toBe('standard');
   });
 });
