@@ -402,10 +402,41 @@ interface Judged {
  * disclaimer, or a different licence; with the lines that differ.
  */
 export function compareToStandard(id: string, words: string[], lines: number[], start: number, end: number, fileLines: string[]): Departure {
-  const full = compareWith(id, words, lines, start, end, fileLines);
+  // A machine-readable copyright file (DEP-5) starts each licence's stanza with field lines: the
+  // copy ends before the next one, whatever the matcher's window or a look ahead would take in.
+  const stanza = stanzaOf(words, lines, start, end, fileLines);
+  const own = stanza.limit < words.length ? words.slice(0, stanza.limit) : words;
+  start = stanza.start;
+  end = stanza.end;
+  const full = compareWith(id, own, lines, start, end, fileLines);
   if (full.verdict === 'standard' || !OPTIONAL_TAIL[id]) return full;
-  const short = compareWith(`${id}${SHORT}`, words, lines, start, end, fileLines);
+  const short = compareWith(`${id}${SHORT}`, own, lines, start, end, fileLines);
   return short.verdict === 'standard' ? short : full;
+}
+
+const FIELD_LINE = /^(?:Files|License|Comment|Copyright|Source|Upstream-Name|Upstream-Contact|Format|Disclaimer)\s*:/;
+
+/**
+ * The part of words[start..end] between DEP-5 field lines that holds most of it (the licence text
+ * of one stanza), and the index of the first field-line word after that part (words.length when
+ * none): the copy ends there, whatever a look past the window would take in.
+ */
+function stanzaOf(words: string[], lines: number[], start: number, end: number, fileLines: string[]): { start: number; end: number; limit: number } {
+  const isField = (j: number): boolean => FIELD_LINE.test(fileLines[(lines[j] ?? 0) - 1] ?? '');
+  let best = { start, end, size: -1 };
+  let from = -1;
+  for (let j = start; j <= end + 1; j++) {
+    if (j <= end && !isField(j)) {
+      if (from < 0) from = j;
+      continue;
+    }
+    if (from >= 0 && j - from > best.size) best = { start: from, end: j - 1, size: j - from };
+    from = -1;
+  }
+  if (best.size < 0) return { start, end, limit: words.length };
+  let limit = best.end + 1;
+  while (limit < words.length && !isField(limit)) limit++;
+  return { start: best.start, end: best.end, limit };
 }
 
 function compareWith(key: string, words: string[], lines: number[], start: number, end: number, fileLines: string[]): Departure {

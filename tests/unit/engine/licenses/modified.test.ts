@@ -558,4 +558,24 @@ describe('修改过的许可证文本：不误报', () => {
     expect(words.slice(end - 2, end + 1)).toEqual(['be', 'included', 'in']);
     expect(compareToStandard('MIT', words, lines, start, end, text.split('\n')).verdict).toBe('standard');
   });
+
+  it('机读版权文件（DEP-5）里每段许可证文本止于下一个字段行', () => {
+    const stanza = (name: string, id: string) => `License: ${name}\n${licenseText(id).split('\n').map((l) => (l.trim() ? ` ${l}` : ' .')).join('\n')}\n`;
+    const copyright = [
+      'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/',
+      '',
+      'Files: *',
+      'Copyright: 2004-2010 Internet Systems Consortium, Inc.',
+      'License: ISC',
+      '',
+      'Files: compat/*',
+      'Copyright: 2012 Example Author',
+      'License: Expat',
+      '',
+      stanza('ISC', 'ISC'),
+      stanza('Expat', 'MIT'),
+    ].join('\n');
+    const found = texts(copyright);
+    expect(found.map((m) => m.spdx)).toEqual(['ISC', 'MIT']);
+  });
 });
