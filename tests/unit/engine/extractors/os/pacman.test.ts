@@ -2,6 +2,7 @@
 // Arch packages from syft's test data (tests/fixtures/os/pacman/README.md), one target per
 // database however many desc files the scan offers, distro purls, licences, reason, edges through
 // PROVIDES with libalpm's version rules, and malformed records as problems beside the good ones.
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cp } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -141,5 +142,16 @@ describe('pacman record parts', () => {
       ['1.0', '1.0-5', 0], ['2.0', '10', -1], ['1.0rc1', '1.0', -1], ['1.0.a', '1.0', 1], ['1..0', '1.0', 1], ['1.0', '1_0', 0], ['2024.04.07-1', '2024.4.7-1', 0],
     ];
     for (const [a, b, want] of cases) expect(Math.sign(alpmVercmp(a, b)), `${a} vs ${b}`).toBe(want);
+  });
+
+  it('orders versions as pacman\'s own vercmp does (Debian\'s pacman-package-manager, installed by .ci/run)', () => {
+    if (spawnSync('vercmp', ['1', '1'], { stdio: 'ignore' }).status !== 0) throw new Error('需要 Debian 的 pacman-package-manager 软件包作为对照（apt-get install pacman-package-manager；.ci/run 会安装）');
+    const versions = ['1.0', '1.0-1', '1.0-2', '1.0.1', '1.0a', '1.0rc1', '1.0.a', '1:0.9', '2:1.0-1', ':1.0', '1.0+r1+gabc', '1..0', '1_0', '2024.04.07', '2024.4.7-1', '10', '9.9', 'a', '1.0~beta', '1.0-1.1'];
+    for (const a of versions) {
+      for (const b of versions) {
+        const want = Number(execFileSync('vercmp', [a, b], { encoding: 'utf8' }).trim());
+        expect(Math.sign(alpmVercmp(a, b)), `${a} vs ${b}`).toBe(Math.sign(want));
+      }
+    }
   });
 });
