@@ -35,7 +35,7 @@ describe('pacman local database', () => {
     const [target] = result.targets;
     expect(target).toMatchObject({ file: 'var/lib/pacman/local', type: 'pacman', ecosystem: 'alpm', project: null });
     const byName = Object.fromEntries(target!.components.map((c) => [c.name, c]));
-    expect(Object.keys(byName).sort()).toEqual(['emacs', 'gmp', 'tree-sitter']);
+    expect(Object.keys(byName).sort()).toEqual(['emacs', 'gawk', 'gmp', 'tree-sitter']);
     expect(byName.gmp!.purl).toBe('pkg:alpm/arch/gmp@6.2.1-2?arch=x86_64&distro=arch&upstream=gmp');
     expect(byName.emacs!.purl).toBe('pkg:alpm/arch/emacs@29.3-3?arch=x86_64&distro=arch&upstream=emacs');
     // REASON 1: installed as a dependency; emacs has no REASON (explicit).
@@ -46,6 +46,8 @@ describe('pacman local database', () => {
     expect(byName.gmp!.dependsOn).toEqual([]);
     expect(byName.gmp!.licenses).toEqual(['LGPL-3.0-or-later', 'GPL-2.0-or-later']);
     expect(byName['tree-sitter']!.licenses).toEqual(['MIT']);
+    // scalibr's gawk: an SPDX licence as written; sh, glibc and mpfr are not installed here.
+    expect(byName.gawk).toMatchObject({ purl: 'pkg:alpm/arch/gawk@5.3.1-1?arch=x86_64&distro=arch&upstream=gawk', direct: false, licenses: ['GPL-3.0-or-later'], dependsOn: [] });
     expect(byName.gmp!.maintainer).toBe('Antonio Rojas <arojas@archlinux.org>');
     expect(byName.gmp!.locations).toEqual([
       { file: 'var/lib/pacman/local/gmp-6.2.1-2/desc', startLine: 1, endLine: 44 },
@@ -93,11 +95,14 @@ describe('pacman local database', () => {
       'var/lib/pacman/local/junk-1.0-1/desc': 'this is not\na desc file\n',
       'var/lib/pacman/local/moved-2.0-1/desc': desc({ NAME: 'moved', VERSION: '1.0-1' }),
       'var/lib/pacman/local/nodesc-1.0-1/files': '%FILES%\nusr/bin/x\n',
+      // osv-scalibr's invalid_value_eof: cut off after %VERSION%.
+      'var/lib/pacman/local/gawk-5.3.1-1/desc': '%NAME%\ngawk\n\n%VERSION%\n',
     });
     expect(result.targets).toHaveLength(1);
     expect(result.targets[0]!.components.map((c) => c.name).sort()).toEqual(['moved', 'ok']);
     const messages = result.problems.map((p) => p.message).sort();
-    expect(messages).toHaveLength(4);
+    expect(messages).toHaveLength(5);
+    expect(messages.join('\n')).toContain('gawk-5.3.1-1/desc：软件包记录无法解析，已跳过：软件包 gawk 缺少 %VERSION%（版本）段');
     expect(messages.join('\n')).toContain('junk-1.0-1/desc：软件包记录无法解析，已跳过：第 1 行“this is not”不在任何 %段名% 之下');
     expect(messages.join('\n')).toContain('noversion-1.0-1/desc：软件包记录无法解析，已跳过：软件包 noversion 缺少 %VERSION%（版本）段');
     expect(messages.join('\n')).toContain('moved-2.0-1/desc：%NAME%/%VERSION%（moved 1.0-1）与所在文件夹名 moved-2.0-1 不一致');
