@@ -50,7 +50,7 @@ export interface PacmanDesc {
   error?: string;
 }
 
-/** One `desc` file. `folder` (the package's folder name) is checked against %NAME%-%VERSION%. */
+/** One `desc` file: its sections, the record (or why it cannot be used) and the lines it spans. */
 export function parsePacmanDesc(text: string): PacmanDesc {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const sections = new Map<string, string[]>();
