@@ -130,8 +130,8 @@ export async function openInput(input: string, options: OpenInputOptions = {}): 
 
 // ---- OS package databases ----------------------------------------------------------------------
 
-export type OsPackageManager = 'dpkg' | 'opkg' | 'apk' | 'rpm';
-export type OsDatabaseFormat = 'dpkg-status' | 'apk-installed' | 'rpm-bdb' | 'rpm-ndb' | 'rpm-sqlite';
+export type OsPackageManager = 'dpkg' | 'opkg' | 'apk' | 'rpm' | 'pacman';
+export type OsDatabaseFormat = 'dpkg-status' | 'apk-installed' | 'rpm-bdb' | 'rpm-ndb' | 'rpm-sqlite' | 'pacman-desc';
 
 export interface OsDatabase {
   /** Root-relative, `/`-separated. */
@@ -160,6 +160,8 @@ const RULES: readonly Rule[] = [
   { manager: 'rpm', format: 'rpm-bdb', location: /(^|\/)(var\/lib|usr\/lib\/sysimage)\/rpm\/Packages$/, name: /^Packages$/ },
   { manager: 'rpm', format: 'rpm-ndb', location: /(^|\/)(var\/lib|usr\/lib\/sysimage)\/rpm\/Packages\.db$/, name: /^Packages\.db$/ },
   { manager: 'rpm', format: 'rpm-sqlite', location: /(^|\/)(var\/lib|usr\/lib\/sysimage)\/rpm\/rpmdb\.sqlite$/, name: /^rpmdb\.sqlite$/ },
+  // One record per package folder; `desc` alone is too common a name to mean pacman elsewhere.
+  { manager: 'pacman', format: 'pacman-desc', location: /(^|\/)var\/lib\/pacman\/local\/[^/]+\/desc$/, name: /^$/ },
 ];
 
 /**
@@ -193,6 +195,8 @@ function looksLike(format: OsDatabaseFormat, head: Buffer): boolean {
       return head.length >= 4 && head.toString('latin1', 0, 4) === 'RpmP';
     case 'rpm-sqlite':
       return head.length >= 16 && head.toString('latin1', 0, 16) === 'SQLite format 3\0';
+    case 'pacman-desc':
+      return /^%NAME%\r?\n\S/m.test(text()) && /^%VERSION%\r?\n\S/m.test(text());
   }
 }
 

@@ -81,6 +81,10 @@ const ECOSYSTEMS = new Map<string, SchemeId>([
     'suse linux enterprise': 'rpm',
     'centos': 'rpm',
     'fedora': 'rpm',
+    // pacman's vercmp is rpm's rpmvercmp: epoch, version, release (pacman compares the release only
+    // when both versions have one; rpm's ordering differs only there and in `^`, which pacman lacks).
+    'alpm': 'rpm',
+    'arch linux': 'rpm',
   } satisfies Record<string, SchemeId>),
 ]);
 

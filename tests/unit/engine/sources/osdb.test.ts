@@ -19,13 +19,15 @@ async function place(from: string, rel: string): Promise<void> {
 }
 
 describe('detectOsDatabases', () => {
-  it('finds the five corpus databases at their locations in a root filesystem', async () => {
+  it('finds the corpus databases (and a pacman record) at their locations in a root filesystem', async () => {
     await place(scalibr('dpkg/testdata/dpkg/valid'), 'var/lib/dpkg/status');
     await place(scalibr('dpkg/testdata/dpkg/status.d/foo'), 'distroless/var/lib/dpkg/status.d/foo');
     await place(scalibr('dpkg/testdata/dpkg/status.d/foo.md5sums'), 'distroless/var/lib/dpkg/status.d/foo.md5sums');
     await place(scalibr('apk/testdata/installed'), 'alpine/lib/apk/db/installed');
     await place(scalibr('rpm/testdata/Packages_epoch'), 'centos/var/lib/rpm/Packages');
     await place(path.join(CORPUS, 'go-rpmdb/pkg/testdata/cbl-mariner-2.0/rpmdb.sqlite'), 'mariner/var/lib/rpm/rpmdb.sqlite');
+    await place(path.resolve('tests/fixtures/os/pacman/var/lib/pacman/local/gmp-6.2.1-2/desc'), 'arch/var/lib/pacman/local/gmp-6.2.1-2/desc');
+    await place(path.resolve('tests/fixtures/os/pacman/var/lib/pacman/local/gmp-6.2.1-2/files'), 'arch/var/lib/pacman/local/gmp-6.2.1-2/files');
     // Look-alikes that are not package databases.
     await writeFile(path.join(ws.dir, 'Packages'), 'Package: apt\nVersion: 2.6\n'); // an apt repository index
     await mkdir(path.join(ws.dir, 'docs'));
@@ -33,6 +35,7 @@ describe('detectOsDatabases', () => {
 
     expect(await detectOsDatabases(ws.dir)).toEqual([
       { path: 'alpine/lib/apk/db/installed', manager: 'apk', format: 'apk-installed', atLocation: true, content: true },
+      { path: 'arch/var/lib/pacman/local/gmp-6.2.1-2/desc', manager: 'pacman', format: 'pacman-desc', atLocation: true, content: true },
       { path: 'centos/var/lib/rpm/Packages', manager: 'rpm', format: 'rpm-bdb', atLocation: true, content: true },
       { path: 'distroless/var/lib/dpkg/status.d/foo', manager: 'dpkg', format: 'dpkg-status', atLocation: true, content: true },
       { path: 'mariner/var/lib/rpm/rpmdb.sqlite', manager: 'rpm', format: 'rpm-sqlite', atLocation: true, content: true },
@@ -77,6 +80,7 @@ describe('detectOsDatabases', () => {
     const claims: Record<string, string[]> = {
       'var/lib/dpkg/status': ['dpkg'], 'var/lib/dpkg/status.d/foo': ['dpkg'], 'var/lib/dpkg/status.d/foo.md5sums': [], 'usr/lib/opkg/status': ['opkg'],
       'lib/apk/db/installed': ['apk'], 'var/lib/rpm/Packages': ['rpm'], 'var/lib/rpm/Packages.db': ['rpm'], 'var/lib/rpm/rpmdb.sqlite': ['rpm'], 'usr/lib/sysimage/rpm/rpmdb.sqlite': ['rpm'],
+      'var/lib/pacman/local/gmp-6.2.1-2/desc': ['pacman'], 'var/lib/pacman/local/gmp-6.2.1-2/files': [], 'var/lib/pacman/local/ALPM_DB_VERSION': [],
     };
     for (const [db, names] of Object.entries(claims)) {
       expect(allExtractors.filter((e) => e.matches(db)).map((e) => e.name), db).toEqual(names);

@@ -211,6 +211,8 @@ describe('scheme registry', () => {
       ['rocky 8', 'rpm'], ['amazon linux 2', 'rpm'], ['Oracle Linux 8', 'rpm'], ['Photon OS 3.0', 'rpm'],
       ['CBL-Mariner 1.0', 'rpm'], ['SUSE Linux Enterprise Micro 5.3', 'rpm'], ['openSUSE Leap 15.1', 'rpm'],
       ['openSUSE Tumbleweed', 'rpm'], ['Red Hat CPE', 'rpm'],
+      // pacman's packages (purl type alpm) order like rpm's.
+      ['alpm', 'rpm'], ['Arch Linux', 'rpm'],
     ];
     for (const [eco, id] of cases) expect(schemeForEcosystem(eco).id, eco).toBe(id);
   });
