@@ -17,6 +17,11 @@ export interface PackageRef {
   version: string;
   /** Distribution release for OS packages (`alpine:3.9`); absent for language packages. */
   distribution?: string | null;
+  /**
+   * The source package an OS package was built from (its purl's `upstream`), when it differs:
+   * distributions publish their advisories per source package (Debian's openssl, not libssl3).
+   */
+  source?: { name: string; version: string } | null;
 }
 
 /** One flaw found in one package version: the describing fields of its best record, plus evidence. */
@@ -169,10 +174,15 @@ function affects(entry: Entry, version: string): boolean {
 /** The affected entries (with their advisories) that hold this exact version. */
 function matchingEntries(index: AdvisoryIndex, ref: PackageRef): Entry[] {
   if (!ref.version) return [];
-  const entries = index.byPackage.get(packageKey(ref.ecosystem, ref.name));
-  if (!entries) return [];
   const distribution = ref.distribution ?? null;
-  return entries.filter((e) => (e.affected.distribution ?? null) === distribution && affects(e, ref.version));
+  const of = (name: string, version: string): Entry[] =>
+    (index.byPackage.get(packageKey(ref.ecosystem, name)) ?? []).filter((e) => (e.affected.distribution ?? null) === distribution && affects(e, version));
+  const own = of(ref.name, ref.version);
+  const source = ref.source;
+  if (!source || !source.version || source.name === ref.name) return own;
+  // The same flaw listed under both names is one finding: groupFlaws merges by flaw.
+  const bySource = of(source.name, source.version).filter((e) => !own.includes(e));
+  return bySource.length ? [...own, ...bySource] : own;
 }
 
 const versionRank = (vector: string | null): number => {
@@ -307,7 +317,7 @@ export interface ComponentFindings<C extends PackageRef> {
 export function matchComponents<C extends PackageRef>(index: AdvisoryIndex, components: C[]): ComponentFindings<C>[] {
   const memo = new Map<string, Finding[]>();
   return components.map((component) => {
-    const key = `${packageKey(component.ecosystem, component.name)}\0${component.version}\0${component.distribution ?? ''}`;
+    const key = `${packageKey(component.ecosystem, component.name)}\0${component.version}\0${component.distribution ?? ''}\0${component.source ? `${component.source.name}@${component.source.version}` : ''}`;
     let findings = memo.get(key);
     if (!findings) {
       findings = matchPackage(index, component);
@@ -317,17 +327,26 @@ export function matchComponents<C extends PackageRef>(index: AdvisoryIndex, comp
   });
 }
 
-/** OS packages are matched per distribution release, which their purls carry as `distro`. */
-function distributionOf(purl: string): string | null {
+/**
+ * OS packages are matched per distribution release, which their purls carry as `distro`, and also
+ * under their source package, which they carry as `upstream` (`openssl`, or `openssl@1.1.1n-0`
+ * when the source version differs from the package's own).
+ */
+function osQualifiers(purl: string, version: string): { distribution: string | null; source: { name: string; version: string } | null } {
   try {
-    const distro = PackageURL.fromString(purl).qualifiers?.distro;
-    return typeof distro === 'string' && distro ? distributionKey(distro) : null;
+    const q = PackageURL.fromString(purl).qualifiers ?? {};
+    const distro = typeof q.distro === 'string' && q.distro ? distributionKey(q.distro) : null;
+    const upstream = typeof q.upstream === 'string' ? q.upstream.trim() : '';
+    const at = upstream.indexOf('@');
+    const source = upstream ? { name: at > 0 ? upstream.slice(0, at) : upstream, version: at > 0 ? upstream.slice(at + 1) : version } : null;
+    return { distribution: distro, source };
   } catch {
-    return null;
+    return { distribution: null, source: null };
   }
 }
 
-/** A component as the matcher takes it: OS packages with their distribution release. */
-export function withDistribution<C extends { ecosystem: string; purl: string }>(c: C): C & { distribution: string | null } {
-  return { ...c, distribution: c.ecosystem === 'deb' || c.ecosystem === 'apk' || c.ecosystem === 'rpm' ? distributionOf(c.purl) : null };
+/** A component as the matcher takes it: OS packages with their distribution release and source package. */
+export function withDistribution<C extends { ecosystem: string; purl: string; version?: string }>(c: C): C & { distribution: string | null; source: { name: string; version: string } | null } {
+  if (c.ecosystem !== 'deb' && c.ecosystem !== 'apk' && c.ecosystem !== 'rpm') return { ...c, distribution: null, source: null };
+  return { ...c, ...osQualifiers(c.purl, c.version ?? '') };
 }

@@ -98,6 +98,22 @@ describe('漏洞匹配', () => {
     expect(found.map((f) => f.findings.length)).toEqual([1, 0, 0, 1]);
   });
 
+  it('发行版按源码包发布公告：libssl3 由 purl 的 upstream=openssl 匹配到 openssl 的公告，源码包版本不同时用 upstream 里的版本', () => {
+    const dsa = advisory({ id: 'DSA-5532-1', affected: [affected({ ecosystem: 'deb', name: 'openssl', distribution: 'debian:12', ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '3.0.11-1~deb12u2' }] }], fixed: ['3.0.11-1~deb12u2'] })] });
+    const index = buildAdvisoryIndex([dsa]);
+    const found = matchComponents(index, [
+      { ecosystem: 'deb', name: 'libssl3', version: '3.0.11-1~deb12u1', purl: 'pkg:deb/debian/libssl3@3.0.11-1~deb12u1?arch=amd64&distro=debian-12&upstream=openssl' },
+      { ecosystem: 'deb', name: 'libssl3', version: '3.0.11-1~deb12u2', purl: 'pkg:deb/debian/libssl3@3.0.11-1~deb12u2?arch=amd64&distro=debian-12&upstream=openssl' },
+      // No source recorded: the binary name alone does not meet the source package's advisory.
+      { ecosystem: 'deb', name: 'libssl3', version: '3.0.11-1~deb12u1', purl: 'pkg:deb/debian/libssl3@3.0.11-1~deb12u1?arch=amd64&distro=debian-12' },
+      // A binary version of its own (a -dbg or transitional package): the source's version decides.
+      { ecosystem: 'deb', name: 'openssl-provider', version: '9.9', purl: 'pkg:deb/debian/openssl-provider@9.9?distro=debian-12&upstream=openssl%403.0.11-1~deb12u1' },
+      // The same flaw under the binary and the source name is one finding.
+      { ecosystem: 'deb', name: 'openssl', version: '3.0.11-1~deb12u1', purl: 'pkg:deb/debian/openssl@3.0.11-1~deb12u1?distro=debian-12&upstream=openssl' },
+    ].map(withDistribution));
+    expect(found.map((f) => f.findings.map((x) => x.id))).toEqual([['DSA-5532-1'], [], [], ['DSA-5532-1'], ['DSA-5532-1']]);
+  });
+
   it('组件风险等级：最严重的漏洞；无漏洞 32；版本未知 64', () => {
     const index = buildAdvisoryIndex([lodash]);
     const [vulnerable, clean, unknown] = matchComponents(index, [
