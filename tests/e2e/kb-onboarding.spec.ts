@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { firstLogin } from './admin-login.ts';
+import { setBox } from './controls.ts';
 import { expectEmptyKnowledgeBase, writeZip } from './knowledge-base.ts';
 import { call, platformSession } from './platform-session.ts';
 import { createSubjectOnScreen, newLocalProject, waitForRun } from './project-flows.ts';
@@ -72,8 +73,8 @@ async function pdfText(page: Page, projectId: number): Promise<string> {
   await page.goto(`${host.origin}/#/project/analysis/details?projectId=${projectId}`);
   await page.getByRole('button', { name: '生成报告', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: '生成报告' });
-  for (const box of await dialog.getByRole('checkbox').all()) if (await box.isChecked()) await box.uncheck({ force: true });
-  await dialog.getByLabel('PDF（.pdf）').check({ force: true });
+  for (const box of await dialog.getByRole('checkbox').all()) if (await box.isChecked()) await setBox(box, false);
+  await setBox(dialog.getByLabel('PDF（.pdf）'));
   await dialog.getByRole('button', { name: '生成', exact: true }).click();
   await expect(page.getByText('报告生成提交成功，生成完成之后可在报告管理中下载。').first()).toBeVisible();
   let report: { id: number; status: number } | undefined;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { licenseText } from '../../server/engine/index.ts';
 import { firstLogin } from './admin-login.ts';
+import { setBox } from './controls.ts';
 import { call, platformSession } from './platform-session.ts';
 import { createSubjectOnScreen, newLocalProject, waitForRun } from './project-flows.ts';
 import { startWebHost, type WebHost } from './web-host.ts';
@@ -118,7 +119,7 @@ test('许可证：每处识别结果注明识别方式与可信度，可筛选�
   await expect(dialog).toContainText('许可证识别结果筛选');
   await dialog.getByRole('group', { name: '识别方式' }).getByRole('checkbox', { name: '全文' }).click();
   await dialog.getByRole('group', { name: '识别方式' }).getByRole('checkbox', { name: '声明头' }).click();
-  await dialog.getByLabel(/^PDF/).check({ force: true });
+  await setBox(dialog.getByLabel(/^PDF/));
   await page.screenshot({ path: shot('report-dialog') });
   await dialog.getByRole('button', { name: '生成', exact: true }).click();
   await expect(page.getByText(/报告生成提交成功/).first()).toBeVisible();

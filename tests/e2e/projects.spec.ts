@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { firstLogin } from './admin-login.ts';
+import { setBox } from './controls.ts';
 import { startWebHost, type WebHost } from './web-host.ts';
 
 const shot = (name: string) => `test-results/project-${name}.png`;
@@ -121,7 +122,7 @@ test('项目：新建（源码压缩包、SBOM、Excel 清单）、任务列表�
   await expect(page.getByRole('button', { name: '保存并发起分析' })).toHaveCount(0);
   await expect(page.getByLabel('仓库地址')).toBeVisible();
   await expect(page.getByLabel('分支')).toHaveValue('master');
-  await page.getByRole('checkbox', { name: '开启定时分析' }).check({ force: true });
+  await setBox(page.getByRole('checkbox', { name: '开启定时分析' }));
   await expect(page.getByLabel('周期')).toHaveValue('2');
   await expect(page.getByLabel('星期', { exact: true })).toHaveValue('1');
   await page.screenshot({ path: shot('1-new-git'), fullPage: true });
@@ -151,7 +152,7 @@ test('项目：新建（源码压缩包、SBOM、Excel 清单）、任务列表�
   await page.screenshot({ path: shot('4-task-list-three'), fullPage: true });
 
   // ---- batch re-analysis -------------------------------------------------------------------
-  await page.getByRole('checkbox', { name: '全选本页' }).check({ force: true });
+  await setBox(page.getByRole('checkbox', { name: '全选本页' }));
   await expect(page.getByText('已选 3 个项目').first()).toBeVisible();
   await page.getByRole('button', { name: '批量重新分析' }).click();
   await expect(page).toHaveURL(/#\/project\/taskList\/batchReanalysis/);
@@ -171,7 +172,7 @@ test('项目：新建（源码压缩包、SBOM、Excel 清单）、任务列表�
 
   // ---- batch timing and owner from the batch bar ---------------------------------------------
   await expect(page.locator('table.cairn-task-table tbody tr')).toHaveCount(3);
-  await page.getByRole('checkbox', { name: '全选本页' }).check({ force: true });
+  await setBox(page.getByRole('checkbox', { name: '全选本页' }));
   await page.getByRole('button', { name: '定时设置' }).click();
   const cron = page.getByRole('dialog', { name: '批量设置定时分析' });
   await expect(cron.getByLabel('周期')).toHaveValue('2');

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import type { LibraryEntry } from '../../contract/ipc/desktop-contract.ts';
 import { firstLogin } from './admin-login.ts';
+import { setBox } from './controls.ts';
 import { call, platformSession } from './platform-session.ts';
 import { createSubjectOnScreen, dropFile, newLocalProject, waitForRun, zipTrivyRepos } from './project-flows.ts';
 import { CORPORA, startWebHost, type WebHost } from './web-host.ts';
@@ -77,7 +78,7 @@ test('报告：生成各格式、下载到报告库、校验、平台停止后�
   await page.getByRole('button', { name: '生成报告', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: '生成报告' });
   for (const label of ['Word（.docx）', 'Excel（.xlsx）', 'PDF（.pdf）', 'SPDX（.spdx.json）', 'CycloneDX（.CycloneDX.json）', 'SWID（.zip）']) {
-    await dialog.getByLabel(label).check({ force: true });
+    await setBox(dialog.getByLabel(label));
   }
   await page.screenshot({ path: shot('generate-dialog') });
   await dialog.getByRole('button', { name: '生成', exact: true }).click();
@@ -86,8 +87,8 @@ test('报告：生成各格式、下载到报告库、校验、平台停止后�
   await page.goto(`${host.origin}/#/project/analysis/details?projectId=${projectId}&tab=bug`);
   await page.getByRole('button', { name: '导出 VEX' }).click();
   const vexDialog = page.getByRole('dialog', { name: '导出 VEX 声明' });
-  await vexDialog.getByLabel('CycloneDX VEX').check({ force: true });
-  await vexDialog.getByLabel('OpenVEX').check({ force: true });
+  await setBox(vexDialog.getByLabel('CycloneDX VEX'));
+  await setBox(vexDialog.getByLabel('OpenVEX'));
   await vexDialog.getByRole('button', { name: '导出', exact: true }).click();
   await expect(page.getByText(/报告生成提交成功/).first()).toBeVisible();
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
 import { firstLogin } from './admin-login.ts';
+import { setBox } from './controls.ts';
 import { call, platformSession } from './platform-session.ts';
 import { createSubjectOnScreen, newLocalProject, waitForRun, zipTrivyRepos } from './project-flows.ts';
 import { startWebHost, type WebHost } from './web-host.ts';
@@ -155,8 +156,8 @@ test('界面：未提供的功能如实标注，1440×900 下表格操作可见'
   await page.goto(`${host.origin}/#/project/analysis/details?projectId=${projectId}`);
   await page.getByRole('button', { name: '生成报告', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: '生成报告' });
-  await dialog.getByLabel('PDF（.pdf）').check({ force: true });
-  await dialog.getByLabel('Excel（.xlsx）').check({ force: true });
+  await setBox(dialog.getByLabel('PDF（.pdf）'));
+  await setBox(dialog.getByLabel('Excel（.xlsx）'));
   await dialog.getByRole('button', { name: '生成', exact: true }).click();
   await expect(page.getByText(/报告生成提交成功/).first()).toBeVisible();
   await expect

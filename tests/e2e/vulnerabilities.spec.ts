@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { firstLogin } from './admin-login.ts';
+import { setBox } from './controls.ts';
 import { call, platformSession, type Envelope } from './platform-session.ts';
 import { startWebHost, type WebHost } from './web-host.ts';
 
@@ -146,7 +147,7 @@ test('漏洞知识库：列表筛选、详情、看板、系统漏洞维护、�
 
   // ---- 系统漏洞库 ----------------------------------------------------------------------------
   await page.goto(`${host.origin}/#/system/knowledgeBase/vul`);
-  await expect(page.getByRole('heading', { name: '漏洞知识库' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '漏洞知识库', level: 3 })).toBeVisible();
   await expect(rows).toHaveCount(3);
   await page.screenshot({ path: shot('7-system'), fullPage: true });
 
@@ -189,8 +190,8 @@ test('漏洞知识库：列表筛选、详情、看板、系统漏洞维护、�
   await expect(rows).toHaveCount(3);
 
   // Batch delete two.
-  await page.getByRole('checkbox', { name: /选择 .*CVE-2099-10001/ }).check({ force: true });
-  await page.getByRole('row', { name: /示例日志库信息泄露漏洞/ }).getByRole('checkbox').check({ force: true });
+  await setBox(page.getByRole('checkbox', { name: /选择 .*CVE-2099-10001/ }));
+  await setBox(page.getByRole('row', { name: /示例日志库信息泄露漏洞/ }).getByRole('checkbox'));
   await page.getByRole('button', { name: '批量删除（2）' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: '删除' }).click();
   await expect(rows).toHaveCount(1);
