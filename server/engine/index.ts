@@ -129,6 +129,7 @@ export {
 } from './matchers/licenses/knowledge.ts';
 export { checkCompatibility, type CompatibilityResult } from './matchers/licenses/conflicts.ts';
 export { OSADL_MATRIX_DATE } from './matchers/licenses/osadl.ts';
+export { familyOf, type Family } from './matchers/licenses/families.ts';
 export { EXCLUDED_SCOPES, isProjectScope, licenseScopeOf, type LicenseScope } from './analyzers/license-scope.ts';
 export type { ProjectLicense } from './project-license.ts';
 export type { LicenseMatch, LicenseRecognizer } from './matchers/licenses/recognize.ts';
