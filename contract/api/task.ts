@@ -10,6 +10,7 @@ import {
 import { PROJECT_NAME_MAX_LENGTH } from '../validation.ts';
 import { LevelCountsSchema } from './vulnerability.ts';
 import { KbCoverageSchema } from './kb-status.ts';
+import { RunImageSchema } from './image.ts';
 
 const L = <T extends string | number>(v: T) => Type.Literal(v);
 const Opt = <T extends TSchema>(t: T) => Type.Optional(t);
@@ -209,6 +210,8 @@ export const RunSummarySchema = Type.Object({
   ms: Opt(Type.Integer()),
   /** What the knowledge base covered when the run was analysed (absent on runs analysed before it was recorded). */
   coverage: Opt(KbCoverageSchema),
+  /** The container image analysed (image runs only). */
+  image: Opt(RunImageSchema),
 });
 export type RunSummary = Static<typeof RunSummarySchema>;
 

@@ -79,6 +79,31 @@ export const taskZh = {
     message: '原因',
   },
 
+  // ---- container images ----------------------------------------------------------------------------
+  image: {
+    title: '容器镜像',
+    reference: '镜像',
+    untagged: '（未标记名称的镜像文件）',
+    digest: '清单摘要',
+    platform: '平台',
+    os: '基础系统',
+    osUnknown: '未识别（镜像中没有 os-release）',
+    created: '构建时间',
+    size: '层大小合计',
+    layerCount: '层数',
+    layer: '镜像层',
+    layerAll: '全部层',
+    layerName: (index: number) => `第 ${index + 1} 层`,
+    layerComponents: (n: number) => `${n} 个组件`,
+    layersTitle: '各层引入的组件',
+    noStep: '（镜像历史未记录构建步骤）',
+    layerDigest: '层摘要',
+    layerSize: '大小',
+    step: '构建步骤',
+    components: '引入组件',
+    viewComponents: '查看组件',
+  },
+
   // ---- components ----------------------------------------------------------------------------------
   component: {
     keyword: '关键字',

@@ -352,6 +352,8 @@ export interface RunComponentsTable {
   locations: Defaulted<JsonText>;
   mark: Defaulted<string>;
   mark_remark: Defaulted<string>;
+  /** Image runs: index of the layer the component first appeared in (summary.image.layers); null otherwise (0015). */
+  layer: number | null;
 }
 
 export interface RunEdgesTable {

@@ -6,6 +6,7 @@
 // knowledge and run afterwards in analyse-project.ts.
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { RunImage } from '../../contract/api/image.ts';
 import type { InputKind } from '../../contract/sources.ts';
 import { copyPrivateFile, makePrivateDir } from '../files/private.ts';
 import { fileAnalyzersFor } from './analyzers/index.ts';
@@ -66,6 +67,8 @@ export interface AnalyseResult {
   findings: FileFindings[];
   problems: ScanProblem[];
   stats: { files: number; bytes: number; ms: number };
+  /** The container image analysed (image inputs), with the components each layer brought. */
+  image?: RunImage;
 }
 
 /** Larger files are not notices worth reading (bundles, data). */

@@ -81,6 +81,7 @@ function componentRows(components: AnalysedComponent[]): RunResultRows['componen
       vul_levels: JSON.stringify(levels),
       recommend_version: c.recommendVersion,
       locations: JSON.stringify(c.locations.slice(0, 50)),
+      layer: c.layer ?? null,
     };
   });
 }
@@ -201,5 +202,6 @@ function summarise(results: RunResults, findings: number, licences: number, copy
     problems: results.analysis.problems.length,
     ms: results.analysis.stats.ms,
     ...(results.coverage ? { coverage: results.coverage } : {}),
+    ...(results.analysis.image ? { image: results.analysis.image } : {}),
   };
 }

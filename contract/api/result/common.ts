@@ -14,6 +14,7 @@ import { Id, IdParams, Nullable, PagingQuerySchema, ProjectContextFields } from 
 import { TaskStatusSchema } from '../task.ts';
 import { LevelCountsSchema, LevelSchema, RiskLevelSchema } from '../vulnerability.ts';
 import { KbCoverageSchema } from '../kb-status.ts';
+import { RunImageSchema } from '../image.ts';
 
 // Codes and counts the result calls share with other areas, declared there once.
 export { TaskStatusSchema } from '../task.ts';
@@ -125,6 +126,8 @@ export const RunRowSchema = Type.Object({
   counts: RunCountsSchema,
   /** The knowledge base's coverage when the run was analysed (contract/coverage.ts words it); null on runs analysed before it was recorded. */
   coverage: Nullable(KbCoverageSchema),
+  /** The container image analysed, for an image run; null otherwise. */
+  image: Nullable(RunImageSchema),
 });
 export type RunRow = Static<typeof RunRowSchema>;
 

@@ -35,6 +35,8 @@ export const ComponentRowSchema = Type.Object({
   scope: ScopeSchema,
   ...ComponentRatingFields,
   locationCount: Type.Integer(),
+  /** For an image run, the index of the layer the component first appeared in (RunImage.layers); null otherwise. */
+  layer: Nullable(Type.Integer()),
   mark: ComponentMarkSchema,
   markRemark: Type.String(),
 });
@@ -56,6 +58,8 @@ export const ComponentFilterSchema = Type.Object({
   marks: Type.Optional(Type.Array(ComponentMarkSchema, { maxItems: 5 })),
   componentTypes: Type.Optional(Type.Array(ComponentTypeSchema, { maxItems: 3 })),
   licenseLevels: Type.Optional(Type.Array(LevelSchema, { maxItems: 5 })),
+  /** Image runs: the layers (RunImage.layers index) the components first appeared in. */
+  layers: Type.Optional(Type.Array(Type.Integer({ minimum: 0, maximum: 10_000 }), { maxItems: 200 })),
   taskId: Type.Optional(Id()),
 });
 export type ComponentFilter = Static<typeof ComponentFilterSchema>;

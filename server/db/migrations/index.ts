@@ -27,6 +27,7 @@ import { licenceScope } from './0011_licence_scope.ts';
 import { kbImportFiles } from './0012_kb_import_files.ts';
 import { findingSeveritySource } from './0013_finding_severity_source.ts';
 import { licenceEvidence } from './0014_licence_evidence.ts';
+import { imageLayers } from './0015_image_layers.ts';
 
 /** Every migration by name, in the order they run. */
 export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
@@ -44,6 +45,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0012_kb_import_files': kbImportFiles(kind),
   '0013_finding_severity_source': findingSeveritySource(kind),
   '0014_licence_evidence': licenceEvidence(kind),
+  '0015_image_layers': imageLayers(kind),
 });
 
 export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {

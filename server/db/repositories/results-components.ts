@@ -58,12 +58,13 @@ function componentConditions(runId: number, filter: ComponentFilter, coverage: K
     if (filter.marks?.length) where.push(eb('mark', 'in', filter.marks));
     if (filter.componentTypes?.length) where.push(eb('component_type', 'in', filter.componentTypes));
     if (filter.licenseLevels?.length) where.push(eb('license_level', 'in', filter.licenseLevels));
+    if (filter.layers?.length) where.push(eb('layer', 'in', filter.layers));
     return eb.and(where);
   };
 }
 
 const hasFilter = (f: ComponentFilter) => Boolean(f.keyword?.trim() || f.riskLevels?.length || f.notCovered || f.ecosystems?.length || f.scope
-  || f.direct !== undefined || f.marks?.length || f.componentTypes?.length || f.licenseLevels?.length);
+  || f.direct !== undefined || f.marks?.length || f.componentTypes?.length || f.licenseLevels?.length || f.layers?.length);
 
 /** A page of the run's components under the filter, sorted by `sort` (`riskLevel,asc` by default). */
 export async function listComponents(db: Db, run: RunRecord, filter: ComponentFilter, paging: Paging, sort: string | undefined): Promise<{ content: ComponentRow[]; total: number }> {

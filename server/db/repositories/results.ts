@@ -4,6 +4,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { ComponentRow, FindingRow, LevelCounts, Location, ProjectHeader, RiskCounts, RunRow } from '../../../contract/api/result/index.ts';
 import type { KbCoverage } from '../../../contract/api/kb-status.ts';
+import type { RunImage } from '../../../contract/api/image.ts';
 import { TASK_STATUS, parseAnalysisModes } from '../../../contract/enums.ts';
 import { RUN_STAGE_LABEL, type RunStage } from '../../../contract/api/task.ts';
 import type { Database, RunComponentsTable, RunVulnerabilitiesTable, RunsTable } from '../schema.ts';
@@ -155,6 +156,7 @@ export async function latestRunsOf(db: Db, scope: { subjectIds: number[] | 'all'
 
 interface RunSummaryJson {
   coverage?: KbCoverage;
+  image?: RunImage;
   components?: number; vulnerableComponents?: number; vulnerabilities?: number; byLevel?: Record<string, number>; licenses?: number;
 }
 
@@ -194,6 +196,7 @@ function runView(run: RunRecord, names: Map<number, string>): RunRow {
       licenses: s.licenses ?? 0,
     },
     coverage: s.coverage ?? null,
+    image: s.image ?? null,
   };
 }
 
@@ -250,6 +253,7 @@ export function componentView(c: ComponentRecord): ComponentRow {
     vulLevels: levelCountsOf(c.vul_levels),
     recommendVersion: c.recommend_version,
     locationCount: parseJson<unknown[]>(c.locations, []).length,
+    layer: c.layer === null || c.layer === undefined ? null : Number(c.layer),
     mark: (c.mark || 'N') as ComponentRow['mark'],
     markRemark: c.mark_remark,
   };

@@ -19,6 +19,8 @@ export interface InventoryEntry {
   licenseExpression: string | null;
   dependsOn: string[];
   maintainer?: string;
+  /** Image inputs: index of the layer the component first appeared in (AnalyseResult.image.layers). */
+  layer?: number;
 }
 
 /** Declarations repeat across thousands of components ("MIT"): each is normalised once. */

@@ -13,6 +13,7 @@ import { Panel, QueryBody } from '../../../common/Panel.tsx';
 import { ErrorState, LoadingState } from '../../../common/states.tsx';
 import { FindingLevelTag, LevelTag } from '../../../common/levels.tsx';
 import { useTaskView } from './context.ts';
+import { layerLabel, shortDigest } from './ImagePanel.tsx';
 import { findingChanges } from './taskUrl.ts';
 import { MarkDialog } from './MarkDialog.tsx';
 import { ComponentMarkTag, MarkLogTable, RiskTag, VexTag, VulMarkTag, dash, notCoveredIn } from './parts.tsx';
@@ -106,6 +107,12 @@ export function ComponentDrawer({ componentId, onClose }: { componentId: number 
             <Field label={zh.task.component.columns.dependency}>{d.direct ? zh.task.component.direct : zh.task.component.transitive}</Field>
             <Field label={zh.task.component.columns.scope}>{zh.task.component.scopes[d.scope] ?? d.scope}</Field>
             <Field label={zh.task.component.type}>{labelOf(COMPONENT_TYPE_LABEL, d.componentType)}</Field>
+            {view.run.image && d.layer !== null ? (
+              <Field label={zh.task.image.layer} wide>
+                <span data-testid="component-layer">{layerLabel(view.run.image, d.layer)}</span>{' '}
+                <code className="cairn-muted" title={view.run.image.layers[d.layer]?.digest}>{shortDigest(view.run.image.layers[d.layer]?.digest ?? '')}</code>
+              </Field>
+            ) : null}
             <Field label={zh.task.component.columns.mark}>
               <ComponentMarkTag mark={d.mark} />
               {d.markRemark ? <span className="cairn-muted"> {d.markRemark}</span> : null}

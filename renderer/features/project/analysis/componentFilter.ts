@@ -19,9 +19,11 @@ export interface Filters {
   marks: ComponentMark[];
   componentTypes: CType[];
   licenseLevels: Level[];
+  /** Image runs: the layer (its index, as text) the components first appeared in; '' for every layer. */
+  layer: string;
 }
 
-export const EMPTY_FILTERS: Filters = { keyword: '', riskLevels: [], notCovered: false, ecosystem: '', scope: '', direct: '', marks: [], componentTypes: [], licenseLevels: [] };
+export const EMPTY_FILTERS: Filters = { keyword: '', riskLevels: [], notCovered: false, ecosystem: '', scope: '', direct: '', marks: [], componentTypes: [], licenseLevels: [], layer: '' };
 
 /** The list call's body of a filter state (empty parts left out). Pure, tested. */
 export function filterBody(f: Filters, taskId: number): ComponentFilter {
@@ -35,6 +37,7 @@ export function filterBody(f: Filters, taskId: number): ComponentFilter {
   if (f.marks.length) body.marks = f.marks;
   if (f.componentTypes.length) body.componentTypes = f.componentTypes;
   if (f.licenseLevels.length) body.licenseLevels = f.licenseLevels;
+  if (f.layer !== '') body.layers = [Number(f.layer)];
   return body;
 }
 
@@ -59,9 +62,10 @@ export function toggleRiskChoice(f: Filters, choice: RiskChoice): Pick<Filters, 
   return { riskLevels: f.riskLevels.includes(choice) ? f.riskLevels.filter((r) => r !== choice) : [...f.riskLevels, choice], notCovered: f.notCovered };
 }
 
-/** The filter state a `?risk=` link opens the tab with (a risk code or notCovered). */
-export function initialFilters(risk: string | null): Filters {
-  if (risk === NOT_COVERED_CHOICE) return { ...EMPTY_FILTERS, notCovered: true };
+/** The filter state a `?risk=` link (a risk code or notCovered) or a `?layer=` link (an image layer's index) opens the tab with. */
+export function initialFilters(risk: string | null, layer: string | null = null): Filters {
+  const layerFilter = layer !== null && /^\d{1,5}$/.test(layer) ? { layer } : {};
+  if (risk === NOT_COVERED_CHOICE) return { ...EMPTY_FILTERS, notCovered: true, ...layerFilter };
   const code = Number(risk);
-  return { ...EMPTY_FILTERS, riskLevels: risk && (COMPONENT_RISK_CODES as readonly number[]).includes(code) ? [code as Risk] : [] };
+  return { ...EMPTY_FILTERS, riskLevels: risk && (COMPONENT_RISK_CODES as readonly number[]).includes(code) ? [code as Risk] : [], ...layerFilter };
 }

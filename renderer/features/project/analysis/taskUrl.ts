@@ -3,12 +3,13 @@
 //
 //   details: projectId=12 [taskId=40] tab=overview|component|source|bug|bugInfo|license|…
 //            component=<row id> (component drawer)  finding=<row id> (with tab=bugInfo: finding drawer)
-//            tree=dependence|file  level=1|2|4|8|16 (bug tab)  sub=license|copyright|conflict
+//            tree=dependence|file|layer  level=1|2|4|8|16 (bug tab)  sub=license|copyright|conflict
 //   compare: projectId=12 base=40 compare=41  |  subjects=3,5
 
 const DETAIL_TABS = ['overview', 'component', 'source', 'bug', 'license', 'sensitiveInfo', 'historyComponent', 'codeSnippetComponent'] as const;
 export type DetailTab = (typeof DETAIL_TABS)[number];
-export type TreeKind = 'dependence' | 'file';
+/** layer: the image → layers → components tree of an image run. */
+export type TreeKind = 'dependence' | 'file' | 'layer';
 export type LicenseSub = 'license' | 'copyright' | 'conflict';
 
 const positiveInt = (raw: string | null): number | undefined => {
@@ -43,7 +44,7 @@ export function readDetailState(params: URLSearchParams): DetailState {
     findingId: tab === 'bug' ? positiveInt(params.get('finding')) : undefined,
     findingComponentId: tab === 'bug' ? positiveInt(params.get('fcomp')) : undefined,
     componentId: positiveInt(params.get('component')),
-    tree: params.get('tree') === 'file' ? 'file' : 'dependence',
+    tree: params.get('tree') === 'file' ? 'file' : params.get('tree') === 'layer' ? 'layer' : 'dependence',
     level: level === 1 || level === 2 || level === 4 || level === 8 || level === 16 ? level : undefined,
     sub: sub === 'copyright' || sub === 'conflict' ? sub : 'license',
   };

@@ -158,7 +158,7 @@ describe('remark rules', () => {
 describe('component filter body', () => {
   it('leaves empty parts out and maps direct/transitive', () => {
     expect(filterBody(EMPTY_FILTERS, 40)).toEqual({ taskId: 40 });
-    expect(filterBody({ ...EMPTY_FILTERS, keyword: 'yaml', riskLevels: [1, 2], ecosystem: 'pypi', direct: 'transitive', scope: 'runtime', marks: ['N'], componentTypes: [0], licenseLevels: [2] }, 40)).toEqual({
+    expect(filterBody({ ...EMPTY_FILTERS, keyword: 'yaml', riskLevels: [1, 2], ecosystem: 'pypi', direct: 'transitive', scope: 'runtime', marks: ['N'], componentTypes: [0], licenseLevels: [2], layer: '3' }, 40)).toEqual({
       taskId: 40,
       keyword: 'yaml',
       riskLevels: [1, 2],
@@ -168,6 +168,7 @@ describe('component filter body', () => {
       marks: ['N'],
       componentTypes: [0],
       licenseLevels: [2],
+      layers: [3],
     });
   });
 
@@ -193,6 +194,9 @@ describe('component filter body', () => {
     expect(initialFilters('2')).toEqual({ ...EMPTY_FILTERS, riskLevels: [2] });
     expect(initialFilters('3')).toEqual(EMPTY_FILTERS);
     expect(initialFilters(null)).toEqual(EMPTY_FILTERS);
+    // The overview's layer table opens the list of one image layer.
+    expect(initialFilters(null, '2')).toEqual({ ...EMPTY_FILTERS, layer: '2' });
+    expect(initialFilters('1', 'x')).toEqual({ ...EMPTY_FILTERS, riskLevels: [1] });
   });
 });
 

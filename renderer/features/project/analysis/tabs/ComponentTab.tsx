@@ -32,8 +32,10 @@ import {
   EMPTY_FILTERS as EMPTY, NOT_COVERED_CHOICE, filterBody, initialFilters, riskChoices, selectedRiskChoices, toggleRiskChoice, type Filters, type RiskChoice,
 } from '../componentFilter.ts';
 import { COMPONENT_NOT_COVERED } from '../../../../../contract/coverage.ts';
+import { layerLabel } from '../ImagePanel.tsx';
 
 const t = zh.task.component;
+const ti = zh.task.image;
 const MARKS = Object.keys(COMPONENT_MARK_LABEL) as ComponentMark[];
 const SIZES = [50, 100, 200, 500] as const;
 const ROW_HEIGHT = 32;
@@ -44,7 +46,7 @@ export function ComponentTab() {
   const view = useTaskView();
   const { projectId, run, state, setUrl } = view;
   const [params] = useSearchParams();
-  const [filters, setFilters] = useState<Filters>(() => initialFilters(params.get('risk')));
+  const [filters, setFilters] = useState<Filters>(() => initialFilters(params.get('risk'), params.get('layer')));
   const [keyword, setKeyword] = useState('');
   const [page, setPage] = useState(1);
   const [size, setSize] = useState<number>(100);
@@ -57,6 +59,7 @@ export function ComponentTab() {
   const body = useMemo(() => filterBody(filters, run.id), [filters, run.id]);
   const q = useComponentListQuery({ projectId, query: { page, size }, filter: body });
   const rows = q.data?.content ?? [];
+  const image = run.image;
 
   const update = (patch: Partial<Filters>) => {
     setFilters((f) => ({ ...f, ...patch }));
@@ -96,6 +99,24 @@ export function ComponentTab() {
     );
   };
   const c = t.columns;
+  // The layer column only for an image run.
+  const columns = [
+    <Column key="check" name="" cellRenderer={checkCell} />,
+    <Column key="name" name={c.name} cellRenderer={cell((r) => <a className="cairn-link-strong">{r.name}</a>)} />,
+    <Column key="version" name={c.version} cellRenderer={cell((r) => r.version || <span className="cairn-muted">{t.unknownVersion}</span>)} />,
+    <Column key="ecosystem" name={c.ecosystem} cellRenderer={cell((r) => r.ecosystem)} />,
+    <Column key="risk" name={c.risk} cellRenderer={cell((r) => <RiskTag risk={r.riskLevel} notCovered={notCoveredIn(run.coverage, r.ecosystem, r.riskLevel)} />)} />,
+    <Column key="vulns" name={c.vulns} cellRenderer={cell((r) => (r.vulCount ? <b style={{ color: riskColor(r.riskLevel) }}>{r.vulCount}</b> : <span className="cairn-muted">0</span>))} />,
+    <Column key="license" name={c.license} cellRenderer={cell((r) => r.licenseExpression ?? <span className="cairn-muted">{t.noLicense}</span>)} />,
+    <Column key="licenseLevel" name={c.licenseLevel} cellRenderer={cell((r) => <LevelTag level={r.licenseLevel} />)} />,
+    <Column key="dependency" name={c.dependency} cellRenderer={cell((r) => (r.direct ? t.direct : t.transitive))} />,
+    <Column key="scope" name={c.scope} cellRenderer={cell((r) => t.scopes[r.scope] ?? r.scope)} />,
+    <Column key="recommend" name={c.recommend} cellRenderer={cell((r) => r.recommendVersion ?? DASH)} />,
+    <Column key="mark" name={c.mark} cellRenderer={cell((r) => <ComponentMarkTag mark={r.mark} />)} />,
+  ];
+  if (image) columns.push(
+    <Column key="layer" name={ti.layer} cellRenderer={cell((r) => (r.layer === null ? DASH : <span title={layerLabel(image, r.layer)}>{ti.layerName(r.layer)}</span>))} />,
+  );
 
   let table;
   if (q.isLoading) table = <LoadingState />;
@@ -112,20 +133,9 @@ export function ComponentTab() {
             enableColumnResizing
             renderMode={RenderMode.BATCH}
             cellRendererDependencies={[rows, selected]}
-            columnWidths={[36, 240, 120, 90, 90, 70, 200, 90, 90, 90, 120, 90]}
+            columnWidths={[36, 240, 120, 90, 90, 70, 200, 90, 90, 90, 120, 90, ...(image ? [90] : [])]}
           >
-            <Column name="" cellRenderer={checkCell} />
-            <Column name={c.name} cellRenderer={cell((r) => <a className="cairn-link-strong">{r.name}</a>)} />
-            <Column name={c.version} cellRenderer={cell((r) => r.version || <span className="cairn-muted">{t.unknownVersion}</span>)} />
-            <Column name={c.ecosystem} cellRenderer={cell((r) => r.ecosystem)} />
-            <Column name={c.risk} cellRenderer={cell((r) => <RiskTag risk={r.riskLevel} notCovered={notCoveredIn(run.coverage, r.ecosystem, r.riskLevel)} />)} />
-            <Column name={c.vulns} cellRenderer={cell((r) => (r.vulCount ? <b style={{ color: riskColor(r.riskLevel) }}>{r.vulCount}</b> : <span className="cairn-muted">0</span>))} />
-            <Column name={c.license} cellRenderer={cell((r) => r.licenseExpression ?? <span className="cairn-muted">{t.noLicense}</span>)} />
-            <Column name={c.licenseLevel} cellRenderer={cell((r) => <LevelTag level={r.licenseLevel} />)} />
-            <Column name={c.dependency} cellRenderer={cell((r) => (r.direct ? t.direct : t.transitive))} />
-            <Column name={c.scope} cellRenderer={cell((r) => t.scopes[r.scope] ?? r.scope)} />
-            <Column name={c.recommend} cellRenderer={cell((r) => r.recommendVersion ?? DASH)} />
-            <Column name={c.mark} cellRenderer={cell((r) => <ComponentMarkTag mark={r.mark} />)} />
+            {columns}
           </Table2>
         </div>
         <Pager page={page} size={size} total={q.data.total} onPage={setPage} onSize={(n) => { setSize(n); setPage(1); }} sizes={SIZES} />
@@ -152,6 +162,16 @@ export function ComponentTab() {
           <FormGroup inline label={t.scope} className="cairn-filter-group">
             <HTMLSelect aria-label={t.scope} value={filters.scope} onChange={(e) => update({ scope: e.currentTarget.value as Filters['scope'] })} options={[{ value: '', label: t.scopeAll }, { value: 'runtime', label: t.scopes.runtime! }, { value: 'development', label: t.scopes.development! }]} />
           </FormGroup>
+          {image ? (
+            <FormGroup inline label={ti.layer} className="cairn-filter-group">
+              <HTMLSelect
+                aria-label={ti.layer}
+                value={filters.layer}
+                onChange={(e) => update({ layer: e.currentTarget.value })}
+                options={[{ value: '', label: ti.layerAll }, ...image.layers.map((l) => ({ value: String(l.index), label: `${layerLabel(image, l.index)}（${ti.layerComponents(l.components)}）` }))]}
+              />
+            </FormGroup>
+          ) : null}
           <FormGroup inline label={t.dependency} className="cairn-filter-group">
             <HTMLSelect aria-label={t.dependency} value={filters.direct} onChange={(e) => update({ direct: e.currentTarget.value as Filters['direct'] })} options={[{ value: '', label: t.scopeAll }, { value: 'direct', label: t.direct }, { value: 'transitive', label: t.transitive }]} />
           </FormGroup>

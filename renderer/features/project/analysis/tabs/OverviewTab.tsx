@@ -13,6 +13,7 @@ import { useTaskView } from '../context.ts';
 import { isIncomplete } from '../../../../../contract/coverage.ts';
 import { CoverageCallout } from '../../../../common/kbStatus.tsx';
 import { LevelCountStrip } from '../parts.tsx';
+import { ImagePanel } from '../ImagePanel.tsx';
 import { zh } from '../../../../i18n/zh-CN.ts';
 
 const t = zh.task.overview;
@@ -52,6 +53,7 @@ export function OverviewTab() {
   return (
     <div className="cairn-overview">
       <CoverageCallout coverage={run.coverage} />
+      {run.image ? <ImagePanel image={run.image} onLayer={(layer) => setUrl({ tab: 'component', layer })} /> : null}
       <div className="cairn-stat-tiles">
         <Stat label={t.components} value={c.total} onClick={() => setUrl({ tab: 'component' })} testId="overview-components" />
         <Stat label={t.vulnerable} value={c.vulnerable} onClick={() => setUrl({ tab: 'component' })} />

@@ -11,6 +11,8 @@ import { useAppDispatch } from '../../../../app/hooks.ts';
 import { ErrorState, LoadingState, EmptyState } from '../../../../common/states.tsx';
 import { ComponentDrawer } from '../ComponentDrawer.tsx';
 import { useTaskView } from '../context.ts';
+import type { TreeKind } from '../taskUrl.ts';
+import { LayerTree } from './LayerTree.tsx';
 import { RiskTag, ComponentMarkTag, notCoveredIn } from '../parts.tsx';
 import type { KbCoverage } from '../../../../../contract/api/kb-status.ts';
 import { ROOT, TREE_PAGE, addPage, emptyModel, remaining, setExpanded, setLoading, type TreeItem, type TreeModel } from '../treeModel.ts';
@@ -18,6 +20,8 @@ import { zh } from '../../../../i18n/zh-CN.ts';
 
 const t = zh.task.tree;
 type Kind = 'dependence' | 'file';
+/** Layer for an image run; a stale tree=layer link on any other run shows the dependency tree. */
+const kindOf = (tree: TreeKind, image: boolean): Kind | 'layer' => (tree === 'layer' ? (image ? 'layer' : 'dependence') : tree);
 
 type Item = TreeItem & ({ kind: 'dependence'; node: DependencyNode } | { kind: 'file'; node: FileNode });
 
@@ -62,9 +66,33 @@ function secondary(item: Item, coverage: KbCoverage | null): React.JSX.Element |
 }
 
 export function TreeTab() {
+  const { run, state, setUrl } = useTaskView();
+  const shown = kindOf(state.tree, Boolean(run.image));
+  const options = [{ label: t.dependence, value: 'dependence' }, { label: t.file, value: 'file' }, ...(run.image ? [{ label: zh.task.image.layer, value: 'layer' }] : [])];
+  const toolbar = (extra?: ReactNode) => (
+    <Card className="cairn-filter-bar cairn-tree-toolbar">
+      <SegmentedControl aria-label={t.kindAria} options={options} value={shown} onValueChange={(v) => setUrl({ tree: v === 'dependence' ? undefined : v })} />
+      {extra}
+    </Card>
+  );
+  if (shown === 'layer' && run.image) {
+    return (
+      <div className="cairn-tree-tab">
+        {toolbar()}
+        <Card className={`cairn-panel cairn-tree-card ${Classes.ELEVATION_0}`}>
+          <LayerTree image={run.image} />
+        </Card>
+        <ComponentDrawer componentId={state.componentId} onClose={() => setUrl({ component: undefined })} />
+      </div>
+    );
+  }
+  return <PackageTree kind={shown === 'file' ? 'file' : 'dependence'} toolbar={toolbar} />;
+}
+
+/** 依赖树 / 文件树: the server's trees, level by level, with search. */
+function PackageTree({ kind, toolbar }: { kind: Kind; toolbar: (extra?: ReactNode) => ReactNode }) {
   const view = useTaskView();
   const { projectId, run, state, setUrl } = view;
-  const kind: Kind = state.tree;
   const dispatch = useAppDispatch();
   const [model, setModel] = useState<TreeModel<Item>>(emptyModel);
   const [error, setError] = useState<string | null>(null);
@@ -210,13 +238,7 @@ export function TreeTab() {
 
   return (
     <div className="cairn-tree-tab">
-      <Card className="cairn-filter-bar cairn-tree-toolbar">
-        <SegmentedControl
-          aria-label={t.kindAria}
-          options={[{ label: t.dependence, value: 'dependence' }, { label: t.file, value: 'file' }]}
-          value={kind}
-          onValueChange={(v) => setUrl({ tree: v === 'file' ? 'file' : undefined })}
-        />
+      {toolbar(
         <form
           className="cairn-filter-keyword"
           role="search"
@@ -230,8 +252,8 @@ export function TreeTab() {
             <Button type="submit" intent="primary" text={t.search} loading={searching} />
             {hits ? <Button text={t.clearSearch} onClick={() => { setHits(null); setKeyword(''); }} /> : null}
           </ControlGroup>
-        </form>
-      </Card>
+        </form>,
+      )}
       <div className={hits ? 'cairn-tree-split' : undefined}>
         <Card className={`cairn-panel cairn-tree-card ${Classes.ELEVATION_0}`}>{body}</Card>
         {hits ? (
