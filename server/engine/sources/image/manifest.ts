@@ -284,8 +284,14 @@ interface DockerCandidate {
 }
 
 async function dockerCandidates(source: ImageSource): Promise<DockerCandidate[]> {
-  const manifest = JSON.parse((await source.read('manifest.json')).toString('utf8')) as unknown;
-  if (!Array.isArray(manifest) || !manifest.length) throw new ImageError('corrupt', '镜像的 manifest.json 格式无效');
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse((await source.read('manifest.json')).toString('utf8'));
+  } catch (error) {
+    throw new ImageError('corrupt', '镜像的 manifest.json 不是有效的 JSON', { cause: error });
+  }
+  // Another tool's manifest.json (a web app's) is no docker save.
+  if (!Array.isArray(manifest) || !manifest.length || !manifest.every((m) => isObject(m) && typeof m.Config === 'string' && Array.isArray(m.Layers))) throw notImage();
   const out: DockerCandidate[] = [];
   for (const entry of manifest.filter(isObject)) {
     const configName = str(entry.Config);

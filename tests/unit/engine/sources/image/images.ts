@@ -51,7 +51,7 @@ interface Built {
 }
 
 async function build(spec: ImageSpec): Promise<Built> {
-  const layers = [];
+  const layers: Built['layers'] = [];
   for (const layer of spec.layers) {
     const tar = await tarball(layer.items);
     const compression = layer.compression ?? 'gzip';
