@@ -18,7 +18,7 @@ import { Transform } from 'node:stream';
 import { createGunzip, createZstdDecompress } from 'node:zlib';
 import tar from 'tar-stream';
 import { makePrivateDirOnce, makePrivateTempDir } from '../../../files/private.ts';
-import { resolveLimits } from '../limits.ts';
+import { formatBytes, resolveLimits } from '../limits.ts';
 import type { UnpackLimits } from '../limits.ts';
 import { decoderMessage } from '../archive/errors.ts';
 import { LayerApplier } from './apply.ts';
@@ -68,6 +68,11 @@ export interface UnpackImageOptions {
 export async function detectImage(input: string): Promise<'docker-archive' | 'oci-layout' | null> {
   const info = await stat(input).catch(() => undefined);
   if (!info) return null;
+  if (info.isDirectory()) {
+    // Only a folder with a layout's or a docker save's top-level file is walked.
+    const top = await readdir(input).catch(() => [] as string[]);
+    if (!top.includes('oci-layout') && !top.includes('manifest.json')) return null;
+  }
   if (info.isFile() && isGzip(await head(input, 2))) return detectGzip(input);
   try {
     const source = await openSource(input, { limits: resolveLimits(), signal: new AbortController().signal });
@@ -270,7 +275,7 @@ async function applyLayer(source: ImageSource, plan: LayerPlan, applier: LayerAp
   const { layer } = plan;
   const label = layerLabel(layer.index, layer.digest || layer.diffId);
   if (!plan.blob) {
-    budget.notes.push({ path: '', reason: `镜像${label}是不可分发层，其数据未包含在输入中，该层的文件未还原` });
+    budget.notes.push({ path: layer.digest, reason: `镜像${label}是不可分发层，其数据未包含在输入中，该层的文件未还原` });
     return;
   }
   const { limits } = budget;
@@ -284,7 +289,8 @@ async function applyLayer(source: ImageSource, plan: LayerPlan, applier: LayerAp
     if (compression !== 'none' && total > limits.ratioGraceBytes && total / Math.max(1, outer.total()) > limits.maxRatio) {
       throw new ImageError('ratio', `镜像${label}的压缩比超过 ${limits.maxRatio}:1 上限，疑似压缩炸弹，已拒绝`);
     }
-    if (total > limits.maxTotalBytes + 1024 * 1024) throw new ImageError('too-large', `镜像${label}解压后超过上限，已拒绝`);
+    // The layer's tar itself (headers, padding, entries skipped) may not outgrow the whole budget.
+    if (total > limits.maxTotalBytes + 1024 * 1024) throw new ImageError('too-large', `镜像${label}解压后超过 ${formatBytes(limits.maxTotalBytes)} 上限，疑似压缩炸弹，已拒绝`);
   });
   const raw = source.open(plan.blob);
   const decoder = compression === 'gzip' ? createGunzip() : compression === 'zstd' ? createZstdDecompress() : undefined;

@@ -172,22 +172,26 @@ function isAttestation(descriptor: Json): boolean {
   return p?.os === 'unknown' && p.architecture === 'unknown';
 }
 
-/** The image manifests an index leads to, through nested indexes (depth-limited). */
-async function collect(source: ImageSource, index: Json, tags: string[], depth: number, out: Candidate[]): Promise<void> {
+/**
+ * The image manifests an index leads to, through nested indexes (depth-limited). A descriptor whose
+ * blob is absent is passed over: `docker save` from the containerd store writes the whole index
+ * but only the blobs of the platforms pulled. Other media types are counted in `unknown`.
+ */
+async function collect(source: ImageSource, index: Json, tags: string[], depth: number, out: Candidate[], unknown: Set<string>): Promise<void> {
   if (depth > 8) throw new ImageError('unsupported', '镜像索引嵌套过深（超过 8 层）');
   const manifests = Array.isArray(index.manifests) ? index.manifests.filter(isObject) : [];
   for (const descriptor of manifests) {
     const mediaType = str(descriptor.mediaType);
     const digest = str(descriptor.digest);
-    if (!digest) continue;
+    if (!digest || !source.has(blobPath(digest))) continue;
     const own = refName(descriptor);
     const names = own.length ? own : tags;
     if (mediaType === OCI_INDEX || mediaType === DOCKER_LIST) {
-      await collect(source, parseJson(await readBlob(source, digest, '镜像索引'), '镜像索引'), names, depth + 1, out);
+      await collect(source, parseJson(await readBlob(source, digest, '镜像索引'), '镜像索引'), names, depth + 1, out, unknown);
     } else if (mediaType === OCI_MANIFEST || mediaType === DOCKER_MANIFEST || mediaType === null) {
       if (isAttestation(descriptor)) continue;
       out.push({ descriptor, platform: descriptorPlatform(descriptor), tags: names });
-    }
+    } else unknown.add(mediaType);
   }
 }
 
@@ -355,7 +359,8 @@ async function ociCandidates(source: ImageSource): Promise<OciCandidate[]> {
   if (typeof layout.imageLayoutVersion !== 'string') throw new ImageError('corrupt', '镜像的 oci-layout 文件缺少 imageLayoutVersion');
   const index = parseJson(await source.read('index.json'), '索引 index.json');
   const found: Candidate[] = [];
-  await collect(source, index, [], 0, found);
+  const unknown = new Set<string>();
+  await collect(source, index, [], 0, found, unknown);
   const out: OciCandidate[] = [];
   for (const candidate of found) {
     const digest = str(candidate.descriptor.digest)!;
@@ -364,16 +369,18 @@ async function ociCandidates(source: ImageSource): Promise<OciCandidate[]> {
     if (mediaType === OCI_INDEX || mediaType === DOCKER_LIST) {
       // An index named without its media type: walk it like a nested index.
       const nested: Candidate[] = [];
-      await collect(source, manifest, candidate.tags, 1, nested);
+      await collect(source, manifest, candidate.tags, 1, nested, unknown);
       found.push(...nested);
       continue;
     }
     const configDescriptor = isObject(manifest.config) ? manifest.config : {};
     const configDigest = str(configDescriptor.digest);
     if (!configDigest) throw new ImageError('corrupt', `镜像清单（${shortDigest(digest)}）缺少配置描述`);
+    if (!source.has(blobPath(configDigest))) continue; // a platform whose blobs were not saved
     const config = parseJson(await readBlob(source, configDigest, '配置'), '配置');
     out.push({ descriptor: candidate.descriptor, manifest, config, platform: candidate.platform ?? configPlatform(config), tags: candidate.tags });
   }
+  if (!out.length && unknown.size) throw new ImageError('unsupported', `镜像清单的媒体类型 ${[...unknown].join('、').slice(0, 200)} 不受支持`);
   return out;
 }
 

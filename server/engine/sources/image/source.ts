@@ -12,6 +12,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { privateWriteStream } from '../../../files/private.ts';
+import { decoderMessage } from '../archive/errors.ts';
 import { formatBytes } from '../limits.ts';
 import type { UnpackLimits } from '../limits.ts';
 import { ImageError } from './errors.ts';
@@ -338,6 +339,6 @@ async function gunzipTo(file: string, out: string, compressedSize: number, { lim
     await pipeline(createReadStream(file), gunzip, meter, privateWriteStream(out, { flags: 'wx' }), { signal });
   } catch (error) {
     if (error instanceof ImageError || signal.aborted) throw error;
-    throw new ImageError('corrupt', `镜像文件已损坏：gzip 数据无法解压（${compressedSize} 字节）`, { cause: error });
+    throw new ImageError('corrupt', `镜像文件（${formatBytes(compressedSize)}）已损坏：${decoderMessage(error instanceof Error ? error.message : String(error))}`, { cause: error });
   }
 }

@@ -151,6 +151,49 @@ describe('platforms', () => {
   });
 });
 
+describe('what docker save writes since docker 25 (an OCI layout with manifest.json)', () => {
+  const read = (files: Files, name: string) => JSON.parse(files.get(name)!.toString('utf8')) as Record<string, unknown> & { manifests: Array<{ digest: string; platform?: { architecture: string } }> };
+  const blobName = (digest: string) => `blobs/sha256/${digest.slice(7)}`;
+
+  it('the tags come from manifest.json; the layout is read as OCI', async () => {
+    const files = await ociLayout(threeLayers);
+    const manifest = read(files, blobName(read(files, 'index.json').manifests[0]!.digest)) as unknown as { config: { digest: string }; layers: Array<{ digest: string }> };
+    files.set('manifest.json', Buffer.from(JSON.stringify([{ Config: blobName(manifest.config.digest), RepoTags: ['app:2.0'], Layers: manifest.layers.map((l) => blobName(l.digest)) }])));
+    const tar = await layoutTar(files);
+    expect(await detectImage(tar)).toBe('oci-layout');
+    const image = await unpack(tar);
+    expect(image.info.repoTags).toEqual(['app:2.0']);
+    expect(await text(image, 'usr/lib/libz.so')).toBe('zlib 2');
+  });
+
+  it('a multi-platform index with only some platforms saved: those are the platforms', async () => {
+    const files = await ociLayout([
+      { platform: { os: 'linux', architecture: 'amd64' }, layers: [{ items: [file('arch', 'amd64')] }] },
+      { platform: { os: 'linux', architecture: 'arm64', variant: 'v8' }, layers: [{ items: [file('arch', 'arm64')] }] },
+    ]);
+    const arm = read(files, 'index.json').manifests.find((m) => m.platform?.architecture === 'arm64')!;
+    files.delete(blobName(arm.digest));
+    const tar = await layoutTar(files);
+    expect(await imagePlatforms(tar)).toEqual(['linux/amd64']);
+    expect(await text(await unpack(tar), 'arch')).toBe('amd64');
+  });
+
+  it('a manifest of a media type we do not read (docker schema 1) is refused as such', async () => {
+    const files = await ociLayout(threeLayers);
+    const index = read(files, 'index.json');
+    files.set('index.json', Buffer.from(JSON.stringify({ ...index, manifests: index.manifests.map((m) => ({ ...m, mediaType: 'application/vnd.docker.distribution.manifest.v1+prettyjws' })) })));
+    const error = await refused(await layoutTar(files));
+    expect(error.code).toBe('unsupported');
+    expect(error.message).toContain('application/vnd.docker.distribution.manifest.v1+prettyjws');
+  });
+
+  it('a truncated gzip-compressed image is refused as damaged', async () => {
+    const whole = gzipSync(await asTar(await ociLayout(threeLayers)));
+    const error = await refused(await ws.put('cut.tgz', whole.subarray(0, whole.length - 200)));
+    expect(error.code).toBe('corrupt');
+  });
+});
+
 describe('layer semantics (as overlayfs shows the merged tree)', () => {
   it('delete-file (scalibr Dockerfile): COPY sample.txt, RUN rm sample.txt: gone', async () => {
     const sample = await readFile(path.join(SCALIBR, 'delete-file/sample.txt'), 'utf8');
