@@ -11,7 +11,7 @@
 // inside the root (`/usr/lib` from `lib64/x` becomes `../usr/lib`), so that nothing that follows
 // them on the host leaves the root, and they mean what they meant in the container.
 import { constants as fsConstants } from 'node:fs';
-import { link, rm, symlink, unlink } from 'node:fs/promises';
+import { link, lstat, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -54,6 +54,8 @@ export interface Version {
 const NOFOLLOW = fsConstants.O_NOFOLLOW ?? 0;
 const CREATE_FLAGS = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | NOFOLLOW;
 const MAX_HOPS = 40;
+/** File-system refusals that concern one entry's name, not the whole image. */
+const UNWRITABLE = new Set(['EEXIST', 'ENOTDIR', 'EISDIR', 'EINVAL', 'ENAMETOOLONG', 'EILSEQ']);
 const WHITEOUT = '.wh.';
 const OPAQUE = '.wh..wh..opq';
 
@@ -162,17 +164,32 @@ export class LayerApplier {
           entry.resume();
           continue; // the root folder itself (`./`)
         }
-        if (type === 'file' || type === 'contiguous-file') {
-          await this.file(parts, Readable.from(entry, { objectMode: false }), header.mode ?? 0, header.size ?? 0);
+        const long = parts.find((segment) => Buffer.byteLength(segment) > 255);
+        if (long !== undefined) {
+          entry.resume();
+          this.note(parts.join('/'), `路径中的某一级名称超过 255 字节，已忽略（${label}）`);
           continue;
         }
-        entry.resume();
-        const linkName = header.pax?.linkpath ?? header.linkname ?? '';
-        if (type === 'directory') await this.dir(parts);
-        else if (type === 'symlink') await this.symlink(parts, linkName);
-        else if (type === 'link') await this.hardlink(parts, linkName);
-        else if (type === 'unknown') this.note(parts.join('/'), `不支持的条目类型，已忽略（${label}）`);
-        else this.note(parts.join('/'), `设备文件、管道等特殊条目（${type}），已忽略（${label}）`);
+        try {
+          if (type === 'file' || type === 'contiguous-file') {
+            await this.file(parts, Readable.from(entry, { objectMode: false }), header.mode ?? 0, header.size ?? 0);
+            continue;
+          }
+          entry.resume();
+          const linkName = header.pax?.linkpath ?? header.linkname ?? '';
+          if (type === 'directory') await this.dir(parts);
+          else if (type === 'symlink') await this.symlink(parts, linkName);
+          else if (type === 'link') await this.hardlink(parts, linkName);
+          else if (type === 'unknown') this.note(parts.join('/'), `不支持的条目类型，已忽略（${label}）`);
+          else this.note(parts.join('/'), `设备文件、管道等特殊条目（${type}），已忽略（${label}）`);
+        } catch (error) {
+          // Names this file system cannot hold (on Windows `aux`, `a:b`; on a case-insensitive one
+          // `Foo` beside `foo`): the entry is skipped, the rest applied.
+          const code = (error as NodeJS.ErrnoException).code;
+          if (!code || !UNWRITABLE.has(code)) throw error;
+          entry.resume();
+          this.note(parts.join('/'), `此文件系统无法写入该名称（${code}，例如只差大小写的同名文件），已忽略（${label}）`);
+        }
       }
     } finally {
       source.unpipe();
@@ -369,6 +386,10 @@ export class LayerApplier {
       await makePrivateDirOnce(this.abs(rel));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // There on disk but not in the model: a name differing only in case on a case-insensitive
+      // file system. Only a real folder may be merged with; a link or a file is a conflict.
+      const info = await lstat(this.abs(rel));
+      if (!info.isDirectory()) throw error;
     }
     const node: Node = { kind: 'dir', layer: this.layer, size: 0, children: new Map() };
     parent.children!.set(rel[rel.length - 1]!, node);
@@ -382,8 +403,7 @@ export class LayerApplier {
     if (!node) return;
     this.forEachFile(node, rel, (p) => this.recordRemoval(p));
     parent.children!.delete(name);
-    if (node.kind === 'dir') await rm(this.abs(rel), { recursive: true, force: true, maxRetries: 3 });
-    else await unlink(this.abs(rel));
+    await rm(this.abs(rel), { recursive: node.kind === 'dir', force: true, maxRetries: 3 });
   }
 
   private forEachFile(node: Node, rel: string[], visit: (rel: string[]) => void): void {

@@ -322,6 +322,15 @@ describe('layer semantics (as overlayfs shows the merged tree)', () => {
     expect(image.files).toBe(1);
   });
 
+  it('a name no file system holds (a segment over 255 bytes) is skipped with a note, the rest applied', async () => {
+    const long = 'x'.repeat(256);
+    const tar = await layoutTar(await ociLayout({ layers: [{ items: [{ name: `${long}/a`, data: 'a', pax: { path: `${long}/a` } } as TarItem, file('ok', 'ok')] }] }));
+    const image = await unpack(tar);
+    expect(image.notes).toHaveLength(1);
+    expect(image.notes[0]!.reason).toContain('255');
+    expect(await text(image, 'ok')).toBe('ok');
+  });
+
   it('resolveInImage: `..` stops at the root, links nested 40 deep resolve, 41 are refused', async () => {
     const chain = (n: number) => Array.from({ length: n }, (_, i) => symlink(`l${i + 1}`, i === 0 ? 'target' : `/l${i}`));
     const tar = await layoutTar(await ociLayout({ layers: [{ items: [file('target', 't'), ...chain(41)] }] }));
