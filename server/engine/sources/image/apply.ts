@@ -54,6 +54,10 @@ export interface Version {
 const NOFOLLOW = fsConstants.O_NOFOLLOW ?? 0;
 const CREATE_FLAGS = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | NOFOLLOW;
 const MAX_HOPS = 40;
+/** Files up to this size are read whole and written in parallel with the next entries. */
+const SMALL_FILE = 1024 * 1024;
+/** Small-file writes in flight at most. */
+const PARALLEL = 16;
 /** File-system refusals that concern one entry's name, not the whole image. */
 const UNWRITABLE = new Set(['EEXIST', 'ENOTDIR', 'EISDIR', 'EINVAL', 'ENAMETOOLONG', 'EILSEQ']);
 const WHITEOUT = '.wh.';
@@ -117,6 +121,8 @@ export class LayerApplier {
   readonly versions = new Map<string, Version[]>();
   private layer = 0;
   private label = '';
+  private readonly inflight = new Set<Promise<void>>();
+  private failure: { error: unknown } | undefined;
 
   constructor(root: string, versionsRoot: string, budget: LayerBudget, keep?: (path: string) => boolean) {
     this.root = root;
@@ -191,6 +197,11 @@ export class LayerApplier {
           this.note(parts.join('/'), `此文件系统无法写入该名称（${code}，例如只差大小写的同名文件），已忽略（${label}）`);
         }
       }
+      await this.settle();
+    } catch (error) {
+      // Nothing may still be writing when the caller removes the work folder.
+      await Promise.allSettled(this.inflight);
+      throw error;
     } finally {
       source.unpipe();
     }
@@ -228,20 +239,77 @@ export class LayerApplier {
     const rel = [...parent.path, name];
     if (parent.node.children!.has(name)) await this.remove(parent.node, rel);
     const absolute = this.abs(rel);
+    const fileMode = privateEntryMode(mode);
+    const tooLarge = () => new ImageError('too-large', `镜像${this.label}中的文件 ${printable(shown)} 超过单个文件 ${formatBytes(limits.maxFileBytes)} 上限，已拒绝`);
+    if (size <= SMALL_FILE && !this.keep?.(rel.join('/'))) {
+      // Most files of an image are small: read whole, written while the next entries are read.
+      const chunks: Buffer[] = [];
+      let written = 0;
+      for await (const chunk of source) {
+        written += (chunk as Buffer).length;
+        this.budget.bytes += (chunk as Buffer).length;
+        if (written > limits.maxFileBytes) throw tooLarge();
+        if (this.budget.bytes > limits.maxTotalBytes) throw this.totalTooLarge();
+        chunks.push(chunk as Buffer);
+      }
+      const node: Node = { kind: 'file', layer: this.layer, size: written };
+      parent.node.children!.set(name, node);
+      await this.spawn(rel, async () => {
+        const handle = await openPrivate(absolute, CREATE_FLAGS, fileMode);
+        try {
+          await handle.writeFile(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+        } finally {
+          await handle.close();
+        }
+      }, () => {
+        if (parent.node.children!.get(name) === node) parent.node.children!.delete(name);
+      });
+      return;
+    }
     let written = 0;
     const meter = new Transform({
       transform: (chunk: Buffer, _encoding, done) => {
         written += chunk.length;
         this.budget.bytes += chunk.length;
-        if (written > limits.maxFileBytes) return done(new ImageError('too-large', `镜像${this.label}中的文件 ${printable(shown)} 超过单个文件 ${formatBytes(limits.maxFileBytes)} 上限，已拒绝`));
+        if (written > limits.maxFileBytes) return done(tooLarge());
         if (this.budget.bytes > limits.maxTotalBytes) return done(this.totalTooLarge());
         done(null, chunk);
       },
     });
-    const handle = await openPrivate(absolute, CREATE_FLAGS, privateEntryMode(mode));
+    const handle = await openPrivate(absolute, CREATE_FLAGS, fileMode);
     await pipeline(source, meter, handle.createWriteStream(), { signal: this.budget.signal });
     parent.node.children!.set(name, { kind: 'file', layer: this.layer, size: written });
     await this.snapshot(rel, absolute);
+  }
+
+  /**
+   * Runs a small file's write beside the reading of the next entries (at most PARALLEL at once).
+   * Anything that removes or reads what may still be in flight waits for it first (settle()). A
+   * name the file system refuses is noted and `undo` takes it out of the model.
+   */
+  private async spawn(rel: string[], write: () => Promise<void>, undo: () => void): Promise<void> {
+    while (this.inflight.size >= PARALLEL) await Promise.race(this.inflight);
+    this.rethrow();
+    const task: Promise<void> = write()
+      .catch((error: unknown) => {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code && UNWRITABLE.has(code)) {
+          undo();
+          this.note(rel.join('/'), `此文件系统无法写入该名称（${code}，例如只差大小写的同名文件），已忽略（${this.label}）`);
+        } else this.failure ??= { error };
+      })
+      .finally(() => this.inflight.delete(task));
+    this.inflight.add(task);
+  }
+
+  /** Waits for the writes in flight; throws the first that failed. */
+  async settle(): Promise<void> {
+    await Promise.all(this.inflight);
+    this.rethrow();
+  }
+
+  private rethrow(): void {
+    if (this.failure) throw this.failure.error;
   }
 
   private async symlink(parts: string[], target: string): Promise<void> {
@@ -274,6 +342,7 @@ export class LayerApplier {
     const rel = [...parent.path, name];
     if (rel.join('/') === found.path.join('/')) return;
     if (parent.node.children!.has(name)) await this.remove(parent.node, rel);
+    await this.settle();
     const from = this.abs(found.path);
     const to = this.abs(rel);
     if (found.node.kind === 'link') {
@@ -401,6 +470,7 @@ export class LayerApplier {
     const name = rel[rel.length - 1]!;
     const node = parent.children!.get(name);
     if (!node) return;
+    await this.settle();
     this.forEachFile(node, rel, (p) => this.recordRemoval(p));
     parent.children!.delete(name);
     await rm(this.abs(rel), { recursive: node.kind === 'dir', force: true, maxRetries: 3 });

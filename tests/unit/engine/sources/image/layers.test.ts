@@ -322,6 +322,30 @@ describe('layer semantics (as overlayfs shows the merged tree)', () => {
     expect(image.files).toBe(1);
   });
 
+  it('many small files written while the next entries are read: duplicates, replacements and removals still in order', async () => {
+    const many = Array.from({ length: 300 }, (_, i) => file(`lib/m${i % 7}/f${i}`, `v1-${i}`));
+    const tar = await layoutTar(
+      await ociLayout({
+        layers: [
+          { items: [...many, file('lib/m0/f0', 'dup'), file('lib/m1', 'file now'), { name: 'lib/hard', type: 'link', linkname: 'lib/m2/f2' }] },
+          { items: [file('lib/m2/f2', 'v2'), file('lib/m3/.wh.f3', ''), file('lib/.wh.m4', '')] },
+        ],
+      }),
+    );
+    const image = await unpack(tar);
+    expect(await text(image, 'lib/m0/f0')).toBe('dup');
+    expect(await text(image, 'lib/m1')).toBe('file now');
+    expect(await text(image, 'lib/hard')).toBe('v1-2');
+    expect(await text(image, 'lib/m2/f2')).toBe('v2');
+    expect(await exists(image, 'lib/m3/f3')).toBe(false);
+    expect(await exists(image, 'lib/m3/f10')).toBe(true);
+    expect(await exists(image, 'lib/m4')).toBe(false);
+    expect(await text(image, 'lib/m5/f299')).toBe('v1-299');
+    const survivors = many.filter((f) => !/^lib\/(m1|m4)\//.test(f.name) && f.name !== 'lib/m3/f3').length;
+    expect(image.files).toBe(survivors + 2);
+    expect([image.layerOf('lib/m2/f2'), image.layerOf('lib/m5/f5'), image.layerOf('lib/hard')]).toEqual([1, 0, 0]);
+  });
+
   it('a name no file system holds (a segment over 255 bytes) is skipped with a note, the rest applied', async () => {
     const long = 'x'.repeat(256);
     const tar = await layoutTar(await ociLayout({ layers: [{ items: [{ name: `${long}/a`, data: 'a', pax: { path: `${long}/a` } } as TarItem, file('ok', 'ok')] }] }));
