@@ -54,6 +54,8 @@ export interface Version {
 const NOFOLLOW = fsConstants.O_NOFOLLOW ?? 0;
 const CREATE_FLAGS = fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL | NOFOLLOW;
 const MAX_HOPS = 40;
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+const WINDOWS_BAD = /[\\<>:"|?*\u0000-\u001f]|[. ]$|^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i;
 /** Files up to this size are read whole and written in parallel with the next entries. */
 const SMALL_FILE = 1024 * 1024;
 /** Small-file writes in flight at most. */
@@ -122,6 +124,8 @@ export class LayerApplier {
   private layer = 0;
   private label = '';
   private readonly inflight = new Set<Promise<void>>();
+  /** Names are checked against Windows' rules (tests set it on other systems). */
+  windows = process.platform === 'win32';
   private failure: { error: unknown } | undefined;
 
   constructor(root: string, versionsRoot: string, budget: LayerBudget, keep?: (path: string) => boolean) {
@@ -174,6 +178,12 @@ export class LayerApplier {
         if (long !== undefined) {
           entry.resume();
           this.note(parts.join('/'), `路径中的某一级名称超过 255 字节，已忽略（${label}）`);
+          continue;
+        }
+        // On Windows a backslash would split a name into folders (`..\..\x` climbing out).
+        if (this.windows && parts.some((segment) => WINDOWS_BAD.test(segment))) {
+          entry.resume();
+          this.note(parts.join('/'), `名称在 Windows 上不能使用，已忽略（${label}）`);
           continue;
         }
         try {

@@ -2,13 +2,16 @@
 // multi-platform and nested indexes) and docker save tars, with gzip, zstd and uncompressed layers,
 // through the layer semantics (whiteouts, opaque folders, replacements, hard links, links in
 // parent paths), the digest checks, the limits and the abort signal.
-import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { LayerApplier } from '../../../../../server/engine/sources/image/apply.ts';
 import { ImageError, detectImage, imagePlatforms, resolveInImage, unpackImage } from '../../../../../server/engine/sources/image/index.ts';
 import type { SquashedImage } from '../../../../../server/engine/sources/image/index.ts';
-import { useWorkspace } from '../archives.ts';
+import { resolveLimits } from '../../../../../server/engine/sources/limits.ts';
+import { tarball, useWorkspace } from '../archives.ts';
 import type { TarItem } from '../archives.ts';
 import { asFolder, asTar, dockerSave, ociLayout } from './images.ts';
 import type { Files, ImageSpec } from './images.ts';
@@ -479,5 +482,19 @@ describe('refusals leave nothing behind', () => {
     const error = await unpackImage(tar, dest()).catch((e: unknown) => e);
     expect((error as ImageError).code).toBe('destination');
     expect(await readdir(dest())).toEqual(['x']);
+  });
+});
+
+describe('LayerApplier on Windows', () => {
+  it('a name Windows reads as folders or devices (`..\\..\\x`, `aux`, `a:b`) is skipped with a note', async () => {
+    const root = path.join(ws.dir, 'root');
+    await mkdir(root);
+    const budget = { limits: resolveLimits(), signal: new AbortController().signal, entries: 0, bytes: 0, notes: [] as Array<{ path: string; reason: string }> };
+    const applier = new LayerApplier(root, path.join(ws.dir, 'versions'), budget);
+    applier.windows = true;
+    await applier.apply(0, '第 1 层', Readable.from([await tarball([file('..\\..\\x', 'x'), file('dev/aux', 'a'), file('a:b', 'c'), file('ok', 'ok')])]));
+    expect(budget.notes.map((n) => n.path)).toEqual(['..\\..\\x', 'dev/aux', 'a:b']);
+    expect(await readdir(root)).toEqual(['ok']);
+    expect(applier.attribution().files).toBe(1);
   });
 });
