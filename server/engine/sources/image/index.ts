@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { Transform } from 'node:stream';
-import { createGunzip, createZstdDecompress } from 'node:zlib';
+import zlib from 'node:zlib';
 import tar from 'tar-stream';
 import { makePrivateDirOnce, makePrivateTempDir } from '../../../files/private.ts';
 import { formatBytes, resolveLimits } from '../limits.ts';
@@ -32,6 +32,7 @@ import type { ImageSource } from './source.ts';
 export { ImageError, type ImageErrorCode } from './errors.ts';
 export type { ImageInfo, ImageLayer } from './manifest.ts';
 
+/** The merged tree of an image; `info.manifestDigest` is, for a legacy docker save (no manifest), the config's digest (the image ID). */
 export interface SquashedImage {
   /** The merged root folder (`dest`). */
   root: string;
@@ -59,6 +60,7 @@ export interface UnpackImageOptions {
   platform?: string;
   limits?: Partial<UnpackLimits>;
   signal?: AbortSignal;
+  /** At each layer's start, every 8 MiB of a layer's tar, and at the end (`layer === layers`); `bytes` written so far. */
   onProgress?: (p: { layer: number; layers: number; bytes: number }) => void;
   /** Paths (root-relative, `/`-separated) whose every version a layer writes is kept. */
   keep?: (path: string) => boolean;
@@ -105,7 +107,7 @@ async function detectGzip(input: string): Promise<'docker-archive' | 'oci-layout
   const names = new Set<string>();
   const extract = tar.extract();
   const raw = createReadStream(input);
-  const gunzip = createGunzip();
+  const gunzip = zlib.createGunzip();
   raw.pipe(gunzip);
   gunzip.on('error', (error) => extract.destroy(error));
   gunzip.pipe(extract as unknown as NodeJS.WritableStream);
@@ -181,8 +183,9 @@ export async function unpackImage(input: string, dest: string, options: UnpackIm
     const layers = plan.layers.length;
     for (const layer of plan.layers) {
       signal.throwIfAborted();
-      options.onProgress?.({ layer: layer.layer.index, layers, bytes: budget.bytes });
-      await applyLayer(source, layer, applier, budget);
+      const report = () => options.onProgress?.({ layer: layer.layer.index, layers, bytes: budget.bytes });
+      report();
+      await applyLayer(source, layer, applier, budget, report);
     }
     options.onProgress?.({ layer: layers, layers, bytes: budget.bytes });
     const { layers: attribution, files, bytes } = applier.attribution();
@@ -271,7 +274,7 @@ async function sniff(source: ImageSource, name: string): Promise<'none' | 'gzip'
 }
 
 /** Streams one layer's blob through its checks and decompressor into the applier. */
-async function applyLayer(source: ImageSource, plan: LayerPlan, applier: LayerApplier, budget: LayerBudget): Promise<void> {
+async function applyLayer(source: ImageSource, plan: LayerPlan, applier: LayerApplier, budget: LayerBudget, report: () => void): Promise<void> {
   const { layer } = plan;
   const label = layerLabel(layer.index, layer.digest || layer.diffId);
   if (!plan.blob) {
@@ -285,15 +288,23 @@ async function applyLayer(source: ImageSource, plan: LayerPlan, applier: LayerAp
   const outer = meter(algorithm, (total) => {
     if (plan.expect && total > layer.size && layer.size > 0) throw digestMismatch(label);
   });
+  let reported = 0;
   const inner = meter('sha256', (total) => {
+    if (total - reported >= PROGRESS_STEP) {
+      reported = total;
+      report();
+    }
     if (compression !== 'none' && total > limits.ratioGraceBytes && total / Math.max(1, outer.total()) > limits.maxRatio) {
       throw new ImageError('ratio', `镜像${label}的压缩比超过 ${limits.maxRatio}:1 上限，疑似压缩炸弹，已拒绝`);
     }
     // The layer's tar itself (headers, padding, entries skipped) may not outgrow the whole budget.
     if (total > limits.maxTotalBytes + 1024 * 1024) throw new ImageError('too-large', `镜像${label}解压后超过 ${formatBytes(limits.maxTotalBytes)} 上限，疑似压缩炸弹，已拒绝`);
   });
+  if (compression === 'zstd' && typeof zlib.createZstdDecompress !== 'function') {
+    throw new ImageError('unsupported', `镜像${label}使用 zstd 压缩，当前运行环境（Node.js ${process.versions.node}）不支持解压 zstd`);
+  }
   const raw = source.open(plan.blob);
-  const decoder = compression === 'gzip' ? createGunzip() : compression === 'zstd' ? createZstdDecompress() : undefined;
+  const decoder = compression === 'gzip' ? zlib.createGunzip() : compression === 'zstd' ? zlib.createZstdDecompress() : undefined;
   const chain: Readable[] = [raw, outer, ...(decoder ? [decoder] : []), inner];
   for (let i = 0; i + 1 < chain.length; i++) {
     const from = chain[i]!;
@@ -328,6 +339,9 @@ async function applyLayer(source: ImageSource, plan: LayerPlan, applier: LayerAp
     throw new ImageError('digest', `镜像${label}解压后的内容与配置中的 diff_id（${layer.diffId.slice(0, 19)}）不符，文件已损坏或被篡改`);
   }
 }
+
+/** A large layer reports its progress every this many uncompressed bytes. */
+const PROGRESS_STEP = 8 * 1024 * 1024;
 
 const digestMismatch = (label: string) => new ImageError('digest', `镜像${label}的内容与摘要不符，文件已损坏或被篡改`);
 
