@@ -137,11 +137,16 @@ export async function indexTar(file: string, maxEntries: number): Promise<Map<st
       const realSize = pax.size !== undefined ? Number(pax.size) : size;
       if (type === '0' || type === '\0' || type === '7') entries.set(name, { offset: data, size: realSize });
       else if (type === '1') links.push([name, normalName(pax.linkpath ?? cstring(header, 157, 100))]);
+      else if (type === '2') {
+        // docker save links a layer.tar it already wrote (`../<id>/layer.tar`): read from the folder of the link.
+        const target = path.posix.normalize(path.posix.join(path.posix.dirname(name), pax.linkpath ?? cstring(header, 157, 100)));
+        if (!target.startsWith('../') && !path.posix.isAbsolute(target)) links.push([name, normalName(target)]);
+      }
       pax = {};
       longName = undefined;
       pos = data + Math.ceil(realSize / BLOCK) * BLOCK;
     }
-    // Hard links inside the outer tar (identical blobs) read the data of their target.
+    // Links inside the outer tar (identical blobs) read the data of their target.
     for (const [name, target] of links) {
       const entry = entries.get(target);
       if (entry) entries.set(name, entry);

@@ -410,6 +410,18 @@ describe('docker save tars built here', () => {
     }
   });
 
+  it('a layer saved twice is a link to the first layer.tar, as docker save writes it', async () => {
+    const same = { items: [file('same', 'same')] };
+    const files = await dockerSave({ layers: [same, { items: [file('other', 'o')] }, same] });
+    const manifest = JSON.parse(files.get('manifest.json')!.toString('utf8')) as Array<{ Layers: string[] }>;
+    const [first, , third] = manifest[0]!.Layers;
+    const items: TarItem[] = [...files].filter(([name]) => name !== third).map(([name, data]) => ({ name, data }));
+    items.push({ name: third!, type: 'symlink', linkname: `../${first}` });
+    const image = await unpack(await ws.put('save.tar', await tarball(items)));
+    expect(image.layerOf('same')).toBe(2);
+    expect(image.info.layers[2]!.digest).toBe(image.info.layers[0]!.digest);
+  });
+
   it("a layer.tar that does not match the config's diff_id is refused, naming the layer", async () => {
     const error = await refused(await ws.put('save.tar', await asTar(await dockerSave({ layers: [spec.layers[0]!, { ...spec.layers[1]!, tamper: true }] }))));
     expect(error.code).toBe('digest');
