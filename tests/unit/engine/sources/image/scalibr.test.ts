@@ -2,13 +2,15 @@
 // read in place from the shared corpus): after applying the layers, the final tree is what each
 // Dockerfile describes: files and their contents, the layer that wrote each, deleted and
 // overwritten files, symbolic links (kept as links, resolved inside the image root), cycles and
-// escaping links refused.
+// escaping links refused. Also scalibr's layer-tracing scenario (populatelayers.yml), built here.
 import { lstat, readFile, readdir, readlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { ImageError, detectImage, imagePlatforms, resolveInImage, unpackImage } from '../../../../../server/engine/sources/image/index.ts';
 import type { SquashedImage } from '../../../../../server/engine/sources/image/index.ts';
 import { useWorkspace } from '../archives.ts';
+import { asTar, ociLayout } from './images.ts';
 
 const CORPUS = path.resolve(import.meta.dirname, '../../../../../../shared/corpora/images/scalibr/artifact/image');
 const layerscanning = (name: string) => path.join(CORPUS, 'layerscanning/image/testdata', name);
@@ -204,5 +206,28 @@ describe('scalibr fixtures: the final tree is what the Dockerfile describes', ()
 
   it('platforms of a docker save: the config names one', async () => {
     expect(await imagePlatforms(layerscanning('basic.tar'))).toEqual(['linux/amd64']);
+  });
+});
+
+describe('scalibr populatelayers.yml: the layer in which each lockfile version appeared', () => {
+  it('added, deleted, re-added and edited in place across five layers', async () => {
+    const spec = parse(await readFile(path.join(CORPUS, 'layerscanning/trace/testdata/populatelayers.yml'), 'utf8')) as { layers: Array<{ files: Record<string, string[] | null> }> };
+    const layers = spec.layers.map(({ files }) => ({
+      items: Object.entries(files).map(([name, packages]) => (name.startsWith('~') ? { name: `.wh.${name.slice(1)}`, data: '' } : { name, data: `${(packages ?? []).join('\n')}\n` })),
+    }));
+    const input = await ws.put('layers.tar', await asTar(await ociLayout({ layers })));
+    const image = await unpackImage(input, path.join(ws.dir, 'root'), { keep: (p) => p.endsWith('.txt') });
+    const history = async (p: string) => Promise.all(image.versionsOf(p).map(async (v) => [v.layer, v.file === null ? null : (await readFile(v.file, 'utf8')).trim().split('\n')]));
+    expect(await history('foo.txt')).toEqual([
+      [0, ['foo']],
+      [4, ['foo', 'foo2']],
+    ]);
+    expect(await history('bar.txt')).toEqual([
+      [0, ['bar']],
+      [1, null],
+      [3, ['bar']],
+    ]);
+    expect(await history('baz.txt')).toEqual([[2, ['baz']]]);
+    expect([image.layerOf('foo.txt'), image.layerOf('bar.txt'), image.layerOf('baz.txt')]).toEqual([4, 3, 2]);
   });
 });
