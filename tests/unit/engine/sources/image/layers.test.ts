@@ -437,6 +437,34 @@ describe('refusals leave nothing behind', () => {
     expect(error.message).toMatch(/第 2 层（sha256:[0-9a-f]{12}）/);
   });
 
+  it('a manifest or config blob that does not match its digest', async () => {
+    const files = await ociLayout(threeLayers);
+    const index = JSON.parse(files.get('index.json')!.toString('utf8')) as { manifests: Array<{ digest: string }> };
+    const name = `blobs/sha256/${index.manifests[0]!.digest.slice(7)}`;
+    const manifest = JSON.parse(files.get(name)!.toString('utf8')) as { config: { digest: string } };
+    const configName = `blobs/sha256/${manifest.config.digest.slice(7)}`;
+    const tampered = new Map(files).set(configName, Buffer.from(files.get(configName)!.toString('utf8').replace('PATH=/usr/bin', 'PATH=/evil')));
+    let error = await refused(await layoutTar(tampered));
+    expect(error.code).toBe('digest');
+    expect(error.message).toContain('配置');
+    files.set(name, Buffer.from(files.get(name)!.toString('utf8').replace('"schemaVersion":2', '"schemaVersion": 2')));
+    error = await refused(await layoutTar(files));
+    expect(error.code).toBe('digest');
+    expect(error.message).toContain('镜像清单');
+  });
+
+  it('a docker save whose config does not match the digest in its name', async () => {
+    const files = await dockerSave(threeLayers);
+    const configName = [...files.keys()].find((n) => n.endsWith('.json') && n !== 'manifest.json')!;
+    files.set(configName, Buffer.from(files.get(configName)!.toString('utf8').replace('PATH=/usr/bin', 'PATH=/evil')));
+    expect((await refused(await ws.put('save.tar', await asTar(files)))).code).toBe('digest');
+  });
+
+  it('the platforms of something that is no image: refused', async () => {
+    const error = await imagePlatforms(await ws.put('x.bin', Buffer.from('not an image at all'))).catch((e: unknown) => e);
+    expect((error as ImageError).code).toBe('not-image');
+  });
+
   it('a wrong diff_id', async () => {
     const error = await refused(await layoutTar(await ociLayout({ layers: [{ items: [file('a', 'a')], wrongDiffId: true }] })));
     expect(error.code).toBe('digest');
