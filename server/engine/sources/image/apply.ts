@@ -289,7 +289,7 @@ export class LayerApplier {
     const handle = await openPrivate(absolute, CREATE_FLAGS, fileMode);
     await pipeline(source, meter, handle.createWriteStream(), { signal: this.budget.signal });
     parent.node.children!.set(name, { kind: 'file', layer: this.layer, size: written });
-    await this.snapshot(rel, absolute);
+    await this.snapshot(rel, absolute, written);
   }
 
   /**
@@ -366,7 +366,7 @@ export class LayerApplier {
       await copyPrivateFile(from, to, fsConstants.COPYFILE_EXCL);
     }
     parent.node.children!.set(name, { kind: 'file', layer: this.layer, size: found.node.size });
-    await this.snapshot(rel, to);
+    await this.snapshot(rel, to, found.node.size);
   }
 
   // ---- whiteouts ------------------------------------------------------------------------------
@@ -493,9 +493,12 @@ export class LayerApplier {
 
   // ---- snapshots of kept paths ----------------------------------------------------------------
 
-  private async snapshot(rel: string[], absolute: string): Promise<void> {
+  /** Copies a kept file as this layer left it; the copies count against the total-size limit. */
+  private async snapshot(rel: string[], absolute: string, size: number): Promise<void> {
     const key = rel.join('/');
     if (!this.keep?.(key)) return;
+    this.budget.bytes += size;
+    if (this.budget.bytes > this.budget.limits.maxTotalBytes) throw this.totalTooLarge();
     const copy = path.join(this.versionsRoot, String(this.layer), ...rel);
     await makePrivateDir(path.dirname(copy));
     await rm(copy, { force: true });
