@@ -7,6 +7,7 @@ export type ImageErrorCode =
   | 'not-image' // neither a docker save tar nor an OCI image layout
   | 'unsupported' // a media type, schema or compression we do not read
   | 'platform' // the wanted platform is not in the image
+  | 'reference' // the wanted image (tag) is not in the input
   | 'missing' // a blob the manifest names is absent
   | 'digest' // a blob's or a layer's content does not match its digest
   | 'corrupt' // malformed JSON, truncated tar or compressed data

@@ -47,7 +47,11 @@ export interface SquashedImage {
    * an absolute path under `versionsRoot`) or removed it (`file: null`), in layer order.
    */
   versionsOf(path: string): Array<{ layer: number; file: string | null }>;
-  /** Entries not applied (device files, fifos, foreign layers not included, ...), with why (Chinese). */
+  /**
+   * Entries not applied (device files, fifos, names the file system refuses, ...), with why
+   * (Chinese); a foreign layer whose blob is not included under its digest; `path: ''` for the
+   * input as a whole (other images it holds that were not unpacked).
+   */
   notes: Array<{ path: string; reason: string }>;
   /** The folder beside `root` holding the kept versions (`<dest>.versions`); removed by `remove()`. */
   versionsRoot: string;
@@ -58,6 +62,8 @@ export interface SquashedImage {
 export interface UnpackImageOptions {
   /** `linux/arm64`, `linux/arm/v7`; default linux/amd64, or the image's only platform. */
   platform?: string;
+  /** Which image of an input holding several (`nginx:1.25`, as tagged); the first when absent. */
+  image?: string;
   limits?: Partial<UnpackLimits>;
   signal?: AbortSignal;
   /** At each layer's start, every 8 MiB of a layer's tar, and at the end (`layer === layers`); `bytes` written so far. */
@@ -177,8 +183,12 @@ export async function unpackImage(input: string, dest: string, options: UnpackIm
     };
     const source = await openSource(input, { limits, signal, scratch });
     if (!source) throw notImage();
-    const plan = await planImage(source, options.platform);
+    const plan = await planImage(source, options.platform, options.image);
     const budget: LayerBudget = { limits, signal, entries: 0, bytes: 0, notes: [] };
+    if (plan.others.length) {
+      const chosen = plan.info.repoTags.join('、') || '（无标签）';
+      budget.notes.push({ path: '', reason: `输入包含多个镜像，已分析 ${chosen}；其余镜像（${plan.others.join('；')}）未分析，可指定要分析的镜像` });
+    }
     const applier = new LayerApplier(workRoot, workVersions, budget, options.keep);
     const layers = plan.layers.length;
     for (const layer of plan.layers) {

@@ -57,6 +57,8 @@ export interface LayerPlan {
 
 export interface ImagePlan {
   format: 'docker-archive' | 'oci-layout';
+  /** The other images the input holds (their tags), when it holds several. */
+  others: string[];
   info: ImageInfo;
   layers: LayerPlan[];
 }
@@ -203,15 +205,39 @@ function configPlatform(config: Json): Platform {
   };
 }
 
-/** Picks the wanted platform among candidates (default linux/amd64; the only one when there is one). */
-function choose<T extends { platform: Platform }>(candidates: T[], wanted: string | undefined): T {
+/** `nginx:1.25`, `docker.io/library/nginx:1.25` and `nginx` (`:latest`) name the same image. */
+function sameReference(tag: string, reference: string): boolean {
+  const normal = (ref: string) => {
+    let r = ref.trim().toLowerCase().replace(/^docker\.io\/(library\/)?/, '').replace(/^index\.docker\.io\/(library\/)?/, '');
+    if (!r.includes('@') && !/:[^/]+$/.test(r)) r += ':latest';
+    return r;
+  };
+  return tag === reference || normal(tag) === normal(reference);
+}
+
+/**
+ * Picks the image named by `reference` (a tag; any when absent) for the wanted platform (default
+ * linux/amd64; the only one when there is one). `others`: the other images the input holds.
+ */
+function choose<T extends { platform: Platform; tags: string[] }>(all: T[], wanted: string | undefined, reference: string | undefined): { chosen: T; others: string[] } {
+  if (!all.length) throw new ImageError('not-image', '镜像中没有可用的镜像清单');
+  let candidates = all;
+  if (reference) {
+    candidates = all.filter((c) => c.tags.some((t) => sameReference(t, reference)));
+    const tags = [...new Set(all.flatMap((c) => c.tags))];
+    if (!candidates.length) throw new ImageError('reference', `输入中没有镜像 ${reference}，其中的镜像：${tags.join('、') || '（均无标签）'}`);
+  }
   const names = [...new Set(candidates.map((c) => platformName(c.platform)))];
-  if (!candidates.length) throw new ImageError('not-image', '镜像中没有可用的镜像清单');
-  if (!wanted && names.length === 1) return candidates[0]!;
-  const want = parsePlatform(wanted ?? 'linux/amd64');
-  const found = candidates.find((c) => matches(want, c.platform));
-  if (found) return found;
-  throw new ImageError('platform', `镜像中没有 ${platformName(want)} 平台的镜像，可用平台：${names.join('、')}`);
+  let chosen: T | undefined;
+  if (!wanted && names.length === 1) chosen = candidates[0]!;
+  else {
+    const want = parsePlatform(wanted ?? 'linux/amd64');
+    chosen = candidates.find((c) => matches(want, c.platform));
+    if (!chosen) throw new ImageError('platform', `镜像中没有 ${platformName(want)} 平台的镜像，可用平台：${names.join('、')}`);
+  }
+  const key = chosen.tags.join('\n');
+  const others = [...new Set(candidates.filter((c) => c.tags.join('\n') !== key).map((c) => c.tags.join('、') || '（无标签）'))];
+  return { chosen, others };
 }
 
 function imageConfig(config: Json): ImageInfo['config'] {
@@ -281,6 +307,7 @@ export const notImage = () => new ImageError('not-image', '输入不是容器镜
 
 interface DockerCandidate {
   entry: Json;
+  tags: string[];
   config: Json;
   configName: string;
   configData: Buffer;
@@ -304,14 +331,14 @@ async function dockerCandidates(source: ImageSource): Promise<DockerCandidate[]>
     if (!source.has(name)) throw new ImageError('missing', `镜像中缺少配置文件 ${configName}`);
     const configData = await source.read(name);
     const config = parseJson(configData, '配置');
-    out.push({ entry, config, configName: name, configData, platform: configPlatform(config) });
+    out.push({ entry, tags: strings(entry.RepoTags) ?? [], config, configName: name, configData, platform: configPlatform(config) });
   }
   return out;
 }
 
-async function dockerPlan(source: ImageSource, wanted: string | undefined): Promise<ImagePlan> {
+async function dockerPlan(source: ImageSource, wanted: string | undefined, reference: string | undefined): Promise<ImagePlan> {
   const candidates = await dockerCandidates(source);
-  const chosen = choose(candidates, wanted);
+  const { chosen, others } = choose(candidates, wanted, reference);
   const { entry, config, configName, configData } = chosen;
   // Legacy saves name the config `<hex>.json`, new ones `blobs/sha256/<hex>`: either way its digest.
   const hex = /(?:^|\/)([a-f0-9]{64})(?:\.json)?$/.exec(configName)?.[1];
@@ -339,6 +366,7 @@ async function dockerPlan(source: ImageSource, wanted: string | undefined): Prom
   const platforms = [...new Set(candidates.map((c) => platformName(c.platform)))];
   return {
     format: 'docker-archive',
+    others,
     info: info({ manifestDigest: configDigest, repoTags, platform: chosen.platform, platforms, layers: layers.map((l) => l.layer) }, config),
     layers,
   };
@@ -384,9 +412,9 @@ async function ociCandidates(source: ImageSource): Promise<OciCandidate[]> {
   return out;
 }
 
-async function ociPlan(source: ImageSource, wanted: string | undefined): Promise<ImagePlan> {
+async function ociPlan(source: ImageSource, wanted: string | undefined, reference: string | undefined): Promise<ImagePlan> {
   const candidates = await ociCandidates(source);
-  const chosen = choose(candidates, wanted);
+  const { chosen, others } = choose(candidates, wanted, reference);
   const { manifest, config } = chosen;
   const descriptors = Array.isArray(manifest.layers) ? manifest.layers.filter(isObject) : [];
   const ids = diffIds(config);
@@ -427,15 +455,16 @@ async function ociPlan(source: ImageSource, wanted: string | undefined): Promise
   const platforms = [...new Set(candidates.map((c) => platformName(c.platform)))];
   return {
     format: 'oci-layout',
+    others,
     info: info({ manifestDigest: str(chosen.descriptor.digest)!, repoTags, platform: chosen.platform, platforms, layers: layers.map((l) => l.layer) }, config),
     layers,
   };
 }
 
-/** The image to unpack for the wanted platform. */
-export async function planImage(source: ImageSource, wanted: string | undefined): Promise<ImagePlan> {
+/** The image to unpack: the one `reference` names (the first when absent), for the wanted platform. */
+export async function planImage(source: ImageSource, wanted: string | undefined, reference?: string): Promise<ImagePlan> {
   const format = formatOf(source);
-  if (format === 'oci-layout') return ociPlan(source, wanted);
-  if (format === 'docker-archive') return dockerPlan(source, wanted);
+  if (format === 'oci-layout') return ociPlan(source, wanted, reference);
+  if (format === 'docker-archive') return dockerPlan(source, wanted, reference);
   throw notImage();
 }

@@ -422,6 +422,29 @@ describe('docker save tars built here', () => {
     expect(image.info.layers[2]!.digest).toBe(image.info.layers[0]!.digest);
   });
 
+  it('a save of several images: the first unless one is named (as tagged, docker.io/library/ or not)', async () => {
+    const a = await dockerSave({ layers: [{ items: [file('which', 'a')] }] }, 'app:1');
+    const b = await dockerSave({ layers: [{ items: [file('which', 'b')] }] }, 'nginx:1.25');
+    const both = new Map([...a, ...b]);
+    both.set('manifest.json', Buffer.from(JSON.stringify([...JSON.parse(a.get('manifest.json')!.toString('utf8')), ...JSON.parse(b.get('manifest.json')!.toString('utf8'))])));
+    const input = await ws.put('two.tar', await asTar(both));
+    let image = await unpack(input);
+    expect(await text(image, 'which')).toBe('a');
+    expect(image.notes).toHaveLength(1);
+    expect(image.notes[0]!.reason).toContain('nginx:1.25');
+    await image.remove();
+    for (const name of ['nginx:1.25', 'docker.io/library/nginx:1.25']) {
+      image = await unpack(input, { image: name });
+      expect(await text(image, 'which')).toBe('b');
+      expect(image.info.repoTags).toEqual(['nginx:1.25']);
+      expect(image.notes).toEqual([]);
+      await image.remove();
+    }
+    const error = await refused(input, { image: 'redis' });
+    expect(error.code).toBe('reference');
+    expect(error.message).toContain('app:1、nginx:1.25');
+  });
+
   it("a layer.tar that does not match the config's diff_id is refused, naming the layer", async () => {
     const error = await refused(await ws.put('save.tar', await asTar(await dockerSave({ layers: [spec.layers[0]!, { ...spec.layers[1]!, tamper: true }] }))));
     expect(error.code).toBe('digest');
