@@ -397,9 +397,9 @@ describe('layer semantics (as overlayfs shows the merged tree)', () => {
 describe('docker save tars built here', () => {
   const spec: ImageSpec = { layers: [{ items: [file('a', 'a1'), file('b', 'b')] }, { items: [file('a', 'a2'), file('.wh.b', '')] }] };
 
-  it('legacy layout, plain and gzip-compressed', async () => {
+  it('legacy layout, plain, gzip-compressed and unpacked into a folder', async () => {
     const files = await dockerSave(spec, 'demo:1.0');
-    for (const input of [await ws.put('save.tar', await asTar(files)), await ws.put('save.tgz', gzipSync(await asTar(files)))]) {
+    for (const input of [await ws.put('save.tar', await asTar(files)), await ws.put('save.tgz', gzipSync(await asTar(files))), await asFolder(path.join(ws.dir, 'saved'), files)]) {
       expect(await detectImage(input)).toBe('docker-archive');
       const image = await unpack(input);
       expect(await text(image, 'a')).toBe('a2');
