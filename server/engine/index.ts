@@ -91,6 +91,31 @@ export async function openInput(...args: Parameters<typeof import('./sources/unp
   return (await import('./sources/unpack.ts')).openInput(...args);
 }
 
+// ---- Container images (docker save tars, OCI layouts) --------------------------------------------
+
+export { ImageError, type ImageErrorCode } from './sources/image/errors.ts';
+export type { ImageInfo, ImageLayer, SquashedImage, UnpackImageOptions } from './sources/image/index.ts';
+
+/** `docker-archive`, `oci-layout` or null: what an input is, by content (a file, a gzip-compressed tar or a folder). */
+export async function detectImage(...args: Parameters<typeof import('./sources/image/index.ts').detectImage>) {
+  return (await import('./sources/image/index.ts')).detectImage(...args);
+}
+
+/** The platforms an image offers (`linux/amd64`, `linux/arm/v7`). */
+export async function imagePlatforms(...args: Parameters<typeof import('./sources/image/index.ts').imagePlatforms>) {
+  return (await import('./sources/image/index.ts')).imagePlatforms(...args);
+}
+
+/** Applies an image's layers into one folder, with the layer of each file and the kept versions of chosen paths (ImageError when refused). */
+export async function unpackImage(...args: Parameters<typeof import('./sources/image/index.ts').unpackImage>) {
+  return (await import('./sources/image/index.ts')).unpackImage(...args);
+}
+
+/** A path of an unpacked image resolved as the container sees it (links inside the root); null when nothing is there. */
+export async function resolveInImage(...args: Parameters<typeof import('./sources/image/index.ts').resolveInImage>) {
+  return (await import('./sources/image/index.ts')).resolveInImage(...args);
+}
+
 // ---- SBOM and Excel component lists -----------------------------------------------------------
 
 /** The SBOM importer (CycloneDX, SPDX, in-toto): importSbom, validateCycloneDx, decodeText, normalizePurl, sbomExtractor, … */
