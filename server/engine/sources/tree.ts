@@ -1,6 +1,6 @@
 // A scan root on disk: walks it without following links out of it, and gives extractors a
 // read-only view confined to the root (no `..`, no absolute paths, no symlink escape).
-import { lstat, opendir, readFile, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, open, opendir, readFile, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExtractContext, InputFile } from '../model.ts';
 
@@ -13,7 +13,18 @@ export interface WalkedFile extends InputFile {
 
 function inputFile(root: string, rel: string, size: number): WalkedFile {
   const absolute = path.join(root, rel);
-  return { path: rel, size, absolute, read: () => readFile(absolute), text: () => readFile(absolute, 'utf8') };
+  return { path: rel, size, absolute, read: () => readFile(absolute), text: () => readFile(absolute, 'utf8'), readAt: (position, length) => readRange(absolute, position, length) };
+}
+
+async function readRange(file: string, position: number, length: number): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(Math.max(0, length));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+    return bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Yields every regular file under root (root-relative, `/`-separated); symlinks are not followed. */
