@@ -4,7 +4,10 @@ import { lstat, open, opendir, readFile, readdir, realpath, stat } from 'node:fs
 import path from 'node:path';
 import type { ExtractContext, InputFile } from '../model.ts';
 
-/** Folders never worth walking: VCS metadata. node_modules is read on demand by the npm extractor. */
+/**
+ * Folders never worth walking: VCS metadata. A project's node_modules (beside its package.json) is
+ * read on demand by the npm extractor; see installedPackages for the other node_modules.
+ */
 const SKIP_DIRS = new Set(['.git', '.svn', '.hg', 'node_modules', 'bower_components']);
 
 export interface WalkedFile extends InputFile {
@@ -38,10 +41,41 @@ export async function* walkTree(root: string, signal?: AbortSignal): AsyncGenera
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         if (!SKIP_DIRS.has(entry.name)) pending.push(childRel);
+        else if (entry.name === 'node_modules') yield* installedPackages(root, rel, childRel);
       } else if (entry.isFile()) {
         const info = await lstat(path.join(root, childRel));
         yield inputFile(root, childRel, info.size);
       }
+    }
+  }
+}
+
+/**
+ * A node_modules folder with no package.json beside it belongs to no project the npm extractor
+ * would read it for: the global packages of `npm install -g` (/usr/local/lib/node_modules) or an
+ * application copied into an image without its manifest. Its top-level packages' package.json
+ * files are offered as files (what lies under each package is read on demand by the npm extractor).
+ */
+async function* installedPackages(root: string, parent: string, nodeModules: string): AsyncGenerator<WalkedFile> {
+  const owner = await lstat(path.join(root, parent, 'package.json')).catch(() => undefined);
+  if (owner) return;
+  const manifestOf = async (rel: string): Promise<WalkedFile | undefined> => {
+    const info = await lstat(path.join(root, rel, 'package.json')).catch(() => undefined);
+    return info?.isFile() ? inputFile(root, `${rel}/package.json`, info.size) : undefined;
+  };
+  const names = await readdir(path.join(root, nodeModules), { withFileTypes: true }).catch(() => []);
+  for (const entry of names.sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+    const rel = `${nodeModules}/${entry.name}`;
+    if (entry.name.startsWith('@')) {
+      const scoped = await readdir(path.join(root, rel), { withFileTypes: true }).catch(() => []);
+      for (const inner of scoped.sort((a, b) => a.name.localeCompare(b.name))) {
+        const file = inner.isDirectory() ? await manifestOf(`${rel}/${inner.name}`) : undefined;
+        if (file) yield file;
+      }
+    } else {
+      const file = await manifestOf(rel);
+      if (file) yield file;
     }
   }
 }

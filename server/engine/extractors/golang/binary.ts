@@ -15,6 +15,7 @@ import type { Component, Extractor, InputFile, Target } from '../../model.ts';
 import { golangPurl } from '../../purl.ts';
 import { fileAccess } from '../common/random-access.ts';
 import { isExecutableMagic, readGoBuildInfo } from './buildinfo.ts';
+import { isLocalReplacement } from './modfile.ts';
 import type { GoBuildInfo, GoModule } from './buildinfo.ts';
 
 /** Smaller than any executable the Go linker writes (a stripped hello world is ~800 KB). */
@@ -68,9 +69,13 @@ function mainVersion(info: GoBuildInfo): string {
 function effective(m: GoModule): { path: string; version: string } {
   const r = m.replace;
   if (!r) return { path: m.path, version: m.version };
-  // A directory replacement (`=> ../fork`) has no version: the module's name, version unknown.
-  return r.version ? { path: r.path, version: r.version } : { path: m.path, version: '' };
+  // A directory replacement (`=> ../fork`, version empty or `(devel)`): the module's name, version unknown.
+  const local = !r.version || r.version === '(devel)' || isLocalReplacement({ newPath: r.path, newVersion: r.version });
+  return local ? { path: m.path, version: '' } : { path: r.path, version: r.version };
 }
+
+/** A module path a purl can name: no directory paths, nothing empty between slashes. */
+const isModulePath = (p: string) => p !== '' && !/^(\.|\/|[A-Za-z]:)/.test(p) && !p.split('/').includes('') && !/\s/.test(p);
 
 export function componentsFromBuildInfo(info: GoBuildInfo, file: string): Target {
   const location = [{ file }];
@@ -84,12 +89,12 @@ export function componentsFromBuildInfo(info: GoBuildInfo, file: string): Target
     }
     return purl;
   };
-  const deps = info.deps.map(effective).filter((d) => d.path).map((d) => add(d.path, d.version, false));
+  const deps = info.deps.map(effective).filter((d) => isModulePath(d.path)).map((d) => add(d.path, d.version === '(devel)' ? '' : d.version, false));
   const std = stdlibVersion(info.goVersion);
   if (std) deps.push(add('stdlib', std, false));
   const mainPath = info.main?.path || info.path;
   let roots = deps;
-  if (mainPath && mainPath !== 'command-line-arguments') {
+  if (isModulePath(mainPath) && mainPath !== 'command-line-arguments') {
     const main = add(mainPath, mainVersion(info), true);
     const mainComponent = components.find((c) => c.purl === main)!;
     mainComponent.dependsOn = deps.filter((d) => d !== main);

@@ -169,6 +169,15 @@ describe('Go binary details', () => {
     expect(result.targets[0]!.components.find((c) => c.name === 'example.com/app')!.version).toBe('v0.0.0-20240304050607-0123456789ab');
   });
 
+  it('a program built from files (command-line-arguments) with directory replacements marked (devel)', async () => {
+    const text = 'path\tcommand-line-arguments\ndep\tcnrm.example/cnrm\tv0.0.0-00010101000000-000000000000\n=>\t./private_repos/cnrm/\t(devel)\t\ndep\tgithub.com/gogo/protobuf\tv1.3.1\n=>\tgithub.com/gogo/protobuf\tv1.3.2\t\n';
+    const result = await scan({ 'bin/cli': pointerElf('go1.17.2', text, { ptrSize: 8, bigEndian: false }) });
+    expect(result.problems).toEqual([]);
+    const target = result.targets[0]!;
+    expect(target.components.map((c) => c.purl).sort()).toEqual(['pkg:golang/cnrm.example/cnrm', 'pkg:golang/github.com/gogo/protobuf@v1.3.2', 'pkg:golang/stdlib@1.17.2']);
+    expect(target.roots.sort()).toEqual(target.components.map((c) => c.purl).sort());
+  });
+
   it('leaves non-Go executables and other files alone', async () => {
     const elf = Buffer.alloc(100 * 1024);
     elf.writeUInt32BE(0x7f454c46, 0);
