@@ -25,6 +25,10 @@ function rootfs(): Record<string, Buffer | string | object> {
     'usr/lib/python3/dist-packages/crcmod-1.7.egg-info': fx('image-langs/python/crcmod-1.7.PKG-INFO'),
     'usr/local/lib/python3.12/site-packages/distro-1.8.0.dist-info/METADATA': fx('image-langs/python/distro-1.8.0.METADATA'),
     'usr/local/lib/python3.12/site-packages/distro-1.8.0.dist-info/RECORD': 'distro/__init__.py,,\n',
+    // An egg installed zipped by easy_install, read in place.
+    'usr/local/lib/python3.12/site-packages/PyJWT-2.6.0-py3.12.egg': makeZip({
+      entries: { 'EGG-INFO/PKG-INFO': fx('image-langs/python/PyJWT-2.6.0.PKG-INFO'), 'jwt/__init__.py': '' },
+    }),
     // npm: a global install (debug with ms nested), an application's node_modules without its
     // package.json (hoisted), and an application with package.json and node_modules but no lockfile.
     'usr/local/lib/node_modules/debug/package.json': fx('image-langs/npm/debug/package.json'),
@@ -70,7 +74,7 @@ describe('language packages in an image root filesystem', () => {
       if (licenses) expect(entry!.licenses, purl).toEqual(licenses);
     };
 
-    expectAt('pkg:pypi/pyjwt@2.6.0', ['usr/lib/python3/dist-packages/PyJWT-2.6.0.egg-info/PKG-INFO'], ['MIT']);
+    expectAt('pkg:pypi/pyjwt@2.6.0', ['usr/lib/python3/dist-packages/PyJWT-2.6.0.egg-info/PKG-INFO', 'usr/local/lib/python3.12/site-packages/PyJWT-2.6.0-py3.12.egg'], ['MIT']);
     expectAt('pkg:pypi/crcmod@1.7', ['usr/lib/python3/dist-packages/crcmod-1.7.egg-info'], ['MIT']);
     expectAt('pkg:pypi/distro@1.8.0', ['usr/local/lib/python3.12/site-packages/distro-1.8.0.dist-info/METADATA'], ['Apache-2.0']);
 
