@@ -6,7 +6,8 @@
 //     Implementation-Title / Bundle-SymbolicName / the file name for the artifact,
 //     Implementation-Version / Bundle-Version / Specification-Version for the version, and
 //     Bundle-License;
-//  3. else the file name (`guava-31.1-jre.jar` -> guava 31.1-jre);
+//  3. else the file name (`guava-31.1-jre.jar` -> guava 31.1-jre); an archive nothing gives a
+//     version (`app.war` of an in-house build) is no component, only the container of its jars;
 // without a group anywhere, the artifact's name stands for it (the convention of oro:oro,
 // javax.inject:javax.inject, junit:junit and most artifacts published before groups had dots).
 // An archive holding several pom.properties (a shaded or "uber" jar) contains the other artifacts:
@@ -29,7 +30,7 @@ const MAX_DEPTH = 3;
 /** Metadata files larger than this are not metadata. */
 const MAX_META = 1024 * 1024;
 /** A deflated nested archive is inflated into memory up to this size (stored ones are read in place). */
-const MAX_NESTED = 256 * 1024 * 1024;
+const MAX_NESTED = 64 * 1024 * 1024;
 const MAX_ARCHIVES = 10_000;
 
 interface Identity { group: string; artifact: string; version: string; licenses: string[] }
@@ -121,7 +122,7 @@ async function readText(src: RandomAccess, entry: ZipEntry | undefined): Promise
   return data?.toString('utf8');
 }
 
-interface Walk { archives: number; readNested: boolean }
+interface Walk { archives: number; readNested: boolean; problems: string[] }
 
 async function readArchive(src: RandomAccess, location: string, depth: number, walk: Walk): Promise<Found | undefined> {
   if (!looksLikeZip(await src.read(0, 4))) {
@@ -151,18 +152,36 @@ async function readArchive(src: RandomAccess, location: string, depth: number, w
     const manifest = await readText(src, byName.get('META-INF/MANIFEST.MF'));
     if (manifest) own.licenses = bundleLicenses(parseManifest(manifest).get('bundle-license'));
   }
+  // Nothing names a version (`app.jar` of an in-house build): a container of what it holds, not a component.
+  if (!own.version) own = { ...own, artifact: '' };
   const found: Found = { identity: own, location, contained: poms.filter((p) => p !== own), nested: [] };
   if (!walk.readNested || depth >= MAX_DEPTH) return found;
   for (const e of entries) {
     if (!ARCHIVE.test(e.name) || e.name.endsWith('/')) continue;
-    if (++walk.archives > MAX_ARCHIVES) break;
-    const inner = await zipEntryAccess(src, e, MAX_NESTED);
-    if (!inner) continue;
+    if (++walk.archives > MAX_ARCHIVES) {
+      walk.problems.push(`Java 归档 ${location} 内嵌的归档超过 ${MAX_ARCHIVES} 个，其余未读取`);
+      break;
+    }
+    const nested = `${location}!/${e.name}`;
+    let inner: RandomAccess | undefined;
     try {
-      const child = await readArchive(inner, `${location}!/${e.name}`, depth + 1, walk);
+      inner = await zipEntryAccess(src, e, MAX_NESTED);
+    } catch (error) {
+      if (!(error instanceof ZipFormatError)) throw error;
+      walk.problems.push(`无法读取内嵌的 Java 归档 ${nested}：${error.message}`);
+      continue;
+    }
+    if (!inner) {
+      const why = e.encrypted ? '条目已加密' : e.size > MAX_NESTED ? `解压后超过 ${MAX_NESTED / 1024 / 1024} MiB` : `不支持的压缩方法（${e.method}）`;
+      walk.problems.push(`未读取内嵌的 Java 归档 ${nested}：${why}`);
+      continue;
+    }
+    try {
+      const child = await readArchive(inner, nested, depth + 1, walk);
       if (child) found.nested.push(child);
     } catch (error) {
       if (!(error instanceof ZipFormatError)) throw error;
+      walk.problems.push(`无法读取内嵌的 Java 归档 ${nested}：${error.message}`);
     }
   }
   return found;
@@ -197,7 +216,13 @@ function toTarget(root: Found, file: string): Target {
     return purl;
   };
   const root0 = visit(root, true);
-  return { file, type: 'jar', ecosystem: 'maven', project: null, roots: root0 ? [root0] : [], components: [...components.values()] };
+  // An archive that is no component of its own: what it holds directly are the roots.
+  const roots = root0 ? [root0] : [
+    ...root.contained.map((c) => (c.artifact && c.group ? mavenPurl(c.group, c.artifact, c.version) : '')),
+    ...root.nested.map((n) => (n.identity.artifact && n.identity.group ? mavenPurl(n.identity.group, n.identity.artifact, n.identity.version) : '')),
+  ].filter(Boolean);
+  for (const purl of roots) if (!root0) components.get(purl)!.direct = true;
+  return { file, type: 'jar', ecosystem: 'maven', project: null, roots: [...new Set(roots)], components: [...components.values()] };
 }
 
 async function extractArchive(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
@@ -205,13 +230,17 @@ async function extractArchive(file: InputFile, ctx: ExtractContext): Promise<Tar
   // Unpacked beside itself by the upload's unpacker: its nested archives are scanned as files.
   const readNested = !(await ctx.exists(`${file.path}!`));
   let found: Found | undefined;
+  const walk: Walk = { archives: 0, readNested, problems: [] };
   try {
-    found = await readArchive(src, file.path, 0, { archives: 0, readNested });
+    found = await readArchive(src, file.path, 0, walk);
   } catch (error) {
     if (error instanceof ZipFormatError) throw new ExtractError(`无法读取 Java 归档 ${file.path}：${error.message}`);
     throw error;
   }
-  return found ? [toTarget(found, file.path)] : [];
+  if (!found) return [];
+  const target = toTarget(found, file.path);
+  if (walk.problems.length) target.problems = walk.problems;
+  return target.components.length || walk.problems.length ? [target] : [];
 }
 
 export const javaArchiveExtractor: Extractor = {

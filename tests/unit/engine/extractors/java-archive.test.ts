@@ -93,6 +93,17 @@ describe('Java archives from Maven Central', () => {
     expect(target.components.find((c) => c.name === 'com.example:tool')!.dependsOn).toEqual(['pkg:maven/com.google.guava/guava@31.1-jre']);
   });
 
+  it('a damaged jar inside a war is a problem of the war; its other jars are still read', async () => {
+    const war = makeZip({ entries: { 'WEB-INF/lib/broken-1.0.jar': 'PK\u0003\u0004 not a zip', 'WEB-INF/lib/oro-2.0.8.jar': jar('oro-2.0.8.jar') } });
+    const result = await scan({ 'shop.war': war });
+    expect(result.problems).toHaveLength(1);
+    expect(result.problems[0]).toMatchObject({ file: 'shop.war' });
+    expect(result.problems[0]!.message).toContain('shop.war!/WEB-INF/lib/broken-1.0.jar');
+    // Nothing gives shop.war a version: it is the container, its jars the roots.
+    expect(result.targets[0]!.components.map((c) => [c.purl, c.direct])).toEqual([['pkg:maven/oro/oro@2.0.8', true]]);
+    expect(result.targets[0]!.roots).toEqual(['pkg:maven/oro/oro@2.0.8']);
+  });
+
   it('a damaged archive is a problem of its own file; the rest of the scan goes on', async () => {
     const result = await scan({ 'lib/broken.jar': 'PK\u0003\u0004 not really a zip', 'lib/oro-2.0.8.jar': jar('oro-2.0.8.jar') });
     expect(result.problems).toHaveLength(1);
