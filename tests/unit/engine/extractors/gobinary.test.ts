@@ -94,6 +94,21 @@ describe('Go build info from real executables', () => {
     });
   }
 
+  it('a universal (fat) Mach-O file: the build info of its first architecture', async () => {
+    const thin = fixture('hello-darwin-arm64');
+    const header = Buffer.alloc(4096);
+    header.writeUInt32BE(0xcafebabe, 0);
+    header.writeUInt32BE(1, 4);
+    header.writeUInt32BE(0x0100000c, 8); // CPU_TYPE_ARM64
+    header.writeUInt32BE(0, 12);
+    header.writeUInt32BE(4096, 16);
+    header.writeUInt32BE(thin.length, 20);
+    header.writeUInt32BE(12, 24);
+    const info = await readGoBuildInfo(bufferAccess(Buffer.concat([header, thin])));
+    expect(info?.format).toBe('macho');
+    expect(info?.deps.map((d) => d.path)).toEqual(['example.com/colors', 'example.com/greeting']);
+  });
+
   it('is scanned where an image keeps it: main module, replaced dependency, stdlib, with the path in the image', async () => {
     const result = await scan({
       'usr/local/bin/hello': fixture('hello-linux-amd64'),
