@@ -30,8 +30,17 @@ async function readRange(file: string, position: number, length: number): Promis
   }
 }
 
+export interface WalkOptions {
+  /**
+   * Also yield the package.json of each package installed in a node_modules folder that no
+   * project owns (installedPackages): what the package scan reads; licence and file listings
+   * leave node_modules alone.
+   */
+  installedPackages?: boolean;
+}
+
 /** Yields every regular file under root (root-relative, `/`-separated); symlinks are not followed. */
-export async function* walkTree(root: string, signal?: AbortSignal): AsyncGenerator<WalkedFile> {
+export async function* walkTree(root: string, signal?: AbortSignal, options: WalkOptions = {}): AsyncGenerator<WalkedFile> {
   const pending = [''];
   while (pending.length) {
     signal?.throwIfAborted();
@@ -41,7 +50,7 @@ export async function* walkTree(root: string, signal?: AbortSignal): AsyncGenera
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
         if (!SKIP_DIRS.has(entry.name)) pending.push(childRel);
-        else if (entry.name === 'node_modules') yield* installedPackages(root, rel, childRel);
+        else if (entry.name === 'node_modules' && options.installedPackages) yield* installedPackages(root, rel, childRel);
       } else if (entry.isFile()) {
         const info = await lstat(path.join(root, childRel));
         yield inputFile(root, childRel, info.size);
@@ -50,15 +59,18 @@ export async function* walkTree(root: string, signal?: AbortSignal): AsyncGenera
   }
 }
 
+/** A folder holding one of these is a JavaScript project whose extractor reads its node_modules. */
+const PROJECT_FILES = ['package.json', 'package-lock.json', 'npm-shrinkwrap.json', 'yarn.lock', 'pnpm-lock.yaml', 'bun.lock', 'bun.lockb'];
+
 /**
- * A node_modules folder with no package.json beside it belongs to no project the npm extractor
+ * A node_modules folder with no package.json or lockfile beside it belongs to no project the npm extractor
  * would read it for: the global packages of `npm install -g` (/usr/local/lib/node_modules) or an
  * application copied into an image without its manifest. Its top-level packages' package.json
  * files are offered as files (what lies under each package is read on demand by the npm extractor).
  */
 async function* installedPackages(root: string, parent: string, nodeModules: string): AsyncGenerator<WalkedFile> {
-  const owner = await lstat(path.join(root, parent, 'package.json')).catch(() => undefined);
-  if (owner) return;
+  const owned = await Promise.all(PROJECT_FILES.map((f) => lstat(path.join(root, parent, f)).then(() => true, () => false)));
+  if (owned.some(Boolean)) return;
   const manifestOf = async (rel: string): Promise<WalkedFile | undefined> => {
     const info = await lstat(path.join(root, rel, 'package.json')).catch(() => undefined);
     return info?.isFile() ? inputFile(root, `${rel}/package.json`, info.size) : undefined;

@@ -124,6 +124,14 @@ describe('language packages in an image root filesystem', () => {
     expect(target!.components.map((c) => [c.purl, c.direct, c.scope])).toEqual([['pkg:npm/debug@4.4.3', true, 'runtime'], ['pkg:npm/ms@2.1.3', false, 'runtime']]);
   });
 
+  it('a node_modules beside a lockfile (no package.json) belongs to the lockfile', async () => {
+    const result = await scan({
+      'srv/app/package-lock.json': { name: 'app', lockfileVersion: 3, packages: { 'node_modules/ms': { version: '2.1.3', license: 'MIT' } } },
+      'srv/app/node_modules/ms/package.json': fx('image-langs/npm/ms/package.json'),
+    });
+    expect(result.targets.map((t) => `${t.type} ${t.file}`)).toEqual(['npm srv/app/package-lock.json']);
+  });
+
   it('a project\'s node_modules is still read through its package.json, not as loose packages', async () => {
     const root = await writeTree({
       'opt/web/package.json': { name: 'web', version: '1.0.0', dependencies: { debug: '^4.4.0' } },

@@ -286,7 +286,8 @@ function topInstalled(p: string): { owner: string; dir: string } | undefined {
  */
 async function extractTopInstalled(file: InputFile, ctx: ExtractContext, where: { owner: string; dir: string }): Promise<Target[]> {
   // A project's node_modules is read through its package.json or lockfile instead.
-  if (await ctx.exists(joinPath(where.owner, 'package.json'))) return [];
+  const owned = await Promise.all(['package.json', ...ANY_LOCKFILE].map((f) => ctx.exists(joinPath(where.owner, f))));
+  if (owned.some(Boolean)) return [];
   let pkg: unknown;
   try {
     const text = await file.text();
