@@ -101,7 +101,7 @@ describe('language packages in an image root filesystem', () => {
     expectAt('pkg:maven/com.example/shop@1.0.0', ['usr/local/tomcat/webapps/shop.war']);
     expectAt('pkg:maven/oro/oro@2.0.8', ['usr/local/tomcat/webapps/shop.war!/WEB-INF/lib/oro-2.0.8.jar']);
 
-    expectAt('pkg:composer/guzzlehttp/psr7@1.8.3', ['var/www/html/vendor/composer/installed.json']);
+    expectAt('pkg:composer/guzzlehttp/psr7@1.8.3', ['var/www/html/vendor/composer/installed.json'], ['MIT']);
     expectAt('pkg:nuget/Newtonsoft.Json@9.0.1', ['app/datacollector.deps.json']);
 
     // Which extractor read what: the targets per file.
