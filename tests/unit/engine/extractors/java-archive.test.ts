@@ -70,9 +70,22 @@ describe('Java archives from Maven Central', () => {
   });
 
   it('an upload unpacked beside the war (shop.war!/) has its nested jars scanned once, as files', async () => {
-    const war = makeZip({ entries: { 'META-INF/maven/com.example/shop/pom.properties': 'groupId=com.example\nartifactId=shop\nversion=1.0.0\n', 'WEB-INF/lib/oro-2.0.8.jar': jar('oro-2.0.8.jar') } });
-    const root = await writeTree({ 'shop.war': war, 'shop.war!/WEB-INF/lib/oro-2.0.8.jar': jar('oro-2.0.8.jar') });
-    const result = await scanTree(root, { extractors: [javaArchiveExtractor] });
+    const pom = '<project><modelVersion>4.0.0</modelVersion><groupId>com.example</groupId><artifactId>shop</artifactId><version>1.0.0</version>'
+      + '<dependencies><dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version><scope>test</scope></dependency></dependencies></project>';
+    const war = makeZip({
+      entries: {
+        'META-INF/maven/com.example/shop/pom.properties': 'groupId=com.example\nartifactId=shop\nversion=1.0.0\n',
+        'META-INF/maven/com.example/shop/pom.xml': pom,
+        'WEB-INF/lib/oro-2.0.8.jar': jar('oro-2.0.8.jar'),
+      },
+    });
+    const root = await writeTree({
+      'shop.war': war,
+      'shop.war!/META-INF/maven/com.example/shop/pom.xml': pom,
+      'shop.war!/WEB-INF/lib/oro-2.0.8.jar': jar('oro-2.0.8.jar'),
+    });
+    // Every extractor: the pom packed into the war is how it was built (junit for its tests), not what it ships.
+    const result = await scanTree(root, { extractors });
     const all = result.targets.flatMap((t) => t.components.map((c) => `${c.purl} ${c.locations[0]!.file}`));
     expect(all.sort()).toEqual([
       'pkg:maven/com.example/shop@1.0.0 shop.war',
@@ -114,8 +127,10 @@ describe('Java archives from Maven Central', () => {
 });
 
 describe('Java archive metadata', () => {
-  it('claims jars, wars, ears and Jenkins plugins', () => {
+  it('claims jars, wars, ears and Jenkins plugins; the pom extractor leaves poms packed in them alone', () => {
     expectClaims(javaArchiveExtractor, ['a.jar', 'x/b.WAR', 'c.ear', 'plugins/git.hpi', 'plugins/x.jpi'], ['a.jar.sha1', 'pom.xml', 'a.zip', 'a.jarx']);
+    const pom = extractors.find((e) => e.name === 'pom')!;
+    expectClaims(pom, ['pom.xml', 'app/pom.xml', 'app.zip!/src/pom.xml', 'x.jar!/META-INF/pom.xml'], ['lib/x.jar!/META-INF/maven/g/a/pom.xml', 'a.war!/WEB-INF/lib/b.jar!/META-INF/maven/g/b/pom.xml']);
   });
 
   it('splits file names into artifact and version', () => {
