@@ -124,6 +124,19 @@ describe('language packages in an image root filesystem', () => {
     expect(target!.components.map((c) => [c.purl, c.direct, c.scope])).toEqual([['pkg:npm/debug@4.4.3', true, 'runtime'], ['pkg:npm/ms@2.1.3', false, 'runtime']]);
   });
 
+  it('a zipped egg the upload unpacked beside itself is read once, from the unpacked metadata', async () => {
+    const pkgInfo = fx('image-langs/python/PyJWT-2.6.0.PKG-INFO');
+    const site = 'lib/python3.12/site-packages';
+    const result = await scan({
+      [`${site}/PyJWT-2.6.0-py3.12.egg`]: makeZip({ entries: { 'EGG-INFO/PKG-INFO': pkgInfo } }),
+      [`${site}/PyJWT-2.6.0-py3.12.egg!/EGG-INFO/PKG-INFO`]: pkgInfo,
+    });
+    expect(result.problems).toEqual([]);
+    expect(result.targets.flatMap((t) => t.components.map((c) => `${c.purl} ${c.locations[0]!.file}`))).toEqual([
+      `pkg:pypi/pyjwt@2.6.0 ${site}/PyJWT-2.6.0-py3.12.egg!/EGG-INFO/PKG-INFO`,
+    ]);
+  });
+
   it('a node_modules beside a lockfile (no package.json) belongs to the lockfile', async () => {
     const result = await scan({
       'srv/app/package-lock.json': { name: 'app', lockfileVersion: 3, packages: { 'node_modules/ms': { version: '2.1.3', license: 'MIT' } } },
