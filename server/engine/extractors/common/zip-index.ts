@@ -41,6 +41,16 @@ async function readExact(src: RandomAccess, position: number, length: number): P
 
 /** Every entry of the central directory, in its order. Throws ZipFormatError for a file that is not a readable zip. */
 export async function listZip(src: RandomAccess): Promise<ZipEntry[]> {
+  try {
+    return await readDirectory(src);
+  } catch (error) {
+    // A length field pointing past the record it belongs to.
+    if (error instanceof RangeError) throw new ZipFormatError('zip 中央目录条目损坏');
+    throw error;
+  }
+}
+
+async function readDirectory(src: RandomAccess): Promise<ZipEntry[]> {
   const tailSize = Math.min(src.size, 65_535 + 22);
   const tailAt = src.size - tailSize;
   const tail = await readExact(src, tailAt, tailSize);

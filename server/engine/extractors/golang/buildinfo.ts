@@ -273,6 +273,16 @@ export function parseModInfo(text: string): Omit<GoBuildInfo, 'format' | 'goVers
  * written by the Go linker (or carries none, as binaries linked before Go 1.13 do).
  */
 export async function readGoBuildInfo(src: RandomAccess): Promise<GoBuildInfo | undefined> {
+  try {
+    return await readBuildInfo(src);
+  } catch (error) {
+    // Tables pointing past their own bounds: a damaged or foreign file, not a Go executable.
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
+}
+
+async function readBuildInfo(src: RandomAccess): Promise<GoBuildInfo | undefined> {
   const exe = await parseExecutable(src);
   if (!exe?.dataStart) return undefined;
   const { vaddr: start } = exe.dataStart;

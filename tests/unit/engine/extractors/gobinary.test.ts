@@ -193,6 +193,22 @@ describe('Go binary details', () => {
     expect(target.roots.sort()).toEqual(target.components.map((c) => c.purl).sort());
   });
 
+  it('damaged executables are not Go binaries and never fail the scan', async () => {
+    // Deterministic corruption of the header tables of each real binary.
+    let seed = 7;
+    const random = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
+    for (const name of ['hello-linux-amd64', 'hello-windows-amd64.exe', 'hello-darwin-arm64']) {
+      const original = fixture(name);
+      for (let round = 0; round < 60; round++) {
+        const damaged = Buffer.from(original);
+        for (let i = 0; i < 8; i++) damaged[Math.floor(random() * 4096)] = Math.floor(random() * 256);
+        // Resolves (to build info or undefined) rather than rejecting.
+        await readGoBuildInfo(bufferAccess(damaged));
+        await readGoBuildInfo(bufferAccess(damaged.subarray(0, Math.floor(random() * damaged.length))));
+      }
+    }
+  });
+
   it('leaves non-Go executables and other files alone', async () => {
     const elf = Buffer.alloc(100 * 1024);
     elf.writeUInt32BE(0x7f454c46, 0);

@@ -117,6 +117,24 @@ describe('Java archives from Maven Central', () => {
     expect(result.targets[0]!.roots).toEqual(['pkg:maven/oro/oro@2.0.8']);
   });
 
+  it('damaged central directories and entries are Chinese problems, never crashes', async () => {
+    const original = jar('jopt-simple-5.0.4.jar');
+    let seed = 11;
+    const random = () => { seed = (seed * 1103515245 + 12345) % 2 ** 31; return seed / 2 ** 31; };
+    const files: Record<string, Buffer> = {};
+    for (let round = 0; round < 40; round++) {
+      const damaged = Buffer.from(original);
+      // The central directory sits at the end: damage it, and some local headers and data.
+      for (let i = 0; i < 6; i++) damaged[damaged.length - 1 - Math.floor(random() * 8000)] = Math.floor(random() * 256);
+      for (let i = 0; i < 4; i++) damaged[Math.floor(random() * damaged.length)] = Math.floor(random() * 256);
+      files[`lib/damaged-${round}.jar`] = damaged;
+    }
+    const result = await scan(files);
+    for (const p of result.problems) expect(p.message, p.message).toMatch(/Java 归档/);
+    // Each damaged jar is either still identified or one problem of its own.
+    expect(new Set([...result.problems.map((p) => p.file), ...result.targets.map((t) => t.file)]).size).toBe(40);
+  });
+
   it('a damaged archive is a problem of its own file; the rest of the scan goes on', async () => {
     const result = await scan({ 'lib/broken.jar': 'PK\u0003\u0004 not really a zip', 'lib/oro-2.0.8.jar': jar('oro-2.0.8.jar') });
     expect(result.problems).toHaveLength(1);
