@@ -9,9 +9,11 @@ export interface ZipInput {
   stored?: (name: string) => boolean;
   /** Bytes before the zip (an executable jar's launch script); offsets stay relative to the zip. */
   preamble?: string;
+  /** Writes the zip64 end records, the classic record's fields set to their "see zip64" values. */
+  zip64?: boolean;
 }
 
-export function makeZip({ entries, stored = () => false, preamble = '' }: ZipInput): Buffer {
+export function makeZip({ entries, stored = () => false, preamble = '', zip64 = false }: ZipInput): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -36,6 +38,16 @@ export function makeZip({ entries, stored = () => false, preamble = '' }: ZipInp
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
   const count = Object.keys(entries).length;
-  end.writeUInt16LE(count, 8); end.writeUInt16LE(count, 10); end.writeUInt32LE(directory.length, 12); end.writeUInt32LE(offset, 16);
-  return Buffer.concat([Buffer.from(preamble), ...locals, directory, end]);
+  if (!zip64) {
+    end.writeUInt16LE(count, 8); end.writeUInt16LE(count, 10); end.writeUInt32LE(directory.length, 12); end.writeUInt32LE(offset, 16);
+    return Buffer.concat([Buffer.from(preamble), ...locals, directory, end]);
+  }
+  end.writeUInt16LE(0xffff, 8); end.writeUInt16LE(0xffff, 10); end.writeUInt32LE(0xffffffff, 12); end.writeUInt32LE(0xffffffff, 16);
+  const record = Buffer.alloc(56);
+  record.writeUInt32LE(0x06064b50, 0); record.writeBigUInt64LE(44n, 4); record.writeUInt16LE(45, 12); record.writeUInt16LE(45, 14);
+  record.writeBigUInt64LE(BigInt(count), 24); record.writeBigUInt64LE(BigInt(count), 32);
+  record.writeBigUInt64LE(BigInt(directory.length), 40); record.writeBigUInt64LE(BigInt(offset), 48);
+  const locator = Buffer.alloc(20);
+  locator.writeUInt32LE(0x07064b50, 0); locator.writeBigUInt64LE(BigInt(offset + directory.length), 8); locator.writeUInt32LE(1, 16);
+  return Buffer.concat([Buffer.from(preamble), ...locals, directory, record, locator, end]);
 }

@@ -93,6 +93,17 @@ describe('Java archives from Maven Central', () => {
     ]);
   });
 
+  it('zip64 end records, with and without a preamble before the zip', async () => {
+    const entries = { 'META-INF/maven/com.example/big/pom.properties': 'groupId=com.example\nartifactId=big\nversion=9.0\n', 'lib/oro-2.0.8.jar': jar('oro-2.0.8.jar') };
+    const result = await scan({
+      'a/big-9.0.jar': makeZip({ entries, zip64: true }),
+      'b/big-9.0.jar': makeZip({ entries, zip64: true, preamble: '#!/bin/sh\nexec java -jar "$0"\n' }),
+    });
+    expect(result.problems).toEqual([]);
+    for (const t of result.targets) expect(t.components.map((c) => c.purl)).toEqual(['pkg:maven/com.example/big@9.0', 'pkg:maven/oro/oro@2.0.8']);
+    expect(result.targets).toHaveLength(2);
+  });
+
   it('a shaded jar contains the artifacts whose pom.properties it carries', async () => {
     const shaded = makeZip({
       entries: {
