@@ -76,6 +76,12 @@ export interface InputFile {
   size: number;
   read(): Promise<Buffer>;
   text(): Promise<string>;
+  /**
+   * Reads up to `length` bytes at `position` (fewer at the end of the file) without reading the
+   * rest: what an extractor of large binaries (executables, jars) uses. Absent for inputs that can
+   * only be read whole; such extractors then fall back on read().
+   */
+  readAt?(position: number, length: number): Promise<Buffer>;
 }
 
 /** What an extractor may do besides reading its own file: read siblings inside the scan root. */

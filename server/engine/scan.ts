@@ -24,7 +24,7 @@ export async function scanTree(root: string, options: ScanOptions): Promise<Scan
   let files = 0;
   let bytes = 0;
 
-  for await (const file of walkTree(root, signal)) {
+  for await (const file of walkTree(root, signal, { installedPackages: true })) {
     files++;
     bytes += file.size;
     for (const extractor of options.extractors) {

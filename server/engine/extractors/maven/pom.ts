@@ -525,10 +525,18 @@ async function extractPom(file: InputFile, ctx: ExtractContext): Promise<Target[
   return [{ file: file.path, type: 'pom', ecosystem: 'maven', project, roots, components: [...components.values()] }];
 }
 
+/**
+ * The pom Maven packs into every jar it builds (`lib.jar!/META-INF/maven/<g>/<a>/pom.xml` once the
+ * upload's unpacker has opened the jar) describes how that jar was built, not the product: the jar
+ * extractor identifies the jar from the pom.properties beside it, and what the jar ships inside
+ * it is read from the nested jars themselves.
+ */
+const PACKAGED_POM = /!\/(?:.*\/)?META-INF\/maven\/[^/]+\/[^/]+\/pom\.xml$/;
+
 export const pomExtractor: Extractor = {
   name: 'pom',
   ecosystem: 'maven',
   reads: ['pom.xml'],
-  matches: (p) => p === 'pom.xml' || p.endsWith('/pom.xml'),
+  matches: (p) => (p === 'pom.xml' || p.endsWith('/pom.xml')) && !PACKAGED_POM.test(p),
   extract: extractPom,
 };

@@ -269,16 +269,77 @@ async function extractInstalled(file: InputFile, ctx: ExtractContext): Promise<T
   })];
 }
 
+/** `<dir>/node_modules/<name>/package.json` (or `@scope/name`) under no other node_modules. */
+const TOP_INSTALLED = /^(?:(.*)\/)?node_modules\/((?:@[^/]+\/)?[^/@.][^/]*)\/package\.json$/;
+
+function topInstalled(p: string): { owner: string; dir: string } | undefined {
+  const m = TOP_INSTALLED.exec(p);
+  if (!m || (m[1] ?? '').split('/').includes('node_modules')) return undefined;
+  return { owner: m[1] ?? '', dir: dirOf(p) };
+}
+
+/**
+ * A package installed in a node_modules folder that no project owns (`npm install -g` puts them in
+ * /usr/local/lib/node_modules; an image may carry an application's node_modules without its
+ * package.json): the package itself, direct, and the packages installed under it, resolved the
+ * way Node resolves them (its own node_modules first, then the folder it sits in).
+ */
+async function extractTopInstalled(file: InputFile, ctx: ExtractContext, where: { owner: string; dir: string }): Promise<Target[]> {
+  // A project's node_modules is read through its package.json or lockfile instead.
+  const owned = await Promise.all(['package.json', ...ANY_LOCKFILE].map((f) => ctx.exists(joinPath(where.owner, f))));
+  if (owned.some(Boolean)) return [];
+  let pkg: unknown;
+  try {
+    const text = await file.text();
+    pkg = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch {
+    throw new ExtractError(`${file.path} 不是有效的 package.json`);
+  }
+  if (!isObject(pkg) || typeof pkg.version !== 'string' || !pkg.version) return [];
+  const manifest = manifestOf(pkg);
+  const name = typeof pkg.name === 'string' && pkg.name ? pkg.name : where.dir.slice(where.dir.lastIndexOf('node_modules/') + 'node_modules/'.length);
+  // Its own node_modules, then its siblings: keyed as install paths relative to the owner folder.
+  const selfPath = where.dir.slice(where.owner ? where.owner.length + 1 : 0);
+  const own = await walkInstalled(ctx, where.dir, new Set());
+  const entries = new Map<string, Entry>();
+  for (const [p, e] of own) entries.set(`${selfPath}/${p}`, { ...e, path: `${selfPath}/${p}` });
+  const self: Entry = { path: selfPath, name, version: pkg.version, dev: false, deps: depNames(pkg), licenses: licensesOf(pkg), span: { startLine: 1, endLine: 1 } };
+  entries.set(selfPath, self);
+  const siblings = new Set(depNames(pkg));
+  // Dependencies hoisted next to it (a flattened install without its package.json).
+  for (const dep of siblings) {
+    const sibling = `node_modules/${dep}`;
+    if (entries.has(sibling) || sibling === selfPath) continue;
+    const text = await ctx.readText(joinPath(where.owner, sibling, 'package.json')).catch(() => undefined);
+    if (text === undefined) continue;
+    try {
+      const sp = JSON.parse(text) as unknown;
+      if (isObject(sp) && typeof sp.version === 'string') {
+        entries.set(sibling, { path: sibling, name: typeof sp.name === 'string' ? sp.name : dep, version: sp.version, dev: false, deps: depNames(sp), licenses: licensesOf(sp), span: { startLine: 1, endLine: 1 } });
+      }
+    } catch {
+      // An unreadable sibling manifest is not this package's problem.
+    }
+  }
+  const { nodes } = build(entries, file.path, where.owner, manifest);
+  if (!nodes.has(selfPath)) return [];
+  for (const n of nodes.values()) n.location = { file: n.installedManifest! };
+  await readInstalledLicenses(nodes.values(), ctx);
+  return [assemble(nodes, { file: file.path, type: 'npm', project: null, runtimeRoots: [selfPath], devRoots: [], explicitDev: false })];
+}
+
 const npmExtractor: Extractor = {
   name: 'npm',
   ecosystem: 'npm',
   reads: ['package-lock.json', 'npm-shrinkwrap.json', 'package.json'],
   matches(path) {
-    if (inNodeModules(path)) return false;
+    if (inNodeModules(path)) return topInstalled(path) !== undefined;
     const base = baseOf(path);
     return LOCKFILES.has(base) || base === 'package.json';
   },
   async extract(file, ctx) {
+    const installed = inNodeModules(file.path) ? topInstalled(file.path) : undefined;
+    if (installed) return extractTopInstalled(file, ctx, installed);
     return baseOf(file.path) === 'package.json' ? extractInstalled(file, ctx) : extractLockfile(file, ctx);
   },
 };

@@ -1,17 +1,37 @@
 // Installed distributions found anywhere in the tree (site-packages, dist-packages, vendored
 // folders): `*.dist-info/METADATA`, `*.egg-info/PKG-INFO`, `EGG-INFO/PKG-INFO` and single-file
-// `*.egg-info` in site-/dist-packages. Core-metadata headers give name, version and licence
+// `*.egg-info` in site-/dist-packages, and zipped eggs (`*.egg`, read in place). Core-metadata headers give name, version and licence
 // (License-Expression, else a short License field, else License classifiers). Requires-Dist edges
 // point at the distributions installed beside it (same folder), extras' optional ones excluded.
 import path from 'node:path';
 import type { ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
 import { ExtractError } from '../../model.ts';
 import { classifierLicense } from '../../matchers/licenses/classifiers.ts';
+import { fileAccess } from '../common/random-access.ts';
+import { listZip, readZipEntry, ZipFormatError } from '../common/zip-index.ts';
 import { component, normalizePypiName, parseRequirementHead, pypiPurl, TargetBuilder } from './common.ts';
 
 export function isInstalledMetadata(p: string): boolean {
   return /\.dist-info\/METADATA$/.test(p) || /\.egg-info\/PKG-INFO$/.test(p) || /(^|\/)EGG-INFO\/PKG-INFO$/.test(p)
-    || /(^|\/)(site|dist)-packages\/[^/]+\.egg-info$/.test(p);
+    || /(^|\/)(site|dist)-packages\/[^/]+\.egg-info$/.test(p) || isZippedEgg(p);
+}
+
+/** An egg installed as one zip file (easy_install), `site-packages/foo-1.0-py3.8.egg`. */
+const isZippedEgg = (p: string) => /(^|\/)(site|dist)-packages\/[^/]+\.egg$/.test(p);
+
+/** The metadata of a zipped egg, read in place; undefined when the upload unpacked it beside itself (`foo.egg!/`), whose EGG-INFO/PKG-INFO is then a file of the scan. */
+async function zippedEggMetadata(file: InputFile, ctx: ExtractContext): Promise<Buffer | undefined> {
+  if (await ctx.exists(`${file.path}!`)) return undefined;
+  try {
+    const src = await fileAccess(file);
+    const entry = (await listZip(src)).find((e) => e.name === 'EGG-INFO/PKG-INFO');
+    const data = entry && (await readZipEntry(src, entry, 1024 * 1024));
+    if (!data) throw new ExtractError(`Python egg ${file.path} 中没有 EGG-INFO/PKG-INFO`);
+    return data;
+  } catch (error) {
+    if (error instanceof ZipFormatError) throw new ExtractError(`无法读取 Python egg ${file.path}：${error.message}`);
+    throw error;
+  }
 }
 
 /** RFC 822 style headers up to the first blank line; continuation lines fold into the previous. */
@@ -73,7 +93,7 @@ function installedIn(ctx: ExtractContext, dir: string): Promise<Map<string, stri
     found = ctx.list(dir).then((names) => {
       const map = new Map<string, string>();
       for (const n of names) {
-        const m = /^(.+?)-([^-]+?)(?:-py[\d.]+)?\.(dist-info|egg-info)$/.exec(n);
+        const m = /^(.+?)-([^-]+?)(?:-py[\d.]+(?:-[\w-]+?)?)?\.(dist-info|egg-info|egg)$/.exec(n);
         if (m) map.set(normalizePypiName(m[1]), m[2]);
       }
       return map;
@@ -86,10 +106,12 @@ function installedIn(ctx: ExtractContext, dir: string): Promise<Map<string, stri
 export const installed: Extractor = {
   name: 'python-pkg',
   ecosystem: 'pypi',
-  reads: ['*.dist-info/METADATA', '*.egg-info/PKG-INFO'],
+  reads: ['*.dist-info/METADATA', '*.egg-info/PKG-INFO', 'site-packages/*.egg'],
   matches: isInstalledMetadata,
   async extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
-    const buf = await file.read();
+    const egg = isZippedEgg(file.path);
+    const buf = egg ? await zippedEggMetadata(file, ctx) : await file.read();
+    if (!buf) return [];
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(buf);
@@ -108,7 +130,7 @@ export const installed: Extractor = {
     const requires = headers.get('requires-dist') ?? [];
     if (requires.length) {
       // <site>/<name>.dist-info/METADATA -> siblings in <site>; <site>/x.egg-info (file) -> <site>.
-      const metaDir = /\.egg-info$/.test(file.path) ? file.path : path.posix.dirname(file.path);
+      const metaDir = /\.egg(-info)?$/.test(file.path) ? file.path : path.posix.dirname(file.path);
       const site = path.posix.dirname(metaDir);
       const siblings = await installedIn(ctx, site === '.' ? '' : site);
       for (const req of requires) {

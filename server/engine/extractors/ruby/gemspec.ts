@@ -47,11 +47,14 @@ function rubyStrings(src: string): string[] | undefined {
   return one === undefined ? undefined : [one];
 }
 
-export interface GemspecInfo { name?: string; version?: string; versionConstant?: string; licenses: string[]; line?: number }
+export interface GemspecInfo { name?: string; version?: string; versionConstant?: string; licenses: string[]; line?: number; runtimeDependencies: string[] }
 
 export function parseGemspec(text: string): GemspecInfo {
   text = text.replace(/^\uFEFF/, ''); // a byte-order mark is not content
-  const info: GemspecInfo = { licenses: [] };
+  const info: GemspecInfo = { licenses: [], runtimeDependencies: [] };
+  // Older generated specifications repeat development dependencies as add_dependency for old RubyGems.
+  const runtime = new Set<string>();
+  const development = new Set<string>();
   const stub = /^#\s*stub:\s*(\S+)\s+(\S+)/m.exec(text);
   const lines = text.split('\n');
   // Gem::Specification.new "name", "1.0" do |s|
@@ -61,6 +64,13 @@ export function parseGemspec(text: string): GemspecInfo {
     info.version = rubyString(header[2]!);
   }
   for (let i = 0; i < lines.length; i++) {
+    // s.add_runtime_dependency(%q<rack>.freeze, [">= 2"]) / s.add_dependency "rack", "~> 2"
+    const dep = /^\s*\w+\.add_(runtime_|development_)?dependency\s*\(?\s*(.+)$/.exec(lines[i]!);
+    if (dep) {
+      const name = rubyString(dep[2]!);
+      if (name) (dep[1] === 'development_' ? development : runtime).add(name);
+      continue;
+    }
     const m = /^\s*\w+\.(name|version|licenses?)\s*=\s*(.+)$/.exec(lines[i]!);
     if (!m) continue;
     const value = m[2]!;
@@ -79,6 +89,7 @@ export function parseGemspec(text: string): GemspecInfo {
       if (list) for (const l of list) if (l && !info.licenses.includes(l)) info.licenses.push(l);
     }
   }
+  info.runtimeDependencies = [...runtime].filter((d) => !development.has(d));
   if (stub) {
     info.name ??= stub[1]!;
     info.version ??= stub[2]!;
@@ -102,7 +113,33 @@ async function versionFromConstant(file: string, name: string, ctx: ExtractConte
   return undefined;
 }
 
+/** `nokogiri-1.15.4-x86_64-linux.gemspec` -> nokogiri, 1.15.4 (RubyGems names specifications `<name>-<version>[-<platform>]`). */
+function specFileName(fileName: string): { name: string; version: string } | undefined {
+  const m = /^(.+?)-(\d[^-]*)(?:-[^/]+)?\.gemspec$/.exec(fileName);
+  return m ? { name: m[1]!, version: m[2]! } : undefined;
+}
+
+/** name -> version of the gems whose specifications sit in `dir` (and its `default/` folder of default gems, or the folder above it). */
+async function installedSpecs(dir: string, ctx: ExtractContext): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const dirs = dir.endsWith('/default') || dir === 'default' ? [dir, dirOf(dir)] : [dir, joinPath(dir, 'default')];
+  for (const d of dirs) {
+    for (const n of await ctx.list(d)) {
+      const spec = specFileName(n);
+      if (spec && !out.has(spec.name)) out.set(spec.name, spec.version);
+    }
+  }
+  return out;
+}
+
+/** A gem's own gemspec unpacked with it (`gems/rake-13.0.6/rake.gemspec`) when RubyGems also keeps its specification. */
+async function isUnpackedCopy(path: string, ctx: ExtractContext): Promise<boolean> {
+  const m = /^(?:(.*)\/)?gems\/([^/]+)\/[^/]+\.gemspec$/.exec(path);
+  return !!m && ctx.exists(joinPath(joinPath(m[1] ?? '', 'specifications'), `${m[2]}.gemspec`));
+}
+
 async function extractGemspec(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
+  if (await isUnpackedCopy(file.path, ctx)) return [];
   const text = await file.text();
   if (!/Gem::Specification/.test(text) && !/^#\s*stub:/m.test(text)) {
     throw new ExtractError(`无法解析 ${file.path}：没有 Gem::Specification，不是 gemspec 文件`);
@@ -112,6 +149,15 @@ async function extractGemspec(file: InputFile, ctx: ExtractContext): Promise<Tar
   let version = info.version;
   if (version === undefined && info.versionConstant) version = await versionFromConstant(file.path, info.name, ctx);
   const purl = gemPurl(info.name, version ?? '');
+  // An installed specification (RubyGems' specifications/ folder): its runtime dependencies are the gems installed beside it.
+  const dependsOn: string[] = [];
+  if (info.runtimeDependencies.length && /(^|\/)specifications(\/default)?\/[^/]+$/.test(file.path)) {
+    const installed = await installedSpecs(dirOf(file.path), ctx);
+    for (const dep of info.runtimeDependencies) {
+      const v = installed.get(dep);
+      if (v !== undefined) dependsOn.push(gemPurl(dep, v));
+    }
+  }
   return [{
     file: file.path,
     type: 'gemspec',
@@ -127,7 +173,7 @@ async function extractGemspec(file: InputFile, ctx: ExtractContext): Promise<Tar
       scope: 'runtime',
       locations: [{ file: file.path, ...(info.line ? { startLine: info.line, endLine: info.line } : {}) }],
       licenses: info.licenses,
-      dependsOn: [],
+      dependsOn,
     }],
   }];
 }

@@ -267,6 +267,8 @@ describe('已安装的包（dist-info / egg-info）', () => {
     expect(isInstalledMetadata('src/demo.egg-info/PKG-INFO')).toBe(true);
     expect(isInstalledMetadata('x/foo-1.0-py3.8.egg/EGG-INFO/PKG-INFO')).toBe(true);
     expect(isInstalledMetadata(`${site}/foo-1.0-py3.8.egg-info`)).toBe(true);
+    expect(isInstalledMetadata(`${site}/foo-1.0-py3.8.egg`)).toBe(true);
+    expect(isInstalledMetadata('dist/foo-1.0-py3.8.egg')).toBe(false);
     expect(isInstalledMetadata('docs/METADATA')).toBe(false);
   });
 

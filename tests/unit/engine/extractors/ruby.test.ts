@@ -174,6 +174,37 @@ end
     }]);
   });
 
+  it('installed specifications depend on the gems installed beside them (default gems too), not on development dependencies', async () => {
+    const spec = (name: string, version: string, body = '') => `# stub: ${name} ${version} ruby lib\n\nGem::Specification.new do |s|\n  s.name = "${name}".freeze\n  s.version = "${version}"\n${body}end\n`;
+    // The layout older RubyGems wrote: development dependencies repeated as add_dependency for old RubyGems.
+    const legacy = [
+      '  if s.respond_to? :add_runtime_dependency then',
+      '    s.add_runtime_dependency(%q<rack>.freeze, [">= 2"])',
+      '    s.add_runtime_dependency(%q<json>.freeze, [">= 0"])',
+      '    s.add_development_dependency(%q<rake>.freeze, [">= 0"])',
+      '  else',
+      '    s.add_dependency(%q<rack>.freeze, [">= 2"])',
+      '    s.add_dependency(%q<json>.freeze, [">= 0"])',
+      '    s.add_dependency(%q<rake>.freeze, [">= 0"])',
+      '  end',
+      '',
+    ].join('\n');
+    const dir = 'usr/local/bundle/specifications';
+    const result = await scan({
+      [`${dir}/sinatra-3.0.0.gemspec`]: spec('sinatra', '3.0.0', legacy),
+      [`${dir}/rack-2.2.8.gemspec`]: spec('rack', '2.2.8'),
+      [`${dir}/rake-13.0.6.gemspec`]: spec('rake', '13.0.6'),
+      [`${dir}/default/json-2.7.2.gemspec`]: spec('json', '2.7.2'),
+      [`${dir}/nokogiri-1.15.4-x86_64-linux.gemspec`]: spec('nokogiri', '1.15.4'),
+      // The gemspec unpacked with an installed gem is the same gem: not read a second time.
+      'usr/local/bundle/gems/rack-2.2.8/rack.gemspec': spec('rack', '2.2.8'),
+    });
+    expect(result.problems).toEqual([]);
+    const components = result.targets.flatMap((t) => t.components);
+    expect(components.map((c) => c.purl).sort()).toEqual(['pkg:gem/json@2.7.2', 'pkg:gem/nokogiri@1.15.4', 'pkg:gem/rack@2.2.8', 'pkg:gem/rake@13.0.6', 'pkg:gem/sinatra@3.0.0']);
+    expect(components.find((c) => c.name === 'sinatra')!.dependsOn).toEqual(['pkg:gem/rack@2.2.8', 'pkg:gem/json@2.7.2']);
+  });
+
   it('hand-written gemspec: %q names, %w licences, VERSION constant from lib/<name>/version.rb', async () => {
     const result = await scan({
       'my-gem.gemspec': `require_relative "lib/my/gem/version"\n\nGem::Specification.new do |spec|\n  spec.name          = %q{my-gem}\n  spec.version       = My::Gem::VERSION\n  spec.licenses      = %w[MIT Apache-2.0]\nend\n`,
