@@ -205,13 +205,21 @@ export class RegistryClient {
   /** A status we did not expect, as an error naming it and the registry's own error code. */
   private async unexpected(res: Response, what: string): Promise<RegistryError> {
     let detail = '';
+    let text = '';
     try {
-      const body = await this.transport.readBody(res, 64 * 1024, what);
-      const json = JSON.parse(body.toString('utf8')) as { errors?: { code?: string; message?: string }[] };
+      text = (await this.transport.readBody(res, 64 * 1024, what)).toString('utf8');
+    } catch {
+      res.body.destroy();
+    }
+    if (res.status === 400 && res.url.protocol === 'http:' && /HTTP request to an HTTPS server/i.test(text)) {
+      return new RegistryError('tls', `${res.url.host} 只接受 HTTPS：请关闭“允许不安全的 HTTP”（该仓库可能只提供 HTTPS）`);
+    }
+    try {
+      const json = JSON.parse(text) as { errors?: { code?: string; message?: string }[] };
       const first = json.errors?.[0];
       if (first?.code || first?.message) detail = `：${[first.code, first.message].filter(Boolean).join(' ').slice(0, 200)}`;
     } catch {
-      res.body.destroy();
+      // not the registry's JSON error: the status says it
     }
     const status = `HTTP ${res.status}${res.body.statusMessage ? ` ${res.body.statusMessage}` : ''}`;
     const error = new RegistryError('server', `${res.url.host} 在获取${what}时返回 ${status}${this.secrets.redact(detail)}`);
