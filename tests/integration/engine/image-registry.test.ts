@@ -247,14 +247,14 @@ describe.skipIf(missing)('a registry with token auth over TLS with a private CA'
 
 interface Fake {
   host: string;
-  hits: { method: string; url: string; authorization: string | undefined }[];
+  hits: { method: string; url: string; authorization: string | undefined; range: string | undefined }[];
   stop: () => Promise<void>;
 }
 
 async function serve(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<Fake> {
   const hits: Fake['hits'] = [];
   const server = http.createServer((req, res) => {
-    hits.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
+    hits.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization, range: req.headers.range });
     handler(req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -324,6 +324,33 @@ describe('bad answers from a registry', () => {
       const pulled = await pullImage(`${fake.host}/team/app:v1`, dest(), opts);
       expect(readLayout(pulled.layoutDir).blobs).toHaveLength(4);
       expect(failed).toBe(2);
+    } finally {
+      await fake.stop();
+    }
+  });
+
+  it.each([true, false])('resumes a layer cut off part-way (Range honoured: %s)', async (honoursRange) => {
+    let cut = false;
+    const fake = await serve(registryOf(image, (req, res, { kind, ref }) => {
+      if (kind !== 'blobs' || ref !== layer()) return false;
+      const body = readFileSync(join(image.layoutDir, 'blobs', 'sha256', ref.slice(7)));
+      if (!cut) {
+        cut = true;
+        res.writeHead(200, { 'Content-Length': body.length });
+        res.write(body.subarray(0, 40), () => setTimeout(() => res.socket?.destroy(), 20));
+        return true;
+      }
+      const from = Number(/^bytes=(\d+)-$/.exec(req.headers.range ?? '')?.[1] ?? 0);
+      if (honoursRange && from > 0) {
+        res.writeHead(206, { 'Content-Length': body.length - from, 'Content-Range': `bytes ${from}-${body.length - 1}/${body.length}` }).end(body.subarray(from));
+      } else res.writeHead(200, { 'Content-Length': body.length }).end(body);
+      return true;
+    }));
+    try {
+      const pulled = await pullImage(`${fake.host}/team/app:v1`, dest(), opts);
+      expect(readLayout(pulled.layoutDir).blobs).toHaveLength(4);
+      const layerHits = fake.hits.filter((h) => h.url.endsWith(layer()));
+      expect(layerHits.map((h) => h.range)).toEqual([undefined, 'bytes=40-']);
     } finally {
       await fake.stop();
     }

@@ -99,14 +99,14 @@ export class RegistryClient {
     });
   }
 
-  /** The blob's response (200, body unread), after redirects to blob storage. */
-  async blob(digest: string, label: string): Promise<Response> {
-    const res = await this.send(this.url('blobs', digest), {}, 'blob');
+  /** The blob's response (200, or 206 when asked `from` a byte; body unread), after redirects to blob storage. */
+  async blob(digest: string, label: string, from?: number): Promise<Response> {
+    const res = await this.send(this.url('blobs', digest), from ? { Range: `bytes=${from}-` } : {}, 'blob');
     if (res.status === 404) {
       res.body.resume();
       throw new RegistryError('not-found', `${label}（${digest}）在仓库 ${this.name} 中不存在（HTTP 404）`);
     }
-    if (res.status !== 200) throw await this.unexpected(res, label);
+    if (res.status !== 200 && !(from && res.status === 206)) throw await this.unexpected(res, label);
     return res;
   }
 

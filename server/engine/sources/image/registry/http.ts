@@ -197,12 +197,15 @@ export class Transport {
       });
       let response: IncomingMessage | null = null;
       req.setTimeout(timeoutMs, () => {
+        if (response?.complete) return;
         const error = new RequestTimeout(`no data for ${timeoutMs} ms`);
         if (response) response.destroy(error);
         req.destroy(error);
       });
       req.once('response', (res) => {
         response = res;
+        // Whoever reads the body sees its errors; one left unread (drained after a 401, say) must not crash the process.
+        res.on('error', () => undefined);
         resolve(res);
       });
       req.once('error', (error) => {

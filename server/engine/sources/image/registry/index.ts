@@ -4,6 +4,7 @@
 // written in a temporary folder beside `layoutDir` and renamed into place at the end, so a failed,
 // aborted or refused pull leaves nothing behind. See ../ for reading the layout.
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readdir, readFile, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Transform } from 'node:stream';
@@ -92,27 +93,36 @@ interface Resolved {
   image: { body: Buffer; contentType: string | undefined; digest: string; parsed: Extract<Parsed, { kind: 'manifest' }> };
 }
 
-function session(options: PullOptions | undefined) {
+/**
+ * Runs `work` with the pull's client; errors leave with secrets redacted, the client closed. The
+ * client's signal follows the caller's and is also aborted by `stopAll(error)`, so one failed
+ * download stops the others before the temporary folder is removed.
+ */
+async function withClient<T>(
+  refText: string,
+  options: PullOptions | undefined,
+  work: (client: RegistryClient, ref: ImageReference, stopAll: (error: unknown) => void) => Promise<T>,
+): Promise<T> {
   const secrets = new Secrets();
   secrets.add(options?.auth?.password);
-  const signal = options?.signal ?? new AbortController().signal;
   const timeoutMs = options?.timeoutMs && options.timeoutMs > 0 ? options.timeoutMs : DEFAULT_TIMEOUT_MS;
-  return { secrets, signal, timeoutMs };
-}
-
-/** Runs `work` with the pull's client; errors leave with secrets redacted, the client closed. */
-async function withClient<T>(refText: string, options: PullOptions | undefined, work: (client: RegistryClient, ref: ImageReference) => Promise<T>): Promise<T> {
-  const { secrets, signal, timeoutMs } = session(options);
+  const internal = new AbortController();
+  const caller = options?.signal;
+  const forward = () => internal.abort(caller?.reason);
+  if (caller?.aborted) forward();
+  else caller?.addEventListener('abort', forward, { once: true });
+  const signal = internal.signal;
   let client: RegistryClient | null = null;
   try {
     signal.throwIfAborted();
     const ref = parseImageReference(refText);
     client = new RegistryClient(ref, { ...options, auth: options?.auth, timeoutMs, signal, secrets });
-    return await work(client, ref);
+    return await work(client, ref, (error) => internal.abort(error));
   } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    throw error instanceof Error ? secrets.scrub(error) : error;
+    const thrown = signal.aborted ? signal.reason : error;
+    throw thrown instanceof Error ? secrets.scrub(thrown) : thrown;
   } finally {
+    caller?.removeEventListener('abort', forward);
     client?.close();
   }
 }
@@ -201,7 +211,7 @@ export async function pullImage(ref: string, layoutDir: string, options?: PullOp
   await checkDestination(layoutDir);
   let temp: string | null = null;
   try {
-    return await withClient(ref, options, async (client, reference) => {
+    return await withClient(ref, options, async (client, reference, stopAll) => {
       const signal = client.transport.signal;
       const limits = resolveLimits(options?.limits);
       const budget = Math.min(limits.maxTotalBytes, maxUploadBytes());
@@ -262,7 +272,14 @@ export async function pullImage(ref: string, layoutDir: string, options?: PullOp
           report(i + 1, true);
         }
       };
-      await Promise.all(Array.from({ length: Math.min(PARALLEL_BLOBS, Math.max(1, layers.length)) }, worker));
+      const workers = Array.from({ length: Math.min(PARALLEL_BLOBS, Math.max(1, layers.length)) }, () =>
+        worker().catch((error: unknown) => {
+          stopAll(error); // the other downloads stop; the first failure is what the pull throws
+          throw error;
+        }));
+      const settled = await Promise.allSettled(workers);
+      signal.throwIfAborted();
+      for (const result of settled) if (result.status === 'rejected') throw result.reason;
 
       // The manifest as received (its digest is over these bytes), then index.json and oci-layout.
       await writePrivateFile(blobPath(root, resolved.image.digest), resolved.image.body);
@@ -314,24 +331,49 @@ const blobPath = (root: string, digest: string) => {
 
 /**
  * Streams one blob to blobs/<alg>/<hex>, hashing as it goes; more bytes than the descriptor says
- * stop the download at once, a wrong digest names the layer. Transient failures start it again.
+ * stop the download at once, a wrong digest names the layer. A transient failure part-way resumes
+ * with a Range request where the registry (or its storage) honours it, else starts again.
  */
 async function downloadBlob(client: RegistryClient, desc: Descriptor, root: string, label: string, onBytes: (n: number) => void): Promise<void> {
   const final = blobPath(root, desc.digest);
   const part = `${final}.part`;
   const signal = client.transport.signal;
-  const [alg] = desc.digest.split(':');
-  await client.transport.retrying(async () => {
-    let counted = 0;
-    try {
-      const res = await client.blob(desc.digest, label);
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > desc.size) {
-        res.body.destroy();
-        throw new RegistryError('limits', `${label}（${desc.digest}）的大小 ${formatBytes(declared)} 超过清单声明的 ${formatBytes(desc.size)}，已拒绝`);
+  const alg = desc.digest.split(':')[0]!;
+  let have = 0; // bytes in `part`, reported through onBytes
+  const restart = async () => {
+    onBytes(-have);
+    have = 0;
+    await rm(part, { force: true });
+  };
+  try {
+    await client.transport.retrying(async () => {
+      // What is on disk is what counts (a failed pipeline may not have flushed what it read).
+      const onDisk = have > 0 ? ((await stat(part).catch(() => null))?.size ?? 0) : 0;
+      if (onDisk !== have) {
+        onBytes(onDisk - have);
+        have = onDisk;
       }
-      const hash = createHash(alg!);
-      let size = 0;
+      if (have >= desc.size) await restart();
+      const from = have;
+      const res = await client.blob(desc.digest, label, from > 0 ? from : undefined);
+      let append = false;
+      if (from > 0) {
+        const range = /^bytes (\d+)-/.exec(String(res.headers['content-range'] ?? ''));
+        if (res.status === 206 && range && Number(range[1]) === from) append = true;
+        else if (res.status === 206) {
+          res.body.destroy();
+          await restart();
+          throw markTransient(new RegistryError('network', `${label}（${desc.digest}）续传时仓库返回了错误的数据范围`));
+        } else await restart();
+      }
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared + (append ? from : 0) > desc.size) {
+        res.body.destroy();
+        throw new RegistryError('limits', `${label}（${desc.digest}）的大小 ${formatBytes(declared + (append ? from : 0))} 超过清单声明的 ${formatBytes(desc.size)}，已拒绝`);
+      }
+      const hash = createHash(alg);
+      if (append) for await (const chunk of createReadStream(part)) hash.update(chunk as Buffer);
+      let size = append ? from : 0;
       const meter = new Transform({
         transform(chunk: Buffer, _encoding, callback) {
           size += chunk.length;
@@ -340,13 +382,13 @@ async function downloadBlob(client: RegistryClient, desc: Descriptor, root: stri
             return;
           }
           hash.update(chunk);
-          counted += chunk.length;
+          have += chunk.length;
           onBytes(chunk.length);
           callback(null, chunk);
         },
       });
       try {
-        await pipeline(res.body, meter, privateWriteStream(part), { signal });
+        await pipeline(res.body, meter, privateWriteStream(part, { flags: append ? 'a' : 'w' }), { signal });
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (error instanceof RegistryError) throw error;
@@ -356,10 +398,9 @@ async function downloadBlob(client: RegistryClient, desc: Descriptor, root: stri
       const actual = `${alg}:${hash.digest('hex')}`;
       if (actual !== desc.digest) throw new RegistryError('digest', `${label}校验失败：下载内容的摘要为 ${actual}，与清单中的 ${desc.digest} 不符`);
       await rename(part, final);
-    } catch (error) {
-      onBytes(-counted);
-      await rm(part, { force: true });
-      throw error;
-    }
-  });
+    }, 4);
+  } catch (error) {
+    await restart();
+    throw error;
+  }
 }
