@@ -9,7 +9,7 @@ import { createHash, createPrivateKey, createSign, X509Certificate } from 'node:
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -395,4 +395,73 @@ export async function writeOciLayout(layoutDir: string, tag: string, images: Tes
   writeFileSync(join(layoutDir, 'index.json'), JSON.stringify({ schemaVersion: 2, manifests: [top] }));
   writeFileSync(join(layoutDir, 'oci-layout'), JSON.stringify({ imageLayoutVersion: '1.0.0' }));
   return { layoutDir, tag, platforms, index };
+}
+
+// ---------------------------------------------------------------------------------------------
+// An HTTP proxy on loopback (CONNECT tunnels for HTTPS, absolute-form requests for HTTP) that only
+// reaches 127.0.0.1 and localhost.
+
+export interface TestProxy {
+  url: string;
+  /** `host:port` of each CONNECT, and the URL of each plain request. */
+  connects: string[];
+  requests: string[];
+  stop: () => Promise<void>;
+}
+
+export async function startHttpProxy(options: { refuse?: boolean } = {}): Promise<TestProxy> {
+  const connects: string[] = [];
+  const requests: string[] = [];
+  const loopback = (host: string) => host === '127.0.0.1' || host === 'localhost';
+  const server = http.createServer((req, res) => {
+    requests.push(req.url ?? '');
+    let target: URL;
+    try {
+      target = new URL(req.url ?? '');
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    if (options.refuse || !loopback(target.hostname)) {
+      res.writeHead(403).end();
+      return;
+    }
+    const upstream = http.request(target, { method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  const sockets = new Set<Socket>();
+  server.on('connect', (req: http.IncomingMessage, socket: Socket, head: Buffer) => {
+    connects.push(req.url ?? '');
+    sockets.add(socket);
+    const [host, port] = (req.url ?? '').split(':');
+    if (options.refuse || !host || !loopback(host)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+      return;
+    }
+    const upstream = connect(Number(port), host, () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    sockets.add(upstream);
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+  const port = await freePort();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    connects,
+    requests,
+    stop: () => new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { checkRegistryAccess, pullImage, RegistryError, type PullOptions } from '../../../server/engine/index.ts';
-import { registryToolsMissing, startRegistry, writeOciLayout, type BuiltImage, type TestRegistry } from '../../support/registry.ts';
+import { registryToolsMissing, startHttpProxy, startRegistry, writeOciLayout, type BuiltImage, type TestRegistry } from '../../support/registry.ts';
 
 const PASSWORD = 'Sup3r-Secret-pa55';
 const USERS = { alice: PASSWORD };
@@ -228,6 +228,24 @@ describe.skipIf(missing)('a registry with token auth over TLS with a private CA'
     expectNoSecret(error);
   });
 
+  it('goes through an HTTP proxy (CONNECT) when given one, and names a proxy that refuses', async () => {
+    const proxy = await startHttpProxy();
+    const refusing = await startHttpProxy({ refuse: true });
+    try {
+      const pulled = await pullImage(`${registry.host}/team/app:v1`, dest(), { auth, caPem: registry.tls!.caPem, proxy: proxy.url });
+      expect(pulled.imageManifestDigest).toBe(image.platforms['linux/amd64']!.manifest);
+      const tokenHost = new URL(registry.token!.realm).host;
+      expect(new Set(proxy.connects)).toEqual(new Set([registry.host, tokenHost]));
+      const error = await failure(checkRegistryAccess(`${registry.host}/team/app:v1`, { auth, caPem: registry.tls!.caPem, proxy: refusing.url.replace('http://', `http://bob:${PASSWORD}@`) }));
+      expect(error.code).toBe('network');
+      expect(error.message).toBe(`无法通过代理连接 ${registry.host}（代理返回 HTTP/1.1 403 Forbidden）`);
+      expectNoSecret(error);
+    } finally {
+      await proxy.stop();
+      await refusing.stop();
+    }
+  });
+
   it('refuses the certificate without the CA, and plain HTTP to a TLS registry', async () => {
     const target = dest();
     const untrusted = await failure(pullImage(`${registry.host}/team/app:v1`, target, { auth }));
@@ -352,6 +370,20 @@ describe('bad answers from a registry', () => {
       const layerHits = fake.hits.filter((h) => h.url.endsWith(layer()));
       expect(layerHits.map((h) => h.range)).toEqual([undefined, 'bytes=40-']);
     } finally {
+      await fake.stop();
+    }
+  });
+
+  it('sends plain HTTP through a proxy as absolute-form requests', async () => {
+    const fake = await serve(registryOf(image));
+    const proxy = await startHttpProxy();
+    try {
+      const pulled = await pullImage(`${fake.host}/team/app:v1`, dest(), { ...opts, proxy: proxy.url });
+      expect(readLayout(pulled.layoutDir).blobs).toHaveLength(4);
+      expect(proxy.requests[0]).toBe(`http://${fake.host}/v2/team/app/manifests/v1`);
+      expect(proxy.requests).toHaveLength(fake.hits.length);
+    } finally {
+      await proxy.stop();
       await fake.stop();
     }
   });

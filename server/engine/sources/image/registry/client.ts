@@ -21,6 +21,7 @@ export interface ClientOptions {
   timeoutMs: number;
   signal: AbortSignal;
   secrets: Secrets;
+  proxy?: string | null;
 }
 
 /** Manifests are small; the distribution registry refuses ones over 4 MiB. */
@@ -55,6 +56,15 @@ export class RegistryClient {
     if (this.auth) {
       this.secrets.add(this.auth.password);
       this.secrets.add(Buffer.from(`${this.auth.username}:${this.auth.password}`).toString('base64'));
+    }
+    if (options.proxy) {
+      try {
+        const proxy = new URL(options.proxy);
+        this.secrets.add(decodeURIComponent(proxy.password));
+        this.secrets.add(proxy.password);
+      } catch {
+        // refused by the transport below
+      }
     }
     this.transport = new Transport(options);
     this.base = new URL(`${options.insecureHttp ? 'http' : 'https'}://${apiHost(ref)}/`);

@@ -26,6 +26,25 @@ export interface TransportOptions {
   timeoutMs: number;
   signal: AbortSignal;
   secrets: Secrets;
+  /** An HTTP proxy URL for every request; undefined: HTTPS_PROXY / HTTP_PROXY / NO_PROXY from the environment; null: none. */
+  proxy?: string | null;
+}
+
+/** The proxy settings node's agents read (`proxyEnv`, node ≥ 24.5; older versions ignore it and connect directly). */
+function proxyEnvironment(proxy: string | null | undefined): Record<string, string | undefined> {
+  if (proxy === null) return {};
+  if (proxy === undefined) {
+    const env = process.env;
+    return { HTTPS_PROXY: env.HTTPS_PROXY ?? env.https_proxy, HTTP_PROXY: env.HTTP_PROXY ?? env.http_proxy, NO_PROXY: env.NO_PROXY ?? env.no_proxy };
+  }
+  let url: URL;
+  try {
+    url = new URL(proxy);
+  } catch {
+    throw new RegistryError('network', '代理地址无效，应为 http://主机:端口');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RegistryError('network', `代理地址的协议 ${url.protocol} 不受支持（支持 http:// 与 https://）`);
+  return { HTTPS_PROXY: url.href, HTTP_PROXY: url.href };
 }
 
 const MAX_REDIRECTS = 10;
@@ -100,6 +119,10 @@ export function networkError(error: unknown, url: URL, options: { insecureHttp?:
   if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_') || code === 'EPROTO') {
     return new RegistryError('tls', `无法与 ${host} 建立安全连接（TLS 握手失败：${code}）`, { cause: error });
   }
+  if (code === 'ERR_PROXY_TUNNEL' || code === 'ERR_PROXY_INVALID_CONFIG') {
+    const answer = /(HTTP\/[\d.]+ \d{3}[^\r\n]*)\s*$/.exec(err?.message ?? '')?.[1]?.trim();
+    return markTransient(new RegistryError('network', `无法通过代理连接 ${host}${answer ? `（代理返回 ${answer}）` : ''}`, { cause: error }));
+  }
   if (code.startsWith('HPE_')) {
     return new RegistryError('network', options.insecureHttp
       ? `${host} 返回的不是 HTTP 应答：该仓库可能只提供 HTTPS，请关闭“允许不安全的 HTTP”`
@@ -129,8 +152,9 @@ export class Transport {
   constructor(options: TransportOptions) {
     this.options = options;
     const ca = trustedCas(options.caPem);
-    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 6, ...(ca && { ca }) });
-    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: 6 });
+    const proxyEnv = proxyEnvironment(options.proxy);
+    this.httpsAgent = new https.Agent({ keepAlive: true, maxSockets: 6, proxyEnv, ...(ca && { ca }) } as https.AgentOptions);
+    this.httpAgent = new http.Agent({ keepAlive: true, maxSockets: 6, proxyEnv } as http.AgentOptions);
   }
 
   get timeoutMs(): number {

@@ -63,6 +63,8 @@ export interface PullOptions {
   /** maxTotalBytes bounds the image (config and layers as downloaded, also bounded by the upload limit). */
   limits?: Partial<UnpackLimits>;
   signal?: AbortSignal;
+  /** An HTTP proxy (`http://[user:pass@]host:port`); undefined: HTTPS_PROXY / HTTP_PROXY / NO_PROXY from the environment; null: none. */
+  proxy?: string | null;
   /** No byte for this long ends a request (connect, answer or body); default 30 s. */
   timeoutMs?: number;
   onProgress?: (p: PullProgress) => void;
