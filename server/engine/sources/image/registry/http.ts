@@ -26,7 +26,7 @@ export interface TransportOptions {
   timeoutMs: number;
   signal: AbortSignal;
   secrets: Secrets;
-  /** An HTTP proxy URL for every request; undefined: HTTPS_PROXY / HTTP_PROXY / NO_PROXY from the environment; null: none. */
+  /** An HTTP proxy URL for every request; undefined: HTTPS_PROXY / HTTP_PROXY / NO_PROXY from the environment (loopback always direct); null: none. */
   proxy?: string | null;
 }
 
@@ -34,8 +34,10 @@ export interface TransportOptions {
 function proxyEnvironment(proxy: string | null | undefined): Record<string, string | undefined> {
   if (proxy === null) return {};
   if (proxy === undefined) {
+    // Loopback never goes through the environment's proxy (a registry on this machine).
     const env = process.env;
-    return { HTTPS_PROXY: env.HTTPS_PROXY ?? env.https_proxy, HTTP_PROXY: env.HTTP_PROXY ?? env.http_proxy, NO_PROXY: env.NO_PROXY ?? env.no_proxy };
+    const noProxy = [env.NO_PROXY ?? env.no_proxy, 'localhost', '127.0.0.1', '::1'].filter(Boolean).join(',');
+    return { HTTPS_PROXY: env.HTTPS_PROXY ?? env.https_proxy, HTTP_PROXY: env.HTTP_PROXY ?? env.http_proxy, NO_PROXY: noProxy };
   }
   let url: URL;
   try {
