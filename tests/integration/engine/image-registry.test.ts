@@ -137,6 +137,7 @@ describe.skipIf(missing)('a registry with htpasswd basic auth over plain HTTP', 
   it('checks access without downloading layers', async () => {
     expect(await checkRegistryAccess(`${registry.host}/team/app:v1`, opts)).toEqual({ manifestDigest: multi.index, platforms: ['linux/amd64', 'linux/arm64'] });
     expect((await checkRegistryAccess(`${registry.host}/team/single:1.0`, opts)).platforms).toEqual(['linux/amd64']);
+    expect(await checkRegistryAccess(`${registry.host}/team/app:v1`, { ...opts, platform: 'linux/arm64' })).toEqual({ manifestDigest: multi.index, platforms: ['linux/amd64', 'linux/arm64'] });
     const error = await failure(checkRegistryAccess(`${registry.host}/team/app:v1`, { ...opts, platform: 'windows/amd64' }));
     expect(error.code).toBe('platform');
   });

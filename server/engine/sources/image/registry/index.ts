@@ -129,15 +129,22 @@ async function withClient<T>(
   }
 }
 
-async function resolve(client: RegistryClient, ref: ImageReference, wanted: Platform, explicit: boolean, signal: AbortSignal): Promise<Resolved> {
+async function fetchTop(client: RegistryClient, ref: ImageReference) {
   const top = await client.manifest(ref.digest ?? ref.tag ?? 'latest');
-  const parsed = parseManifest(top.body, top.contentType);
+  return { ...top, parsed: parseManifest(top.body, top.contentType) };
+}
+
+const platformsOf = (manifests: Descriptor[]) => [...new Set(platformEntries(manifests).map((m) => formatPlatform(m.platform!)))];
+
+/** The reference's image manifest: itself, or the index entry for `wanted`, fetched and verified. */
+async function resolve(client: RegistryClient, ref: ImageReference, wanted: Platform, explicit: boolean, signal: AbortSignal, fetchedTop?: Awaited<ReturnType<typeof fetchTop>>): Promise<Resolved> {
+  const top = fetchedTop ?? (await fetchTop(client, ref));
+  const parsed = top.parsed;
   if (parsed.kind === 'manifest') {
     checkImageManifest(parsed);
     return { manifestDigest: top.digest, platforms: [], chosen: null, image: { ...top, parsed } };
   }
-  const entries = platformEntries(parsed.manifests);
-  const platforms = [...new Set(entries.map((m) => formatPlatform(m.platform!)))];
+  const platforms = platformsOf(parsed.manifests);
   const chosen = selectPlatform(parsed.manifests, wanted);
   if (!chosen) {
     const offered = platforms.length ? `可选平台：${platforms.join('、')}` : '该索引中没有标明平台的镜像';
@@ -170,13 +177,20 @@ function configPlatform(config: Buffer, digest: string): Platform {
 
 /**
  * Checks that the reference resolves and the credentials work (a form's 校验 button): the manifest
- * only, plus the small config of a single-platform image to name its platform. With
- * `options.platform`, also checks that the image offers it.
+ * only, plus the small config of a single-platform image to name its platform. Without
+ * `options.platform` a multi-platform image just lists its platforms (the user picks one); with
+ * it, that platform's manifest is fetched and verified too.
  */
 export async function checkRegistryAccess(ref: string, options?: PullOptions): Promise<{ manifestDigest: string; platforms: string[] }> {
   return withClient(ref, options, async (client, reference) => {
     const wanted = parsePlatform(options?.platform ?? DEFAULT_PLATFORM);
-    const resolved = await resolve(client, reference, wanted, options?.platform !== undefined, client.transport.signal);
+    const top = await fetchTop(client, reference);
+    if (top.parsed.kind === 'index' && options?.platform === undefined) {
+      const platforms = platformsOf(top.parsed.manifests);
+      if (platforms.length === 0) throw new RegistryError('platform', `镜像 ${formatImageReference(reference)} 的索引中没有标明平台的镜像`);
+      return { manifestDigest: top.digest, platforms };
+    }
+    const resolved = await resolve(client, reference, wanted, options?.platform !== undefined, client.transport.signal, top);
     let platforms = resolved.platforms;
     if (!resolved.chosen) {
       const config = resolved.image.parsed.config;
@@ -307,6 +321,7 @@ export async function pullImage(ref: string, layoutDir: string, options?: PullOp
       await checkDestination(layoutDir);
       await rmdir(layoutDir).catch(() => undefined);
       await rename(root, layoutDir);
+      temp = null;
       const platformText = formatPlatform(platform);
       return {
         layoutDir,
