@@ -175,7 +175,6 @@ export class RegistryClient {
     if (challenge.params.service) realm.searchParams.set('service', challenge.params.service);
     for (const scope of scopes) realm.searchParams.append('scope', scope);
     if (this.auth?.username) realm.searchParams.set('account', this.auth.username);
-    if (realm.protocol === 'http:' && this.auth) this.transport.checkScheme(realm, '令牌服务');
     const basic = this.auth ? `Basic ${Buffer.from(`${this.auth.username}:${this.auth.password}`).toString('base64')}` : null;
     const started = Date.now();
     const res = await this.transport.retrying(async () => {
