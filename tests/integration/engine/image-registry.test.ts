@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { checkRegistryAccess, pullImage, RegistryError, type PullOptions } from '../../../server/engine/index.ts';
-import { registryToolsMissing, startHttpProxy, startRegistry, writeOciLayout, type BuiltImage, type TestRegistry } from '../../support/registry.ts';
+import { makeTestCa, registryToolsMissing, startHttpProxy, startRegistry, writeOciLayout, type BuiltImage, type TestRegistry } from '../../support/registry.ts';
 
 const PASSWORD = 'Sup3r-Secret-pa55';
 const USERS = { alice: PASSWORD };
@@ -509,6 +510,31 @@ describe('bad answers from a registry', () => {
       expect(fake.hits.filter((h) => h.authorization === basic).length).toBeGreaterThanOrEqual(4);
     } finally {
       await fake.stop();
+      await storage.stop();
+    }
+  });
+
+  it.skipIf(missing)('refuses a redirect from HTTPS down to plain HTTP', async () => {
+    const ca = await makeTestCa(join(work, 'downgrade-ca'));
+    const storage = await serve((_req, res) => void res.writeHead(200).end('never fetched'));
+    const handler = registryOf(image, (_req, res, { kind, ref }) => {
+      if (kind !== 'blobs') return false;
+      res.writeHead(302, { Location: `http://${storage.host}/${ref}` }).end();
+      return true;
+    });
+    const server = https.createServer({ cert: readFileSync(ca.certFile), key: readFileSync(ca.keyFile) }, handler);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const target = dest();
+      const error = await failure(pullImage(`${host}/team/app:v1`, target, { caPem: ca.caPem }));
+      expect(error.code).toBe('tls');
+      expect(error.message).toBe(`${host} 把下载重定向到不安全的 HTTP 地址（${storage.host}），已拒绝`);
+      expect(storage.hits).toEqual([]);
+      expectNothingLeft(target);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
       await storage.stop();
     }
   });
