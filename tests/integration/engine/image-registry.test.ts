@@ -468,6 +468,24 @@ describe('bad answers from a registry', () => {
     }
   });
 
+  it('refuses a manifest with more layers than any image has, before downloading', async () => {
+    const layers = Array.from({ length: 1001 }, (_, i) => ({ mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: `sha256:${i.toString(16).padStart(64, '0')}`, size: 10 }));
+    const fake = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/vnd.oci.image.manifest.v1+json' }).end(JSON.stringify({
+        schemaVersion: 2, mediaType: 'application/vnd.oci.image.manifest.v1+json', config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: `sha256:${'f'.repeat(64)}`, size: 10 }, layers,
+      }));
+    });
+    try {
+      const target = dest();
+      const error = await failure(pullImage(`${fake.host}/team/app:v1`, target, opts));
+      expect(error.message).toBe(`镜像 ${fake.host}/team/app:v1 有 1001 层，超过 1000 层上限，已拒绝`);
+      expect(fake.hits).toHaveLength(1);
+      expectNothingLeft(target);
+    } finally {
+      await fake.stop();
+    }
+  });
+
   it('refuses schema 1 manifests and unknown media types clearly', async () => {
     const fake = await serve((req, res) => {
       if (req.url?.includes('/old/')) {

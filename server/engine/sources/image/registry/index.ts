@@ -39,6 +39,8 @@ export const DEFAULT_PLATFORM = 'linux/amd64';
 export const DEFAULT_TIMEOUT_MS = 30_000;
 /** Layers downloaded at once. */
 const PARALLEL_BLOBS = 3;
+/** More layers than any builder makes (Docker stops at 127): a manifest meant to exhaust the puller. */
+const MAX_LAYERS = 1000;
 /** An image config is JSON; anything near this size is not one. */
 const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
@@ -235,6 +237,7 @@ export async function pullImage(ref: string, layoutDir: string, options?: PullOp
       const resolved = await resolve(client, reference, wanted, options?.platform !== undefined, signal);
       const { config, layers } = resolved.image.parsed;
 
+      if (layers.length > MAX_LAYERS) throw new RegistryError('limits', `镜像 ${formatImageReference(reference)} 有 ${layers.length} 层，超过 ${MAX_LAYERS} 层上限，已拒绝`);
       const unique = new Map<string, Descriptor>();
       for (const d of [config, ...layers]) if (!unique.has(d.digest)) unique.set(d.digest, d);
       const bytes = [...unique.values()].reduce((sum, d) => sum + d.size, 0);
