@@ -486,6 +486,33 @@ describe('bad answers from a registry', () => {
     }
   });
 
+  it('fetches a fresh token when the registry stops accepting the old one (expired), reusing it otherwise', async () => {
+    let issued = 0;
+    let valid = '';
+    let served = 0;
+    const inner = registryOf(image);
+    const fake = await serve((req, res) => {
+      if (req.url?.startsWith('/token')) {
+        valid = `tok-${++issued}-${'x'.repeat(20)}`;
+        return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ access_token: valid, expires_in: 300 }));
+      }
+      if (req.headers.authorization !== `Bearer ${valid}`) {
+        return void res.writeHead(401, { 'WWW-Authenticate': `Bearer realm="http://${req.headers.host}/token",service="fake",scope="repository:team/app:pull"` }).end();
+      }
+      if (++served === 2) valid = 'expired'; // the second authorised request uses up the token
+      inner(req, res);
+    });
+    try {
+      const pulled = await pullImage(`${fake.host}/team/app:v1`, dest(), opts);
+      expect(readLayout(pulled.layoutDir).blobs).toHaveLength(4);
+      expect(issued).toBe(2);
+      const tokens = fake.hits.filter((h) => h.url.startsWith('/token'));
+      expect(tokens.map((h) => new URL(h.url, 'http://x').searchParams.getAll('scope'))).toEqual([['repository:team/app:pull'], ['repository:team/app:pull']]);
+    } finally {
+      await fake.stop();
+    }
+  });
+
   it('refuses schema 1 manifests and unknown media types clearly', async () => {
     const fake = await serve((req, res) => {
       if (req.url?.includes('/old/')) {

@@ -46,7 +46,7 @@ export class RegistryClient {
   private readonly auth: RegistryAuth | undefined;
   private readonly secrets: Secrets;
   private authorization: string | null = null;
-  private readonly tokens = new Map<string, Token>();
+  private readonly tokens = new Map<string, Promise<Token>>();
 
   constructor(ref: ImageReference, options: ClientOptions) {
     this.ref = ref;
@@ -120,19 +120,22 @@ export class RegistryClient {
     return res;
   }
 
-  /** A request with the credentials this repository needs, answering one 401 challenge. */
+  /**
+   * A request with the credentials this repository needs, answering one 401 challenge. Requests run
+   * in parallel: the credentials compared are the ones this request sent, so a token another
+   * request has just refreshed is taken up rather than refreshed again.
+   */
   private async send(url: URL, headers: Record<string, string>, what: 'manifest' | 'blob'): Promise<Response> {
-    const request = () => this.transport.request(url, { headers, authorization: this.authorization, what: '仓库' });
-    let res = await request();
+    const sent = this.authorization;
+    let res = await this.transport.request(url, { headers, authorization: sent, what: '仓库' });
     if (res.status === 401) {
       res.body.resume();
       const challenge = pickChallenge(parseChallenges(res.headers['www-authenticate']));
       if (!challenge) throw this.denied(401, null);
-      const prior = this.authorization;
-      const next = await this.authenticate(challenge, prior);
-      if (next === prior) throw this.denied(401, challenge);
+      const next = await this.authenticate(challenge, sent);
+      if (next === sent) throw this.denied(401, challenge);
       this.authorization = next;
-      res = await request();
+      res = await this.transport.request(url, { headers, authorization: next, what: '仓库' });
       if (res.status === 401) {
         res.body.resume();
         throw this.denied(401, pickChallenge(parseChallenges(res.headers['www-authenticate'])) ?? challenge);
@@ -145,7 +148,8 @@ export class RegistryClient {
     return res;
   }
 
-  private async authenticate(challenge: Challenge, prior: string | null): Promise<string> {
+  /** The Authorization for `challenge`: Basic credentials, or a token (cached per realm, service and scope; one fetch at a time). */
+  private async authenticate(challenge: Challenge, sent: string | null): Promise<string> {
     if (challenge.scheme === 'basic') {
       if (!this.auth) throw this.denied(401, challenge);
       return `Basic ${Buffer.from(`${this.auth.username}:${this.auth.password}`).toString('base64')}`;
@@ -157,10 +161,20 @@ export class RegistryClient {
     if (challenge.params.scope) for (const s of challenge.params.scope.split(' ')) if (s) scopes.add(s);
     const key = `${challenge.params.realm}\n${challenge.params.service ?? ''}\n${[...scopes].sort().join(' ')}`;
     const cached = this.tokens.get(key);
-    if (cached && cached.expiresAt > Date.now() && `Bearer ${cached.value}` !== prior) return `Bearer ${cached.value}`;
-    this.tokens.delete(key);
-    const token = await this.fetchToken(challenge, [...scopes]);
-    this.tokens.set(key, token);
+    if (cached) {
+      const token = await cached.catch(() => null);
+      if (token && token.expiresAt > Date.now() && `Bearer ${token.value}` !== sent) return `Bearer ${token.value}`;
+    }
+    let pending = this.tokens.get(key);
+    if (!pending || pending === cached) {
+      const fetching = this.fetchToken(challenge, [...scopes]);
+      fetching.catch(() => {
+        if (this.tokens.get(key) === fetching) this.tokens.delete(key);
+      });
+      this.tokens.set(key, fetching);
+      pending = fetching;
+    }
+    const token = await pending;
     return `Bearer ${token.value}`;
   }
 
