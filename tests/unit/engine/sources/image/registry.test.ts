@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { parseChallenges, pickChallenge } from '../../../../../server/engine/sources/image/registry/auth.ts';
 import { RegistryError, Secrets } from '../../../../../server/engine/sources/image/registry/errors.ts';
-import { parseCaPem } from '../../../../../server/engine/sources/image/registry/http.ts';
+import { isTransient, networkError, parseCaPem } from '../../../../../server/engine/sources/image/registry/http.ts';
 import { checkImageManifest, formatPlatform, parseManifest, parsePlatform, selectPlatform, type Descriptor } from '../../../../../server/engine/sources/image/registry/manifest.ts';
 import { formatImageReference, parseImageReference } from '../../../../../server/engine/sources/image/registry/reference.ts';
 import { libtrustKeyId } from '../../../../support/registry.ts';
@@ -143,5 +143,25 @@ describe('secrets and CAs', () => {
 
   it('computes libtrust key IDs in groups of four', () => {
     expect(libtrustKeyId(Buffer.from('x'))).toMatch(/^([A-Z2-7]{4}:){11}[A-Z2-7]{4}$/);
+  });
+});
+
+describe('network failures in Chinese', () => {
+  const url = new URL('https://registry.example.com:5000/v2/');
+  const fail = (code: string, message = code) => Object.assign(new Error(message), { code });
+  it.each([
+    ['DEPTH_ZERO_SELF_SIGNED_CERT', 'tls', '无法与 registry.example.com:5000 建立安全连接：证书是自签名的，不受信任（请提供该仓库的 CA 证书）', false],
+    ['CERT_HAS_EXPIRED', 'tls', '无法与 registry.example.com:5000 建立安全连接：证书已过期', false],
+    ['ERR_TLS_CERT_ALTNAME_INVALID', 'tls', '无法与 registry.example.com:5000 建立安全连接：证书上的主机名与仓库地址不符', false],
+    ['ERR_SSL_WRONG_VERSION_NUMBER', 'tls', '无法与 registry.example.com:5000 建立 HTTPS 连接：对方似乎只提供 HTTP。若确认该仓库可信，可开启“允许不安全的 HTTP”', false],
+    ['ECONNREFUSED', 'network', '无法连接 registry.example.com:5000：连接被拒绝（仓库未运行或端口不对）', true],
+    ['ENOTFOUND', 'network', '无法解析主机名 registry.example.com', false],
+    ['ECONNRESET', 'network', '与 registry.example.com:5000 的连接意外中断', true],
+    ['ETIMEDOUT', 'timeout', '连接超时：registry.example.com:5000 在 2.5 秒内没有响应', true],
+  ])('%s', (code, kind, message, transient) => {
+    const error = networkError(fail(code), url, { timeoutMs: 2500 });
+    expect(error.code).toBe(kind);
+    expect(error.message).toBe(message);
+    expect(isTransient(error)).toBe(transient);
   });
 });
