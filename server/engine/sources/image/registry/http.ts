@@ -234,7 +234,7 @@ export class Transport {
         res.on('error', () => undefined);
         resolve(res);
       });
-      req.once('error', (error) => {
+      req.on('error', (error) => {
         if (signal.aborted) reject(signal.reason);
         else if (!response) reject(networkError(error, url, this.options));
       });
