@@ -116,6 +116,22 @@ export async function resolveInImage(...args: Parameters<typeof import('./source
   return (await import('./sources/image/index.ts')).resolveInImage(...args);
 }
 
+// ---- Container images from registries ----------------------------------------------------------
+
+export { RegistryError, type RegistryErrorCode } from './sources/image/registry/errors.ts';
+export { formatImageReference, parseImageReference, type ImageReference } from './sources/image/registry/reference.ts';
+export type { PullOptions, PullProgress, PulledImage, RegistryAuth } from './sources/image/registry/index.ts';
+
+/** Pulls an image (OCI distribution API v2) into an OCI image layout folder, verified, all or nothing (RegistryError when refused). */
+export async function pullImage(...args: Parameters<typeof import('./sources/image/registry/index.ts').pullImage>) {
+  return (await import('./sources/image/registry/index.ts')).pullImage(...args);
+}
+
+/** Resolves a reference's manifest with the given credentials (a form's 校验): its digest and platforms. */
+export async function checkRegistryAccess(...args: Parameters<typeof import('./sources/image/registry/index.ts').checkRegistryAccess>) {
+  return (await import('./sources/image/registry/index.ts')).checkRegistryAccess(...args);
+}
+
 // ---- SBOM and Excel component lists -----------------------------------------------------------
 
 /** The SBOM importer (CycloneDX, SPDX, in-toto): importSbom, validateCycloneDx, decodeText, normalizePurl, sbomExtractor, … */
