@@ -91,6 +91,26 @@ export async function openInput(...args: Parameters<typeof import('./sources/unp
   return (await import('./sources/unpack.ts')).openInput(...args);
 }
 
+// ---- Feature files: what an analysis reads, and the hashes of the rest (feature/README.md) -----
+
+export type { FeatureFileEntry, FeatureKind, FeatureManifest, FeatureTree, ReadFeatureOptions, WriteFeatureOptions, WriteFeatureResult } from './feature/index.ts';
+export { FEATURE_FORMAT, FEATURE_VERSION, MANIFEST_NAME as FEATURE_MANIFEST_NAME } from './feature/format.ts';
+
+/** Writes the feature file of a folder: its manifests, lockfiles, databases and notices, and a SHA-256 of every other file. */
+export async function writeFeatureFile(...args: Parameters<typeof import('./feature/write.ts').writeFeatureFile>) {
+  return (await import('./feature/write.ts')).writeFeatureFile(...args);
+}
+
+/** Unpacks and checks an uploaded feature file into a folder to scan (UnpackError when refused). */
+export async function readFeatureFile(...args: Parameters<typeof import('./feature/read.ts').readFeatureFile>) {
+  return (await import('./feature/read.ts')).readFeatureFile(...args);
+}
+
+/** Whether a file is a zip with a feature manifest (read from its central directory only). */
+export async function isFeatureFile(...args: Parameters<typeof import('./feature/read.ts').isFeatureFile>) {
+  return (await import('./feature/read.ts')).isFeatureFile(...args);
+}
+
 // ---- SBOM and Excel component lists -----------------------------------------------------------
 
 /** The SBOM importer (CycloneDX, SPDX, in-toto): importSbom, validateCycloneDx, decodeText, normalizePurl, sbomExtractor, … */
