@@ -16,8 +16,8 @@ import { detectFormat, unpackArchive, UnpackError, type UnpackProgress } from '.
 import { badFeature, MANIFEST_NAME, parseManifest, TREE_DIR, type FeatureKind, type FeatureManifest, type FeatureProblem } from './format.ts';
 
 export interface ReadFeatureOptions {
-  /** The kind the upload's source type takes (9: source, 32: image). */
-  kind: FeatureKind;
+  /** The kind the upload's source type takes (9: source, 32: image); any when absent (a check before a launch). */
+  kind?: FeatureKind;
   signal?: AbortSignal;
   limits?: Partial<UnpackLimits>;
   /** The upload's original name, for messages. */
@@ -96,7 +96,7 @@ export async function readFeatureFile(zip: string, dest: string, options: ReadFe
     const manifestFile = path.join(unpacked, MANIFEST_NAME);
     if (!(await lstat(manifestFile)).isFile()) throw badFeature(`${MANIFEST_NAME} 不是文件`);
     const manifest = parseManifest(await readFile(manifestFile, 'utf8'), limits.maxFiles);
-    if (manifest.kind !== options.kind) {
+    if (options.kind && manifest.kind !== options.kind) {
       throw new UnpackError('unsupported', manifest.kind === 'image'
         ? '这是容器镜像的特征文件：请以代码来源“镜像特征文件”上传'
         : '这是源码的特征文件：请以代码来源“特征文件（清单与锁文件）”上传');

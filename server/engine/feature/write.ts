@@ -33,7 +33,7 @@ export interface WriteFeatureOptions {
 
 export interface WriteFeatureResult {
   file: string;
-  /** Files listed, included (content in the zip), and the bytes of the listed ones. */
+  /** Files listed (those read on demand outside the walk too), included (content in the zip), and the bytes of the listed ones. */
   files: number;
   included: number;
   bytes: number;
@@ -155,9 +155,9 @@ export async function writeFeatureFile(root: string, outFile: string, options: W
     });
     return {
       file: outFile,
-      files: listed.filter((e) => e.walked !== false).length,
+      files: listed.length,
       included: included.length,
-      bytes,
+      bytes: listed.reduce((n, e) => n + e.size, 0),
       includedBytes: included.reduce((n, e) => n + e.size, 0),
       problems: manifest.problems.length,
     };
