@@ -18,7 +18,7 @@ import { readableText } from './text-decode.ts';
 import { projectRootOf, readProjectLicense, type ProjectLicense } from './project-license.ts';
 import { detectFormat, unpackArchive, UnpackError, type UnpackLimits } from './sources/unpack.ts';
 import { walkTree } from './sources/tree.ts';
-import { isFeatureFile, readFeatureFile, type FeatureTree } from './feature/index.ts';
+import { isFeatureFile, readFeatureFile, type FeatureTree } from './feature/read.ts';
 
 export type { FileFindings };
 
@@ -70,7 +70,7 @@ export interface AnalyseResult {
 }
 
 /** Larger files are not notices worth reading (bundles, data). */
-const MAX_TEXT_BYTES = 4 * 1024 * 1024;
+export const MAX_TEXT_BYTES = 4 * 1024 * 1024;
 const SBOM_NAME = /\.(json|xml|spdx|ya?ml|rdf|tv|jsonl)$/i;
 const EXCEL_NAME = /\.(xlsx|xlsm|xls|csv)$/i;
 
@@ -121,6 +121,7 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
   if (feature) {
     files.splice(0, files.length, ...feature.files);
     scan.stats = { ...scan.stats, files: feature.files.length, bytes: feature.bytes };
+    findings.push(...feature.findingsFor(request.modes));
   }
   const texts = new Map<string, string[]>();
   for (const f of findings) {

@@ -3,6 +3,7 @@
 // package databases, licence and notice files); every other file of the tree is only listed, with
 // its size and SHA-256. Version 1. Shared by the writer (write.ts) and the reader (read.ts), which
 // checks every field of an untrusted manifest against what the zip really holds.
+import type { FileFindings } from '../analyzers/model.ts';
 import { UnpackError } from '../sources/archive/errors.ts';
 
 export const FEATURE_FORMAT = 'cairn-feature';
@@ -53,6 +54,12 @@ export interface FeatureManifest {
   dirs: string[];
   /** What could not be read while writing (nested archives left packed), reported by the analysis. */
   problems: FeatureProblem[];
+  /**
+   * What the file analyzers (licence texts, mode 4; copyright notices, mode 7) found in the files
+   * that are not included (source headers, READMEs), found by the writer: the analysis keeps those
+   * of its modes. Only files with a finding; each finding carries the lines that decided it.
+   */
+  findings: FileFindings[];
   /** Image feature files: the image (reference, digest, platform, os-release, layers). */
   image?: Record<string, unknown>;
 }
@@ -118,9 +125,47 @@ export function parseManifest(text: string, maxFiles: number): FeatureManifest {
     if (!isObject(p) || typeof p.file !== 'string' || typeof p.message !== 'string') throw badFeature('问题列表（problems）格式错误');
     return { file: p.file.slice(0, 4096), message: p.message.slice(0, 2000) };
   });
+  const findings = parseFindings(json.findings ?? [], new Set(files.filter((f) => !f.included && f.walked !== false).map((f) => f.path)), maxFiles);
   if (json.image !== undefined && !isObject(json.image)) throw badFeature('镜像信息（image）格式错误');
   return {
     format: FEATURE_FORMAT, version, created: json.created, tool, kind: json.kind, root, files,
-    dirs: dirs as string[], problems: checkedProblems, ...(json.image ? { image: json.image } : {}),
+    dirs: dirs as string[], problems: checkedProblems, findings, ...(json.image ? { image: json.image } : {}),
   };
+}
+
+const LICENSE_KINDS = new Set(['text', 'header', 'tag', 'reference']);
+const str = (v: unknown, max: number): v is string => typeof v === 'string' && v.length <= max;
+const line = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/** The writer's file findings: each for a listed file that is not included, in the analyzers' shapes. */
+function parseFindings(raw: unknown, listed: ReadonlySet<string>, maxFiles: number): FileFindings[] {
+  if (!Array.isArray(raw) || raw.length > maxFiles) throw badFeature('文件分析结果（findings）无效');
+  const seen = new Set<string>();
+  return raw.map((record: unknown) => {
+    const bad = (what: string) => badFeature(`文件分析结果（findings）${what}`);
+    if (!isObject(record) || typeof record.path !== 'string') throw bad('格式错误');
+    const { path } = record;
+    if (!listed.has(path) || seen.has(path)) throw bad(`中的文件 ${printable(path)} 不是清单中未包含内容的文件，或重复出现`);
+    seen.add(path);
+    const list = (v: unknown) => {
+      if (v === undefined) return [];
+      if (!Array.isArray(v) || v.length > 1000) throw bad(`中文件 ${printable(path)} 的记录无效`);
+      return v as unknown[];
+    };
+    const licenses = list(record.licenses).map((m) => {
+      if (!isObject(m) || !str(m.spdx, 300) || typeof m.score !== 'number' || !(m.score >= 0 && m.score <= 1) || !line(m.startLine) || !line(m.endLine) || !LICENSE_KINDS.has(m.kind as string)) throw bad(`中文件 ${printable(path)} 的许可证记录无效`);
+      const evidence = m.evidence === undefined ? undefined : Array.isArray(m.evidence) && m.evidence.length <= 10 && m.evidence.every((e) => str(e, 1000)) ? (m.evidence as string[]) : null;
+      if (evidence === null || (m.nearest !== undefined && !str(m.nearest, 300))) throw bad(`中文件 ${printable(path)} 的许可证记录无效`);
+      return { spdx: m.spdx, score: m.score, startLine: m.startLine, endLine: m.endLine, kind: m.kind as 'text' | 'header' | 'tag' | 'reference', ...(evidence ? { evidence } : {}), ...(m.nearest !== undefined ? { nearest: m.nearest as string } : {}) };
+    });
+    const copyrights = list(record.copyrights).map((c) => {
+      if (!isObject(c) || !str(c.statement, 5000) || !(c.holder === null || str(c.holder, 2000)) || !line(c.line)) throw bad(`中文件 ${printable(path)} 的版权记录无效`);
+      return { statement: c.statement, holder: c.holder as string | null, line: c.line };
+    });
+    const authors = list(record.authors).map((a) => {
+      if (!isObject(a) || !str(a.value, 2000) || !line(a.line)) throw bad(`中文件 ${printable(path)} 的作者记录无效`);
+      return { value: a.value, line: a.line };
+    });
+    return { path, licenses, copyrights, authors };
+  });
 }

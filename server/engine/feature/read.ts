@@ -11,6 +11,7 @@ import { lstat, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import { makePrivateDir, makePrivateTempDir } from '../../files/private.ts';
+import { hasFindings, type FileFindings } from '../analyzers/model.ts';
 import { resolveLimits, type UnpackLimits } from '../sources/limits.ts';
 import { detectFormat, unpackArchive, UnpackError, type UnpackProgress } from '../sources/unpack.ts';
 import { badFeature, MANIFEST_NAME, parseManifest, TREE_DIR, type FeatureKind, type FeatureManifest, type FeatureProblem } from './format.ts';
@@ -33,6 +34,8 @@ export interface FeatureTree {
   bytes: number;
   /** What the writer could not read (nested archives left packed), dest-relative. */
   problems: FeatureProblem[];
+  /** The writer's file findings in the files not included (dest-relative), those of the analysis's modes. */
+  findingsFor(modes: readonly number[]): FileFindings[];
 }
 
 /** Whether `file` is a zip with a feature manifest at its top (read from the central directory only). */
@@ -144,6 +147,9 @@ export async function readFeatureFile(zip: string, dest: string, options: ReadFe
       files,
       bytes: files.reduce((n, f) => n + f.size, 0),
       problems: manifest.problems.map((p) => ({ file: under(p.file), message: p.message })),
+      findingsFor: (modes) => manifest.findings
+        .map((f) => ({ path: under(f.path), licenses: modes.includes(4) ? f.licenses : [], copyrights: modes.includes(7) ? f.copyrights : [], authors: modes.includes(7) ? f.authors : [] }))
+        .filter(hasFindings),
     };
   } finally {
     await rm(staging, { recursive: true, force: true, maxRetries: 3 });

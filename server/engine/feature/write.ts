@@ -8,13 +8,17 @@
 // Every file is hashed as a stream; nothing is read whole into memory but the claimed manifests.
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yazl from 'yazl';
 import { privateWriteStream } from '../../files/private.ts';
+import { MAX_TEXT_BYTES } from '../analyse.ts';
+import { fileAnalyzersFor } from '../analyzers/index.ts';
+import { hasFindings, noFindings, type FileFindings } from '../analyzers/model.ts';
 import { allExtractors } from '../extractors/index.ts';
+import { readableText } from '../text-decode.ts';
 import type { Extractor } from '../model.ts';
 import { LICENSE_FILE, MANIFEST_READERS } from '../project-license.ts';
 import { FEATURE_FORMAT, FEATURE_VERSION, MANIFEST_NAME, TREE_DIR, type FeatureFileEntry, type FeatureManifest } from './format.ts';
@@ -43,7 +47,7 @@ export interface WriteFeatureResult {
 }
 
 /** Whether a file's content goes into the feature file without any extractor asking for it. */
-export function isNoticeOrRootManifest(viewPath: string, rootName: string): boolean {
+function isNoticeOrRootManifest(viewPath: string, rootName: string): boolean {
   const name = path.posix.basename(viewPath);
   if (NOTICE_FILE.test(name) || inLicensesFolder(viewPath)) return true;
   if (path.posix.dirname(viewPath) !== rootName) return false;
@@ -132,6 +136,19 @@ export async function writeFeatureFile(root: string, outFile: string, options: W
     }
 
     const strip = (p: string) => p.slice(view.rootName.length + 1);
+    // The file analyses of the files that stay here, as the analysis would run them (analyse.ts):
+    // what it finds goes in the manifest, the content does not.
+    const examiners = await Promise.all(fileAnalyzersFor([4, 7]).map((analyzer) => analyzer.start()));
+    const findings: FileFindings[] = [];
+    for (const entry of entries.values()) {
+      signal.throwIfAborted();
+      if (entry.included || entry.walked === false || entry.size === 0 || entry.size > MAX_TEXT_BYTES) continue;
+      const { text } = readableText(await readFile(entry.absolute));
+      if (!text) continue;
+      const record = noFindings(strip(entry.path));
+      for (const examine of examiners) Object.assign(record, examine({ path: entry.path, name: path.posix.basename(entry.path), text }));
+      if (hasFindings(record)) findings.push(record);
+    }
     const listed = [...entries.values()];
     const fileDirs = new Set<string>();
     for (const e of listed) for (let d = path.posix.dirname(e.path); d.includes('/'); d = path.posix.dirname(d)) fileDirs.add(d);
@@ -145,6 +162,7 @@ export async function writeFeatureFile(root: string, outFile: string, options: W
       files: [],
       dirs: [...dirs].filter((d) => d.startsWith(`${view.rootName}/`) && !fileDirs.has(d)).map(strip).sort(),
       problems: view.problems.map((p) => ({ file: strip(p.file), message: p.message })),
+      findings,
     };
     const included = listed.filter((e) => e.included);
     await writeZip(outFile, included, view.rootName, signal, () => {

@@ -122,10 +122,14 @@ describe('特征文件与上传源码树的分析结果一致', () => {
     expect(listing(feature)).toEqual(listing(tree));
     expect(feature.analysis.stats.files).toBe(tree.analysis.stats.files);
     expect(feature.analysis.stats.bytes).toBe(tree.analysis.stats.bytes);
-    // Licence texts in the licence and notice files are found in both.
-    const licenceFiles = (r: typeof tree) => r.analysis.findings.filter((f) => /LICENSE|NOTICE/.test(f.path)).map((f) => `${f.path} ${f.licenses.map((l) => l.spdx).sort().join(',')}`).sort();
-    expect(licenceFiles(feature)).toEqual(licenceFiles(tree));
-    expect(licenceFiles(feature).length).toBe(2);
+    // Licence texts and copyright notices are found in the same files, the source files' headers
+    // too (the writer ran the file analyses and sent what they found, not the files).
+    const findings = (r: typeof tree) => r.analysis.findings.map((f) => JSON.stringify(f)).sort();
+    expect(findings(feature)).toEqual(findings(tree));
+    const header = feature.analysis.findings.find((f) => f.path === 'shop/src/index.ts')!;
+    expect(header.licenses.map((l) => l.spdx)).toEqual(['MIT']);
+    expect(header.copyrights.map((c) => c.holder)).toEqual(['Acme Shop Ltd.']);
+    expect(feature.analysis.findings.filter((f) => /LICENSE|NOTICE/.test(f.path)).length).toBe(2);
     expect(feature.analysis.problems).toEqual(tree.analysis.problems);
 
     // The source never left: no source file's content is in the feature file, only its hash.
@@ -166,11 +170,14 @@ describe('有问题的特征文件被拒绝', () => {
       { path: 'package.json', size: 30, sha256: sha('{"name":"x","version":"1.0.0"}'), included: true },
       { path: 'src/a.js', size: 10, sha256: 'a'.repeat(64), included: false },
     ];
+    Object.assign(manifest, { findings: [{ path: 'src/a.js', licenses: [{ spdx: 'MIT', score: 1, startLine: 1, endLine: 1, kind: 'tag' }], copyrights: [{ statement: 'Copyright 2020 X', holder: 'X', line: 2 }], authors: [] }] });
     const file = await zipOf(path.join(work, 'fine.zip'), { 'cairn-feature.json': JSON.stringify(manifest), ...entries });
     const dest = path.join(work, 'fine-dest');
     const tree = await readFeatureFile(file, dest, { kind: 'source' });
     expect(tree.files).toEqual([{ path: 'p/package.json', size: 30 }, { path: 'p/src/a.js', size: 10 }]);
     expect(readFileSync(path.join(dest, 'p/package.json'), 'utf8')).toContain('"x"');
+    expect(tree.findingsFor([4])).toEqual([{ path: 'p/src/a.js', licenses: [expect.objectContaining({ spdx: 'MIT' })], copyrights: [], authors: [] }]);
+    expect(tree.findingsFor([1])).toEqual([]);
   });
 
   it('path traversal in the listing', async () => {
@@ -217,6 +224,14 @@ describe('有问题的特征文件被拒绝', () => {
     await refused({ ...manifest, root: '../x' }, entries, /根文件夹名/);
     const file = await zipOf(path.join(work, 'notjson.zip'), { 'cairn-feature.json': '{nope', ...entries });
     await expect(readFeatureFile(file, path.join(work, 'notjson-dest'), { kind: 'source' })).rejects.toThrow(/不是有效的 JSON/);
+  });
+
+  it('file findings for files that are not listed, or malformed', async () => {
+    const { manifest, entries } = await good();
+    await refused({ ...manifest, findings: [{ path: 'elsewhere.js', licenses: [], copyrights: [], authors: [] }] }, entries, /findings.*elsewhere\.js/);
+    await refused({ ...manifest, findings: [{ path: 'package.json', licenses: [], copyrights: [], authors: [] }] }, entries, /findings.*package\.json/);
+    manifest.files.push({ path: 'a.js', size: 3, sha256: 'd'.repeat(64), included: false });
+    await refused({ ...manifest, findings: [{ path: 'a.js', licenses: [{ spdx: 'MIT', score: 7, startLine: 1, endLine: 1, kind: 'tag' }] }] }, entries, /许可证记录无效/);
   });
 
   it('a listing that is not one tree', async () => {

@@ -26,7 +26,7 @@ beforeAll(async () => {
   for (const eco of ['gomod', 'pip', 'npm', 'cargo']) cpSync(path.join(CORPORA, 'trivy/repo', eco), path.join(folder, eco), { recursive: true });
   writeFileSync(path.join(folder, 'LICENSE'), licenseText('Apache-2.0')!);
   mkdirSync(path.join(folder, 'cmd'), { recursive: true });
-  writeFileSync(path.join(folder, 'cmd/main.go'), 'package main\n\nfunc main() { println("internal") }\n');
+  writeFileSync(path.join(folder, 'cmd/main.go'), '// Copyright 2025 Portal Team\n// SPDX-License-Identifier: Apache-2.0\npackage main\n\nfunc main() { println("internal") }\n');
   execFileSync('zip', ['-qr', treeZip, 'portal'], { cwd: work });
   await writeFeatureFile(folder, featureZip, { tool: { name: 'Cairn', version: 'test' } });
 });
@@ -86,6 +86,14 @@ describe.each(databases)('特征文件与源码树分析结果一致 on $name', 
     expect(treeLicences.length).toBeGreaterThanOrEqual(2);
     expect(treeLicences.some((l) => l.startsWith('["Apache-2.0"'))).toBe(true);
     expect(await licences(feature)).toEqual(treeLicences);
+    const copyrights = async (projectId: number) => {
+      const reply = await admin.request({ method: 'GET', url: `/api/license/copyright/${projectId}?size=500` });
+      expect(reply.body.code, reply.body.message).toBe(1);
+      return (reply.body.data.content as Array<Record<string, unknown>>).map((r) => JSON.stringify(r)).sort();
+    };
+    const treeCopyrights = await copyrights(tree);
+    expect(treeCopyrights.some((r) => r.includes('Portal Team'))).toBe(true);
+    expect(await copyrights(feature)).toEqual(treeCopyrights);
 
     // The file tree lists every file with its size, the source files too, though only their hashes were sent.
     const level = async (projectId: number, pathId?: string): Promise<string[]> => {
