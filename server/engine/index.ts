@@ -94,7 +94,6 @@ export async function openInput(...args: Parameters<typeof import('./sources/unp
 // ---- Feature files: what an analysis reads, and the hashes of the rest (feature/README.md) -----
 
 export type { FeatureFileEntry, FeatureKind, FeatureManifest, FeatureTree, ReadFeatureOptions, WriteFeatureOptions, WriteFeatureResult } from './feature/index.ts';
-export { FEATURE_FORMAT, FEATURE_VERSION, MANIFEST_NAME as FEATURE_MANIFEST_NAME } from './feature/format.ts';
 
 /** Writes the feature file of a folder: its manifests, lockfiles, databases and notices, and a SHA-256 of every other file. */
 export async function writeFeatureFile(...args: Parameters<typeof import('./feature/write.ts').writeFeatureFile>) {

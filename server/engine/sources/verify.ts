@@ -24,6 +24,8 @@ export interface VerifiedArchive {
   /** Regular files in it, nested archives included. */
   files: number;
   bytes: number;
+  /** A Cairn feature file (cairn feature): only the source type 特征文件 analyses it as one. */
+  feature?: { kind: 'source' | 'image' };
 }
 
 /**
@@ -39,7 +41,7 @@ export async function verifyArchive(file: string, options: VerifyOptions): Promi
     // A feature file is checked whole (manifest, hashes, paths), as its analysis will read it.
     if (await isFeatureFile(file)) {
       const feature = await readFeatureFile(file, path.join(parent, 'root'), { name: options.name, limits: options.limits, signal: options.signal });
-      return { format: 'zip', files: feature.files.length, bytes: feature.bytes };
+      return { format: 'zip', files: feature.files.length, bytes: feature.bytes, feature: { kind: feature.manifest.kind } };
     }
     const unpacked = await unpackArchive(file, path.join(parent, 'root'), { name: options.name, limits: options.limits, signal: options.signal });
     if (unpacked.files === 0) throw new UnpackError('empty', `压缩包 ${options.name} 中没有任何文件`);

@@ -113,6 +113,13 @@ describe.each(databases)('特征文件与源码树分析结果一致 on $name', 
     expect(await level(feature)).toEqual(treeFiles);
   }, 240_000);
 
+  it('refuses a feature file launched as source code, saying which source type takes it', async () => {
+    const uploadId = await uploadFile(admin, featureZip);
+    const launched = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'portal-as-source', getCodeType: 0, uploadId } });
+    expect(launched.body).toMatchObject({ code: 0, field: 'uploadId' });
+    expect(launched.body.message).toBe('上传的文件 portal.cairn-feature.zip 是 Cairn 特征文件（cairn feature 生成）：请将代码来源选为“特征文件（清单与锁文件）”后发起分析');
+  });
+
   it('refuses at launch a feature file whose content does not match its manifest', async () => {
     // The feature file with one included file's bytes changed (same size): its SHA-256 no longer matches.
     const zip = await yauzl.openPromise(featureZip, { lazyEntries: true });
