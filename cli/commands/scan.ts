@@ -1,7 +1,8 @@
 // `cairn scan <path> [--format json|cyclonedx|spdx] [--output file]`: scans a directory or an
 // archive offline and prints (or writes) the components found. The engine is loaded when a scan
 // runs, not for `cairn scan --help`.
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { InventoryEntry, OutputFormat, ScanResult, Target } from '../../server/engine/index.ts';
@@ -9,7 +10,7 @@ import { productVersion } from '../../server/version.ts';
 
 const engine = () => import('../../server/engine/index.ts');
 
-export const scanUsage = `用法：cairn scan <目录、压缩包（zip/jar/war、7z、tar、tar.gz、tar.bz2、tar.xz）、SBOM 或 Excel/CSV 组件清单> [--format json|cyclonedx|spdx] [--output 文件] [--kb 知识库文件]
+export const scanUsage = `用法：cairn scan <目录、压缩包（zip/jar/war、7z、tar、tar.gz、tar.bz2、tar.xz）、特征文件（cairn feature 生成）、SBOM 或 Excel/CSV 组件清单> [--format json|cyclonedx|spdx] [--output 文件] [--kb 知识库文件]
 
   --format, -f   输出格式：json（默认）、cyclonedx（CycloneDX 1.6 JSON）、spdx（SPDX 2.3 JSON）
   --output, -o   写入文件而不是标准输出
@@ -43,10 +44,25 @@ async function importFile(file: string): Promise<ScanResult> {
   return { root: file, targets: [target], problems: [], stats: { files: 1, bytes, ms: Math.round(performance.now() - started) } };
 }
 
-/** A directory is scanned in place; an archive is unpacked (with limits) into a temp folder. */
+/** A feature file (cairn feature) read into a temporary folder as the platform reads it. */
+async function openFeatureFile(file: string): Promise<{ root: string; unpacked?: { problems: ScanResult['problems'] }; cleanup: () => Promise<void> }> {
+  const { readFeatureFile } = await engine();
+  const parent = await mkdtemp(path.join(tmpdir(), 'cairn-feature-'));
+  const cleanup = () => rm(parent, { recursive: true, force: true, maxRetries: 3 });
+  try {
+    const feature = await readFeatureFile(file, path.join(parent, 'root'), { kind: 'source', name: path.basename(file) });
+    return { root: path.join(parent, 'root'), unpacked: { problems: feature.problems }, cleanup };
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
+}
+
+/** A directory is scanned in place; an archive is unpacked (with limits) into a temp folder, a feature file read. */
 async function scanInput(given: string): Promise<ScanResult> {
-  const { loadExtractors, openInput, scanTree, UnpackError } = await engine();
-  const input = await openInput(given).catch((error: unknown) => {
+  const { isFeatureFile, loadExtractors, openInput, scanTree, UnpackError } = await engine();
+  const opening = (await stat(given)).isFile() && (await isFeatureFile(given)) ? openFeatureFile(given) : openInput(given);
+  const input = await opening.catch((error: unknown) => {
     throw error instanceof UnpackError ? new UsageError(error.message) : error;
   });
   try {

@@ -19,6 +19,7 @@ import { readableText } from './text-decode.ts';
 import { projectRootOf, readProjectLicense, type ProjectLicense } from './project-license.ts';
 import { detectFormat, unpackArchive, UnpackError, type UnpackLimits } from './sources/unpack.ts';
 import { walkTree } from './sources/tree.ts';
+import { isFeatureFile, readFeatureFile, type FeatureTree } from './feature/read.ts';
 
 export type { FileFindings };
 
@@ -72,7 +73,7 @@ export interface AnalyseResult {
 }
 
 /** Larger files are not notices worth reading (bundles, data). */
-const MAX_TEXT_BYTES = 4 * 1024 * 1024;
+export const MAX_TEXT_BYTES = 4 * 1024 * 1024;
 const SBOM_NAME = /\.(json|xml|spdx|ya?ml|rdf|tv|jsonl)$/i;
 const EXCEL_NAME = /\.(xlsx|xlsm|xls|csv)$/i;
 
@@ -82,7 +83,7 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
 
   onProgress({ stage: 'preparing', fraction: 0, detail: request.fileName });
   // The unpacker's file count sizes the progress bar: no extra walk of the tree just to count.
-  const { root, files: scanned, problems } = await prepareTree(request, onProgress, signal);
+  const { root, files: scanned, problems, feature } = await prepareTree(request, onProgress, signal);
 
   let seen = 0;
   const scan = await scanTree(root, {
@@ -119,6 +120,12 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
     if (hasFindings(record)) findings.push(record);
   }
   onProgress({ stage: 'licenses', fraction: 1 });
+  // A feature file holds only the files read: the tree's listing is the one it carries.
+  if (feature) {
+    files.splice(0, files.length, ...feature.files);
+    scan.stats = { ...scan.stats, files: feature.files.length, bytes: feature.bytes };
+    findings.push(...feature.findingsFor(request.modes));
+  }
   const texts = new Map<string, string[]>();
   for (const f of findings) {
     const ids = f.licenses.filter((l) => l.kind === 'text').map((l) => l.spdx);
@@ -128,9 +135,14 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
 }
 
 /** The folder to scan: an unpacked archive, or the single uploaded file under its own name. */
-async function prepareTree(request: AnalyseRequest, onProgress: (p: AnalyseProgress) => void, signal: AbortSignal): Promise<{ root: string; files: number; problems: ScanProblem[] }> {
+async function prepareTree(request: AnalyseRequest, onProgress: (p: AnalyseProgress) => void, signal: AbortSignal): Promise<{ root: string; files: number; problems: ScanProblem[]; feature?: FeatureTree }> {
   const root = path.join(request.workDir, 'root');
   const detected = await detectFormat(request.file);
+  // A Cairn feature file (a zip with cairn-feature.json): the project's manifests and the listing of the rest (feature/).
+  if (request.kind === 'feature' && (await isFeatureFile(request.file))) {
+    const feature = await readFeatureFile(request.file, root, { kind: 'source', signal, limits: request.limits, name: request.fileName });
+    return { root, files: feature.files.length, problems: feature.problems, feature };
+  }
   // Unsupported formats (rar, zstd, ...) go through unpackArchive too, which refuses them clearly.
   if (detected.kind !== 'none') {
     const { size } = await stat(request.file);

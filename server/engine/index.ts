@@ -132,6 +132,25 @@ export async function checkRegistryAccess(...args: Parameters<typeof import('./s
   return (await import('./sources/image/registry/index.ts')).checkRegistryAccess(...args);
 }
 
+// ---- Feature files: what an analysis reads, and the hashes of the rest (feature/README.md) -----
+
+export type { FeatureFileEntry, FeatureKind, FeatureManifest, FeatureTree, ReadFeatureOptions, WriteFeatureOptions, WriteFeatureResult } from './feature/index.ts';
+
+/** Writes the feature file of a folder: its manifests, lockfiles, databases and notices, and a SHA-256 of every other file. */
+export async function writeFeatureFile(...args: Parameters<typeof import('./feature/write.ts').writeFeatureFile>) {
+  return (await import('./feature/write.ts')).writeFeatureFile(...args);
+}
+
+/** Unpacks and checks an uploaded feature file into a folder to scan (UnpackError when refused). */
+export async function readFeatureFile(...args: Parameters<typeof import('./feature/read.ts').readFeatureFile>) {
+  return (await import('./feature/read.ts')).readFeatureFile(...args);
+}
+
+/** Whether a file is a zip with a feature manifest (read from its central directory only). */
+export async function isFeatureFile(...args: Parameters<typeof import('./feature/read.ts').isFeatureFile>) {
+  return (await import('./feature/read.ts')).isFeatureFile(...args);
+}
+
 // ---- SBOM and Excel component lists -----------------------------------------------------------
 
 /** The SBOM importer (CycloneDX, SPDX, in-toto): importSbom, validateCycloneDx, decodeText, normalizePurl, sbomExtractor, … */

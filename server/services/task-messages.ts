@@ -14,6 +14,8 @@ export const TASK_MSG = {
   uploadMissing: '上传的文件不存在或尚未上传完成，请重新上传',
   uploadForeign: '不能使用其他用户上传的文件',
   notArchive: (name: string) => `上传的文件 ${name} 不是可读取的压缩包（支持 zip、jar、war、tar、tar.gz、tar.bz2、tar.xz、7z），请重新上传`,
+  featureFileElsewhere: (name: string) => `上传的文件 ${name} 是 Cairn 特征文件（cairn feature 生成）：请将代码来源选为“特征文件（清单与锁文件）”后发起分析`,
+  imageFeatureFile: (name: string) => `上传的文件 ${name} 是容器镜像的特征文件：请将代码来源选为“镜像特征文件”`,
   badArchive: (name: string, reason: string) => `上传的文件 ${name} 无法分析：${reason}，请检查后重新上传`,
   badModes: '请至少选择一种有效的分析方式',
   badLicense: (text: string) => `无法识别项目许可证“${text}”，请填写 SPDX 许可证表达式，例如 Apache-2.0 或 MIT OR GPL-2.0-only`,

@@ -17,6 +17,8 @@ import { TASK_MSG } from './task-messages.ts';
 interface Outcome {
   archive: boolean;
   refusal: string | null;
+  /** The kind of Cairn feature file it is, null for any other file. */
+  feature: 'source' | 'image' | null;
 }
 
 /** Outcomes per upload (`<id>:<size>`), in flight or settled; the oldest dropped first. */
@@ -41,9 +43,9 @@ function outcomeOf(upload: CompleteUpload, dataDir: string): Promise<Outcome> {
 async function verify(upload: CompleteUpload, dataDir: string): Promise<Outcome> {
   try {
     const verified = await verifyArchiveInWorker(upload.path, { name: upload.fileName, tempDir: workRoot(dataDir) });
-    return { archive: verified !== null, refusal: null };
+    return { archive: verified !== null, refusal: null, feature: verified?.feature?.kind ?? null };
   } catch (error) {
-    if (isUserError(error)) return { archive: true, refusal: TASK_MSG.badArchive(upload.fileName, error.message) };
+    if (isUserError(error)) return { archive: true, refusal: TASK_MSG.badArchive(upload.fileName, error.message), feature: null };
     throw error;
   }
 }
@@ -66,7 +68,10 @@ export async function checkUploadInput(db: Db, dataDir: string, getCodeType: num
   if (!uploadId || (kind !== 'source' && kind !== 'feature' && kind !== 'binary')) return;
   const upload = await findCompleteUpload(db, dataDir, uploadId);
   if (!upload) throw new UserError(TASK_MSG.uploadMissing, 'not-found', { field: 'uploadId' });
-  const { archive, refusal } = await outcomeOf(upload, dataDir);
+  const { archive, refusal, feature } = await outcomeOf(upload, dataDir);
   if (refusal !== null) throw new UserError(refusal, 'invalid', { field: 'uploadId' });
+  // A feature file analysed as a tree would show its own packing (tree/, the manifest), not the project.
+  if (feature && kind !== 'feature') throw new UserError(TASK_MSG.featureFileElsewhere(upload.fileName), 'invalid', { field: 'uploadId' });
+  if (feature === 'image') throw new UserError(TASK_MSG.imageFeatureFile(upload.fileName), 'invalid', { field: 'uploadId' });
   if (!archive && (kind === 'source' || isArchiveName(upload.fileName))) throw new UserError(TASK_MSG.notArchive(upload.fileName), 'invalid', { field: 'uploadId' });
 }

@@ -6,6 +6,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { makePrivateTempDir } from '../../files/private.ts';
+import { isFeatureFile, readFeatureFile } from '../feature/read.ts';
 import { UnpackError } from './archive/errors.ts';
 import { detectFormat, unpackArchive, type ArchiveFormat, type UnpackLimits } from './unpack.ts';
 
@@ -23,6 +24,8 @@ export interface VerifiedArchive {
   /** Regular files in it, nested archives included. */
   files: number;
   bytes: number;
+  /** A Cairn feature file (cairn feature): only the source type 特征文件 analyses it as one. */
+  feature?: { kind: 'source' | 'image' };
 }
 
 /**
@@ -35,6 +38,11 @@ export async function verifyArchive(file: string, options: VerifyOptions): Promi
   if (detected.kind === 'none') return null;
   const parent = await makePrivateTempDir(path.join(options.tempDir, 'verify-'));
   try {
+    // A feature file is checked whole (manifest, hashes, paths), as its analysis will read it.
+    if (await isFeatureFile(file)) {
+      const feature = await readFeatureFile(file, path.join(parent, 'root'), { name: options.name, limits: options.limits, signal: options.signal });
+      return { format: 'zip', files: feature.files.length, bytes: feature.bytes, feature: { kind: feature.manifest.kind } };
+    }
     const unpacked = await unpackArchive(file, path.join(parent, 'root'), { name: options.name, limits: options.limits, signal: options.signal });
     if (unpacked.files === 0) throw new UnpackError('empty', `压缩包 ${options.name} 中没有任何文件`);
     return { format: unpacked.format, files: unpacked.files, bytes: unpacked.bytes };

@@ -8,7 +8,7 @@ import { Callout, Card, FormGroup, H5, HTMLSelect, InputGroup, Switch, TagInput 
 import { isLocalUploadType, isTimingDisabled } from '../../../../contract/enums.ts';
 import { AnalysisModeChecks } from './AnalysisModeChecks.tsx';
 import { keepEnterInField, normalizeTags } from '../../../common/form/tagField.ts';
-import { unsupportedSource } from '../../../../contract/sources.ts';
+import { inputKindOf, unsupportedSource } from '../../../../contract/sources.ts';
 import { useSubjectAllQuery, useVersionsQuery } from '../../../api/subjectApi.ts';
 import { ProjectUpload } from './ProjectUpload.tsx';
 import { SourceFields } from './SourceFields.tsx';
@@ -145,6 +145,7 @@ export function ProjectFormView({ form, errors, editing, onChange, onCodeTypeCho
         {local ? (
           <FormGroup label={t.upload} labelInfo="*" intent={errors.upload ? 'danger' : 'none'} helperText={errors.upload}>
             {uploadNote ? <div className="cairn-muted cairn-form-note">{uploadNote}</div> : null}
+            {inputKindOf(code) === 'feature' ? <div className="cairn-muted cairn-form-note">{t.featureFileNote}</div> : null}
             <ProjectUpload
               key={code}
               files={uploadFilesOf(code)}

@@ -16,7 +16,7 @@ import { readTar } from './tar.ts';
 import { openZip, readZip, ZipConsumption } from './zip.ts';
 
 /** Names of files unpacked as nested archives (their content is still checked by magic bytes). */
-const NESTED_ARCHIVE = /\.(zip|jar|war|ear|aar|apk|whl|egg|nupkg|hpi|jpi|sar|rar|tar|tgz|tbz|tbz2|txz|crate|tar\.gz|tar\.bz2|tar\.xz|7z)$/i;
+export const NESTED_ARCHIVE = /\.(zip|jar|war|ear|aar|apk|whl|egg|nupkg|hpi|jpi|sar|rar|tar|tgz|tbz|tbz2|txz|crate|tar\.gz|tar\.bz2|tar\.xz|7z)$/i;
 
 /** Names of compressed tars. */
 const TAR_NAME = /\.(tar\.[a-z0-9]+|tgz|tbz2?|txz|taz|tz2?)$/i;
