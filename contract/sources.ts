@@ -8,7 +8,7 @@
 import { CODE_TYPE_LABEL, labelOf, type CodeType } from './enums.ts';
 
 /** What a source type's upload is to the engine. */
-export type InputKind = 'source' | 'feature' | 'binary' | 'sbom' | 'excel';
+export type InputKind = 'source' | 'feature' | 'binary' | 'sbom' | 'excel' | 'image';
 
 /** The source select's groups: what is analysed (kind), in the order the selects show them. */
 export type SourceGroup = '源码' | '容器镜像' | '二进制' | 'SBOM' | '清单';
@@ -89,7 +89,7 @@ export const SOURCE_TYPES: readonly SourceType[] = [
   pending(35, '源码', '制品仓库A', 'fetch'),
   pending(19, '源码', 'FTP', 'fetch'),
 
-  pending(12, '容器镜像', '本地镜像文件', 'image', files(IMAGE_ARCHIVES)),
+  analysed(12, '容器镜像', '本地镜像文件', 'image', files(IMAGE_ARCHIVES)),
   pending(32, '容器镜像', '镜像特征文件', 'image', files([...IMAGE_ARCHIVES, '.json'])),
   pending(13, '容器镜像', '公共仓库', 'fetch'),
   pending(31, '容器镜像', '私有仓库', 'fetch'),
