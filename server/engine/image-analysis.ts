@@ -16,6 +16,9 @@ import { unpackImage, type SquashedImage } from './sources/image/index.ts';
 import type { UnpackLimits } from './sources/limits.ts';
 import { treeContext } from './sources/tree.ts';
 
+/** Extractors whose file is one package's own executable or archive (its layer is the layer that wrote it). */
+const WHOLE_FILE_EXTRACTORS = new Set(['gobinary', 'jar']);
+
 export interface ImageInput {
   /** An image archive (docker save, OCI layout tar) or an OCI layout folder (a registry pull). */
   file: string;
@@ -37,11 +40,15 @@ export async function prepareImage(
   input: ImageInput, root: string, extractors: readonly Extractor[], fileName: string,
   onProgress: (fraction: number) => void, signal: AbortSignal,
 ): Promise<PreparedImage> {
+  // Every version a layer leaves is kept for the files package lists live in, which later layers
+  // rewrite; not for executables and archives (a Go binary, a jar: one package, one writer), whose
+  // copies would double the image on disk.
+  const versioned = extractors.filter((e) => !WHOLE_FILE_EXTRACTORS.has(e.name));
   const squashed = await unpackImage(input.file, root, {
     platform: input.platform,
     limits: input.limits,
     signal,
-    keep: (p) => extractors.some((e) => e.matches(p)),
+    keep: (p) => versioned.some((e) => e.matches(p)),
     onProgress: (p) => onProgress(Math.min(0.95, p.layer / Math.max(1, p.layers))),
   });
   const problems = squashed.notes.map((n) => ({ file: n.path || fileName, message: n.reason }));
