@@ -8,9 +8,12 @@
 // the layer from which it is present in every later version. A file only one layer wrote (a
 // package.json in node_modules, a dist-info METADATA, a jar) belongs to that layer.
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { RunImage } from '../../contract/api/image.ts';
 import type { Extractor, InputFile, ScanProblem, ScanResult } from './model.ts';
-import type { InventoryEntry } from './output/inventory.ts';
+import { inventory, type InventoryEntry } from './output/inventory.ts';
+import { allExtractors } from './extractors/index.ts';
+import { scanTree } from './scan.ts';
 import { findDistribution } from './extractors/os/index.ts';
 import { unpackImage, type SquashedImage } from './sources/image/index.ts';
 import type { UnpackLimits } from './sources/limits.ts';
@@ -131,4 +134,30 @@ export async function imageSummary(squashed: SquashedImage, reference: string | 
     size: info.size,
     layers: info.layers.map((l) => ({ index: l.index, digest: l.digest, size: l.size, createdBy: l.createdBy, components: counts.get(l.index) ?? 0 })),
   };
+}
+
+/** An image scanned offline (the CLI): the scan, each component's layer by purl, and the image's record. */
+export interface ScannedImage {
+  scan: ScanResult;
+  layers: Map<string, number>;
+  image: RunImage;
+}
+
+/**
+ * Scans an image archive or OCI layout folder as a run does (prepareImage, scanTree,
+ * attributeLayers, imageSummary) inside `workDir`, which the caller removes.
+ */
+export async function scanImage(
+  input: ImageInput, workDir: string, options: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
+): Promise<ScannedImage> {
+  const signal = options.signal ?? new AbortController().signal;
+  const started = performance.now();
+  const prepared = await prepareImage(input, path.join(workDir, 'root'), allExtractors, path.basename(input.file), options.onProgress ?? (() => {}), signal);
+  const scan = await scanTree(prepared.root, { extractors: allExtractors, signal });
+  const layers = await attributeLayers(scan, prepared.squashed, allExtractors, signal);
+  if (prepared.problems.length) scan.problems = [...scan.problems, ...prepared.problems].sort((a, b) => a.file.localeCompare(b.file));
+  const components = inventory(scan).map((c) => ({ ...c, layer: layers.get(c.purl) }));
+  const image = await imageSummary(prepared.squashed, input.reference, components, signal);
+  scan.stats = { ...scan.stats, ms: Math.round(performance.now() - started) };
+  return { scan, layers, image };
 }
