@@ -65,8 +65,10 @@ export function createFeatureWriter(spawner: PlatformSpawner, options: { version
         onMessage(value) {
           const message = parse(value);
           if (!message) return;
-          if (message.type === 'progress') onProgress?.(message.files, message.bytes);
-          else outcome ??= message;
+          if (message.type === 'progress') return onProgress?.(message.files, message.bytes);
+          outcome ??= message;
+          // Its work is done: a utilityProcess waits to be told to go once its message is out.
+          child.kill('SIGTERM');
         },
         onOutput(line, stream) {
           options.log?.(`[特征文件] ${line}`);

@@ -10,7 +10,8 @@
 //   CAIRN_FEATURE_VERSION  the app's version, recorded as the writing tool's
 //
 // Messages to the parent: {type:'progress', files, bytes}, then {type:'done', result} or
-// {type:'error', message} (Chinese). The process exits once the last one is sent.
+// {type:'error', message} (Chinese). The process exits once the last one is sent (under Electron,
+// when the parent, having it, stops the process).
 import { writeFeatureFile, type WriteFeatureResult } from './write.ts';
 
 type FeatureWriterMessage =
@@ -34,11 +35,14 @@ function tell(message: FeatureWriterMessage): Promise<void> {
 }
 
 const controller = new AbortController();
+/** Set once the last message is sent: a stop request then only ends the process. */
+let finished: number | null = null;
+const stop = () => (finished === null ? controller.abort() : process.exit(finished));
 const isCancel = (message: unknown) => typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'cancel';
-process.on('message', (message) => { if (isCancel(message)) controller.abort(); });
-parentPort?.on('message', (event) => { if (isCancel(event.data)) controller.abort(); });
-process.on('SIGTERM', () => controller.abort());
-process.on('SIGINT', () => controller.abort());
+process.on('message', (message) => { if (isCancel(message)) stop(); });
+parentPort?.on('message', (event) => { if (isCancel(event.data)) stop(); });
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
 // The parent went away (fork): nobody waits for the file any more.
 process.on('disconnect', () => controller.abort());
 
@@ -69,4 +73,8 @@ if (!root || !out) {
     code = 1;
   }
 }
-process.exit(code);
+finished = code;
+// A fork's message is flushed by then (tell waits for it); Electron's postMessage has no such
+// callback, so there the parent ends the process once it has the message (and a timer does if not).
+if (parentPort) setTimeout(() => process.exit(code), 10_000);
+else process.exit(code);
