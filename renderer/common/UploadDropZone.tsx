@@ -197,7 +197,8 @@ export function UploadDropZone({ accept, multiple = false, folders = false, labe
             animate={isActive(item)}
             stripes={isActive(item)}
           />
-          {item.feature ? (
+          {/* How far the writing got means nothing once it failed or was cancelled. */}
+          {item.feature && (item.feature.included !== null || item.state === 'preparing') ? (
             <div className={`${Classes.TEXT_MUTED} ${Classes.TEXT_SMALL}`} style={{ marginTop: 4 }} data-testid="upload-feature-summary">
               {featureLine(item.feature)}
             </div>
