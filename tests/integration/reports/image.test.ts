@@ -3,7 +3,7 @@
 // system) and gives each component its layer (cairn:image:layer:*), valid against the official
 // 1.6 schema; the SPDX 2.3 document describes a CONTAINER package that CONTAINS the top-level
 // components and annotates each component's layer, valid against the official schema where it is
-// provided; PDF, Word, Excel and the component exports carry a 容器镜像 section and a 镜像层 column.
+// provided; the VEX exports name the image as the product; PDF, Word, Excel and the component exports carry a 容器镜像 section and a 镜像层 column.
 // A model without an image writes none of it.
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -24,6 +24,7 @@ import { imagePurl } from '../../../server/reports/image.ts';
 import { writePdf } from '../../../server/reports/pdf.ts';
 import { componentLayerText, sectionsFor, summaryFacts } from '../../../server/reports/sections.ts';
 import { writeSpdx } from '../../../server/reports/spdx.ts';
+import { writeCycloneDxVex, writeOpenVex, type OpenVexDocument } from '../../../server/reports/vex.ts';
 import { writeComponentsXlsx, writeXlsx } from '../../../server/reports/xlsx.ts';
 import { sampleImageReportModel, sampleReportModel } from '../../support/report-model.ts';
 
@@ -169,6 +170,24 @@ describe('the image in the SBOMs', () => {
     expect(container).toMatchObject({ type: 'container', name: img.manifestDigest, version: img.manifestDigest });
     expect(container.purl).toBeUndefined();
     expect(container.properties.map((p) => p.name)).not.toContain('cairn:image:os');
+  });
+
+  it('names the image in both VEX exports: the container in CycloneDX VEX, the product over its packages in OpenVEX', async () => {
+    await writeCycloneDxVex(image, join(dir, 'image.vex.cdx.json'));
+    const text = await readFile(join(dir, 'image.vex.cdx.json'), 'utf8');
+    expect(await new Validation.JsonStrictValidator(Spec.Version.v1dot6).validate(text)).toBeNull();
+    expect((JSON.parse(text) as { metadata: { component: Json } }).metadata.component).toMatchObject({ type: 'container', name: img.reference });
+
+    await writeOpenVex(image, join(dir, 'image.openvex.json'));
+    const vex = JSON.parse(await readFile(join(dir, 'image.openvex.json'), 'utf8')) as OpenVexDocument;
+    expect(vex.statements).toHaveLength(image.vulnerabilities.length);
+    for (const [i, statement] of vex.statements.entries()) {
+      const v = image.vulnerabilities[i]!;
+      expect(statement.products).toEqual([{ '@id': imagePurl(img), identifiers: { purl: imagePurl(img) }, subcomponents: [{ '@id': v.componentPurl, identifiers: { purl: v.componentPurl } }] }]);
+    }
+    await writeOpenVex(plain, join(dir, 'plain.openvex.json'));
+    const plainVex = JSON.parse(await readFile(join(dir, 'plain.openvex.json'), 'utf8')) as OpenVexDocument;
+    expect(plainVex.statements.every((s) => !s.products[0]!.subcomponents)).toBe(true);
   });
 
   it('writes nothing of an image for any other run', async () => {
