@@ -81,16 +81,20 @@ export const COMPONENT_TABLE: TableSection<ReportComponent> = {
 };
 
 /** A layer as the task screens name it: 第 1 层 for the base (index 0). */
-export const layerName = (index: number): string => `第 ${index + 1} 层`;
+const layerName = (index: number): string => `第 ${index + 1} 层`;
 
 /** What the reports say of a layer whose Dockerfile step the image history does not record. */
 const NO_STEP = '（镜像历史未记录构建步骤）';
+
+/** Characters of a build step the layers table shows. */
+const STEP_LIMIT = 240;
+const clip = (text: string, limit: number) => (text.length > limit ? `${text.slice(0, limit)}…` : text);
 
 /** A component's layer in the component table: 第 2 层 · RUN apt-get install …; '--' when not known. */
 export function componentLayerText(image: RunImage, index: number | null): string {
   if (index === null) return '--';
   const step = layerStep(image.layers[index]?.createdBy ?? null);
-  return step ? `${layerName(index)} · ${step.length > 32 ? `${step.slice(0, 32)}…` : step}` : layerName(index);
+  return step ? `${layerName(index)} · ${clip(step, 32)}` : layerName(index);
 }
 
 /**
@@ -108,7 +112,7 @@ export function componentTableFor(model: ReportModel): TableSection<ReportCompon
 }
 
 /** An image run's 容器镜像 section: what was analysed, then its layers bottom first. */
-export const IMAGE_TABLE: TableSection<ImageLayer> = {
+const IMAGE_TABLE: TableSection<ImageLayer> = {
   key: 'image',
   title: '容器镜像',
   intro: (m) => {
@@ -126,7 +130,8 @@ export const IMAGE_TABLE: TableSection<ImageLayer> = {
   empty: '镜像中没有层。',
   columns: [
     { header: '镜像层', width: 8, value: (l) => layerName(l.index) },
-    { header: '构建步骤', width: 40, value: (l) => layerStep(l.createdBy) || NO_STEP },
+    // A step can be kilobytes of shell (a long RUN): the table keeps its start, the SBOMs the whole.
+    { header: '构建步骤', width: 40, value: (l) => clip(layerStep(l.createdBy), STEP_LIMIT) || NO_STEP },
     { header: '层摘要', width: 30, value: (l) => l.digest },
     { header: '大小', width: 9, value: (l) => formatFileSize(l.size) },
     { header: '引入组件数', width: 8, value: (l) => l.components },
