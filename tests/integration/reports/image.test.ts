@@ -6,7 +6,7 @@
 // provided; the VEX exports name the image as the product; PDF, Word, Excel and the component exports carry a 容器镜像 section and a 镜像层 column.
 // A model without an image writes none of it.
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
@@ -16,6 +16,7 @@ import { PackageURL } from 'packageurl-js';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { layerStep } from '../../../contract/api/image.ts';
+import { loadSbom, type ExtractContext, type InputFile } from '../../../server/engine/index.ts';
 import { formatFileSize } from '../../../contract/format.ts';
 import { writeComponentsCsv } from '../../../server/reports/csv.ts';
 import { writeCycloneDx } from '../../../server/reports/cyclonedx.ts';
@@ -189,6 +190,20 @@ describe('the image in the SBOMs', () => {
     const plainVex = JSON.parse(await readFile(join(dir, 'plain.openvex.json'), 'utf8')) as OpenVexDocument;
     expect(plainVex.statements.every((s) => !s.products[0]!.subcomponents)).toBe(true);
   });
+
+  it('re-imports both SBOMs through the engine as the image with its components', async () => {
+    const { sbomExtractor } = await loadSbom();
+    const ctx: ExtractContext = { readText: async () => undefined, list: async () => [], exists: async () => false, signal: new AbortController().signal };
+    for (const [name, write] of [['reimport.CycloneDX.json', writeCycloneDx], ['reimport.spdx.json', writeSpdx]] as const) {
+      const file = join(dir, name);
+      await write(image, file);
+      const input: InputFile = { path: name, size: (await stat(file)).size, read: () => readFile(file), text: () => readFile(file, 'utf8') };
+      const [target] = await sbomExtractor.extract(input, ctx);
+      expect(target!.project, name).toMatchObject({ name: 'core-trade', version: img.manifestDigest, purl: imagePurl(img) });
+      expect(new Set(target!.components.map((c) => c.purl))).toEqual(new Set(image.components.map((c) => c.purl)));
+      expect(target!.components.filter((c) => c.direct).length, name).toBe(image.edges.filter((e) => e.from === null).length);
+    }
+  }, 60_000);
 
   it('writes nothing of an image for any other run', async () => {
     await writeCycloneDx(plain, join(dir, 'plain.CycloneDX.json'));
