@@ -64,7 +64,8 @@ interface Merge {
   outboundOf: Map<string, string | null>;
 }
 
-async function readComponents(db: Kysely<Database>, runs: RunInfo[]): Promise<Merge> {
+/** `layered`: a single run's report, which carries its image and so each component's layer. */
+async function readComponents(db: Kysely<Database>, runs: RunInfo[], layered: boolean): Promise<Merge> {
   const merge: Merge = { refOf: new Map(), components: [], byRef: new Map(), outboundOf: new Map() };
   // Merged reports list a package once: the first run that has it (by purl, else name@version) keeps it.
   const byKey = new Map<string, string>();
@@ -90,6 +91,8 @@ async function readComponents(db: Kysely<Database>, runs: RunInfo[]): Promise<Me
         locations: locationsOf(c.locations).map((l) => ({ file: l.file, line: l.startLine })),
         mark: c.mark, markRemark: c.mark_remark, recommendVersion: c.recommend_version,
         covered: !isEcosystemUncovered(run.coverage, c.ecosystem),
+        // A component's layer means something only beside its image: a single image run's report.
+        layer: layered && run.image && c.layer !== null ? Number(c.layer) : null,
       };
       merge.refOf.set(id, ref);
       merge.byRef.set(ref, component);
@@ -233,7 +236,7 @@ async function readMarkLogs(db: Kysely<Database>, runs: RunInfo[]): Promise<Repo
 export async function buildReportModel(db: Kysely<Database>, request: ModelRequest): Promise<ReportModel> {
   const runs = await runsOf(db, request.runIds);
   if (!runs.length && (request.kind === 'task' || request.kind === 'license')) throw new UserError('报告对应的检测任务已被删除', 'not-found');
-  const merge = await readComponents(db, runs);
+  const merge = await readComponents(db, runs, request.kind === 'task' || request.kind === 'license');
   const edges = await readEdges(db, runs, merge.refOf);
   const full = request.kind !== 'license';
   const filter = request.licenceFilter ?? {};
@@ -286,6 +289,7 @@ export async function buildReportModel(db: Kysely<Database>, request: ModelReque
       ecosystems: [...ecosystems].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name)),
     },
     coverage: coverageOf(runs, merge.components),
+    image: single?.image ?? null,
     components: merge.components,
     edges,
     vulnerabilities: full ? vulnerabilities : [],

@@ -5,7 +5,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReportModel } from './model.ts';
-import { COMPONENT_TABLE } from './sections.ts';
+import { componentTableFor } from './sections.ts';
 import type { TableSection } from './sections.ts';
 import { privateWriteStream } from '../files/private.ts';
 
@@ -49,8 +49,9 @@ function* csvChunks<T>(table: TableSection<T>, rows: readonly T[]): Generator<st
  */
 function componentTable(model: ReportModel): TableSection<ReportModel['components'][number]> {
   const headline = model.coverage.headline;
-  if (!headline) return COMPONENT_TABLE;
-  return { ...COMPONENT_TABLE, columns: [...COMPONENT_TABLE.columns, { header: '漏洞结果', width: 40, value: () => headline }] };
+  const table = componentTableFor(model);
+  if (!headline) return table;
+  return { ...table, columns: [...table.columns, { header: '漏洞结果', width: 40, value: () => headline }] };
 }
 
 /** Writes the component export of `model` as CSV to `file`. */

@@ -10,6 +10,7 @@ import { VULNERABILITY_MARK_LABEL } from '../../contract/enums.ts';
 import type { Level, ReportComponent, ReportModel, ReportVulnerability } from './model.ts';
 import { documentName, spdxLicence } from './spdx.ts';
 import { writePrivateFile } from '../files/private.ts';
+import { digestHash, imageProperties, imagePurl, layerProperties } from './image.ts';
 
 const { Vulnerability: V } = Models;
 type Component = InstanceType<typeof Models.Component>;
@@ -88,7 +89,7 @@ function property(name: string, value: string): InstanceType<typeof Models.Prope
   return new Models.Property(`cairn:${name}`, value);
 }
 
-function componentOf(c: ReportComponent): Component {
+function componentOf(c: ReportComponent, image: ReportModel['image']): Component {
   const component = new Models.Component(Enums.ComponentType.Library, c.name, {
     bomRef: c.ref,
     version: c.version || undefined,
@@ -102,6 +103,8 @@ function componentOf(c: ReportComponent): Component {
   if (c.mark && c.mark !== 'N') component.properties.add(property('mark', c.markRemark ? `${c.mark}：${c.markRemark}` : c.mark));
   if (c.recommendVersion) component.properties.add(property('recommendVersion', c.recommendVersion));
   if (!c.covered) component.properties.add(property('vulnerabilityCoverage', `${COMPONENT_NOT_COVERED}：${COMPONENT_NOT_COVERED_REASON}`));
+  // An image run's component: the layer it first appeared in (server/reports/image.ts names them).
+  for (const [name, value] of layerProperties(image, c.layer)) component.properties.add(property(name, value));
   return component;
 }
 
@@ -157,13 +160,40 @@ export interface BomOptions {
   vex?: boolean;
 }
 
-export function buildBom(model: ReportModel, options: BomOptions = {}): InstanceType<typeof Models.Bom> {
-  const projectComponent = new Models.Component(Enums.ComponentType.Application, model.project.name || model.subject.name, {
-    bomRef: `project-${model.project.id}`,
-    version: model.subject.version ?? undefined,
+/**
+ * What the BOM describes (metadata.component): the project as an application; for an image run
+ * the image as a container, named by its reference (else its digest), version the manifest digest,
+ * with its purl, digest hash, platform and base system, and the project named in a property.
+ */
+function subjectComponent(model: ReportModel): Component {
+  const image = model.image;
+  if (!image) {
+    return new Models.Component(Enums.ComponentType.Application, model.project.name || model.subject.name, {
+      bomRef: `project-${model.project.id}`,
+      version: model.subject.version ?? undefined,
+      description: documentName(model),
+      licenses: licencesOf(model.project.outboundLicense),
+    });
+  }
+  const hashes = new Models.HashDictionary();
+  const hash = digestHash(image.manifestDigest);
+  if (hash) hashes.set(hash.algorithm as Enums.HashAlgorithm, hash.hex);
+  const component = new Models.Component(Enums.ComponentType.Container, image.reference ?? image.manifestDigest, {
+    bomRef: `image-${model.project.id}`,
+    version: image.manifestDigest,
     description: documentName(model),
+    purl: imagePurl(image) ?? undefined,
+    hashes,
     licenses: licencesOf(model.project.outboundLicense),
   });
+  component.properties.add(property('project', model.project.name));
+  if (model.subject.version) component.properties.add(property('subjectVersion', model.subject.version));
+  for (const [name, value] of imageProperties(image)) component.properties.add(property(name, value));
+  return component;
+}
+
+export function buildBom(model: ReportModel, options: BomOptions = {}): InstanceType<typeof Models.Bom> {
+  const projectComponent = subjectComponent(model);
   projectComponent.properties.add(property('subject', model.subject.name));
   projectComponent.properties.add(property('codeType', model.project.codeTypeLabel));
   projectComponent.properties.add(property('taskSeq', String(model.task.seq)));
@@ -186,7 +216,7 @@ export function buildBom(model: ReportModel, options: BomOptions = {}): Instance
   const reportComponents = new Map(model.components.map((c) => [c.ref, c]));
   for (const c of model.components) {
     if (options.vex && !affectedRefs.has(c.ref)) continue;
-    const component = componentOf(c);
+    const component = componentOf(c, model.image);
     byRef.set(c.ref, component);
     bom.components.add(component);
   }

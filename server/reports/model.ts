@@ -1,6 +1,7 @@
 // What every report format is written from: one task's results, read once from the database by
 // build-model.ts and handed to the writers (pdf, docx, xlsx, spdx, cyclonedx, swid, vex). Plain
 // JSON-able data so a worker thread can take it; the writers never touch the database.
+import type { RunImage } from '../../contract/api/image.ts';
 import type { LicenseKind, VerdictSource } from '../../contract/enums.ts';
 
 /** Vulnerability / licence levels: 1 超危, 2 高危, 4 中危, 8 低危, 16 未知 (contract/enums.ts). */
@@ -35,6 +36,8 @@ export interface ReportComponent {
   recommendVersion: string | null;
   /** False when the knowledge base held no advisory for its ecosystem when it was analysed: 未覆盖, never 无漏洞. */
   covered: boolean;
+  /** A container image's report: the index of the layer it first appeared in (ReportModel.image.layers); null otherwise. */
+  layer: number | null;
 }
 
 export interface ReportVulnerability {
@@ -192,6 +195,11 @@ export interface ReportModel {
    * analysed before coverage was recorded count as complete (nothing is known against them).
    */
   coverage: { complete: boolean; headline: string | null; reasons: string[]; uncoveredComponents: number };
+  /**
+   * The container image a single run analysed (reference, manifest digest, platform, base system,
+   * layers bottom first); null for any other run and for merged (subject, statistic) reports.
+   */
+  image: RunImage | null;
   components: ReportComponent[];
   /** Dependency edges between component refs; `from: null` is the project itself. */
   edges: Array<{ from: string | null; to: string }>;

@@ -14,6 +14,8 @@ import {
   labelOf,
 } from '../../contract/enums.ts';
 import { COMPONENT_NOT_COVERED, COMPONENT_NOT_COVERED_REASON, COVERAGE_INCOMPLETE_MARK } from '../../contract/coverage.ts';
+import { layerStep, type ImageLayer, type RunImage } from '../../contract/api/image.ts';
+import { formatFileSize } from '../../contract/format.ts';
 import type { ReportComponent, ReportConflict, ReportLicenceFinding, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability } from './model.ts';
 
 export const REPORT_TITLES = {
@@ -75,6 +77,64 @@ export const COMPONENT_TABLE: TableSection<ReportComponent> = {
     { header: '漏洞数', width: 7, value: (c) => c.vulnerabilityCount },
     { header: '推荐版本', width: 10, value: (c) => dash(c.recommendVersion) },
     { header: 'PURL', width: 28, value: (c) => dash(c.purl) },
+  ],
+};
+
+/** A layer as the task screens name it: 第 1 层 for the base (index 0). */
+const layerName = (index: number): string => `第 ${index + 1} 层`;
+
+/** What the reports say of a layer whose Dockerfile step the image history does not record. */
+const NO_STEP = '（镜像历史未记录构建步骤）';
+
+/** Characters of a build step the layers table shows. */
+const STEP_LIMIT = 240;
+const clip = (text: string, limit: number) => (text.length > limit ? `${text.slice(0, limit)}…` : text);
+
+/** A component's layer in the component table: 第 2 层 · RUN apt-get install …; '--' when not known. */
+export function componentLayerText(image: RunImage, index: number | null): string {
+  if (index === null) return '--';
+  const step = layerStep(image.layers[index]?.createdBy ?? null);
+  return step ? `${layerName(index)} · ${clip(step, 32)}` : layerName(index);
+}
+
+/**
+ * The component table of a model: an image run's has a 镜像层 column (the layer each component
+ * first appeared in) after 依赖方式; any other run's is COMPONENT_TABLE unchanged.
+ */
+export function componentTableFor(model: ReportModel): TableSection<ReportComponent> {
+  const image = model.image;
+  if (!image) return COMPONENT_TABLE;
+  const columns = [...COMPONENT_TABLE.columns];
+  const at = columns.findIndex((c) => c.header === '依赖方式') + 1;
+  columns.splice(at, 0, { header: '镜像层', width: 16, value: (c) => componentLayerText(image, c.layer) });
+  // The image's table is wider by one column: narrower name and PURL keep the others readable.
+  return { ...COMPONENT_TABLE, columns: columns.map((c) => (c.header === 'PURL' ? { ...c, width: 22 } : c.header === '组件名称' ? { ...c, width: 16 } : c)) };
+}
+
+/** An image run's 容器镜像 section: what was analysed, then its layers bottom first. */
+const IMAGE_TABLE: TableSection<ImageLayer> = {
+  key: 'image',
+  title: '容器镜像',
+  intro: (m) => {
+    const image = m.image!;
+    return [
+      `镜像：${image.reference ?? '（未标记名称的镜像文件）'}`,
+      `清单摘要：${image.manifestDigest}`,
+      `平台：${image.platform}`,
+      `基础系统：${image.os?.prettyName ?? '未识别（镜像中没有 os-release）'}`,
+      ...(image.created ? [`构建时间：${reportTime(image.created)}`] : []),
+      `共 ${image.layers.length} 层，层大小合计 ${formatFileSize(image.size)}。下表自底层起列出各层的构建步骤与该层引入的组件数。`,
+    ].join('；');
+  },
+  rows: (m) => m.image?.layers ?? [],
+  empty: '镜像中没有层。',
+  columns: [
+    { header: '镜像层', width: 8, value: (l) => layerName(l.index) },
+    // A step can be kilobytes of shell (a long RUN): the table keeps its start, the SBOMs the whole.
+    { header: '构建步骤', width: 40, value: (l) => clip(layerStep(l.createdBy), STEP_LIMIT) || NO_STEP },
+    { header: '层摘要', width: 30, value: (l) => l.digest },
+    { header: '大小', width: 9, value: (l) => formatFileSize(l.size) },
+    { header: '引入组件数', width: 8, value: (l) => l.components },
   ],
 };
 
@@ -209,7 +269,12 @@ export const LICENSE_SECTIONS = [LICENSE_TABLE, LICENCE_FINDING_TABLE, CONFLICT_
 
 export type AnyTableSection = TableSection<any>;
 /** The tables a model's report has, in order. */
-export const sectionsFor = (model: ReportModel): readonly AnyTableSection[] => (model.scope === 'license' ? LICENSE_SECTIONS : TABLE_SECTIONS);
+export function sectionsFor(model: ReportModel): readonly AnyTableSection[] {
+  if (model.scope === 'license') return LICENSE_SECTIONS;
+  if (!model.image) return TABLE_SECTIONS;
+  // An image run's report: the image and its layers first, and the components with their layer.
+  return [IMAGE_TABLE, ...TABLE_SECTIONS.map((s) => (s === COMPONENT_TABLE ? componentTableFor(model) : s))];
+}
 
 /** The summary's key figures, label and value, in order. */
 export function summaryFacts(m: ReportModel): Array<[string, string]> {
@@ -217,6 +282,14 @@ export function summaryFacts(m: ReportModel): Array<[string, string]> {
     ['应用', m.subject.name + (m.subject.version ? `（${m.subject.version}）` : '')],
     ['项目', m.project.name],
     ['检测对象', m.project.codeTypeLabel],
+    ...(m.image
+      ? ([
+        ['容器镜像', m.image.reference ?? '（未标记名称的镜像文件）'],
+        ['清单摘要', m.image.manifestDigest],
+        ['平台', m.image.platform],
+        ['基础系统', m.image.os?.prettyName ?? '未识别（镜像中没有 os-release）'],
+      ] as Array<[string, string]>)
+      : []),
     ['任务编号', `#${m.task.seq}`],
     ['检测完成时间', reportTime(m.task.finishedAt)],
     ['对外许可证', dash(m.project.outboundLicense)],

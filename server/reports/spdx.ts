@@ -8,6 +8,7 @@ import parseSpdx from 'spdx-expression-parse';
 import spdxCorrect from 'spdx-correct';
 import type { ReportModel } from './model.ts';
 import { writePrivateFile } from '../files/private.ts';
+import { imageProperties, imagePurl, layerProperties } from './image.ts';
 
 /**
  * The SPDX licence list the ids are checked against: spdx-expression-parse accepts the ids of
@@ -113,7 +114,7 @@ export function documentName(model: ReportModel): string {
 }
 
 function buildSpdx(model: ReportModel): Record<string, unknown> {
-  const rootId = spdxId('Project', String(model.project.id));
+  const rootId = model.image ? spdxId('Image', String(model.project.id)) : spdxId('Project', String(model.project.id));
   const extracted = new Map<string, string>();
   const licenceOf = (text: string | null): SpdxLicence => {
     const licence = spdxLicence(text);
@@ -121,17 +122,34 @@ function buildSpdx(model: ReportModel): Record<string, unknown> {
     return licence;
   };
   const outbound = licenceOf(model.project.outboundLicense);
+  const created = spdxTime(model.generatedAt);
+  const annotator = `Tool: ${model.tool.name}-${model.tool.version}`;
+  /** Cairn's `cairn:` properties of an element as SPDX annotations (`cairn:name: value`). */
+  const annotations = (properties: Array<[string, string]>) =>
+    properties.map(([name, value]) => ({ annotationType: 'OTHER', annotator, annotationDate: created, comment: `cairn:${name}: ${value}` }));
+  const image = model.image;
+  const imageRef = image ? imagePurl(image) : null;
   const root = {
     SPDXID: rootId,
-    name: model.project.name || model.subject.name,
-    ...(model.subject.version ? { versionInfo: model.subject.version } : {}),
+    // An image run's document describes the image: named by its reference (else its digest),
+    // version the manifest digest, a container (SPDX 2.3 §7.24), with its oci purl.
+    ...(image
+      ? { name: image.reference ?? image.manifestDigest, versionInfo: image.manifestDigest }
+      : { name: model.project.name || model.subject.name, ...(model.subject.version ? { versionInfo: model.subject.version } : {}) }),
     downloadLocation: 'NOASSERTION',
     filesAnalyzed: false,
     licenseConcluded: 'NOASSERTION',
     licenseDeclared: outbound.expression,
     copyrightText: 'NOASSERTION',
-    primaryPackagePurpose: 'APPLICATION',
-    comment: `应用：${model.subject.name}；代码类型：${model.project.codeTypeLabel}；检测任务第 ${model.task.seq} 次${model.coverage.headline ? `；${model.coverage.headline}` : ''}`,
+    primaryPackagePurpose: image ? 'CONTAINER' : 'APPLICATION',
+    ...(image
+      ? {
+        description: `容器镜像 ${image.reference ?? image.manifestDigest}（平台 ${image.platform}，基础系统 ${image.os?.prettyName ?? '未识别'}，共 ${image.layers.length} 层）`,
+        ...(imageRef ? { externalRefs: [{ referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: imageRef }] } : {}),
+        annotations: annotations(imageProperties(image)),
+      }
+      : {}),
+    comment: `应用：${model.subject.name}；${image ? `项目：${model.project.name}；` : ''}代码类型：${model.project.codeTypeLabel}；检测任务第 ${model.task.seq} 次${model.coverage.headline ? `；${model.coverage.headline}` : ''}`,
   };
   const ids = new Map<string, string>();
   const packages = model.components.map((component) => {
@@ -153,6 +171,8 @@ function buildSpdx(model: ReportModel): Record<string, unknown> {
       ...(locations.length ? { sourceInfo: `声明位置：${locations.join('，')}` } : {}),
       ...(component.covered ? {} : { comment: `漏洞${COMPONENT_NOT_COVERED}：${COMPONENT_NOT_COVERED_REASON}` }),
       ...(component.purl ? { externalRefs: [{ referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: component.purl }] } : {}),
+      // An image run's component: the layer it first appeared in, as annotations (server/reports/image.ts).
+      ...(image && component.layer !== null ? { annotations: annotations(layerProperties(image, component.layer)) } : {}),
     };
   });
   const scopeOf = new Map(model.components.map((c) => [c.ref, c.scope]));
@@ -160,14 +180,20 @@ function buildSpdx(model: ReportModel): Record<string, unknown> {
     { spdxElementId: 'SPDXRef-DOCUMENT', relationshipType: 'DESCRIBES', relatedSpdxElement: rootId },
   ];
   const seen = new Set<string>();
-  for (const edge of model.edges) {
+  // An image contains every component nothing else brings in, whether or not the run recorded it as a root.
+  const brought = new Set(model.edges.filter((e) => e.from !== null && e.from !== e.to).map((e) => e.to));
+  const edges = image ? [...model.edges, ...model.components.filter((c) => !brought.has(c.ref)).map((c) => ({ from: null, to: c.ref }))] : model.edges;
+  for (const edge of edges) {
     const from = edge.from === null ? rootId : ids.get(edge.from);
     const to = ids.get(edge.to);
     if (!from || !to || from === to || seen.has(`${from}>${to}`)) continue;
     seen.add(`${from}>${to}`);
-    // A development dependency is stated from its side, so that importers keep its scope.
+    // A development dependency is stated from its side, so that importers keep its scope; an
+    // image CONTAINS its top-level components.
     relationships.push(
-      scopeOf.get(edge.to) === 'dev'
+      image && edge.from === null
+        ? { spdxElementId: from, relationshipType: 'CONTAINS', relatedSpdxElement: to }
+        : scopeOf.get(edge.to) === 'dev'
         ? { spdxElementId: to, relationshipType: 'DEV_DEPENDENCY_OF', relatedSpdxElement: from }
         : { spdxElementId: from, relationshipType: 'DEPENDS_ON', relatedSpdxElement: to },
     );
@@ -181,7 +207,7 @@ function buildSpdx(model: ReportModel): Record<string, unknown> {
     // Unique per document (SPDX 2.3 §6.5): the project, the task and a fresh UUID.
     documentNamespace: `https://spdx.org/spdxdocs/cairn/project-${model.project.id}-task-${model.task.id}-${randomUUID()}`,
     creationInfo: {
-      created: spdxTime(model.generatedAt),
+      created,
       creators: [`Tool: ${model.tool.name}-${model.tool.version}`, ...(model.author ? [`Person: ${model.author}`] : [])],
       licenseListVersion: LICENSE_LIST_VERSION,
       ...(model.coverage.headline ? { comment: model.coverage.headline } : {}),

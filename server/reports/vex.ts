@@ -6,6 +6,7 @@ import { PackageURL } from 'packageurl-js';
 import type { ReportComponent, ReportModel, ReportVulnerability } from './model.ts';
 import { buildBom, otherIdsOf, recommendationOf, serializeBom } from './cyclonedx.ts';
 import { writePrivateFile } from '../files/private.ts';
+import { imagePurl } from './image.ts';
 
 export async function writeCycloneDxVex(model: ReportModel, file: string): Promise<void> {
   await writePrivateFile(file, serializeBom(buildBom(model, { vex: true })));
@@ -25,7 +26,8 @@ const OPENVEX_STATUS_OF_VEX: Record<number, OpenVexStatus> = {
 
 export interface OpenVexStatement {
   vulnerability: { name: string; aliases?: string[] };
-  products: Array<{ '@id': string; identifiers?: { purl: string } }>;
+  /** An image run's statements name the image with the affected component as its subcomponent. */
+  products: Array<{ '@id': string; identifiers?: { purl: string }; subcomponents?: Array<{ '@id': string; identifiers?: { purl: string } }> }>;
   status: OpenVexStatus;
   status_notes?: string;
   impact_statement?: string;
@@ -50,13 +52,15 @@ function productId(v: ReportVulnerability, component: ReportComponent | undefine
   return new PackageURL('generic', null, v.componentName || 'unknown', v.componentVersion || null, null, null).toString();
 }
 
-function statementOf(v: ReportVulnerability, component: ReportComponent | undefined): OpenVexStatement {
+function statementOf(v: ReportVulnerability, component: ReportComponent | undefined, image: string | null): OpenVexStatement {
   const status = OPENVEX_STATUS_OF_VEX[v.vex] ?? 'under_investigation';
   const aliases = otherIdsOf(v);
   const id = productId(v, component);
   const statement: OpenVexStatement = {
     vulnerability: { name: v.id, ...(aliases.length ? { aliases } : {}) },
-    products: [{ '@id': id, ...(id.startsWith('pkg:') ? { identifiers: { purl: id } } : {}) }],
+    products: [image
+      ? { '@id': image, identifiers: { purl: image }, subcomponents: [{ '@id': id, ...(id.startsWith('pkg:') ? { identifiers: { purl: id } } : {}) }] }
+      : { '@id': id, ...(id.startsWith('pkg:') ? { identifiers: { purl: id } } : {}) }],
     status,
   };
   // OpenVEX requires an impact statement (or a justification code) for not_affected and an
@@ -72,6 +76,8 @@ function statementOf(v: ReportVulnerability, component: ReportComponent | undefi
 
 function buildOpenVex(model: ReportModel): OpenVexDocument {
   const components = new Map(model.components.map((c) => [c.ref, c]));
+  // OpenVEX names a container image as the product and the package in it as a subcomponent.
+  const image = model.image ? imagePurl(model.image) : null;
   return {
     '@context': OPENVEX_CONTEXT,
     '@id': `urn:uuid:${randomUUID()}`,
@@ -80,7 +86,7 @@ function buildOpenVex(model: ReportModel): OpenVexDocument {
     timestamp: new Date(model.generatedAt).toISOString(),
     version: 1,
     tooling: `${model.tool.name} ${model.tool.version}`,
-    statements: model.vulnerabilities.map((v) => statementOf(v, components.get(v.componentRef))),
+    statements: model.vulnerabilities.map((v) => statementOf(v, components.get(v.componentRef), image)),
   };
 }
 

@@ -7,7 +7,7 @@ import type { Fill, Font, Worksheet } from 'exceljs';
 import { LEVEL_CODES, LICENSE_LEVEL_LABEL, VULNERABILITY_LEVEL_LABEL } from '../../contract/enums.ts';
 import { summaryCharts } from './charts.ts';
 import type { ReportModel } from './model.ts';
-import { COMPONENT_TABLE, LEVEL_COLOURS, sectionsFor, summaryFacts } from './sections.ts';
+import { componentTableFor, LEVEL_COLOURS, sectionsFor, summaryFacts } from './sections.ts';
 import type { AnyTableSection } from './sections.ts';
 import { privateWriteStream } from '../files/private.ts';
 
@@ -218,6 +218,6 @@ export async function writeXlsx(model: ReportModel, file: string): Promise<void>
 /** Writes the component export: one 组件清单 sheet laid out like the report's. */
 export async function writeComponentsXlsx(model: ReportModel, file: string): Promise<void> {
   const workbook = newWorkbook(model);
-  addSectionSheet(workbook, COMPONENT_TABLE, model, new Set());
+  addSectionSheet(workbook, componentTableFor(model), model, new Set());
   await save(workbook, file);
 }

@@ -43,6 +43,7 @@ export function sampleReportModel(options: { components?: number; vulnerabilitie
       markRemark: i % 11 === 0 ? '测试依赖，不随产品发布' : '',
       recommendVersion: i % 3 === 0 ? `${2 + (i % 5)}.0.0` : null,
       covered: !(options.incomplete && e.eco === 'golang'),
+      layer: null,
     });
   }
   const vulnerabilities: ReportVulnerability[] = [];
@@ -141,6 +142,7 @@ export function sampleReportModel(options: { components?: number; vulnerabilitie
           uncoveredComponents: components.filter((c) => !c.covered).length,
         }
       : { complete: true, headline: null, reasons: [], uncoveredComponents: 0 },
+    image: null,
     components,
     edges: components.map((c, i) => ({ from: c.direct || i === 0 ? null : `c${Math.max(1, Math.floor(i / 4) * 4 + 1)}`, to: c.ref })),
     vulnerabilities,
@@ -162,4 +164,38 @@ export function sampleReportModel(options: { components?: number; vulnerabilitie
       .slice(0, 20)
       .map((v) => ({ kind: 'vulnerability', target: `${v.componentName}@${v.componentVersion} ${v.id}`, oldValue: '待审核', newValue: VULNERABILITY_MARK_LABEL[v.mark as 2] ?? String(v.mark), remark: v.markRemark, user: 'admin', at: '2026-11-22T07:59:50.000Z' })),
   };
+}
+
+/**
+ * The sample model as the report of a container image run: a Debian-based image in four layers
+ * (the base, an apt-get step, a COPY of the application, a step the history does not describe),
+ * each component in the layer it first appeared in.
+ */
+export function sampleImageReportModel(options: { components?: number; vulnerabilities?: number } = {}): ReportModel {
+  const model = sampleReportModel(options);
+  model.project = { ...model.project, codeType: 12, codeTypeLabel: '容器镜像' };
+  const steps = [
+    '/bin/sh -c #(nop) ADD file:6f2d3e7a1c0b in / ',
+    'RUN /bin/sh -c apt-get update && apt-get install -y --no-install-recommends ca-certificates curl # buildkit',
+    '/bin/sh -c #(nop) COPY dir:4b1f0c9e2d7a in /app ',
+    null,
+  ];
+  const layerOf = (i: number) => (i % 8 === 7 ? 3 : i % 3);
+  model.components.forEach((c, i) => { c.layer = layerOf(i); });
+  model.image = {
+    reference: 'registry.example.com/bank/core-trade:2.3.0',
+    manifestDigest: 'sha256:9b2a6c1e0f3d4a5b6c7d8e9f00112233445566778899aabbccddeeff00112233',
+    platform: 'linux/amd64',
+    os: { id: 'debian', versionId: '12', prettyName: 'Debian GNU/Linux 12 (bookworm)' },
+    created: '2026-11-20T03:14:15.000Z',
+    size: 31_457_280 + 8_388_608 + 2_097_152 + 1024,
+    layers: steps.map((createdBy, index) => ({
+      index,
+      digest: `sha256:${String(index).repeat(64)}`,
+      size: [31_457_280, 8_388_608, 2_097_152, 1024][index]!,
+      createdBy,
+      components: model.components.filter((c) => c.layer === index).length,
+    })),
+  };
+  return model;
 }

@@ -2,7 +2,7 @@
 // vulnerabilities with their VEX analysis, and licences.
 import { XMLParser } from 'fast-xml-parser';
 import type { ReviewDocument } from '../../../contract/ipc/desktop-contract.ts';
-import { cell, licenceTable, list, obj, table, text, worstSeverity } from './tables.ts';
+import { cell, imageLayerOf, licenceTable, list, obj, table, text, worstSeverity } from './tables.ts';
 
 type Json = Record<string, unknown>;
 
@@ -17,6 +17,17 @@ function licencesOf(component: Json): string[] {
       if (name) out.push(name);
     }
     for (const expression of list(item.expression)) if (text(expression)) out.push(text(expression));
+  }
+  return out;
+}
+
+/** A component's properties by name (JSON `[{ name, value }]`; XML `<properties><property name="…">…`). */
+function propertiesOf(component: Json): Map<string, string> {
+  const out = new Map<string, string>();
+  const items = Array.isArray(component.properties) ? component.properties : list(obj(component.properties).property);
+  for (const p of items.map(obj)) {
+    const name = text(p.name) || text(p['@_name']);
+    if (name && !out.has(name)) out.set(name, text(p.value ?? p));
   }
   return out;
 }
@@ -47,7 +58,11 @@ export function readCycloneDx(doc: Json, fileName: string): ReviewDocument {
     purl: cell(c.purl),
     licenses: licences[i]!.join(', ') || null,
     scope: cell(c.scope),
+    layer: imageLayerOf(propertiesOf(c)),
   }));
+  // A container image's BOM says which layer each component came from.
+  const layered = componentRows.some((r) => r.layer !== null);
+  if (!layered) for (const r of componentRows) delete (r as { layer?: unknown }).layer;
 
   const vulnerabilityRows = list(doc.vulnerabilities).map(obj).map((v) => {
     const ratings = list(v.ratings).map(obj);
@@ -66,7 +81,7 @@ export function readCycloneDx(doc: Json, fileName: string): ReviewDocument {
   });
 
   const tables = [
-    table('components', '组件', [['name', '名称'], ['version', '版本'], ['purl', 'PURL'], ['licenses', '许可证'], ['scope', '范围']], componentRows),
+    table('components', '组件', [['name', '名称'], ['version', '版本'], ['purl', 'PURL'], ['licenses', '许可证'], ['scope', '范围'], ...(layered ? [['layer', '镜像层'] as [string, string]] : [])], componentRows),
   ];
   if (vulnerabilityRows.length || doc.vulnerabilities !== undefined) {
     tables.push(table('vulnerabilities', '漏洞', [['id', '编号'], ['severity', '严重程度'], ['score', '评分'], ['affected', '影响组件'], ['state', 'VEX 状态'], ['justification', '理由'], ['detail', '说明']], vulnerabilityRows));

@@ -22,6 +22,16 @@ export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value
 
 export const obj = (value: unknown): Record<string, unknown> => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {});
 
+/**
+ * The layer of a container image's component, from name/value pairs: Cairn's
+ * `cairn:image:layer:index` as 第 n 层 (with its digest), else trivy's `aquasecurity:trivy:LayerDigest`.
+ */
+export function imageLayerOf(properties: Map<string, string>): string | null {
+  const index = properties.get('cairn:image:layer:index');
+  if (index !== undefined && /^\d+$/.test(index)) return `第 ${Number(index) + 1} 层`;
+  return properties.get('aquasecurity:trivy:LayerDigest') || null;
+}
+
 /** Licence → number of components, most used first; components without one are counted apart. */
 export function licenceTable(perComponent: string[][]): ReviewTable {
   const counts = new Map<string, number>();

@@ -3,6 +3,7 @@
 // facts about the findings' advisories and the licences, the projects' mark logs, and the names of
 // the subject and version on the cover.
 import { sql } from 'kysely';
+import type { RunImage } from '../../../contract/api/image.ts';
 import type { KbCoverage } from '../../../contract/api/kb-status.ts';
 import type { Db } from '../transaction.ts';
 import { chunks, parseJson } from './results.ts';
@@ -23,6 +24,13 @@ export interface RunInfo {
   versionId: number | null;
   /** What the knowledge base covered when the run was analysed; null on runs analysed before it was recorded. */
   coverage: KbCoverage | null;
+  /** The container image an image run analysed (summary.image); null for any other run. */
+  image: RunImage | null;
+}
+
+function summaryParts(summary: string | null): { coverage: KbCoverage | null; image: RunImage | null } {
+  const s = parseJson<{ coverage?: KbCoverage; image?: RunImage }>(summary, {});
+  return { coverage: s.coverage ?? null, image: s.image ?? null };
 }
 
 /** The runs that still exist, in the caller's order (the subject's projects in order). */
@@ -36,7 +44,7 @@ export async function runsOf(db: Db, runIds: number[]): Promise<RunInfo[]> {
       out.push({
         id: Number(r.id), seq: Number(r.seq), projectId: Number(r.project_id), projectName: r.name, subjectId: Number(r.subject_id), codeType: Number(r.get_code_type),
         analysisModes: r.analysis_modes, startedAt: r.started_at, finishedAt: r.finished_at, outbound: r.outbound_license, versionId: r.version_id,
-        coverage: parseJson<{ coverage?: KbCoverage }>(r.summary, {}).coverage ?? null,
+        ...summaryParts(r.summary),
       });
     }
   }

@@ -92,6 +92,43 @@ describe('offline review readers', () => {
     expect(tableOf(xml, 'licenses').rows).toEqual(tableOf(json, 'licenses').rows);
   });
 
+  it('shows the image layer of each component of a container image\'s SBOM, and no such column otherwise', async () => {
+    // trivy's CycloneDX of centos:7: its layer digest.
+    const trivy = tableOf(await readForReview(path.join(corpora, 'trivy/sbom/centos-7-cyclonedx.json'), 'centos.json'), 'components');
+    expect(trivy.columns.map((c) => c.title)).toContain('镜像层');
+    expect(trivy.rows.find((r) => r.name === 'bash')?.layer).toBe('sha256:ac9208207adaac3a48e54a4dc6b49c69e78c3072d2b3add7efdabf814db2133b');
+    // Cairn's own image exports: cairn:image:layer:index as 第 n 层, in CycloneDX properties and SPDX annotations.
+    const cdx = path.join(dir, 'image.cdx.json');
+    writeFileSync(cdx, JSON.stringify({
+      bomFormat: 'CycloneDX', specVersion: '1.6', version: 1,
+      metadata: { component: { type: 'container', name: 'registry.example.com/app:1.0', version: 'sha256:abc', 'bom-ref': 'image-1' } },
+      components: [
+        { type: 'library', name: 'openssl', version: '3.0.15', 'bom-ref': 'c1', properties: [{ name: 'cairn:direct', value: 'true' }, { name: 'cairn:image:layer:index', value: '0' }] },
+        { type: 'library', name: 'express', version: '4.21.0', 'bom-ref': 'c2', properties: [{ name: 'cairn:image:layer:index', value: '2' }] },
+      ],
+    }));
+    const image = await readForReview(cdx, 'image.cdx.json');
+    expect(image).toMatchObject({ name: 'registry.example.com/app:1.0@sha256:abc' });
+    expect(tableOf(image, 'components').rows.map((r) => [r.name, r.layer])).toEqual([['openssl', '第 1 层'], ['express', '第 3 层']]);
+    const spdx = path.join(dir, 'image.spdx.json');
+    const annotation = (comment: string) => ({ annotationType: 'OTHER', annotator: 'Tool: Cairn-1', annotationDate: '2026-11-22T08:00:00Z', comment });
+    writeFileSync(spdx, JSON.stringify({
+      spdxVersion: 'SPDX-2.3', SPDXID: 'SPDXRef-DOCUMENT', name: 'app',
+      packages: [
+        { SPDXID: 'SPDXRef-Image-1', name: 'registry.example.com/app:1.0', primaryPackagePurpose: 'CONTAINER', annotations: [annotation('cairn:image:platform: linux/amd64')] },
+        { SPDXID: 'SPDXRef-Package-c1', name: 'openssl', annotations: [annotation('cairn:image:layer:index: 1'), annotation('cairn:image:layer:digest: sha256:01')] },
+      ],
+      relationships: [{ spdxElementId: 'SPDXRef-Image-1', relationshipType: 'CONTAINS', relatedSpdxElement: 'SPDXRef-Package-c1' }],
+    }));
+    const spdxRows = tableOf(await readForReview(spdx, 'image.spdx.json'), 'components');
+    expect(spdxRows.columns.map((c) => c.title)).toContain('镜像层');
+    expect(spdxRows.rows.map((r) => [r.name, r.layer])).toEqual([['registry.example.com/app:1.0', null], ['openssl', '第 2 层']]);
+    // Any other SBOM keeps its columns.
+    const plain = tableOf(await readForReview(sbom('spdx-tools/data/SPDXJSONExample-v2.3.spdx.json'), 'example.spdx.json'), 'components');
+    expect(plain.columns.map((c) => c.title)).not.toContain('镜像层');
+    expect(plain.rows.every((r) => !('layer' in r))).toBe(true);
+  });
+
   it('reads SPDX 2.3 JSON: packages with purls, relationships by name, licences', async () => {
     const doc = await readForReview(sbom('spdx-tools/data/SPDXJSONExample-v2.3.spdx.json'), 'example.spdx.json');
     expect(doc).toMatchObject({ kind: 'sbom', standard: 'SPDX 2.3', name: 'SPDX-Tools-v2.0' });
