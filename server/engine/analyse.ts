@@ -4,13 +4,14 @@
 // notices, mode 7: analyzers/), and list the file tree. It runs in the analysis thread
 // (analyse-thread.ts); the component analyzers (vulnerabilities, licence levels) need the caller's
 // knowledge and run afterwards in analyse-project.ts.
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunImage } from '../../contract/api/image.ts';
 import type { InputKind } from '../../contract/sources.ts';
 import { copyPrivateFile, makePrivateDir } from '../files/private.ts';
 import { fileAnalyzersFor } from './analyzers/index.ts';
-import { hasFindings, noFindings, type FileFindings, type TextFile } from './analyzers/model.ts';
+import { hasFindings, noFindings, type FileFindingFields, type FileFindings, type TextFile } from './analyzers/model.ts';
 import { allExtractors, noManifestMessage } from './extractors/index.ts';
 import { ExtractError, type ScanProblem, type ScanResult, type Target } from './model.ts';
 import { inventory, type InventoryEntry } from './output/inventory.ts';
@@ -79,6 +80,8 @@ export interface AnalyseResult {
 
 /** Larger files are not notices worth reading (bundles, data). */
 export const MAX_TEXT_BYTES = 4 * 1024 * 1024;
+/** Distinct texts whose findings are remembered (name and SHA-1 of the bytes); beyond, the memory starts again. */
+const MAX_EXAMINED = 20_000;
 const SBOM_NAME = /\.(json|xml|spdx|ya?ml|rdf|tv|jsonl)$/i;
 const EXCEL_NAME = /\.(xlsx|xlsm|xls|csv)$/i;
 
@@ -114,6 +117,7 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
   const examiners = await Promise.all(fileAnalyzersFor(request.modes).map((analyzer) => analyzer.start()));
   const files: FileEntry[] = [];
   const findings: FileFindings[] = [];
+  const examined = new Map<string, Partial<FileFindingFields>>();
   let done = 0;
   for await (const file of walkTree(root, signal)) {
     files.push({ path: file.path, size: file.size });
@@ -122,11 +126,24 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
     if (!examiners.length || file.size > MAX_TEXT_BYTES || file.size === 0) continue;
     // Each file in its own encoding (UTF-16 from Windows tools, Latin-1, GB18030); a binary (DLL,
     // shared library) by its printable strings, where version resources and notices live.
-    const { text: decoded } = readableText(await readFile(file.absolute));
-    if (!decoded) continue;
-    const text: TextFile = { path: file.path, name: path.basename(file.path), text: decoded };
-    const record = noFindings(file.path);
-    for (const examine of examiners) Object.assign(record, examine(text));
+    const bytes = await readFile(file.absolute);
+    const name = path.basename(file.path);
+    // The same text under the same name says the same: an image's /usr/share/doc holds one
+    // copyright file per package, a few hundred distinct among thousands; a vendored tree repeats
+    // its LICENSE files. Each is examined once.
+    const key = `${name}\0${createHash('sha1').update(bytes).digest('base64')}`;
+    let found = examined.get(key);
+    if (!found) {
+      const { text: decoded } = readableText(bytes);
+      found = {};
+      if (decoded) {
+        const text: TextFile = { path: file.path, name, text: decoded };
+        for (const examine of examiners) Object.assign(found, examine(text));
+      }
+      if (examined.size >= MAX_EXAMINED) examined.clear();
+      examined.set(key, found);
+    }
+    const record = { ...noFindings(file.path), ...structuredClone(found) };
     if (hasFindings(record)) findings.push(record);
   }
   onProgress({ stage: 'licenses', fraction: 1 });
