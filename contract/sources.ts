@@ -89,7 +89,7 @@ export const SOURCE_TYPES: readonly SourceType[] = [
   pending(35, '源码', '制品仓库A', 'fetch'),
   pending(19, '源码', 'FTP', 'fetch'),
 
-  pending(12, '容器镜像', '本地镜像文件', 'image', files(IMAGE_ARCHIVES)),
+  analysed(12, '容器镜像', '本地镜像文件', 'image', files(IMAGE_ARCHIVES)),
   pending(32, '容器镜像', '镜像特征文件', 'image', files([...IMAGE_ARCHIVES, '.json'])),
   // Registries (OCI distribution API): pulled by the run (server/jobs/execute-run.ts), nothing uploaded.
   analysed(13, '容器镜像', '公共仓库', 'image'),

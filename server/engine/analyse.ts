@@ -17,6 +17,7 @@ import { inventory, type InventoryEntry } from './output/inventory.ts';
 import { scanTree } from './scan.ts';
 import { readableText } from './text-decode.ts';
 import { projectRootOf, readProjectLicense, type ProjectLicense } from './project-license.ts';
+import { attributeLayers, imageSummary, prepareImage } from './image-analysis.ts';
 import { detectFormat, unpackArchive, UnpackError, type UnpackLimits } from './sources/unpack.ts';
 import { walkTree } from './sources/tree.ts';
 import { isFeatureFile, readFeatureFile, type FeatureTree } from './feature/read.ts';
@@ -37,6 +38,10 @@ export interface AnalyseRequest {
   /** Work folder of this analysis (archives unpack under it); removed by the caller. */
   workDir: string;
   limits?: Partial<UnpackLimits>;
+  /** Image inputs: the platform to analyse of a multi-platform image (`linux/arm64`); linux/amd64 by default. */
+  platform?: string;
+  /** Image inputs: the name the image was asked for (`registry/name:tag`), shown as its reference. */
+  imageReference?: string;
 }
 
 export type AnalyseStage = 'preparing' | 'scanning' | 'licenses';
@@ -83,7 +88,10 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
 
   onProgress({ stage: 'preparing', fraction: 0, detail: request.fileName });
   // The unpacker's file count sizes the progress bar: no extra walk of the tree just to count.
-  const { root, files: scanned, problems, feature } = await prepareTree(request, onProgress, signal);
+  const image = request.kind === 'image'
+    ? await prepareImage({ file: request.file, reference: request.imageReference, platform: request.platform, limits: request.limits }, path.join(request.workDir, 'root'), allExtractors, request.fileName, (fraction) => onProgress({ stage: 'preparing', fraction }), signal)
+    : null;
+  const { root, files: scanned, problems, feature } = image ? { ...image, feature: undefined } : await prepareTree(request, onProgress, signal);
 
   let seen = 0;
   const scan = await scanTree(root, {
@@ -94,6 +102,8 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
       if (seen % 50 === 0) onProgress({ stage: 'scanning', fraction: Math.min(1, seen / Math.max(1, scanned)) });
     },
   });
+  // Each component's layer, while the kept versions of the package databases are at hand.
+  const layers = image ? await attributeLayers(scan, image.squashed, allExtractors, signal) : null;
   onProgress({ stage: 'scanning', fraction: 1 });
   // Nested archives left packed (too deep, damaged) are problems of the scan: their contents were not read.
   if (problems.length) scan.problems = [...scan.problems, ...problems].sort((a, b) => a.file.localeCompare(b.file));
@@ -131,7 +141,15 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
     const ids = f.licenses.filter((l) => l.kind === 'text').map((l) => l.spdx);
     if (ids.length) texts.set(f.path, ids);
   }
-  return finish(scan, files, findings, started, await readProjectLicense(root, texts), await projectRootOf(root));
+  const result = finish(scan, files, findings, started, await readProjectLicense(root, texts), await projectRootOf(root));
+  if (image && layers) {
+    for (const c of result.components) {
+      const layer = layers.get(c.purl);
+      if (layer !== undefined) c.layer = layer;
+    }
+    result.image = await imageSummary(image.squashed, request.imageReference, result.components, signal);
+  }
+  return result;
 }
 
 /** The folder to scan: an unpacked archive, or the single uploaded file under its own name. */

@@ -15,6 +15,7 @@ export const TASK_MSG = {
   uploadForeign: '不能使用其他用户上传的文件',
   notArchive: (name: string) => `上传的文件 ${name} 不是可读取的压缩包（支持 zip、jar、war、tar、tar.gz、tar.bz2、tar.xz、7z），请重新上传`,
   featureFileElsewhere: (name: string) => `上传的文件 ${name} 是 Cairn 特征文件（cairn feature 生成）：请将代码来源选为“特征文件（清单与锁文件）”后发起分析`,
+  notImage: (name: string) => `上传的文件 ${name} 不是容器镜像：请上传 docker save 导出的 tar（可为 tar.gz）或 OCI 镜像布局的 tar`,
   imageFeatureFile: (name: string) => `上传的文件 ${name} 是容器镜像的特征文件：请将代码来源选为“镜像特征文件”`,
   badArchive: (name: string, reason: string) => `上传的文件 ${name} 无法分析：${reason}，请检查后重新上传`,
   badModes: '请至少选择一种有效的分析方式',

@@ -7,7 +7,7 @@
 // its last byte arrives (checkUploadSoon), and the launch awaits that answer.
 import { inputKindOf, isArchiveName } from '../../contract/sources.ts';
 import type { Db } from '../db/transaction.ts';
-import { verifyArchiveInWorker } from '../engine/index.ts';
+import { detectImage, verifyArchiveInWorker } from '../engine/index.ts';
 import { isUserError, UserError } from '../errors.ts';
 import { workRoot } from '../jobs/leftovers.ts';
 import { findCompleteUpload } from '../uploads/store.ts';
@@ -65,6 +65,7 @@ export function checkUploadSoon(dataDir: string, upload: CompleteUpload): void {
  */
 export async function checkUploadInput(db: Db, dataDir: string, getCodeType: number, uploadId: string | null): Promise<void> {
   const kind = inputKindOf(getCodeType);
+  if (uploadId && kind === 'image') return checkImageUpload(db, dataDir, uploadId);
   if (!uploadId || (kind !== 'source' && kind !== 'feature' && kind !== 'binary')) return;
   const upload = await findCompleteUpload(db, dataDir, uploadId);
   if (!upload) throw new UserError(TASK_MSG.uploadMissing, 'not-found', { field: 'uploadId' });
@@ -74,4 +75,11 @@ export async function checkUploadInput(db: Db, dataDir: string, getCodeType: num
   if (feature && kind !== 'feature') throw new UserError(TASK_MSG.featureFileElsewhere(upload.fileName), 'invalid', { field: 'uploadId' });
   if (feature === 'image') throw new UserError(TASK_MSG.imageFeatureFile(upload.fileName), 'invalid', { field: 'uploadId' });
   if (!archive && (kind === 'source' || isArchiveName(upload.fileName))) throw new UserError(TASK_MSG.notArchive(upload.fileName), 'invalid', { field: 'uploadId' });
+}
+
+/** An image upload must be an image (its layers are checked while they are applied, layer by layer). */
+async function checkImageUpload(db: Db, dataDir: string, uploadId: string): Promise<void> {
+  const upload = await findCompleteUpload(db, dataDir, uploadId);
+  if (!upload) throw new UserError(TASK_MSG.uploadMissing, 'not-found', { field: 'uploadId' });
+  if (!(await detectImage(upload.path))) throw new UserError(TASK_MSG.notImage(upload.fileName), 'invalid', { field: 'uploadId' });
 }
