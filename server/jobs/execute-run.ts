@@ -161,7 +161,8 @@ async function pull(
   await report(0, `正在连接镜像仓库：${settings.reference}`, true);
   const onProgress = (p: PullProgress) => {
     const fraction = p.total > 0 ? Math.min(1, p.bytes / p.total) : 0;
-    void report(fraction, `正在拉取镜像 ${settings.reference}：${formatMiB(p.bytes)} / ${formatMiB(p.total)}（共 ${p.layers} 层）`, false);
+    // a failed progress write is noticed by the next one (or the heartbeat); it must not end the pull
+    report(fraction, `正在拉取镜像 ${settings.reference}：${formatMiB(p.bytes)} / ${formatMiB(p.total)}（共 ${p.layers} 层）`, false).catch(() => {});
   };
   try {
     const pulled = await pullImage(settings.reference, path.join(runFolder, 'image'), {
