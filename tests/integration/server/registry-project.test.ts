@@ -3,8 +3,12 @@
 // 校验 answers the manifest digest and platform (or why not), a project with the right
 // credentials is pulled and analysed (its dpkg packages are components, the run records the
 // image under the name it was asked for), and one with a wrong password ends with 认证失败 —
-// the password in no answer, run row, stored project or log line.
-import { mkdtempSync, rmSync } from 'node:fs';
+// the password in no answer, run row, stored project or log line. A pull stopped half-way (a
+// registry that stops sending a layer) ends at once and leaves no work folder behind.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,4 +136,60 @@ describe.skipIf(missing !== null).each(databases)('a private registry image anal
     // the password is stored, encrypted
     expect(JSON.parse(projects[0]!.source).imagePassword).toMatch(/^v1:/);
   });
+
+  it('stops a pull half-way when the run is stopped, and leaves no work folder', async () => {
+    // A registry that serves the manifest and config, then sends part of the layer and stalls.
+    const layout = await writeOciLayout(path.join(work, 'slow'), 'slow', [{ architecture: 'amd64', layers: [{ 'data/blob.bin': randomBytes(4 * 1024 * 1024).toString('base64') }] }]);
+    const blob = (digest: string) => readFileSync(path.join(layout.layoutDir, 'blobs', 'sha256', digest.slice(7)));
+    const { manifest, config, layers } = layout.platforms['linux/amd64']!;
+    const stalled: http.ServerResponse[] = [];
+    const slow = http.createServer((req, res) => {
+      const url = req.url ?? '';
+      if (url === '/v2/') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      if (url.endsWith('/manifests/1.0')) {
+        return void res.writeHead(200, { 'content-type': 'application/vnd.oci.image.manifest.v1+json', 'docker-content-digest': manifest }).end(req.method === 'HEAD' ? undefined : blob(manifest));
+      }
+      if (url.endsWith(`/blobs/${config}`)) return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(blob(config));
+      if (url.endsWith(`/blobs/${layers[0]}`)) {
+        const body = blob(layers[0]!);
+        res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(body.length) });
+        // the pull reports every MiB: two pieces of more than that, the second after the
+        // progress throttle, then nothing more
+        const piece = Math.floor(body.length * 3 / 8);
+        res.write(body.subarray(0, piece));
+        setTimeout(() => res.write(body.subarray(piece, 2 * piece)), 800);
+        stalled.push(res);
+        return;
+      }
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const slowRef = `127.0.0.1:${(slow.address() as AddressInfo).port}/team/slow:1.0`;
+      const launched = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'registry-slow', getCodeType: 13, imageNameTag: slowRef, imageInsecure: true } });
+      expect(launched.body.code, launched.body.message).toBe(1);
+      const projectId = launched.body.data.projectId as number;
+      const progressOf = async () => (await admin.request({ method: 'GET', url: `/api/project-task-view/progress?projectIds=${projectId}` })).body.data[0];
+      // the preparing stage shows the bytes pulled
+      let row = await progressOf();
+      for (const deadline = Date.now() + 20_000; !String(row.message).includes('正在拉取镜像') && Date.now() < deadline;) {
+        await new Promise((r) => setTimeout(r, 100));
+        row = await progressOf();
+      }
+      expect(row).toMatchObject({ status: 1, stage: 'preparing' });
+      expect(row.message).toMatch(new RegExp(`正在拉取镜像 ${slowRef.replace(/[.]/g, '\\.')}：.+ / .+（共 1 层）`));
+
+      const stopped = await admin.request({ method: 'PATCH', url: `/api/code/notcheck/${projectId}` });
+      expect(stopped.body.code, stopped.body.message).toBe(1);
+      const after = await waitForRun(admin, projectId, 20_000);
+      expect(after).toMatchObject({ status: 3, message: '任务已被用户停止' });
+      // the run's folder (and the half-pulled layer in it) is gone
+      const workDir = path.join(server.app.cairn.dataDir, 'work');
+      await expect.poll(() => (existsSync(workDir) ? readdirSync(workDir).filter((f) => f.startsWith('run-')) : []), { timeout: 10_000 }).toEqual([]);
+    } finally {
+      for (const res of stalled) res.destroy();
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  }, 60_000);
 });
