@@ -6,7 +6,7 @@ const [command, ...rest] = process.argv.slice(2);
 const usage = `用法：cairn <命令>
 
 命令：
-  scan      扫描目录或压缩包中的开源组件（cairn scan --help 查看选项）
+  scan      扫描目录、压缩包或容器镜像（文件或从镜像仓库拉取）中的开源组件（cairn scan --help 查看选项）
   feature   生成目录的特征文件：只含清单、锁文件与许可证文件，其余文件只记 SHA-256（cairn feature --help 查看选项）
   template  生成 Excel 组件清单导入模板（cairn template [文件名]）
   licenses  识别文件或目录中的许可证文本和版权声明（cairn licenses --help 查看选项）
@@ -34,6 +34,10 @@ async function main(): Promise<number> {
         return 0;
       } catch (error) {
         if (error instanceof UsageError) { console.error(error.message); return 2; }
+        // A refused image, registry, archive or list (ImageError, RegistryError, UnpackError …): its
+        // Chinese message, credentials already redacted, and no stack.
+        const { isUserError } = await import('../server/errors.ts');
+        if (isUserError(error)) { console.error(error.message); return 1; }
         throw error;
       }
     }

@@ -17,8 +17,12 @@ export type SourceGroup = '源码' | '容器镜像' | '二进制' | 'SBOM' | '�
 export interface UploadFiles {
   /** The extensions file pickers offer (a dropped file is checked against them too). */
   extensions: readonly string[];
-  /** Whether a dropped folder is taken (zipped before the upload). */
-  folders: boolean;
+  /**
+   * Whether a dropped or picked folder is taken, and as what: `zip`, packed into a zip before the
+   * upload; `feature`, sent as the feature file the desktop writes of it (its manifests, lockfiles
+   * and licence files, every other file only hashed: the source stays on the machine).
+   */
+  folders: false | 'zip' | 'feature';
 }
 
 export interface SourceType {
@@ -69,7 +73,8 @@ const SHEETS = ['.xlsx', '.xls', '.csv'];
 const IMAGE_ARCHIVES = ['.tar', '.tar.gz', '.tgz'];
 
 const files = (extensions: readonly string[]): UploadFiles => ({ extensions, folders: false });
-const filesOrFolder = (extensions: readonly string[]): UploadFiles => ({ extensions, folders: true });
+const filesOrFolder = (extensions: readonly string[]): UploadFiles => ({ extensions, folders: 'zip' });
+const filesOrFeatureOfFolder = (extensions: readonly string[]): UploadFiles => ({ extensions, folders: 'feature' });
 
 /** Every getCodeType, in the selects' order (group by group: what is analysed, then where from). */
 export const SOURCE_TYPES: readonly SourceType[] = [
@@ -106,7 +111,7 @@ export const SOURCE_TYPES: readonly SourceType[] = [
 
   analysed(30, 'SBOM', 'SBOM 文件', 'sbom', files(SBOMS)),
 
-  analysed(9, '清单', '特征文件（清单与锁文件）', 'feature', filesOrFolder([...FEATURE_FILES, ...ARCHIVES])),
+  analysed(9, '清单', '特征文件（清单与锁文件）', 'feature', filesOrFeatureOfFolder([...FEATURE_FILES, ...ARCHIVES])),
   analysed(34, '清单', 'Excel 组件清单', 'excel', files(SHEETS)),
 ];
 

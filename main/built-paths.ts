@@ -1,6 +1,6 @@
 // Where the built app lies (scripts/build.ts writes it): main is bundled to dist/main/index.js and
 // finds its siblings from there — the sandboxed preload, the renderer the app:// protocol serves
-// and the platform entry the utilityProcess starts.
+// and the entries the utilityProcesses start (the platform, the feature-file writer).
 import path from 'node:path';
 
 export interface BuiltPaths {
@@ -10,6 +10,8 @@ export interface BuiltPaths {
   renderer: string;
   /** dist/server/server.js */
   server: string;
+  /** dist/server/feature-writer.js: the feature-file writer process (server/worker-url.ts WORKER_ENTRIES). */
+  featureWriter: string;
 }
 
 export function builtPaths(distDir: string): BuiltPaths {
@@ -17,5 +19,6 @@ export function builtPaths(distDir: string): BuiltPaths {
     preload: path.join(distDir, 'preload', 'index.cjs'),
     renderer: path.join(distDir, 'renderer'),
     server: path.join(distDir, 'server', 'server.js'),
+    featureWriter: path.join(distDir, 'server', 'feature-writer.js'),
   };
 }

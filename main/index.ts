@@ -14,6 +14,7 @@ import { registerIpcHandlers, sendToWindows } from './ipc/electron.ts';
 import { registerAppScheme, serveRenderer } from './electron/protocol.ts';
 import { createElectronStore } from './electron/store.ts';
 import { createUtilitySpawner } from './electron/utility-spawner.ts';
+import { createFeatureWriter } from './services/feature-writer.ts';
 import { createMainWindow, hardenSession, hardenWebContents } from './window.ts';
 import { builtPaths } from './built-paths.ts';
 
@@ -91,6 +92,8 @@ async function start(): Promise<void> {
     // The native open dialog, filtered per source type; the web host has none and the renderer
     // falls back to the browser's file input there.
     pickFiles: (request) => pickFiles(mainWindow, request),
+    // Feature files are written by the engine in a utilityProcess of their own: main has no engine.
+    writeFeature: createFeatureWriter(createUtilitySpawner(built.featureWriter, 'Cairn 特征文件'), { version: app.getVersion(), log }),
     // The report library opens its files with the system's programs.
     openPath: (file) => shell.openPath(file),
     showItemInFolder: (file) => shell.showItemInFolder(file),

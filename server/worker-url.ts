@@ -13,4 +13,6 @@ export const WORKER_ENTRIES = {
   'verify-worker': 'engine/verify-worker.ts',
   'report-writer': 'reports/writer-worker.ts',
   'run-worker': 'jobs/run-worker.ts',
+  // Not a thread: the desktop's feature-file writer, a process main starts (main/services/feature-writer.ts).
+  'feature-writer': 'engine/feature/writer-process.ts',
 } as const;

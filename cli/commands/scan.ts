@@ -1,23 +1,53 @@
 // `cairn scan <path> [--format json|cyclonedx|spdx] [--output file]`: scans a directory or an
-// archive offline and prints (or writes) the components found. The engine is loaded when a scan
-// runs, not for `cairn scan --help`.
+// archive offline and prints (or writes) the components found. A container image (docker save tar,
+// OCI layout folder or tar, told by content) is analysed as an image, each component with its
+// layer; `cairn scan --image <reference>` pulls one from a registry into a private temp folder
+// first. The engine is loaded when a scan runs, not for `cairn scan --help`.
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { InventoryEntry, OutputFormat, ScanResult, Target } from '../../server/engine/index.ts';
+import type { InventoryEntry, OutputFormat, ScanResult, ScannedImage, Target } from '../../server/engine/index.ts';
 import { productVersion } from '../../server/version.ts';
 
 const engine = () => import('../../server/engine/index.ts');
 
-export const scanUsage = `用法：cairn scan <目录、压缩包（zip/jar/war、7z、tar、tar.gz、tar.bz2、tar.xz）、特征文件（cairn feature 生成）、SBOM 或 Excel/CSV 组件清单> [--format json|cyclonedx|spdx] [--output 文件] [--kb 知识库文件]
+export const scanUsage = `用法：cairn scan <目录、压缩包（zip/jar/war、7z、tar、tar.gz、tar.bz2、tar.xz）、容器镜像（docker save 的 tar、OCI 镜像目录或其 tar）、特征文件（cairn feature 生成）、SBOM 或 Excel/CSV 组件清单> [选项]
+      cairn scan --image <镜像地址（仓库/名称:标签 或 仓库/名称@sha256:摘要）> [选项]
 
-  --format, -f   输出格式：json（默认）、cyclonedx（CycloneDX 1.6 JSON）、spdx（SPDX 2.3 JSON）
-  --output, -o   写入文件而不是标准输出
-  --kb           用漏洞知识库（cairn kb import 生成的数据库文件）匹配漏洞；json 格式中每个组件
-                 增加 riskLevel 和 vulnerabilities（id、aliases、level、score、exploit、fixedVersions、summary）`;
+  --format, -f      输出格式：json（默认）、cyclonedx（CycloneDX 1.6 JSON）、spdx（SPDX 2.3 JSON）
+  --output, -o      写入文件而不是标准输出
+  --kb              用漏洞知识库（cairn kb import 生成的数据库文件）匹配漏洞；json 格式中每个组件
+                    增加 riskLevel 和 vulnerabilities（id、aliases、level、score、exploit、fixedVersions、summary）
+
+容器镜像（按内容识别，也可用 --image 从镜像仓库拉取；拉取到私有临时目录，分析后删除）：
+  --image           从镜像仓库拉取并分析的镜像地址，例如 registry.example.com/team/app:1.0
+  --platform        多平台镜像要分析的平台，例如 linux/arm64（默认 linux/amd64）
+  --username        镜像仓库用户名
+  --password-stdin  从标准输入读取镜像仓库密码或令牌（密码不接受命令行参数，也不会打印）
+  --ca-file         额外信任的 CA 证书文件（PEM），用于自签名证书的私有仓库
+  --insecure-http   用不加密的 HTTP 访问镜像仓库（仅限可信网络）
+  镜像的每个组件带有它首次出现的层：json 中为 layer（层序号，0 为最底层）和 image（镜像摘要、平台、
+  操作系统与各层）；CycloneDX 中组件属性 cairn:image:layer:digest 等、metadata.component 为 container；
+  SPDX 中根包为 CONTAINER，组件的层写在注释（annotations）中`;
 
 export class UsageError extends Error {}
+
+/** How `cairn scan` reads its standard input (the registry password) and reports a pull's progress; tests pass their own. */
+export interface ScanIo {
+  readStdin: () => Promise<string>;
+  /** One line of progress (stderr). */
+  progress?: (line: string) => void;
+}
+
+async function readProcessStdin(): Promise<string> {
+  if (process.stdin.isTTY) throw new UsageError('--password-stdin 需要从标准输入传入密码，例如：printf %s "$TOKEN" | cairn scan --image … --username 用户 --password-stdin');
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const defaultIo: ScanIo = { readStdin: readProcessStdin, progress: (line) => console.error(line) };
 
 /** Files that are an inventory by themselves: Excel/CSV component lists and SBOMs. */
 const SINGLE_FILE = /\.(xlsx|xlsm|xls|csv|json|xml|spdx|ya?ml|rdf|tv|jsonl)$/i;
@@ -77,14 +107,101 @@ async function scanInput(given: string): Promise<ScanResult> {
   }
 }
 
-export async function scanCommand(args: string[]): Promise<{ output: string; file?: string; summary: string }> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { format: { type: 'string', short: 'f', default: 'json' }, output: { type: 'string', short: 'o' }, kb: { type: 'string' } },
-  });
+/** An image archive or OCI layout folder analysed in a private temp folder, removed after. */
+async function scanImageInput(file: string, options: { platform?: string; reference?: string }): Promise<ScannedImage> {
+  const { scanImage } = await engine();
+  const work = await mkdtemp(path.join(tmpdir(), 'cairn-image-scan-'));
+  try {
+    return await scanImage({ file, platform: options.platform, reference: options.reference }, work);
+  } finally {
+    await rm(work, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+interface PullRequest {
+  reference: string;
+  platform?: string;
+  username?: string;
+  passwordStdin: boolean;
+  caFile?: string;
+  insecureHttp: boolean;
+}
+
+/** Pulls the image into a private temp folder, analyses it there offline, and removes the folder. */
+async function pullAndScan(request: PullRequest, io: ScanIo): Promise<ScannedImage> {
+  const { formatImageReference, parseImageReference, pullImage } = await engine();
+  const reference = formatImageReference(parseImageReference(request.reference));
+  let caPem: string | undefined;
+  if (request.caFile) {
+    caPem = await readFile(request.caFile, 'utf8').catch(() => {
+      throw new UsageError(`无法读取 CA 证书文件：${request.caFile}`);
+    });
+    if (!caPem.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`CA 证书文件 ${request.caFile} 不是 PEM 格式的证书`);
+  }
+  let password: string | undefined;
+  if (request.passwordStdin) {
+    password = (await io.readStdin()).replace(/\r?\n$/, '');
+    if (!password) throw new UsageError('--password-stdin 从标准输入读到的密码为空');
+  }
+  if (password !== undefined && !request.username) throw new UsageError('--password-stdin 需要同时用 --username 指定用户名');
+  const auth = request.username ? { username: request.username, ...(password !== undefined && { password }) } : undefined;
+  const work = await mkdtemp(path.join(tmpdir(), 'cairn-pull-'));
+  try {
+    const layout = path.join(work, 'layout');
+    let shown = -1;
+    await pullImage(reference, layout, {
+      auth,
+      caPem,
+      insecureHttp: request.insecureHttp,
+      platform: request.platform,
+      onProgress: (p) => {
+        const percent = p.total ? Math.floor((p.bytes / p.total) * 100) : 0;
+        if (percent >= shown + 10 || p.bytes === p.total) {
+          shown = percent;
+          io.progress?.(`拉取 ${reference}：第 ${p.layer}/${p.layers} 层，${percent}%`);
+        }
+      },
+    });
+    io.progress?.(`已拉取 ${reference}，开始分析`);
+    return await scanImageInput(layout, { platform: request.platform, reference });
+  } finally {
+    await rm(work, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+const OPTIONS = {
+  format: { type: 'string', short: 'f', default: 'json' },
+  output: { type: 'string', short: 'o' },
+  kb: { type: 'string' },
+  image: { type: 'string' },
+  platform: { type: 'string' },
+  username: { type: 'string' },
+  'password-stdin': { type: 'boolean', default: false },
+  'ca-file': { type: 'string' },
+  'insecure-http': { type: 'boolean', default: false },
+} as const;
+
+function parseScanArgs(args: string[]) {
+  // A password on the command line would stay in the shell history and the process list: refused, and never echoed.
+  if (args.some((a) => a === '--password' || a.startsWith('--password='))) throw new UsageError('不接受命令行上的密码：请用 --password-stdin 从标准输入传入');
+  try {
+    return parseArgs({ args, allowPositionals: true, options: OPTIONS });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const option = /'(-[^']*)'/.exec((error as Error).message)?.[1] ?? '';
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new UsageError(`未知选项：${option}\n\n${scanUsage}`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') throw new UsageError(`选项 ${option} 缺少取值或取值不正确\n\n${scanUsage}`);
+    throw new UsageError(`${(error as Error).message}\n\n${scanUsage}`);
+  }
+}
+
+export async function scanCommand(args: string[], io: ScanIo = defaultIo): Promise<{ output: string; file?: string; summary: string }> {
+  const { values, positionals } = parseScanArgs(args);
   const target = positionals[0];
-  if (!target || positionals.length > 1) throw new UsageError(scanUsage);
+  if (values.image !== undefined ? positionals.length > 0 : !target || positionals.length > 1) throw new UsageError(values.image !== undefined ? `--image 与要扫描的路径只能给一个\n\n${scanUsage}` : scanUsage);
+  const pulling = values.image !== undefined;
+  const registryOnly = (['username', 'password-stdin', 'ca-file', 'insecure-http'] as const).filter((o) => values[o]);
+  if (!pulling && registryOnly.length) throw new UsageError(`${registryOnly.map((o) => `--${o}`).join('、')} 只用于 --image 从镜像仓库拉取`);
   const format = values.format as OutputFormat;
   const { OUTPUT_FORMATS, toCycloneDx, toJson, toSpdx } = await (await engine()).loadOutputFormats();
   if (!OUTPUT_FORMATS.includes(format)) throw new UsageError(`不支持的输出格式：${values.format}（可选 ${OUTPUT_FORMATS.join('、')}）\n\n${scanUsage}`);
@@ -93,18 +210,39 @@ export async function scanCommand(args: string[]): Promise<{ output: string; fil
   const kbFile = values.kb ? path.resolve(values.kb) : null;
   if (kbFile && !(await stat(kbFile).catch(() => null))?.isFile()) throw new UsageError(`找不到知识库文件：${values.kb}（先用 cairn kb import --db ${values.kb} <漏洞数据> 建立）`);
 
-  const given = path.resolve(target);
-  const info = await stat(given).catch(() => null);
-  if (!info) throw new UsageError(`找不到要扫描的路径：${target}`);
-  const result = info.isFile() && SINGLE_FILE.test(given) ? await importFile(given) : await scanInput(given);
-  result.root = given;
+  let result: ScanResult;
+  let image: ScannedImage | null = null;
+  let name: string;
+  if (pulling) {
+    image = await pullAndScan({
+      reference: values.image!, platform: values.platform, username: values.username, passwordStdin: values['password-stdin'], caFile: values['ca-file'], insecureHttp: values['insecure-http'],
+    }, io);
+    result = image.scan;
+    result.root = image.image.reference ?? values.image!;
+    name = result.root;
+  } else {
+    const given = path.resolve(target!);
+    const info = await stat(given).catch(() => null);
+    if (!info) throw new UsageError(`找不到要扫描的路径：${target}`);
+    const { detectImage } = await engine();
+    if (!(info.isFile() && SINGLE_FILE.test(given)) && (await detectImage(given))) {
+      image = await scanImageInput(given, { platform: values.platform });
+      result = image.scan;
+    } else {
+      if (values.platform) throw new UsageError(`--platform 只用于容器镜像，${target} 不是镜像`);
+      result = info.isFile() && SINGLE_FILE.test(given) ? await importFile(given) : await scanInput(given);
+    }
+    result.root = given;
+    name = path.basename(given);
+  }
   const tool = { name: 'Cairn', version: productVersion() };
-  const name = path.basename(given);
-  const doc = format === 'json' ? toJson(result, tool) : format === 'cyclonedx' ? toCycloneDx(result, tool, name) : toSpdx(result, tool, name);
+  const layered = image ? { image: image.image, layers: image.layers } : undefined;
+  const doc = format === 'json' ? toJson(result, tool, layered) : format === 'cyclonedx' ? toCycloneDx(result, tool, name, layered) : toSpdx(result, tool, name, layered);
   const vulnerable = kbFile ? await addVulnerabilities(doc as JsonDocument, kbFile) : null;
   const output = JSON.stringify(doc, null, 2) + '\n';
   const count = new Set(result.targets.flatMap((t) => t.components.map((c) => c.purl))).size;
-  const summary = `扫描完成：${result.stats.files} 个文件，${result.targets.length} 个清单，${count} 个组件，${result.problems.length} 个问题，用时 ${result.stats.ms} 毫秒${vulnerable ? `；${vulnerable}` : ''}`;
+  const about = image ? `镜像 ${image.image.reference ?? image.image.manifestDigest}（${image.image.platform}${image.image.os ? `，${image.image.os.prettyName}` : ''}，${image.image.layers.length} 层）` : '';
+  const summary = `扫描完成：${about ? `${about}，` : ''}${result.stats.files} 个文件，${result.targets.length} 个清单，${count} 个组件，${result.problems.length} 个问题，用时 ${result.stats.ms} 毫秒${vulnerable ? `；${vulnerable}` : ''}`;
   if (values.output) await writeFile(values.output, output);
   return { output, file: values.output, summary };
 }

@@ -142,6 +142,22 @@ export const UploadStateNameSchema = Type.Union([
 ]);
 export type UploadStateName = Static<typeof UploadStateNameSchema>;
 
+/**
+ * A feature file the desktop writes of a folder (uploads:start with `feature`): while it is being
+ * written, the files hashed so far (`included` and the rest null); once written, what went in.
+ */
+export const FeatureFileSummarySchema = Type.Object({
+  /** Files listed with path, size and SHA-256, and their bytes. */
+  files: Type.Number({ minimum: 0 }),
+  bytes: Type.Number({ minimum: 0 }),
+  /** Manifests, lockfiles and licence files whose content is in the feature file; null while writing. */
+  included: Nullable(Type.Number({ minimum: 0 })),
+  includedBytes: Nullable(Type.Number({ minimum: 0 })),
+  /** What the writer could not read (an archive it could not unpack …); null while writing. */
+  problems: Nullable(Type.Number({ minimum: 0 })),
+});
+export type FeatureFileSummary = Static<typeof FeatureFileSummarySchema>;
+
 export const UploadProgressSchema = Type.Object({
   /** Main's id for this transfer (the platform's uploadId exists once it is created). */
   localId: Type.String(),
@@ -154,6 +170,8 @@ export const UploadProgressSchema = Type.Object({
   state: UploadStateNameSchema,
   /** Why it failed or is retrying, in Chinese. */
   error: Nullable(Type.String()),
+  /** Present when a folder is sent as its feature file rather than zipped (`fileName` is `<folder>.cairn-feature.zip`). */
+  feature: Type.Optional(FeatureFileSummarySchema),
 });
 export type UploadProgress = Static<typeof UploadProgressSchema>;
 
@@ -313,7 +331,11 @@ export const desktopContract = {
     /** Native open dialog (Electron); the web host answers `no-native-dialog` (the page uses <input type=file>). */
     pick: invoke('uploads:pick', UploadPickRequestSchema, Type.Array(Type.String())),
     /** Upload a local file or folder to the active platform; progress arrives as `uploads:progress`. */
-    start: invoke('uploads:start', Type.Object({ path: Type.String({ minLength: 1, maxLength: 4096 }) }), UploadProgressSchema),
+    start: invoke('uploads:start', Type.Object({
+      path: Type.String({ minLength: 1, maxLength: 4096 }),
+      /** A folder is sent as the feature file the desktop writes of it (its source stays here) instead of a zip of it. */
+      feature: Type.Optional(Type.Boolean()),
+    }), UploadProgressSchema),
     cancel: invoke('uploads:cancel', LocalIdOnly, UploadProgressSchema),
     pause: invoke('uploads:pause', LocalIdOnly, UploadProgressSchema),
     /** Continue a paused or failed upload from what the platform already has. */

@@ -4,13 +4,13 @@ import { utilityProcess } from 'electron';
 import { createInterface } from 'node:readline';
 import type { PlatformSpawner } from '../services/local-platform.ts';
 
-export function createUtilitySpawner(entry: string): PlatformSpawner {
+export function createUtilitySpawner(entry: string, serviceName = 'Cairn 本机平台'): PlatformSpawner {
   return {
     spawn(env, handlers) {
       const child = utilityProcess.fork(entry, [], {
         env: { ...process.env, ...env } as Record<string, string>,
         stdio: 'pipe',
-        serviceName: 'Cairn 本机平台',
+        serviceName,
       });
       let exited = false;
       child.on('message', (message: unknown) => handlers.onMessage(message));

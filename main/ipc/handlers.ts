@@ -38,7 +38,7 @@ export function createHandlers(services: AppServices): Handlers {
     },
     uploads: {
       pick: (request) => services.pickFiles(request),
-      start: ({ path }) => services.uploads.start(path),
+      start: ({ path, feature }) => services.uploads.start(path, { feature }),
       cancel: ({ localId }) => services.uploads.cancel(localId),
       pause: ({ localId }) => services.uploads.pause(localId),
       resume: ({ localId }) => services.uploads.resume(localId),

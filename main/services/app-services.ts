@@ -12,6 +12,7 @@ import type { KeyValueStore } from './store.ts';
 import type { Vault } from './vault.ts';
 import path from 'node:path';
 import { createUploads, type UploadsService } from './uploads.ts';
+import type { FeatureWriter } from './feature-writer.ts';
 import { DesktopError } from './errors.ts';
 import { createReportLibrary, type ReportLibrary } from './report-library.ts';
 import { createReview, readForReview, REVIEW_MSG } from './review/index.ts';
@@ -30,6 +31,8 @@ export interface AppServicesOptions {
   vault: Vault;
   platform: LocalPlatform;
   apiTimeoutMs?: number;
+  /** Writes a folder's feature file in a process of its own (feature-writer.ts); without it a feature upload is refused. */
+  writeFeature?: FeatureWriter;
   /** Native file dialog of the Electron host; the web host has none. */
   pickFiles?: (request: Static<typeof desktopContract.uploads.pick.request>) => Promise<string[]>;
   /**
@@ -94,6 +97,7 @@ export function createAppServices(options: AppServicesOptions): AppServices {
     tempDir: uploadTempDir(options.dataDir),
     emit: (progress) => emit(desktopContract.uploads.progress, progress),
     allowedRoots: uploadRoots,
+    writeFeature: options.writeFeature,
     // Staged copies exist only for their upload.
     removeSourceAfter: (source) => !!uploadRoots?.some((root) => path.resolve(source).startsWith(path.resolve(root) + path.sep)),
   });

@@ -1,4 +1,5 @@
-// What an upload sends: a regular file as it is, or a folder packed into a zip first. The zip is
+// What an upload sends: a regular file as it is, a folder packed into a zip first, or a folder's
+// feature file (feature-writer.ts: its manifests and lockfiles, the rest only hashed). The zip is
 // written to the app's own temp folder under its data dir (not /tmp, which is often a RAM disk),
 // streamed by yazl file by file, and removed when the upload ends. Symbolic links and special
 // files are skipped so a folder can never pull in files from outside itself. Either way the
@@ -12,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import { randomUUID } from 'node:crypto';
 import yazl from 'yazl';
 import { DesktopError } from './errors.ts';
+import type { FeatureWriteResult, FeatureWriter } from './feature-writer.ts';
 import { makePrivateDir, privateWriteStream } from './private-files.ts';
 
 export interface UploadSource {
@@ -26,6 +28,13 @@ export interface UploadSource {
   sha256: string;
   /** Removes what was created for the upload (the temp zip); a no-op for a plain file. */
   cleanup(): Promise<void>;
+  /** A folder's feature file: what went in. */
+  feature?: FeatureWriteResult;
+}
+
+export interface PrepareOptions {
+  /** Send a folder as its feature file, written by this writer, instead of a zip of it. */
+  feature?: { write: FeatureWriter; onProgress?: (files: number, bytes: number) => void };
 }
 
 /** Files of a folder, depth first, as zip entry names with forward slashes. Links are not followed. */
@@ -81,10 +90,38 @@ async function sha256OfFile(file: string, signal?: AbortSignal): Promise<string>
   return hash.digest('hex');
 }
 
-/** Checks `target` and turns it into something to send (zipping a folder). */
-export async function prepareSource(target: string, tempDir: string, signal?: AbortSignal): Promise<UploadSource> {
+/** Writes the feature file of `folder` to `<tempDir>/<random>/<folder name>.cairn-feature.zip`. */
+async function featureOfFolder(folder: string, tempDir: string, feature: NonNullable<PrepareOptions['feature']>, signal?: AbortSignal): Promise<UploadSource> {
+  const dir = path.join(tempDir, randomUUID());
+  await makePrivateDir(dir);
+  const base = path.basename(path.resolve(folder)) || 'folder';
+  const file = path.join(dir, `${base}.cairn-feature.zip`);
+  try {
+    const summary = await feature.write(folder, file, { signal, onProgress: feature.onProgress });
+    const info = await stat(file);
+    return {
+      file,
+      fileName: path.basename(file),
+      size: info.size,
+      mtimeMs: info.mtimeMs,
+      sha256: await sha256OfFile(file, signal),
+      cleanup: () => rm(dir, { recursive: true, force: true }),
+      feature: summary,
+    };
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Checks `target` and turns it into something to send (zipping a folder, or writing its feature file). */
+export async function prepareSource(target: string, tempDir: string, signal?: AbortSignal, options: PrepareOptions = {}): Promise<UploadSource> {
   const info = await stat(target).catch(() => null);
   if (!info) throw new DesktopError('not-found', `找不到文件：${target}`);
+  if (options.feature) {
+    if (!info.isDirectory()) throw new DesktopError('not-a-folder', `特征文件只能从文件夹生成：“${path.basename(target)}”不是文件夹`);
+    return featureOfFolder(target, tempDir, options.feature, signal);
+  }
   if (info.isFile()) {
     if (info.size === 0) throw new DesktopError('empty-file', `文件“${path.basename(target)}”是空文件，无法上传`);
     const sha256 = await sha256OfFile(target, signal);

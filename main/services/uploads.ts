@@ -1,4 +1,5 @@
-// Uploads from the desktop to the active platform: a local file (or a folder, zipped first) is
+// Uploads from the desktop to the active platform: a local file (or a folder, zipped first or sent
+// as the feature file the desktop writes of it) is
 // sent in 8 MiB chunks, each read from disk as a stream for just its byte range, through the
 // profile's authenticated API client. Progress is reported as events; an upload can be paused,
 // resumed and cancelled; a dropped connection is retried with backoff for about a minute, each
@@ -15,6 +16,7 @@ import type { UploadProgress, UploadStateName } from '../../contract/ipc/desktop
 import type { ApiClient } from './api-client.ts';
 import { checkArchive } from './archive-check.ts';
 import { DesktopError } from './errors.ts';
+import type { FeatureWriter } from './feature-writer.ts';
 import { prepareSource, type UploadSource } from './upload-source.ts';
 import { sleep } from './sleep.ts';
 
@@ -24,6 +26,8 @@ const UPLOADS_MSG = {
   changed: '文件在上传过程中被修改，请重新上传',
   gaveUp: (message: string) => `${message}（已自动重试约 1 分钟仍未成功，可点击“继续”再试）`,
   notResumable: '该上传已结束，无法继续',
+  noFeatureWriter: '当前环境无法生成特征文件',
+  featureNeedsFolder: (name: string) => `特征文件只能从文件夹生成：“${name}”不是文件夹`,
 } as const;
 
 export interface UploadsOptions {
@@ -43,10 +47,17 @@ export interface UploadsOptions {
   maxRetryDelayMs?: number;
   /** Least time between two progress events of one upload while bytes flow. */
   progressIntervalMs?: number;
+  /** Writes a folder's feature file (start with `feature`); without it such a start is refused. */
+  writeFeature?: FeatureWriter;
+}
+
+export interface StartOptions {
+  /** Send the folder as its feature file instead of a zip of it (its source stays on this machine). */
+  feature?: boolean;
 }
 
 export interface UploadsService {
-  start(sourcePath: string): Promise<UploadProgress>;
+  start(sourcePath: string, startOptions?: StartOptions): Promise<UploadProgress>;
   cancel(localId: string): Promise<UploadProgress>;
   pause(localId: string): Promise<UploadProgress>;
   resume(localId: string): Promise<UploadProgress>;
@@ -58,6 +69,7 @@ export interface UploadsService {
 
 interface Transfer {
   sourcePath: string;
+  feature: boolean;
   client: ApiClient;
   progress: UploadProgress;
   source: UploadSource | null;
@@ -141,9 +153,19 @@ export function createUploads(options: UploadsOptions): UploadsService {
   async function run(t: Transfer, signal: AbortSignal): Promise<void> {
     if (!t.source) {
       setState(t, 'preparing');
-      t.source = await prepareSource(t.sourcePath, path.join(options.tempDir, 'zip'), signal);
+      const writeFeature = options.writeFeature;
+      const feature = t.feature && writeFeature ? {
+        write: writeFeature,
+        onProgress: (files: number, bytes: number) => {
+          t.progress.feature = { files, bytes, included: null, includedBytes: null, problems: null };
+          emit(t);
+        },
+      } : undefined;
+      if (feature) t.progress.feature = { files: 0, bytes: 0, included: null, includedBytes: null, problems: null };
+      t.source = await prepareSource(t.sourcePath, path.join(options.tempDir, 'zip'), signal, { feature });
       t.progress.fileName = t.source.fileName;
       t.progress.total = t.source.size;
+      if (t.source.feature) t.progress.feature = { ...t.source.feature };
     }
     const source = t.source;
     if (!t.progress.uploadId) {
@@ -252,13 +274,24 @@ export function createUploads(options: UploadsOptions): UploadsService {
   }
 
   return {
-    async start(sourcePath) {
+    async start(sourcePath, startOptions = {}) {
       const resolved = path.resolve(sourcePath);
       if (options.allowedRoots && !options.allowedRoots.some((root) => isWithin(root, resolved))) throw new DesktopError('forbidden-path', UPLOADS_MSG.notAllowed);
+      const feature = startOptions.feature === true;
+      if (feature) {
+        // Refused before anything starts: the feature file is written of a folder, by a writer this host has.
+        const refuse = async (error: DesktopError) => {
+          if (options.removeSourceAfter?.(resolved)) await rm(resolved, { recursive: true, force: true });
+          throw error;
+        };
+        if (!options.writeFeature) await refuse(new DesktopError('unsupported', UPLOADS_MSG.noFeatureWriter));
+        const info = await stat(resolved).catch(() => null);
+        if (info && !info.isDirectory()) await refuse(new DesktopError('not-a-folder', UPLOADS_MSG.featureNeedsFolder(path.basename(resolved))));
+      }
       // A file that is not an archive Cairn can read (though named like one), or a broken or empty
       // one, is refused here: nothing is sent and no upload is created on the platform. A folder
       // is zipped by us; a missing file is reported by the transfer as before.
-      if ((await stat(resolved).catch(() => null))?.isFile()) {
+      if (!feature && (await stat(resolved).catch(() => null))?.isFile()) {
         try {
           await checkArchive(resolved);
         } catch (error) {
@@ -270,8 +303,12 @@ export function createUploads(options: UploadsOptions): UploadsService {
       const localId = randomUUID();
       const t: Transfer = {
         sourcePath: resolved,
+        feature,
         client: options.client(),
-        progress: { localId, uploadId: null, fileName: path.basename(resolved), sent: 0, total: 0, bytesPerSecond: 0, state: 'preparing', error: null },
+        progress: {
+          localId, uploadId: null, fileName: feature ? `${path.basename(resolved)}.cairn-feature.zip` : path.basename(resolved), sent: 0, total: 0, bytesPerSecond: 0, state: 'preparing', error: null,
+          ...(feature ? { feature: { files: 0, bytes: 0, included: null, includedBytes: null, problems: null } } : {}),
+        },
         source: null,
         controller: null,
         running: null,

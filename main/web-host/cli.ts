@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createAppServices, uploadTempDir } from '../services/app-services.ts';
 import { createLocalPlatform } from '../services/local-platform.ts';
 import { createNodeSpawner } from '../services/node-spawner.ts';
+import { createFeatureWriter } from '../services/feature-writer.ts';
 import { createConfStore } from '../services/store.ts';
 import { VAULT_SERVICE, createKeyringBackend, createVault } from '../services/vault.ts';
 import { createDispatcher } from '../ipc/dispatcher.ts';
@@ -84,6 +85,11 @@ async function runWebHost(argv: string[] = process.argv.slice(2), env: NodeJS.Pr
     store: createConfStore(home),
     vault: createVault({ backend: createKeyringBackend(), service: vaultServiceFor(home), log: errLog }),
     platform,
+    // The engine writes feature files in a child process of its own (main has no engine).
+    writeFeature: createFeatureWriter(
+      createNodeSpawner({ entry: env.CAIRN_FEATURE_WRITER_ENTRY || path.join(repoRoot, 'server', 'engine', 'feature', 'writer-process.ts'), cwd: repoRoot }),
+      { version, log: logFile.write },
+    ),
   });
   const dispatcher = createDispatcher(createHandlers(services), {
     checkResponses: true,

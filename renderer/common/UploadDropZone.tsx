@@ -2,9 +2,13 @@
 // main (chunked, resumable), listing each file with its progress, size, speed, 取消 and 重试/继续.
 // The same component works in Electron (native dialog, real paths) and in the web host (an
 // <input type=file>, browser files staged through the host). See renderer/common/uploads.ts.
+// Where a folder is taken as a feature file (`folders="feature"`, 特征文件), its button is
+// 生成特征文件: the folder (picked or dropped) is turned into its feature file on this machine, the
+// row says what went in (N 个清单/锁文件, M 个文件仅上传哈希), and only that file is uploaded.
 import { useEffect, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
 import { Button, Callout, Classes, Icon, Intent, ProgressBar } from '@blueprintjs/core';
 import { formatFileSize } from '../../contract/format.ts';
+import type { FeatureFileSummary } from '../../contract/ipc/desktop-contract.ts';
 import { uploadZh as t } from '../i18n/upload.ts';
 import { useShell } from '../api/desktopApi.ts';
 import { invokeDesktop, DesktopError, localPathOf } from '../platform/desktop.ts';
@@ -14,13 +18,20 @@ export interface UploadDropZoneProps {
   /** Accepted extensions, e.g. ['.zip', '.tar.gz']; empty: any file. */
   accept: string[];
   multiple?: boolean;
-  /** Folders may be dropped or picked; they are zipped before upload. */
-  folders?: boolean;
+  /** Folders may be dropped or picked: zipped before upload, or sent as their feature file. */
+  folders?: false | 'zip' | 'feature';
   label?: string;
   onUploaded(file: UploadedFile): void;
   /** Told how many files are still on their way (staging, preparing, uploading, retrying). */
   onActive?(count: number): void;
   disabled?: boolean;
+}
+
+/** What a feature file row says: how far the writing is, then what went in. */
+function featureLine(feature: FeatureFileSummary): string {
+  if (feature.included === null) return t.featureWriting(feature.files, formatFileSize(feature.bytes));
+  const hashed = feature.files - feature.included;
+  return t.featureWritten(feature.included, formatFileSize(feature.includedBytes ?? 0), hashed) + (feature.problems ? t.featureProblems(feature.problems) : '');
 }
 
 const intentOf = (item: UploadItem): Intent =>
@@ -35,6 +46,7 @@ export function UploadDropZone({ accept, multiple = false, folders = false, labe
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   const acceptList = accept.join('、');
+  const feature = folders === 'feature';
 
   // The browser's webkitdirectory attribute is not in React's typings.
   useEffect(() => {
@@ -66,16 +78,18 @@ export function UploadDropZone({ accept, multiple = false, folders = false, labe
     const kept = admit(dropped, (d) => d.entry?.name ?? d.file?.name ?? '', (d) => !!d.entry?.isDirectory);
     void (async () => {
       const paths: string[] = [];
+      const folderPaths: string[] = [];
       const groups: BrowserFile[][] = [];
       for (const { entry, file } of kept) {
         const local = file ? localPathOf(file) : null;
-        if (local) paths.push(local);
+        if (local) (entry?.isDirectory ? folderPaths : paths).push(local);
         else if (entry?.isDirectory) groups.push(await filesOfEntry(entry));
         else if (file) groups.push([{ file, relativePath: file.name }]);
         else setError(t.noPath(entry?.name ?? ''));
       }
       if (paths.length) await addPaths(paths);
-      if (groups.length) await addBrowserFiles(groups);
+      if (folderPaths.length) await addPaths(folderPaths, { feature });
+      if (groups.length) await addBrowserFiles(groups, { feature });
     })();
   }
 
@@ -86,7 +100,7 @@ export function UploadDropZone({ accept, multiple = false, folders = false, labe
     try {
       const paths = await invokeDesktop((api) => api.uploads.pick({ extensions: accept, multiple, folders: asFolders, filterName: label }));
       const name = (p: string) => p.split(/[\\/]/).pop() ?? p;
-      await addPaths(admit(paths, name, () => asFolders));
+      await addPaths(admit(paths, name, () => asFolders), { feature: feature && asFolders });
     } catch (e) {
       if (e instanceof DesktopError && e.code === 'no-native-dialog') input?.click();
       else setError(e instanceof Error ? e.message : String(e));
@@ -105,7 +119,7 @@ export function UploadDropZone({ accept, multiple = false, folders = false, labe
         const top = relativePath.split('/')[0]!;
         byTop.set(top, [...(byTop.get(top) ?? []), { file, relativePath }]);
       }
-      void addBrowserFiles(admit([...byTop.values()], (g) => g[0]!.relativePath.split('/')[0]!, () => true));
+      void addBrowserFiles(admit([...byTop.values()], (g) => g[0]!.relativePath.split('/')[0]!, () => true), { feature });
     } else {
       void addBrowserFiles(admit(files, (f) => f.name, () => false).map((file) => [{ file, relativePath: file.name }]));
     }
@@ -136,13 +150,23 @@ export function UploadDropZone({ accept, multiple = false, folders = false, labe
           {label ? <strong style={{ marginRight: 8 }}>{label}</strong> : null}
           {t.dropHere}
           <Button minimal intent={Intent.PRIMARY} text={t.pickFiles} disabled={disabled} onClick={() => void pick(false)} />
-          {folders ? <Button minimal intent={Intent.PRIMARY} text={t.pickFolder} disabled={disabled} onClick={() => void pick(true)} /> : null}
+          {folders ? (
+            <Button
+              minimal
+              intent={Intent.PRIMARY}
+              icon={feature ? 'shield' : undefined}
+              text={feature ? t.writeFeature : t.pickFolder}
+              title={feature ? t.writeFeatureTitle : undefined}
+              disabled={disabled}
+              onClick={() => void pick(true)}
+            />
+          ) : null}
         </div>
         <div className={`${Classes.TEXT_MUTED} ${Classes.TEXT_SMALL}`} style={{ overflowWrap: 'break-word' }}>
           {/* Line breaking never breaks before the dot of ".json", so without the zero-width
               spaces the list is one unbreakable run and the label itself is split. */}
           {accept.length ? t.accepted(accept.join('、\u200b')) : null}
-          {folders ? ` ${t.dropFolderHint}` : null}
+          {folders ? ` ${feature ? t.featureFolderHint : t.dropFolderHint}` : null}
         </div>
         <input ref={fileInput} type="file" hidden accept={accept.join(',')} multiple={multiple} onChange={(e) => onInput(e, false)} data-testid="upload-file-input" />
         {folders ? <input ref={folderInput} type="file" hidden multiple onChange={(e) => onInput(e, true)} data-testid="upload-folder-input" /> : null}
@@ -158,7 +182,7 @@ export function UploadDropZone({ accept, multiple = false, folders = false, labe
             <span className={`${Classes.TEXT_MUTED} ${Classes.TEXT_SMALL}`}>
               {formatFileSize(item.sent)} / {formatFileSize(item.total)}
               {item.state === 'uploading' && item.bytesPerSecond > 0 ? ` · ${t.speed(formatFileSize(item.bytesPerSecond))}` : ''}
-              {` · ${t.states[item.state]}`}
+              {` · ${item.feature && item.state === 'preparing' ? t.featurePreparing : t.states[item.state]}`}
             </span>
             <span style={{ minWidth: 40, textAlign: 'right' }}>{t.percent(percentOf(item))}</span>
             {(isActive(item) && item.state !== 'staging') || item.state === 'failed' || item.state === 'paused' ? <Button small minimal text={t.cancel} onClick={() => void cancel(item.localId)} /> : null}
@@ -173,6 +197,12 @@ export function UploadDropZone({ accept, multiple = false, folders = false, labe
             animate={isActive(item)}
             stripes={isActive(item)}
           />
+          {/* How far the writing got means nothing once it failed or was cancelled. */}
+          {item.feature && (item.feature.included !== null || item.state === 'preparing') ? (
+            <div className={`${Classes.TEXT_MUTED} ${Classes.TEXT_SMALL}`} style={{ marginTop: 4 }} data-testid="upload-feature-summary">
+              {featureLine(item.feature)}
+            </div>
+          ) : null}
           {item.error && item.state !== 'done' ? <div className={Classes.TEXT_SMALL} style={{ color: '#cd4246', marginTop: 4 }}>{item.error}</div> : null}
         </div>
       ))}

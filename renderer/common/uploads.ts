@@ -2,6 +2,8 @@
 // has a local path (webUtils via preload) and main streams it to the platform. In the web host a
 // browser File has no path: it is first streamed to the host (staged), and the staged path then
 // goes through the same `uploads:start`. Progress comes from main's `uploads:progress` events.
+// A folder may be sent as its feature file (`feature`): main writes it on this machine (the web
+// host is on loopback, so a staged folder does not leave it either) and uploads only that.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { UploadProgress } from '../../contract/ipc/desktop-contract.ts';
 import { desktop, desktopErrorMessage, invokeDesktop, localPathOf, stageBrowserFile } from '../platform/desktop.ts';
@@ -55,6 +57,11 @@ export async function filesOfEntry(entry: FileSystemEntry, prefix = ''): Promise
 
 let stagingSeq = 0;
 
+export interface AddOptions {
+  /** Folders are sent as the feature file the desktop writes of them, not zipped. */
+  feature?: boolean;
+}
+
 export interface UseUploadsOptions {
   onUploaded(file: UploadedFile): void;
 }
@@ -95,8 +102,8 @@ export function useUploads({ onUploaded }: UseUploadsOptions) {
     if (early.current.size > 50) early.current.delete(early.current.keys().next().value!);
   }), [receive]);
 
-  const startPath = useCallback(async (path: string, replaces?: string) => {
-    const started = await invokeDesktop((api) => api.uploads.start({ path }));
+  const startPath = useCallback(async (path: string, replaces?: string, feature = false) => {
+    const started = await invokeDesktop((api) => api.uploads.start(feature ? { path, feature } : { path }));
     mine.current.add(started.localId);
     upsert(started, replaces);
     const later = early.current.get(started.localId);
@@ -104,12 +111,12 @@ export function useUploads({ onUploaded }: UseUploadsOptions) {
     if (later) receive(later);
   }, [upsert, receive]);
 
-  /** Electron: local paths (from the dialog or a drop). */
-  const addPaths = useCallback(async (paths: string[]) => {
+  /** Electron: local paths (from the dialog or a drop); `feature`: folders sent as their feature files. */
+  const addPaths = useCallback(async (paths: string[], { feature = false }: AddOptions = {}) => {
     setError(null);
     for (const path of paths) {
       try {
-        await startPath(path);
+        await startPath(path, undefined, feature);
       } catch (e) {
         setError(desktopErrorMessage(e, uploadZh.states.failed));
       }
@@ -117,7 +124,7 @@ export function useUploads({ onUploaded }: UseUploadsOptions) {
   }, [startPath]);
 
   /** Browser files: by path in Electron, staged through the host in the web host. A group sharing a folder is one upload. */
-  const addBrowserFiles = useCallback(async (groups: BrowserFile[][]) => {
+  const addBrowserFiles = useCallback(async (groups: BrowserFile[][], { feature = false }: AddOptions = {}) => {
     setError(null);
     for (const group of groups) {
       const first = group[0];
@@ -132,7 +139,8 @@ export function useUploads({ onUploaded }: UseUploadsOptions) {
         }
         const placeholder = `staging-${++stagingSeq}`;
         const total = group.reduce((sum, f) => sum + f.file.size, 0);
-        const staged: UploadItem = { localId: placeholder, uploadId: null, fileName: isFolder ? `${top}.zip` : top, sent: 0, total, bytesPerSecond: 0, state: 'staging', error: null };
+        const asFeature = feature && isFolder;
+        const staged: UploadItem = { localId: placeholder, uploadId: null, fileName: isFolder ? (asFeature ? `${top}.cairn-feature.zip` : `${top}.zip`) : top, sent: 0, total, bytesPerSecond: 0, state: 'staging', error: null };
         upsert(staged);
         const batch = crypto.randomUUID();
         let path = '';
@@ -142,7 +150,7 @@ export function useUploads({ onUploaded }: UseUploadsOptions) {
           sent += file.size;
           upsert({ ...staged, sent });
         }
-        await startPath(path, placeholder);
+        await startPath(path, placeholder, asFeature);
       } catch (e) {
         setError(uploadZh.stageFailed(top, desktopErrorMessage(e, uploadZh.states.failed)));
         setItems((list) => list.filter((x) => x.state !== 'staging' || !x.fileName.startsWith(top)));

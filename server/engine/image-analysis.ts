@@ -8,13 +8,19 @@
 // the layer from which it is present in every later version. A file only one layer wrote (a
 // package.json in node_modules, a dist-info METADATA, a jar) belongs to that layer.
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type { RunImage } from '../../contract/api/image.ts';
 import type { Extractor, InputFile, ScanProblem, ScanResult } from './model.ts';
-import type { InventoryEntry } from './output/inventory.ts';
+import { inventory, type InventoryEntry } from './output/inventory.ts';
+import { allExtractors } from './extractors/index.ts';
+import { scanTree } from './scan.ts';
 import { findDistribution } from './extractors/os/index.ts';
 import { unpackImage, type SquashedImage } from './sources/image/index.ts';
 import type { UnpackLimits } from './sources/limits.ts';
 import { treeContext } from './sources/tree.ts';
+
+/** Extractors whose file is one package's own executable or archive (its layer is the layer that wrote it). */
+const WHOLE_FILE_EXTRACTORS = new Set(['gobinary', 'jar']);
 
 export interface ImageInput {
   /** An image archive (docker save, OCI layout tar) or an OCI layout folder (a registry pull). */
@@ -37,11 +43,15 @@ export async function prepareImage(
   input: ImageInput, root: string, extractors: readonly Extractor[], fileName: string,
   onProgress: (fraction: number) => void, signal: AbortSignal,
 ): Promise<PreparedImage> {
+  // Every version a layer leaves is kept for the files package lists live in, which later layers
+  // rewrite; not for executables and archives (a Go binary, a jar: one package, one writer), whose
+  // copies would double the image on disk.
+  const versioned = extractors.filter((e) => !WHOLE_FILE_EXTRACTORS.has(e.name));
   const squashed = await unpackImage(input.file, root, {
     platform: input.platform,
     limits: input.limits,
     signal,
-    keep: (p) => extractors.some((e) => e.matches(p)),
+    keep: (p) => versioned.some((e) => e.matches(p)),
     onProgress: (p) => onProgress(Math.min(0.95, p.layer / Math.max(1, p.layers))),
   });
   const problems = squashed.notes.map((n) => ({ file: n.path || fileName, message: n.reason }));
@@ -124,4 +134,30 @@ export async function imageSummary(squashed: SquashedImage, reference: string | 
     size: info.size,
     layers: info.layers.map((l) => ({ index: l.index, digest: l.digest, size: l.size, createdBy: l.createdBy, components: counts.get(l.index) ?? 0 })),
   };
+}
+
+/** An image scanned offline (the CLI): the scan, each component's layer by purl, and the image's record. */
+export interface ScannedImage {
+  scan: ScanResult;
+  layers: Map<string, number>;
+  image: RunImage;
+}
+
+/**
+ * Scans an image archive or OCI layout folder as a run does (prepareImage, scanTree,
+ * attributeLayers, imageSummary) inside `workDir`, which the caller removes.
+ */
+export async function scanImage(
+  input: ImageInput, workDir: string, options: { signal?: AbortSignal; onProgress?: (fraction: number) => void } = {},
+): Promise<ScannedImage> {
+  const signal = options.signal ?? new AbortController().signal;
+  const started = performance.now();
+  const prepared = await prepareImage(input, path.join(workDir, 'root'), allExtractors, path.basename(input.file), options.onProgress ?? (() => {}), signal);
+  const scan = await scanTree(prepared.root, { extractors: allExtractors, signal });
+  const layers = await attributeLayers(scan, prepared.squashed, allExtractors, signal);
+  if (prepared.problems.length) scan.problems = [...scan.problems, ...prepared.problems].sort((a, b) => a.file.localeCompare(b.file));
+  const components = inventory(scan).map((c) => ({ ...c, layer: layers.get(c.purl) }));
+  const image = await imageSummary(prepared.squashed, input.reference, components, signal);
+  scan.stats = { ...scan.stats, ms: Math.round(performance.now() - started) };
+  return { scan, layers, image };
 }

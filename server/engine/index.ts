@@ -116,6 +116,13 @@ export async function resolveInImage(...args: Parameters<typeof import('./source
   return (await import('./sources/image/index.ts')).resolveInImage(...args);
 }
 
+export type { ImageInput, ScannedImage } from './image-analysis.ts';
+
+/** Scans an image archive or OCI layout folder offline (the CLI): the scan, each component's layer, the image's record. */
+export async function scanImage(...args: Parameters<typeof import('./image-analysis.ts').scanImage>) {
+  return (await import('./image-analysis.ts')).scanImage(...args);
+}
+
 // ---- Container images from registries ----------------------------------------------------------
 
 export { RegistryError, type RegistryErrorCode } from './sources/image/registry/errors.ts';

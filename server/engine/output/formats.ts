@@ -1,6 +1,9 @@
 // Scan output formats: our JSON (documented in the README), CycloneDX 1.6 JSON and SPDX 2.3 JSON.
 import { randomUUID } from 'node:crypto';
+import { PackageURL } from 'packageurl-js';
+import { layerStep, type RunImage } from '../../../contract/api/image.ts';
 import { parsePurl } from '../purl.ts';
+import { parseImageReference } from '../sources/image/registry/reference.ts';
 import type { ScanResult } from '../model.ts';
 import { inventory, type InventoryEntry } from './inventory.ts';
 
@@ -9,17 +12,86 @@ export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface ToolInfo { name: string; version: string }
 
-export function toJson(result: ScanResult, tool: ToolInfo): object {
+/** A container image scanned (scanImage): its record, and the layer each component (by purl) first appeared in. */
+export interface ImageOutput {
+  image: RunImage;
+  layers: ReadonlyMap<string, number>;
+}
+
+/** The inventory, each component with its layer index when an image was scanned. */
+function entries(result: ScanResult, image?: ImageOutput): InventoryEntry[] {
+  const list = inventory(result);
+  if (image) {
+    for (const c of list) {
+      const layer = image.layers.get(c.purl);
+      if (layer !== undefined) c.layer = layer;
+    }
+  }
+  return list;
+}
+
+export function toJson(result: ScanResult, tool: ToolInfo, image?: ImageOutput): object {
   return {
     tool,
     root: result.root,
     generatedAt: new Date().toISOString(),
     stats: result.stats,
+    ...(image && { image: image.image }),
     targets: result.targets.map((t) => ({ file: t.file, type: t.type, ecosystem: t.ecosystem, project: t.project, roots: t.roots, components: t.components.length })),
     problems: result.problems,
-    components: inventory(result),
+    components: entries(result, image),
   };
 }
+
+/**
+ * The image as a package URL (purl spec, type oci): `pkg:oci/app@sha256:…?arch=amd64&repository_url=host/team/app&tag=1.0`;
+ * an image without a registry name (an untagged archive) is `pkg:oci/image@sha256:…`, its digest alone.
+ */
+export function imagePurl(image: RunImage): string {
+  let name = 'image';
+  const qualifiers: Record<string, string> = {};
+  if (image.reference) {
+    try {
+      const ref = parseImageReference(image.reference);
+      name = ref.repository.split('/').pop()!;
+      qualifiers.repository_url = `${ref.registry}/${ref.repository}`;
+      if (ref.tag) qualifiers.tag = ref.tag;
+    } catch {
+      // A name the registry grammar refuses (an archive's odd tag): the digest alone identifies it.
+    }
+  }
+  const platform = image.platform.split('/');
+  if (platform[1]) qualifiers.arch = platform[1];
+  return new PackageURL('oci', undefined, name, image.manifestDigest, qualifiers, undefined).toString();
+}
+
+/** The image's name as the document describes it: its reference, else its digest. */
+const imageName = (image: RunImage) => image.reference ?? image.manifestDigest;
+
+/** What the image record says, as `cairn:image:*` properties (layers bottom first, one property each). */
+function imageProperties(image: RunImage): Array<{ name: string; value: string }> {
+  return [
+    { name: 'cairn:image:manifestDigest', value: image.manifestDigest },
+    { name: 'cairn:image:platform', value: image.platform },
+    ...(image.os ? [{ name: 'cairn:image:os', value: image.os.prettyName || `${image.os.id} ${image.os.versionId}` }] : []),
+    ...(image.created ? [{ name: 'cairn:image:created', value: image.created }] : []),
+    { name: 'cairn:image:size', value: String(image.size) },
+    ...image.layers.map((l) => ({ name: 'cairn:image:layer', value: `${l.index} ${l.digest}${l.createdBy ? ` ${layerStep(l.createdBy)}` : ''}` })),
+  ];
+}
+
+/** A component's layer as properties: its index, digest and the step that made it. */
+function layerProperties(image: ImageOutput | undefined, c: InventoryEntry): Array<{ name: string; value: string }> {
+  const layer = c.layer === undefined ? undefined : image?.image.layers[c.layer];
+  if (!layer) return [];
+  return [
+    { name: 'cairn:image:layer:index', value: String(layer.index) },
+    { name: 'cairn:image:layer:digest', value: layer.digest },
+    ...(layer.createdBy ? [{ name: 'cairn:image:layer:createdBy', value: layerStep(layer.createdBy) }] : []),
+  ];
+}
+
+const sha256Of = (digest: string) => (digest.startsWith('sha256:') ? digest.slice(7) : null);
 
 /** A licence string is an SPDX expression when it holds an operator; otherwise a single id or name. */
 const isExpression = (l: string) => /\s(AND|OR|WITH)\s/.test(l);
@@ -36,7 +108,7 @@ function contact(maintainer: string): { name: string; email?: string } {
   return m && m[1] ? { name: m[1], email: m[2]! } : { name: maintainer };
 }
 
-function cdxComponent(c: InventoryEntry) {
+function cdxComponent(c: InventoryEntry, image?: ImageOutput) {
   const p = parsePurl(c.purl);
   return {
     type: 'library',
@@ -49,12 +121,28 @@ function cdxComponent(c: InventoryEntry) {
     purl: c.purl,
     ...(c.licenses.length && { licenses: cdxLicenses(c.licenses) }),
     ...(c.locations.length && { evidence: { occurrences: c.locations.map((l) => ({ location: l.file, ...(l.startLine && { line: l.startLine }) })) } }),
-    properties: [{ name: 'cairn:direct', value: String(c.direct) }, { name: 'cairn:ecosystem', value: c.ecosystem }],
+    properties: [{ name: 'cairn:direct', value: String(c.direct) }, { name: 'cairn:ecosystem', value: c.ecosystem }, ...layerProperties(image, c)],
   };
 }
 
-export function toCycloneDx(result: ScanResult, tool: ToolInfo, rootName: string): object {
-  const components = inventory(result);
+/** The document's subject: the scanned folder or archive, or the container image. */
+function cdxRoot(rootRef: string, rootName: string, image?: ImageOutput) {
+  if (!image) return { type: 'application', 'bom-ref': rootRef, name: rootName };
+  const { image: record } = image;
+  const digest = sha256Of(record.manifestDigest);
+  return {
+    type: 'container',
+    'bom-ref': rootRef,
+    name: imageName(record),
+    version: record.manifestDigest,
+    purl: imagePurl(record),
+    ...(digest && { hashes: [{ alg: 'SHA-256', content: digest }] }),
+    properties: imageProperties(record),
+  };
+}
+
+export function toCycloneDx(result: ScanResult, tool: ToolInfo, rootName: string, image?: ImageOutput): object {
+  const components = entries(result, image);
   const known = new Set(components.map((c) => c.purl));
   const rootRef = 'cairn:root';
   const direct = components.filter((c) => c.direct).map((c) => c.purl);
@@ -67,9 +155,9 @@ export function toCycloneDx(result: ScanResult, tool: ToolInfo, rootName: string
     metadata: {
       timestamp: new Date().toISOString(),
       tools: { components: [{ type: 'application', name: tool.name, version: tool.version }] },
-      component: { type: 'application', 'bom-ref': rootRef, name: rootName },
+      component: cdxRoot(rootRef, rootName, image),
     },
-    components: components.map(cdxComponent),
+    components: components.map((c) => cdxComponent(c, image)),
     dependencies: [
       { ref: rootRef, dependsOn: direct },
       // Edges only to components in the document: a dangling ref would make it invalid.
@@ -85,8 +173,27 @@ const spdxLicense = (licenses: string[]) => {
   return valid ? licenses.map((l) => (isExpression(l) && licenses.length > 1 ? `(${l})` : l)).join(' AND ') : 'NOASSERTION';
 };
 
-export function toSpdx(result: ScanResult, tool: ToolInfo, rootName: string): object {
-  const components = inventory(result);
+/** The SPDX root package: the scanned folder or archive, or the container image. */
+function spdxRoot(rootName: string, image?: ImageOutput) {
+  const base = { SPDXID: 'SPDXRef-Root', downloadLocation: 'NOASSERTION', filesAnalyzed: false };
+  if (!image) return { ...base, name: rootName, primaryPackagePurpose: 'APPLICATION' };
+  const { image: record } = image;
+  const digest = sha256Of(record.manifestDigest);
+  return {
+    ...base,
+    name: imageName(record),
+    versionInfo: record.manifestDigest,
+    primaryPackagePurpose: 'CONTAINER',
+    ...(digest && { checksums: [{ algorithm: 'SHA256', checksumValue: digest }] }),
+    externalRefs: [{ referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: imagePurl(record) }],
+    comment: imageProperties(record).map((p) => `${p.name}=${p.value}`).join('\n'),
+  };
+}
+
+export function toSpdx(result: ScanResult, tool: ToolInfo, rootName: string, image?: ImageOutput): object {
+  const components = entries(result, image);
+  const created = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+  const annotator = `Tool: ${tool.name}-${tool.version}`;
   const ids = new Map(components.map((c, i) => [c.purl, spdxId(i)]));
   const relationships = [
     { spdxElementId: 'SPDXRef-DOCUMENT', relationshipType: 'DESCRIBES', relatedSpdxElement: 'SPDXRef-Root' },
@@ -101,9 +208,9 @@ export function toSpdx(result: ScanResult, tool: ToolInfo, rootName: string): ob
     SPDXID: 'SPDXRef-DOCUMENT',
     name: rootName,
     documentNamespace: `https://cairn.invalid/spdx/${encodeURIComponent(rootName)}-${randomUUID()}`,
-    creationInfo: { created: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), creators: [`Tool: ${tool.name}-${tool.version}`] },
+    creationInfo: { created, creators: [annotator] },
     packages: [
-      { SPDXID: 'SPDXRef-Root', name: rootName, downloadLocation: 'NOASSERTION', filesAnalyzed: false, primaryPackagePurpose: 'APPLICATION' },
+      spdxRoot(rootName, image),
       ...components.map((c) => ({
         SPDXID: ids.get(c.purl)!,
         name: c.name,
@@ -114,6 +221,10 @@ export function toSpdx(result: ScanResult, tool: ToolInfo, rootName: string): ob
         licenseConcluded: 'NOASSERTION',
         licenseDeclared: spdxLicense(c.licenses),
         externalRefs: [{ referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: c.purl }],
+        // SPDX 2.3 packages carry no properties: the layer goes in an annotation, one `name=value` line each.
+        ...(image && c.layer !== undefined && {
+          annotations: [{ annotator, annotationDate: created, annotationType: 'OTHER', comment: layerProperties(image, c).map((p) => `${p.name}=${p.value}`).join('\n') }],
+        }),
       })),
     ],
     relationships,

@@ -59,6 +59,9 @@ describe('source types', () => {
     expect(sourceTypeOf(30)?.upload?.extensions).toEqual(expect.arrayContaining(['.spdx.json', '.xml']));
     expect(sourceTypeOf(34)?.upload).toEqual({ extensions: ['.xlsx', '.xls', '.csv'], folders: false });
     expect(SOURCE_TYPES.filter((t) => t.upload?.folders).map((t) => t.code)).toEqual([0, 9]);
+    // A folder given as a feature file's source becomes the feature file the desktop writes of it.
+    expect(sourceTypeOf(0)?.upload?.folders).toBe('zip');
+    expect(sourceTypeOf(9)?.upload?.folders).toBe('feature');
     expect(sourceTypeOf(2)?.upload).toBeNull();
   });
 

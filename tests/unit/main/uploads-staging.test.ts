@@ -132,6 +132,18 @@ describe('web host staging for uploads', () => {
     expect(services.uploads.list().some((u) => u.fileName === 'app.zip')).toBe(false);
   });
 
+  it('sends a folder as its feature file only where a writer exists, and only a folder: refusals drop the staged copy', async () => {
+    // This host has no feature writer (the web host's cli.ts gives it one).
+    const folder = (await stage(randomUUID(), 'shop/package.json', '{"name":"shop","version":"1.0.0"}')).body.value.path as string;
+    expect((await invoke('uploads:start', { path: folder, feature: true })).body).toEqual({ ok: false, error: { code: 'unsupported', message: '当前环境无法生成特征文件' } });
+    expect(existsSync(folder)).toBe(false);
+    const file = (await stage(randomUUID(), 'go.mod', 'module example.com/x\n')).body.value.path as string;
+    expect((await invoke('uploads:start', { path: file, feature: 'yes' })).body).toMatchObject({ ok: false, error: { code: 'invalid-payload' } });
+    expect((await invoke('uploads:start', { path: file, feature: true })).body).toMatchObject({ ok: false, error: { code: 'unsupported' } });
+    expect(existsSync(file)).toBe(false);
+    expect(services.uploads.list().some((u) => u.fileName.startsWith('shop') || u.fileName === 'go.mod')).toBe(false);
+  });
+
   it('refuses a path that was not staged through the host, even inside the staging folder', async () => {
     // Put there behind the host's back (or a staged path guessed): never handed over by a page.
     const planted = path.join(stageDir, randomUUID(), 'bom.json');

@@ -82,7 +82,7 @@ describe('source types', () => {
   });
   it('accepts the files of each local-upload type, as the table of contract/sources.ts says', () => {
     for (const code of LOCAL_UPLOAD_CODE_TYPES) expect(uploadFilesOf(code).extensions.length).toBeGreaterThan(0);
-    expect(uploadFilesOf(0)).toEqual({ extensions: expect.arrayContaining(['.zip', '.tar.gz', '.7z']), folders: true });
+    expect(uploadFilesOf(0)).toEqual({ extensions: expect.arrayContaining(['.zip', '.tar.gz', '.7z']), folders: 'zip' });
     expect(uploadFilesOf(30).extensions).toEqual(expect.arrayContaining(['.spdx.json', '.xml']));
     expect(uploadFilesOf(34)).toEqual({ extensions: ['.xlsx', '.xls', '.csv'], folders: false });
     expect(uploadFilesOf(2)).toEqual({ extensions: [], folders: false });

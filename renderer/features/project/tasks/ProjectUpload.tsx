@@ -1,6 +1,7 @@
 // The file input of a local-upload project: the shared drop zone (renderer/common/UploadDropZone)
 // filtered to the type's extensions, and what was uploaded. Types whose table row says so (source
-// archives, feature files) also take a dropped folder (zipped before upload).
+// archives) also take a dropped folder, zipped before upload; a feature file's (特征文件) is given as
+// a folder the desktop turns into its feature file (生成特征文件), so the source stays on the machine.
 import { Icon } from '@blueprintjs/core';
 import { formatFileSize } from '../../../../contract/format.ts';
 import { UploadDropZone } from '../../../common/UploadDropZone.tsx';

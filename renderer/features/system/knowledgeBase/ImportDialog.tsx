@@ -89,7 +89,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
                 {t.formats.map((line) => <li key={line}>{line}</li>)}
               </ul>
             </Callout>
-            <UploadDropZone accept={IMPORT_ACCEPT} multiple folders label={t.uploadLabel} onUploaded={onUploaded} onActive={onActive} />
+            <UploadDropZone accept={IMPORT_ACCEPT} multiple folders="zip" label={t.uploadLabel} onUploaded={onUploaded} onActive={onActive} />
           </>
         ) : (
           <ImportProgress recordId={recordId} onFiles={records} />

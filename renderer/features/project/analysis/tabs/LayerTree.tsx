@@ -13,7 +13,7 @@ import { useAppDispatch } from '../../../../app/hooks.ts';
 import { ErrorState } from '../../../../common/states.tsx';
 import { useTaskView } from '../context.ts';
 import { layerLabel, shortDigest } from '../ImagePanel.tsx';
-import { RiskTag } from '../parts.tsx';
+import { RiskTag, notCoveredIn } from '../parts.tsx';
 import { TREE_PAGE } from '../treeModel.ts';
 import { zh } from '../../../../i18n/zh-CN.ts';
 
@@ -67,7 +67,7 @@ export function LayerTree({ image }: { image: RunImage }) {
           <Tag minimal className="cairn-tree-eco">{r.ecosystem}</Tag>
         </span>
       ),
-      secondaryLabel: <RiskTag risk={r.riskLevel} />,
+      secondaryLabel: <RiskTag risk={r.riskLevel} notCovered={notCoveredIn(run.coverage, r.ecosystem, r.riskLevel)} />,
       nodeData: { kind: 'component', id: r.id },
     }));
     if (got && got.rows.length < got.total) {

@@ -119,6 +119,14 @@ export function rpmPurl(p: RpmPackage, namespace: string | undefined, distro: Di
   if (p.arch && p.arch !== '(none)') qualifiers.arch = p.arch;
   if (p.epoch !== null) qualifiers.epoch = String(p.epoch);
   if (distro) qualifiers.distro = distro.versionId ? `${distro.id}-${distro.versionId}` : distro.id;
+  // The source rpm when the package was built from one of another name (openssl-libs from
+  // openssl): advisories of Red Hat, Rocky, Alma and SUSE name either, and the matcher tries both,
+  // as it does for dpkg's Source (matchers/vulnerabilities.ts osQualifiers).
+  const source = splitSourceRpm(p.sourceRpm);
+  if (source && source.name !== p.name) {
+    const own = p.release ? `${p.version}-${p.release}` : p.version;
+    qualifiers.upstream = source.version === own ? source.name : `${source.name}@${source.version}`;
+  }
   return purlOf('rpm', { namespace: namespace ?? null, name: p.name, version: p.release ? `${p.version}-${p.release}` : p.version, qualifiers });
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readBerkeleyDb } from '../../../../../server/engine/extractors/os/rpm/bdb.ts';
-import { distroFromVendor, parseOsRelease, parseReleaseFile, readRpmDatabase, rpmExtractor, splitSourceRpm, systemRootOf, type RpmComponent } from '../../../../../server/engine/extractors/os/rpm/extractor.ts';
+import { distroFromVendor, parseOsRelease, parseReleaseFile, readRpmDatabase, rpmExtractor, rpmPurl, splitSourceRpm, systemRootOf, type RpmComponent } from '../../../../../server/engine/extractors/os/rpm/extractor.ts';
 import { rpmLicense } from '../../../../../server/engine/extractors/os/rpm/license.ts';
 import { readNdb } from '../../../../../server/engine/extractors/os/rpm/ndb.ts';
 import { extractors } from '../../../../../server/engine/extractors/os/rpm/index.ts';
@@ -27,6 +27,22 @@ const OS_RELEASE = 'NAME="Rocky Linux"\nVERSION="9.2 (Blue Onyx)"\nID="rocky"\nI
 
 const names = (packages: { name: string; epoch: number | null; version: string; release: string; arch: string }[]) =>
   packages.map((p) => `${p.name}\t${p.epoch ?? 0}\t${p.version}-${p.release}\t${p.arch}`).sort();
+
+describe('rpm purls', () => {
+  const base = { epoch: null, arch: 'x86_64', license: '', vendor: '', size: null, files: [], filesTruncated: false, provides: [], requires: [] };
+  const rocky = { id: 'rocky', versionId: '9.2' };
+  it('carry the source rpm as upstream when the package was built from one of another name (the matcher meets its advisories too)', () => {
+    expect(rpmPurl({ ...base, name: 'openssl-libs', epoch: 1, version: '3.0.7', release: '24.el9', sourceRpm: 'openssl-3.0.7-24.el9.src.rpm' }, 'rocky', rocky))
+      .toBe('pkg:rpm/rocky/openssl-libs@3.0.7-24.el9?arch=x86_64&distro=rocky-9.2&epoch=1&upstream=openssl');
+    // A source built at another version says so; a package named as its source carries none.
+    expect(rpmPurl({ ...base, name: 'python3-libs', version: '3.9.16', release: '1.el9_2.1', sourceRpm: 'python3.9-3.9.16-1.el9_2.1.src.rpm' }, 'rocky', rocky))
+      .toBe('pkg:rpm/rocky/python3-libs@3.9.16-1.el9_2.1?arch=x86_64&distro=rocky-9.2&upstream=python3.9');
+    expect(rpmPurl({ ...base, name: 'kernel-core', version: '5.14.0', release: '284.el9', sourceRpm: 'kernel-5.14.0-284.30.1.el9.src.rpm' }, 'rocky', rocky))
+      .toBe('pkg:rpm/rocky/kernel-core@5.14.0-284.el9?arch=x86_64&distro=rocky-9.2&upstream=kernel%405.14.0-284.30.1.el9');
+    expect(rpmPurl({ ...base, name: 'bash', version: '5.1.8', release: '6.el9', sourceRpm: 'bash-5.1.8-6.el9.src.rpm' }, 'rocky', rocky))
+      .toBe('pkg:rpm/rocky/bash@5.1.8-6.el9?arch=x86_64&distro=rocky-9.2');
+  });
+});
 
 describe('rpm databases', () => {
   it('reads the BerkeleyDB fixture (little-endian, overflow pages) and the same file byte-swapped to big-endian', async () => {
