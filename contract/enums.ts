@@ -121,6 +121,20 @@ export const isFtpType = (code: number | null | undefined): boolean => inList(FT
 export const isBinaryTask = (code: number | null | undefined): boolean => inList(BINARY_CODE_TYPES, code);
 
 export const IMAGE_FIELDS = ['imageNameTag', 'imageUsername', 'imagePassword'] as const;
+/** Container registries (公共仓库 13, 私有仓库 31, 制品仓库A/B 14/15): images pulled over the OCI distribution API. */
+export const CONTAINER_REGISTRY_CODE_TYPES = [13, 14, 15, 31] as const;
+export const isContainerRegistryType = (code: number | null | undefined): boolean => inList(CONTAINER_REGISTRY_CODE_TYPES, code);
+/**
+ * Cairn's own fields of a container registry project (the spec names only IMAGE_FIELDS): a CA
+ * certificate the registry's TLS is checked against (PEM text, not secret), plain HTTP allowed
+ * (允许 HTTP, never chosen silently) and the platform pulled from a multi-platform image.
+ * Checked by contract/validation.ts (validateImagePlatform, validateCaPemText).
+ */
+export const REGISTRY_OPTION_FIELDS = ['imageCaPem', 'imageInsecure', 'imagePlatform'] as const;
+/** The platform pulled when the form names none. */
+export const DEFAULT_IMAGE_PLATFORM = 'linux/amd64';
+/** The platforms the form's select offers (free text takes any other os/arch[/variant]). */
+export const COMMON_IMAGE_PLATFORMS = ['linux/amd64', 'linux/arm64', 'linux/arm/v7', 'linux/arm/v6', 'linux/386', 'linux/ppc64le', 'linux/s390x', 'linux/riscv64', 'windows/amd64'] as const;
 const VCS_SERVER_FIELDS = [
   'fireFlyIp',
   'fireFlyPort',
@@ -138,6 +152,7 @@ const VCS_FIELDS = ['svnGitUri', 'gitBranchName', 'svnGitUserName', 'svnGitPwd',
 
 /** The source-specific fields a subject of this getCodeType carries (empty for local uploads). */
 export function extraFieldsOf(code: number | null | undefined): readonly string[] {
+  if (isContainerRegistryType(code)) return [...IMAGE_FIELDS, ...REGISTRY_OPTION_FIELDS];
   if (isImageRepositoryType(code)) return IMAGE_FIELDS;
   if (code === VCS_SERVER_CODE_TYPE) return VCS_SERVER_FIELDS;
   if (isFtpType(code)) return FTP_FIELDS;

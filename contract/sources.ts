@@ -96,10 +96,11 @@ export const SOURCE_TYPES: readonly SourceType[] = [
 
   analysed(12, '容器镜像', '本地镜像文件', 'image', files(IMAGE_ARCHIVES)),
   pending(32, '容器镜像', '镜像特征文件', 'image', files([...IMAGE_ARCHIVES, '.json'])),
-  pending(13, '容器镜像', '公共仓库', 'fetch'),
-  pending(31, '容器镜像', '私有仓库', 'fetch'),
-  pending(14, '容器镜像', '制品仓库A', 'fetch'),
-  pending(15, '容器镜像', '制品仓库B', 'fetch'),
+  // Registries (OCI distribution API): pulled by the run (server/jobs/execute-run.ts), nothing uploaded.
+  analysed(13, '容器镜像', '公共仓库', 'image'),
+  analysed(31, '容器镜像', '私有仓库', 'image'),
+  analysed(14, '容器镜像', '制品仓库A', 'image'),
+  analysed(15, '容器镜像', '制品仓库B', 'image'),
 
   analysed(16, '二进制', '本地上传', 'binary', files(BINARIES)),
   pending(17, '二进制', '制品仓库A', 'fetch'),

@@ -173,3 +173,42 @@ export function validatePassword(password: string, policy: PasswordPolicy): stri
   }
   return null;
 }
+
+// ---- container registry options (contract/enums.ts REGISTRY_OPTION_FIELDS) ----------------------
+
+/** The longest CA certificate text a project keeps (a bundle of a few dozen certificates). */
+export const CA_PEM_MAX_LENGTH = 100_000;
+const PLATFORM_PART = /^[A-Za-z0-9_.-]+$/;
+export const IMAGE_PLATFORM_MESSAGE = '平台格式不正确，应为 操作系统/架构[/变体]，例如 linux/amd64、linux/arm64、linux/arm/v7';
+
+/** An image platform `os/arch[/variant]` (what the registry pull takes); empty means the default. */
+export function validateImagePlatform(value: string | null | undefined): string | null {
+  const v = (value ?? '').trim();
+  if (!v) return null;
+  const parts = v.split('/');
+  if (parts.length < 2 || parts.length > 3 || !parts.every((p) => PLATFORM_PART.test(p))) return IMAGE_PLATFORM_MESSAGE;
+  return null;
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g;
+
+/**
+ * A CA certificate as PEM text (one or more certificates; text around them, such as a bundle's
+ * comments, is ignored); empty means none. The shape is checked here (each block base64 of a DER
+ * sequence); the platform also parses each certificate before saving. A private key is refused: it
+ * is never needed, and this field is not stored as a secret.
+ */
+export function validateCaPemText(value: string | null | undefined): string | null {
+  const v = (value ?? '').trim();
+  if (!v) return null;
+  if (v.length > CA_PEM_MAX_LENGTH) return `CA 证书过长（最多 ${CA_PEM_MAX_LENGTH} 个字符）`;
+  if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(v)) return 'CA 证书中不能包含私钥，请只粘贴证书（-----BEGIN CERTIFICATE-----）';
+  const blocks = [...v.matchAll(PEM_CERTIFICATE)];
+  if (blocks.length === 0) return 'CA 证书无效：没有找到 PEM 格式的证书（-----BEGIN CERTIFICATE-----）';
+  for (const [, body] of blocks) {
+    const b64 = (body ?? '').replace(/\s+/g, '');
+    // DER certificates are a SEQUENCE with a long length: base64 "MII…" (or "MI" for tiny ones)
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || b64.length % 4 !== 0 || !b64.startsWith('MI')) return 'CA 证书无效：PEM 内容无法解析为 X.509 证书';
+  }
+  return null;
+}

@@ -7,7 +7,7 @@ import { defineCall } from './define.ts';
 import {
   DeletedSchema, Id, IdCsv, IdsQuery, Nullable, pagedList, PageSchema, PagingQuerySchema, ProjectContextFields, ProjectRefFields,
 } from './kit.ts';
-import { PROJECT_NAME_MAX_LENGTH } from '../validation.ts';
+import { CA_PEM_MAX_LENGTH, PROJECT_NAME_MAX_LENGTH } from '../validation.ts';
 import { LevelCountsSchema } from './vulnerability.ts';
 import { KbCoverageSchema } from './kb-status.ts';
 import { RunImageSchema } from './image.ts';
@@ -84,6 +84,13 @@ export const ProjectFormSchema = Type.Object({
   imageNameTag: Opt(Str(500)),
   imageUsername: Opt(Str(200)),
   imagePassword: Opt(Str(500)),
+  // Cairn's registry options (contract/enums.ts REGISTRY_OPTION_FIELDS; container registries only)
+  /** PEM text of the CA the registry's certificate is checked against (besides the system's); empty: none. */
+  imageCaPem: Opt(Str(CA_PEM_MAX_LENGTH)),
+  /** 允许 HTTP: speak plain HTTP to the registry. */
+  imageInsecure: Opt(Type.Boolean()),
+  /** `os/arch[/variant]` pulled from a multi-platform image; empty: linux/amd64. */
+  imagePlatform: Opt(Str(100)),
   artifactoryAuthType: Opt(Type.Integer()),
   fireFlyIp: Opt(Str(200)),
   fireFlyPort: Opt(Str(10)),
@@ -186,6 +193,39 @@ export const projectForm = defineCall({
   summary: '读取项目设置（编辑表单用；密码不返回）',
   params: ProjectParams,
   response: StoredProjectSchema,
+  permission: 'analysis:task:list',
+});
+
+/**
+ * The 校验 of a container registry project's form: the image reference, credentials and options
+ * as the form holds them. `projectId` (editing): an empty password uses the stored one.
+ */
+export const ImageCheckBodySchema = Type.Object({
+  getCodeType: Type.Integer(),
+  projectId: Opt(Id()),
+  imageNameTag: Type.String({ minLength: 1, maxLength: 500 }),
+  imageUsername: Opt(Str(200)),
+  imagePassword: Opt(Str(500)),
+  imageCaPem: Opt(Str(CA_PEM_MAX_LENGTH)),
+  imageInsecure: Opt(Type.Boolean()),
+  imagePlatform: Opt(Str(100)),
+});
+
+export const imageCheck = defineCall({
+  name: 'task.imageCheck',
+  method: 'POST',
+  path: '/api/analysis/imageCheck',
+  summary: '校验镜像仓库：镜像地址、凭据与连接选项是否可用（答复清单摘要与可选平台；失败时 message 为原因）',
+  body: ImageCheckBodySchema,
+  response: Type.Object({
+    /** The reference as it will be pulled (registry, repository, tag or digest). */
+    reference: Type.String(),
+    manifestDigest: Type.String(),
+    /** Every platform the image offers (one for a single-platform image). */
+    platforms: Type.Array(Type.String()),
+    /** The platform a run pulls (the form's, else linux/amd64, else the image's only one); null: the image lacks linux/amd64, one must be chosen. */
+    platform: Nullable(Type.String()),
+  }),
   permission: 'analysis:task:list',
 });
 
@@ -542,5 +582,5 @@ export const queueDelete = defineCall({
 export const taskCalls = {
   launch, relaunch, updateProject, projectForm, taskList, projectList, progress, deleteProjects, stop, availableNum, ifCanCheck,
   batchCheck, batchRecheck, batchRecheckSetup, batchFtpCheck, batchUpdateUser, batchRepoBranch, batchCron,
-  checkAndCreateProject, ftpListDir, queueList, queueState, queueTop, queueDelete,
+  checkAndCreateProject, ftpListDir, imageCheck, queueList, queueState, queueTop, queueDelete,
 };

@@ -10,7 +10,7 @@ import type { CallBody, CallQuery } from '../../contract/api/define.ts';
 import { allUsers } from '../../contract/api/session.ts';
 import {
   availableNum, batchCheck, batchCron, batchRecheck, batchRecheckSetup, batchUpdateUser, checkAndCreateProject,
-  deleteProjects, ifCanCheck, launch, progress, projectForm, relaunch, stop, taskList, updateProject,
+  deleteProjects, ifCanCheck, imageCheck, launch, progress, projectForm, relaunch, stop, taskList, updateProject,
 } from '../../contract/api/task.ts';
 import { defineEndpoints, mutation, query } from './endpoints.ts';
 import { platformApi } from './platformApi.ts';
@@ -45,6 +45,8 @@ export const taskApi = platformApi.enhanceEndpoints({ addTagTypes: ['Task', 'Run
         projectBatchCron: mutation(batchCron, { tags: ['Task'] }),
         projectBatchOwner: mutation(batchUpdateUser, { tags: ['Task'] }),
         projectImport: mutation(checkAndCreateProject),
+        /** 校验 of a container registry form: reference, credentials and options tried against the registry. */
+        projectImageCheck: mutation(imageCheck, { withMessage: true, tags: [] }),
         projectOwnerOptions: query(allUsers, { tags: [] }),
       },
     }),
@@ -67,5 +69,6 @@ export const {
   useProjectBatchCronMutation,
   useProjectBatchOwnerMutation,
   useProjectImportMutation,
+  useProjectImageCheckMutation,
   useProjectOwnerOptionsQuery,
 } = taskApi;

@@ -1,17 +1,18 @@
 // Checks a new-project or edit form before anything is written, with the message a user can act
 // on (a UserError naming the form field where there is one), and turns it into the stored values.
+import { X509Certificate } from 'node:crypto';
 import type { ProjectForm } from '../../contract/api/task.ts';
 import {
-  CODE_TYPE_LABEL, FTP_FIELDS, IMAGE_FIELDS, isCodeType, isFtpType, isImageRepositoryType, isLocalUploadType, isRemoteVcsType,
+  CODE_TYPE_LABEL, FTP_FIELDS, IMAGE_FIELDS, isCodeType, isContainerRegistryType, isFtpType, isImageRepositoryType, isLocalUploadType, isRemoteVcsType,
   isAnalysisModeOffered, joinAnalysisModes, labelOf, parseAnalysisModes, VCS_SERVER_CODE_TYPE, CONFIG_MANAGEMENT_CODE_TYPE,
 } from '../../contract/enums.ts';
-import { validateProjectName } from '../../contract/validation.ts';
+import { validateCaPemText, validateImagePlatform, validateProjectName } from '../../contract/validation.ts';
 import { projectNameTaken } from '../db/repositories/projects.ts';
 import { canAccessSubject, isDomainAdmin } from '../db/repositories/subject-access.ts';
 import { subjectHead } from '../db/repositories/subjects.ts';
 import { findVersion } from '../db/repositories/subject-versions.ts';
 import type { Db } from '../db/transaction.ts';
-import { normalizeDeclared } from '../engine/index.ts';
+import { normalizeDeclared, parseImageReference } from '../engine/index.ts';
 import { UserError } from '../errors.ts';
 import { findCompleteUpload } from '../uploads/store.ts';
 import { TASK_MSG } from './task-messages.ts';
@@ -29,6 +30,29 @@ function missingSourceField(form: Partial<ProjectForm>, getCodeType: number, sto
   if (getCodeType === VCS_SERVER_CODE_TYPE) return need('fireFlyIp', '服务器地址（fireFlyIp）');
   if (getCodeType === CONFIG_MANAGEMENT_CODE_TYPE) return need('stream', '流（stream）');
   return null;
+}
+
+/** The registry options of the form (a container registry type), as given; refused with the field to mark. */
+export function checkRegistryOptions(form: Pick<Partial<ProjectForm>, 'imageNameTag' | 'imageCaPem' | 'imagePlatform'>): void {
+  if (form.imageNameTag !== undefined && form.imageNameTag.trim() !== '') {
+    try {
+      parseImageReference(form.imageNameTag);
+    } catch (error) {
+      throw new UserError((error as Error).message, 'invalid', { field: 'imageNameTag' });
+    }
+  }
+  const platform = validateImagePlatform(form.imagePlatform);
+  if (platform) throw new UserError(platform, 'invalid', { field: 'imagePlatform' });
+  const pem = validateCaPemText(form.imageCaPem);
+  if (pem) throw new UserError(pem, 'invalid', { field: 'imageCaPem' });
+  // the contract checks the shape; each certificate must also parse
+  for (const block of form.imageCaPem?.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []) {
+    try {
+      new X509Certificate(block);
+    } catch {
+      throw new UserError('CA 证书无效：PEM 内容无法解析为 X.509 证书', 'invalid', { field: 'imageCaPem' });
+    }
+  }
 }
 
 export interface CheckedForm {
@@ -67,6 +91,7 @@ export async function checkForm(
   } else {
     const missing = missingSourceField(form, ctx.getCodeType, ctx.stored ?? {});
     if (missing) throw new UserError(TASK_MSG.fieldRequired(labelOf(CODE_TYPE_LABEL, ctx.getCodeType), missing.label), 'invalid', { field: missing.key });
+    if (isContainerRegistryType(ctx.getCodeType)) checkRegistryOptions(form);
   }
   const out: CheckedForm = {};
   if (form.analysisModes !== undefined || ctx.full) {

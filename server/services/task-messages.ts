@@ -34,4 +34,11 @@ export const TASK_MSG = {
   notPaused: '只有已暂停的任务可以恢复',
   notRemovable: '只有排队中、已暂停或分析中的任务可以从队列移除',
   removed: '任务已从队列中移除',
+  notRegistry: '只有镜像仓库来源（公共仓库、私有仓库、制品仓库A/B）的项目可以校验镜像',
+  imageChecked: (reference: string, platform: string, platforms: string[]) => (platforms.length > 1
+    ? `校验通过：可以拉取镜像 ${reference}，分析时拉取 ${platform} 平台（镜像共提供 ${platforms.join('、')}）`
+    : `校验通过：可以拉取镜像 ${reference}（${platform}）`),
+  imageChoosePlatform: (reference: string, platforms: string[]) =>
+    `镜像 ${reference} 可以访问，但没有默认的 linux/amd64 平台，请在“平台”中选择一个：${platforms.join('、')}`,
+  storedPasswordUnreadable: '无法解密项目保存的镜像仓库密码，请重新填写密码',
 };

@@ -15,6 +15,7 @@ export type ProjectRow = Selectable<ProjectsTable>;
 /** Form fields kept in `source` as given. */
 const SOURCE_FIELDS = [
   'codeName', 'svnGitUri', 'gitBranchName', 'svnGitUserName', 'sshType', 'sshId', 'imageNameTag', 'imageUsername',
+  'imageCaPem', 'imageInsecure', 'imagePlatform',
   'artifactoryAuthType', 'fireFlyIp', 'fireFlyPort', 'fireFlyProj', 'fireFlyLabel', 'fireFlyBranchName', 'fireFlyUserName',
   'fireFlySsl', 'ftpIp', 'ftpFilePath', 'ftpUserName', 'ftpSsl', 'stream', 'pvob', 'vob', 'incrementalEnable',
   'scanAdvancedOption', 'infoleakDetectMode',

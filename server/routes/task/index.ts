@@ -15,6 +15,7 @@ import {
   branchEach, changeCreators, createProject, deleteProjects, editAndLaunch, editProject, forEachProject, importProjects, launchEach, projectFor,
   recheckEach, stopProject, timingEach,
 } from '../../services/projects.ts';
+import { checkImageAccess } from '../../services/image-check.ts';
 import { TASK_MSG } from '../../services/task-messages.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
 import { pagingOf, parseIds, productOf, visibleSubjectsOf } from '../shared.ts';
@@ -54,6 +55,11 @@ function taskAreaHandlers(ctx: ServerContext): AreaHandlers<typeof taskCalls> {
       const { userId } = signedIn(request);
       const edited = await editProject(ctx, await projectFor(db, userId, params.projectId), body, userId);
       return ok({ projectId: edited.id }, '保存成功！');
+    },
+
+    async imageCheck({ request, body }) {
+      const { message, ...found } = await checkImageAccess(db, ctx.dataDir, signedIn(request).userId, body);
+      return ok(found, message);
     },
 
     async projectForm({ request, params }) {

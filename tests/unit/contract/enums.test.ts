@@ -132,7 +132,10 @@ describe('code source types (getCodeType)', () => {
   });
 
   it('names the extra fields each type carries', () => {
-    expect(extraFieldsOf(13)).toEqual(['imageNameTag', 'imageUsername', 'imagePassword']);
+    expect(extraFieldsOf(13)).toEqual(['imageNameTag', 'imageUsername', 'imagePassword', 'imageCaPem', 'imageInsecure', 'imagePlatform']);
+    expect(extraFieldsOf(31)).toEqual(extraFieldsOf(13));
+    // artifact repositories of binaries carry the spec's three fields only
+    expect(extraFieldsOf(17)).toEqual(['imageNameTag', 'imageUsername', 'imagePassword']);
     expect(extraFieldsOf(35)).toContain('imageNameTag');
     expect(extraFieldsOf(11)).toEqual(['fireFlyIp', 'fireFlyPort', 'fireFlyProj', 'fireFlyLabel', 'fireFlyBranchName', 'fireFlyUserName', 'fireFlyPassWord', 'fireFlySsl']);
     expect(extraFieldsOf(19)).toEqual(['ftpIp', 'ftpFilePath', 'ftpUserName', 'ftpPassWord', 'ftpSsl']);

@@ -9,6 +9,7 @@ import {
   codeTypeOptionLabel,
   formFromProject,
   guessCodeType,
+  imageCheckBody,
   initialForm,
   projectNameFromFile,
   sourceKindOf,
@@ -163,6 +164,29 @@ describe('body', () => {
     expect(buildBody({ ...withCodeType(base, 19), projectName: 'f', ftpSsl: true })).toMatchObject({ ftpSsl: true, ftpIp: '' });
     expect(buildBody({ ...withCodeType(base, 11), projectName: 's' })).toHaveProperty('fireFlySsl', false);
   });
+  it('sends the registry options of a container registry, and only there', () => {
+    const base = initialForm({ subjectId: 1 });
+    const text = { ...base.text, imageNameTag: ' 127.0.0.1:5000/team/app:1 ', imageUsername: 'alice', imagePassword: 's3cret-pass' };
+    const registry = { caPem: ' PEM ', insecure: true, platform: ' linux/arm64 ' };
+    const f = { ...withCodeType(base, 31), projectName: 'i', text, registry };
+    expect(buildBody(f)).toMatchObject({ imageNameTag: '127.0.0.1:5000/team/app:1', imageCaPem: 'PEM', imageInsecure: true, imagePlatform: 'linux/arm64' });
+    // an artifact repository of binaries has the spec's image fields only
+    expect(buildBody({ ...f, getCodeType: 17 })).not.toHaveProperty('imageCaPem');
+    expect(buildBody({ ...f, getCodeType: 17 })).not.toHaveProperty('imageInsecure');
+    expect(imageCheckBody(f)).toEqual({
+      getCodeType: 31, imageNameTag: '127.0.0.1:5000/team/app:1', imageUsername: 'alice', imagePassword: 's3cret-pass',
+      imageCaPem: 'PEM', imageInsecure: true, imagePlatform: 'linux/arm64',
+    });
+  });
+  it('checks the platform and the CA of a container registry form', () => {
+    const base = { ...withCodeType(initialForm({ subjectId: 1 }), 13), projectName: 'i', text: { ...initialForm().text, imageNameTag: 'alpine' } };
+    expect(validateForm(base, label)).toEqual({});
+    const bad = validateForm({ ...base, registry: { caPem: 'not a pem', insecure: false, platform: 'amd64' } }, label);
+    expect(bad.imagePlatform).toMatch(/操作系统\/架构/);
+    expect(bad.imageCaPem).toMatch(/PEM/);
+    // the same values are not looked at for a type without registry options
+    expect(validateForm({ ...base, getCodeType: 17, registry: { caPem: 'x', insecure: false, platform: 'x' } }, label)).toEqual({});
+  });
   it('on edit applies the sshType rule', () => {
     const f = formFromProject(stored({ getCodeType: 7, analysisModes: '1,4', projectTags: 'x,y', retentionAudit: false, source: { sshType: 1, svnGitUri: 'u' } }));
     expect(f.sshType).toBe(2);
@@ -237,14 +261,19 @@ describe('editing a stored project', () => {
   it('prefills every source field, without the passwords', () => {
     const f = formFromProject(gitProject());
     expect(f.text).toMatchObject({ codeName: 'api', svnGitUri: 'https://git.example.com/api.git', gitBranchName: 'dev', svnGitUserName: 'bob', svnGitPwd: '' });
-    expect(f.stored).toEqual({ getCodeType: 2, secrets: ['svnGitPwd'], uploadId: null });
+    expect(f.stored).toEqual({ projectId: 9, getCodeType: 2, secrets: ['svnGitPwd'], uploadId: null });
     expect(validateForm(f, label, true)).toEqual({});
     const ftp = formFromProject(stored({ getCodeType: 19, source: { ftpIp: '10.0.0.5', ftpFilePath: '/drop/app.zip', ftpUserName: 'ftp', ftpSsl: true, hasFtpPassWord: false } }));
     expect(ftp.text).toMatchObject({ ftpIp: '10.0.0.5', ftpFilePath: '/drop/app.zip', ftpUserName: 'ftp', ftpPassWord: '' });
     expect(ftp.ftpSsl).toBe(true);
     expect(ftp.stored?.secrets).toEqual([]);
-    const img = formFromProject(stored({ getCodeType: 13, source: { imageNameTag: 'nginx:1.25', artifactoryAuthType: 2, hasImagePassword: true } }));
-    expect(img).toMatchObject({ artifactoryAuthType: 2, text: expect.objectContaining({ imageNameTag: 'nginx:1.25' }) });
+    const img = formFromProject(stored({ getCodeType: 13, source: { imageNameTag: 'nginx:1.25', artifactoryAuthType: 2, hasImagePassword: true, imageInsecure: true, imagePlatform: 'linux/arm/v7', imageCaPem: 'PEM' } }));
+    expect(img).toMatchObject({ artifactoryAuthType: 2, text: expect.objectContaining({ imageNameTag: 'nginx:1.25', imagePassword: '' }) });
+    expect(img.registry).toEqual({ caPem: 'PEM', insecure: true, platform: 'linux/arm/v7' });
+    // the check of an edited project names it (an empty password uses the stored one) and sends no password
+    expect(imageCheckBody(img)).toMatchObject({ projectId: 9, getCodeType: 13, imageNameTag: 'nginx:1.25' });
+    expect(imageCheckBody(img)).not.toHaveProperty('imagePassword');
+    expect(imageCheckBody({ ...img, getCodeType: 31 })).not.toHaveProperty('projectId');
     const server = formFromProject(stored({ getCodeType: 11, source: { fireFlyIp: 'ff.local', fireFlyPort: 8443, fireFlySsl: true } }));
     expect(server.text.fireFlyPort).toBe('8443');
     expect(server.fireFlySsl).toBe(true);

@@ -1,10 +1,11 @@
 // The source part of the project form for the remote getCodeTypes (spec doc 1 §3 groupings):
 // repository address, branch and credentials (password or SSH key) for SVN/Git/Mercurial/TFVC,
-// image name and credentials for registries, the fire-fly server fields (VCS_SERVER_CODE_TYPE),
+// image name and credentials for registries (with RegistryOptions for container registries), the fire-fly server fields (VCS_SERVER_CODE_TYPE),
 // FTP (FTP_CODE_TYPES) and the configuration-management server (CONFIG_MANAGEMENT_CODE_TYPE), as
 // projectForm.ts's sourceKindOf sorts them. Local-upload types use ProjectUpload instead.
 import { FormGroup, HTMLSelect, InputGroup, NumericInput, Radio, RadioGroup, Switch } from '@blueprintjs/core';
-import { sshTypeWhenEditing } from '../../../../contract/enums.ts';
+import { isContainerRegistryType, sshTypeWhenEditing } from '../../../../contract/enums.ts';
+import { RegistryOptions } from './RegistryOptions.tsx';
 import {
   SECRET_FIELDS,
   requiredFieldsOf,
@@ -97,6 +98,7 @@ export function SourceFields({ form, errors, editing, onChange }: {
           </FormGroup>
         ) : null}
       </div>
+      {isContainerRegistryType(code) ? <RegistryOptions form={form} errors={errors} onChange={onChange} /> : null}
       {kind === 'vcsServer' ? <Switch label={t.ssl} checked={form.fireFlySsl} onChange={(e) => onChange({ ...form, fireFlySsl: e.currentTarget.checked })} /> : null}
       {kind === 'ftp' ? <Switch label={t.ssl} checked={form.ftpSsl} onChange={(e) => onChange({ ...form, ftpSsl: e.currentTarget.checked })} /> : null}
     </div>

@@ -3,8 +3,8 @@
 // validation, and the body of POST/PUT /api/analysis and PATCH /api/project/{projectId}. Which types
 // there are, in which groups, whether they are analysed and which files an upload takes are the
 // contract's table (contract/sources.ts). Pure functions, tested in Node.
-import type { CallData } from '../../../../contract/api/define.ts';
-import type { ProjectForm, projectForm } from '../../../../contract/api/task.ts';
+import type { CallBody, CallData } from '../../../../contract/api/define.ts';
+import type { imageCheck, ProjectForm, projectForm } from '../../../../contract/api/task.ts';
 import {
   ANALYSIS_MODE_ORDER,
   isAnalysisModeOffered,
@@ -14,6 +14,7 @@ import {
   VCS_SERVER_CODE_TYPE,
   defaultCodeType,
   extraFieldsOf,
+  isContainerRegistryType,
   isFtpType,
   isImageRepositoryType,
   isLocalUploadType,
@@ -26,7 +27,7 @@ import {
   type SshAuthType,
 } from '../../../../contract/enums.ts';
 import { SOURCE_TYPES, sourceTypeOf, type InputKind, type UploadFiles } from '../../../../contract/sources.ts';
-import { validateProjectName } from '../../../../contract/validation.ts';
+import { validateCaPemText, validateImagePlatform, validateProjectName } from '../../../../contract/validation.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 
 /** Text inputs of the remote source types, by the spec's field names. */
@@ -47,6 +48,16 @@ export interface UploadedFile {
   uploadId: string;
   fileName: string;
   size: number;
+}
+
+/** Cairn's options of a container registry project (contract/enums.ts REGISTRY_OPTION_FIELDS). */
+export interface RegistryOptionsState {
+  /** PEM text of the registry's CA; empty: the system's roots only. */
+  caPem: string;
+  /** 允许 HTTP. */
+  insecure: boolean;
+  /** `os/arch[/variant]`; empty: the default (linux/amd64). */
+  platform: string;
 }
 
 export interface TimingState {
@@ -79,6 +90,7 @@ export interface ProjectFormState {
   sshType: SshAuthType;
   sshId: number | null;
   artifactoryAuthType: number;
+  registry: RegistryOptionsState;
   timing: TimingState;
   /** Edit form only: what the platform holds, so empty password inputs and an unchanged upload keep it. */
   stored?: StoredFacts;
@@ -86,6 +98,7 @@ export interface ProjectFormState {
 
 /** What an edited project already holds (GET /api/project/{projectId}). */
 export interface StoredFacts {
+  projectId: number;
   getCodeType: number;
   /** Secret inputs with a stored value (the answer's hasSvnGitPwd-style flags). */
   secrets: readonly TextField[];
@@ -134,6 +147,7 @@ export function initialForm(opts: { subjectId?: number | null; lastCodeType?: st
     sshType: 2,
     sshId: null,
     artifactoryAuthType: NEW_PROJECT_DEFAULTS.artifactoryAuthType,
+    registry: { caPem: '', insecure: false, platform: '' },
     timing: initialTiming(),
   };
 }
@@ -289,7 +303,7 @@ export function timingBody(timing: TimingState, code: number): Pick<ProjectForm,
 
 // ---- validation and body ------------------------------------------------------------------------
 
-export type FormErrors = Partial<Record<'subjectId' | 'projectName' | 'upload' | 'analysisModes' | 'timing' | TextField, string>>;
+export type FormErrors = Partial<Record<'subjectId' | 'projectName' | 'upload' | 'analysisModes' | 'timing' | 'imageCaPem' | 'imagePlatform' | TextField, string>>;
 
 const FORM_MESSAGES = zh.project.form;
 
@@ -306,6 +320,12 @@ export function validateForm(form: ProjectFormState, fieldLabel: (f: TextField) 
   if (form.analysisModes.length === 0) errors.analysisModes = FORM_MESSAGES.modesRequired;
   for (const f of requiredFieldsOf(form.getCodeType)) {
     if (!form.text[f].trim()) errors[f] = FORM_MESSAGES.required(fieldLabel(f));
+  }
+  if (isContainerRegistryType(form.getCodeType)) {
+    const platform = validateImagePlatform(form.registry.platform);
+    if (platform) errors.imagePlatform = platform;
+    const pem = validateCaPemText(form.registry.caPem);
+    if (pem) errors.imageCaPem = pem;
   }
   const t = form.timing;
   if (!isTimingDisabled(form.getCodeType) && t.enableTiming) {
@@ -357,10 +377,33 @@ export function buildBody(form: ProjectFormState, opts: { editing?: boolean } = 
     if (!opts.editing && isRemoteVcsType(code) && !body.gitBranchName) body.gitBranchName = NEW_PROJECT_DEFAULTS.gitBranchName;
   }
   if (kind === 'image') body.artifactoryAuthType = form.artifactoryAuthType;
+  if (isContainerRegistryType(code)) Object.assign(body, registryBody(form.registry));
   if (kind === 'vcsServer') body.fireFlySsl = form.fireFlySsl;
   if (kind === 'ftp') body.ftpSsl = form.ftpSsl;
   return body;
 }
+
+/** The registry options as the platform takes them (empty text clears a stored value). */
+function registryBody(r: RegistryOptionsState): Pick<ProjectForm, 'imageCaPem' | 'imageInsecure' | 'imagePlatform'> {
+  return { imageCaPem: r.caPem.trim(), imageInsecure: r.insecure, imagePlatform: r.platform.trim() };
+}
+
+/**
+ * The body of the 校验 call (POST /api/analysis/imageCheck) for a container registry form; an
+ * edited project names itself so an empty password uses the stored one.
+ */
+export function imageCheckBody(form: ProjectFormState): ImageCheckBody {
+  const password = form.text.imagePassword;
+  return {
+    getCodeType: form.getCodeType,
+    ...(form.stored && form.stored.getCodeType === form.getCodeType && { projectId: form.stored.projectId }),
+    imageNameTag: form.text.imageNameTag.trim(),
+    imageUsername: form.text.imageUsername.trim(),
+    ...(password !== '' && { imagePassword: password }),
+    ...registryBody(form.registry),
+  };
+}
+export type ImageCheckBody = CallBody<typeof imageCheck>;
 
 /** A stored project as GET /api/project/{projectId} answers it. */
 export type StoredProject = CallData<typeof projectForm>;
@@ -414,8 +457,14 @@ export function formFromProject(p: StoredProject): ProjectFormState {
     sshType: sshTypeWhenEditing(p.getCodeType, storedSsh) ?? storedSsh,
     sshId: typeof src.sshId === 'number' ? src.sshId : null,
     artifactoryAuthType: numberOr(src.artifactoryAuthType, base.artifactoryAuthType),
+    registry: {
+      caPem: typeof src.imageCaPem === 'string' ? src.imageCaPem : '',
+      insecure: src.imageInsecure === true,
+      platform: typeof src.imagePlatform === 'string' ? src.imagePlatform : '',
+    },
     timing,
     stored: {
+      projectId: p.projectId,
       getCodeType: p.getCodeType,
       secrets: SECRET_FIELDS.filter((f) => src[secretFlagOf(f)] === true),
       uploadId: p.upload?.uploadId ?? null,

@@ -1,0 +1,73 @@
+// The 校验 of a container registry project's form (POST /api/analysis/imageCheck): the form's
+// image reference, credentials and options tried against the registry with checkRegistryAccess
+// (the manifest only, no layer), answering the digest and platforms, or the registry's refusal in
+// Chinese (a UserError; the password never in it). Editing a project, an empty password uses the
+// one it stores. Credentials typed into the reference are taken out as a save would.
+import type { ProjectForm } from '../../contract/api/task.ts';
+import { DEFAULT_IMAGE_PLATFORM, isContainerRegistryType } from '../../contract/enums.ts';
+import type { Db } from '../db/transaction.ts';
+import { checkRegistryAccess, formatImageReference, parseImageReference } from '../engine/index.ts';
+import { UserError } from '../errors.ts';
+import { decryptSecret } from '../secrets.ts';
+import { checkRegistryOptions } from './project-form.ts';
+import { projectFor } from './projects.ts';
+import { TASK_MSG } from './task-messages.ts';
+import { projectFormWithoutUrlCredentials } from './url-credentials.ts';
+
+/** No answer for this long ends one request of the check (a pull waits longer). */
+const CHECK_TIMEOUT_MS = 15_000;
+
+export type ImageCheckForm = Pick<ProjectForm, 'imageUsername' | 'imagePassword' | 'imageCaPem' | 'imageInsecure' | 'imagePlatform'> & {
+  getCodeType: number;
+  projectId?: number;
+  imageNameTag: string;
+};
+
+export interface ImageCheckResult {
+  reference: string;
+  manifestDigest: string;
+  platforms: string[];
+  platform: string | null;
+  message: string;
+}
+
+const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+
+export async function checkImageAccess(db: Db, dataDir: string, userId: number, typed: ImageCheckForm, signal?: AbortSignal): Promise<ImageCheckResult> {
+  if (!isContainerRegistryType(typed.getCodeType)) throw new UserError(TASK_MSG.notRegistry, 'invalid', { field: 'getCodeType' });
+  const form = projectFormWithoutUrlCredentials(typed);
+  checkRegistryOptions(form);
+  const reference = formatImageReference(parseImageReference(form.imageNameTag));
+  let password = form.imagePassword || undefined;
+  let username = text(form.imageUsername);
+  if (form.projectId !== undefined) {
+    // only a project the caller may see lends its stored password
+    const project = await projectFor(db, userId, form.projectId);
+    const stored = JSON.parse(project.source) as Record<string, unknown>;
+    if (password === undefined && isContainerRegistryType(project.get_code_type) && text(stored.imagePassword)) {
+      try {
+        password = decryptSecret(dataDir, stored.imagePassword as string);
+      } catch {
+        throw new UserError(TASK_MSG.storedPasswordUnreadable, 'invalid', { field: 'imagePassword' });
+      }
+    }
+    username ??= form.imageUsername === undefined ? text(stored.imageUsername) : undefined;
+  }
+  const platform = text(form.imagePlatform);
+  const found = await checkRegistryAccess(reference, {
+    auth: username !== undefined || password !== undefined ? { username, password } : undefined,
+    caPem: text(form.imageCaPem),
+    insecureHttp: form.imageInsecure === true,
+    platform,
+    timeoutMs: CHECK_TIMEOUT_MS,
+    signal,
+  });
+  const pulled = platform ?? (found.platforms.includes(DEFAULT_IMAGE_PLATFORM) ? DEFAULT_IMAGE_PLATFORM : found.platforms.length === 1 ? found.platforms[0]! : null);
+  return {
+    reference,
+    manifestDigest: found.manifestDigest,
+    platforms: found.platforms,
+    platform: pulled,
+    message: pulled ? TASK_MSG.imageChecked(reference, pulled, found.platforms) : TASK_MSG.imageChoosePlatform(reference, found.platforms),
+  };
+}
