@@ -3,6 +3,8 @@
 // package databases, licence and notice files); every other file of the tree is only listed, with
 // its size and SHA-256. Version 1. Shared by the writer (write.ts) and the reader (read.ts), which
 // checks every field of an untrusted manifest against what the zip really holds.
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import type { FileFindings } from '../analyzers/model.ts';
 import { UnpackError } from '../sources/archive/errors.ts';
 
@@ -168,4 +170,15 @@ function parseFindings(raw: unknown, listed: ReadonlySet<string>, maxFiles: numb
     });
     return { path, licenses, copyrights, authors };
   });
+}
+
+/** A file's SHA-256 (hex) and size, streamed: the listing's hash on writing, its check on reading. */
+export async function sha256Of(file: string, signal: AbortSignal): Promise<{ sha256: string; size: number }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of createReadStream(file, { signal, highWaterMark: 1024 * 1024 })) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest('hex'), size };
 }

@@ -5,8 +5,6 @@
 // must agree with it exactly (every path inside the root, every included file present with its
 // declared size and SHA-256, nothing in the zip the manifest does not declare, no links), or the
 // whole file is refused with a Chinese message before anything is scanned.
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { lstat, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import yauzl from 'yauzl';
@@ -14,7 +12,7 @@ import { makePrivateDir, makePrivateTempDir } from '../../files/private.ts';
 import { hasFindings, type FileFindings } from '../analyzers/model.ts';
 import { resolveLimits, type UnpackLimits } from '../sources/limits.ts';
 import { detectFormat, unpackArchive, UnpackError, type UnpackProgress } from '../sources/unpack.ts';
-import { badFeature, MANIFEST_NAME, parseManifest, TREE_DIR, type FeatureKind, type FeatureManifest, type FeatureProblem } from './format.ts';
+import { badFeature, MANIFEST_NAME, parseManifest, sha256Of, TREE_DIR, type FeatureKind, type FeatureManifest, type FeatureProblem } from './format.ts';
 
 export interface ReadFeatureOptions {
   /** The kind the upload's source type takes (9: source, 32: image); any when absent (a check before a launch). */
@@ -53,16 +51,6 @@ export async function isFeatureFile(file: string): Promise<boolean> {
   } finally {
     zip?.close();
   }
-}
-
-async function sha256Of(file: string, signal: AbortSignal): Promise<{ sha256: string; size: number }> {
-  const hash = createHash('sha256');
-  let size = 0;
-  for await (const chunk of createReadStream(file, { signal, highWaterMark: 1024 * 1024 })) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return { sha256: hash.digest('hex'), size };
 }
 
 /** Regular files under `dir` (relative, `/`-separated); a link or special file refuses the whole file. */

@@ -21,7 +21,7 @@ import { allExtractors } from '../extractors/index.ts';
 import { readableText } from '../text-decode.ts';
 import type { Extractor } from '../model.ts';
 import { LICENSE_FILE, MANIFEST_READERS } from '../project-license.ts';
-import { FEATURE_FORMAT, FEATURE_VERSION, MANIFEST_NAME, TREE_DIR, type FeatureFileEntry, type FeatureManifest } from './format.ts';
+import { FEATURE_FORMAT, FEATURE_VERSION, MANIFEST_NAME, sha256Of, TREE_DIR, type FeatureFileEntry, type FeatureManifest } from './format.ts';
 import { UploadView } from './view.ts';
 
 /** Licence, notice and copyright files by name (anywhere in the tree), and REUSE's LICENSES/ folder. */
@@ -55,16 +55,6 @@ function isNoticeOrRootManifest(viewPath: string, rootName: string): boolean {
 }
 
 const normalise = (p: string) => p.split(/[\\/]/).filter((s) => s && s !== '.').join('/');
-
-async function sha256Of(file: string, signal: AbortSignal): Promise<{ sha256: string; size: number }> {
-  const hash = createHash('sha256');
-  let size = 0;
-  for await (const chunk of createReadStream(file, { signal, highWaterMark: 1024 * 1024 })) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return { sha256: hash.digest('hex'), size };
-}
 
 /**
  * Writes the feature file of `root` (a folder) to `outFile` (replaced when there; written beside it

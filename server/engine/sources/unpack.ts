@@ -2,7 +2,7 @@
 // temporary folder (design.md §4: size, file-count and ratio limits, no path traversal, no symlink
 // escape). Also finds OS package databases in a tree (detectOsDatabases), for the container image
 // analysis still to come: no scan calls it yet (contract/sources.ts: image sources wait for it).
-import { lstat, open, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { open, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { extractArchive, unsupported } from './archive/index.ts';
@@ -14,6 +14,7 @@ import { makePrivateTempDir } from '../../files/private.ts';
 import { resolveLimits } from './limits.ts';
 import type { UnpackLimits } from './limits.ts';
 import { walkTree } from './tree.ts';
+import { emptyOrAbsent } from './destination.ts';
 
 export { UnpackError } from './archive/errors.ts';
 export type { UnpackNote, UnpackProblem, UnpackProgress } from './archive/sink.ts';
@@ -61,7 +62,7 @@ export async function unpackArchive(file: string, dest: string, options: UnpackO
   const format = (detected as { format: ArchiveFormat }).format;
 
   const target = path.resolve(dest);
-  const emptyDir = await checkDestination(target);
+  const emptyDir = await emptyOrAbsent(target, () => new UnpackError('destination', `解压目录 ${target} 已存在且不为空`));
   const temp = await makePrivateTempDir(path.join(path.dirname(target), `.${path.basename(target)}.unpacking-`));
   const name = options.name ?? path.basename(file);
   const budget: Budget = { limits, signal, name, entries: 0, files: 0, bytes: 0, notes: [], problems: [], onProgress: options.onProgress };
@@ -75,19 +76,6 @@ export async function unpackArchive(file: string, dest: string, options: UnpackO
     throw error;
   }
   return { format, files: budget.files, bytes: budget.bytes, entries: budget.notes, problems: budget.problems };
-}
-
-/** true when dest is an existing empty folder, false when absent; throws when unusable. */
-async function checkDestination(dest: string): Promise<boolean> {
-  let info;
-  try {
-    info = await lstat(dest);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-  if (info.isDirectory() && (await readdir(dest)).length === 0) return true;
-  throw new UnpackError('destination', `解压目录 ${dest} 已存在且不为空`);
 }
 
 export interface Input {

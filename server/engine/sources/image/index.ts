@@ -28,6 +28,7 @@ import { formatOf, listPlatforms, notImage, planImage } from './manifest.ts';
 import type { ImageInfo, LayerPlan } from './manifest.ts';
 import { isGzip, isZstd, MAX_JSON_BYTES, normalName, openSource } from './source.ts';
 import type { ImageSource } from './source.ts';
+import { emptyOrAbsent } from '../destination.ts';
 
 export { ImageError, type ImageErrorCode } from './errors.ts';
 export type { ImageInfo, ImageLayer } from './manifest.ts';
@@ -168,7 +169,7 @@ export async function unpackImage(input: string, dest: string, options: UnpackIm
   signal.throwIfAborted();
   const target = path.resolve(dest);
   const versionsRoot = `${target}.versions`;
-  const emptyDir = await checkDestination(target);
+  const emptyDir = await emptyOrAbsent(target, () => new ImageError('destination', `目录 ${target} 已存在且不为空`));
   if ((await lstat(versionsRoot).catch(() => undefined)) !== undefined) throw new ImageError('destination', `目录 ${versionsRoot} 已存在`);
   const work = await makePrivateTempDir(path.join(path.dirname(target), `.${path.basename(target)}.unpacking-`));
   const workRoot = path.join(work, 'root');
@@ -230,19 +231,6 @@ export async function unpackImage(input: string, dest: string, options: UnpackIm
     await rm(work, { recursive: true, force: true, maxRetries: 3 });
     throw error;
   }
-}
-
-/** true when dest is an existing empty folder, false when absent; throws when unusable. */
-async function checkDestination(dest: string): Promise<boolean> {
-  let info;
-  try {
-    info = await lstat(dest);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-  if (info.isDirectory() && (await readdir(dest)).length === 0) return true;
-  throw new ImageError('destination', `目录 ${dest} 已存在且不为空`);
 }
 
 /** Hashes and counts what passes; `check` may refuse (limits) by throwing. */
