@@ -45,6 +45,13 @@ export async function checkImageAccess(db: Db, dataDir: string, userId: number, 
     const project = await projectFor(db, userId, form.projectId);
     const stored = JSON.parse(project.source) as Record<string, unknown>;
     if (password === undefined && isContainerRegistryType(project.get_code_type) && text(stored.imagePassword)) {
+      // The stored password goes only where it was saved for: the same registry host, and not in
+      // clear text when the project does not allow HTTP. Otherwise anyone who can see the project
+      // could send its password to a host of their own.
+      const storedRegistry = storedRegistryOf(stored.imageNameTag);
+      if (storedRegistry !== parseImageReference(form.imageNameTag).registry || (form.imageInsecure === true && stored.imageInsecure !== true)) {
+        throw new UserError(TASK_MSG.storedPasswordElsewhere, 'invalid', { field: 'imagePassword' });
+      }
       try {
         password = decryptSecret(dataDir, stored.imagePassword as string);
       } catch {
@@ -70,4 +77,15 @@ export async function checkImageAccess(db: Db, dataDir: string, userId: number, 
     platform: pulled,
     message: pulled ? TASK_MSG.imageChecked(reference, pulled, found.platforms) : TASK_MSG.imageChoosePlatform(reference, found.platforms),
   };
+}
+
+/** The registry host of a stored image reference; null when none is stored or it does not parse. */
+function storedRegistryOf(value: unknown): string | null {
+  const reference = text(value);
+  if (!reference) return null;
+  try {
+    return parseImageReference(reference).registry;
+  } catch {
+    return null;
+  }
 }

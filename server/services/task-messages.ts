@@ -40,5 +40,6 @@ export const TASK_MSG = {
     : `校验通过：可以拉取镜像 ${reference}（${platform}）`),
   imageChoosePlatform: (reference: string, platforms: string[]) =>
     `镜像 ${reference} 可以访问，但没有默认的 linux/amd64 平台，请在“平台”中选择一个：${platforms.join('、')}`,
+  storedPasswordElsewhere: '项目保存的镜像仓库密码只用于保存时的镜像仓库（且不会改用 HTTP 明文发送）：更换了仓库地址或允许 HTTP 时请重新填写密码',
   storedPasswordUnreadable: '无法解密项目保存的镜像仓库密码，请重新填写密码',
 };

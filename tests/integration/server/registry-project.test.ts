@@ -114,6 +114,11 @@ describe.skipIf(missing !== null).each(databases)('a private registry image anal
     expect(JSON.stringify(stored.body)).not.toContain(PASSWORD);
     const edited = await admin.request({ method: 'POST', url: '/api/analysis/imageCheck', body: form({ imagePassword: undefined, projectId }) });
     expect(edited.body.code, edited.body.message).toBe(1);
+    // Never lent to another registry host (someone who can see the project pointing the check at
+    // a server of their own), nor sent in clear text when the project does not allow HTTP.
+    const elsewhere = await admin.request({ method: 'POST', url: '/api/analysis/imageCheck', body: form({ imagePassword: undefined, projectId, imageNameTag: 'attacker.example:5000/app:1' }) });
+    expect(elsewhere.body.code).not.toBe(1);
+    expect(elsewhere.body.message).toContain('重新填写密码');
   });
 
   it('ends a run with a wrong password with 认证失败, the password nowhere', async () => {
