@@ -48,12 +48,10 @@ describe.skipIf(!hasServer)('local platform supervisor with the real server', ()
 
   it('shuts down cleanly: the process exits on the shutdown message and nothing restarts it', async () => {
     const { pid, url } = platform.status();
-    const started = Date.now();
     await platform.stop();
     expect(platform.status()).toMatchObject({ state: 'stopped', url: null, pid: null });
     expect(isAlive(pid)).toBe(false);
-    // The polite path, not the SIGKILL one (termGraceMs + shutdownGraceMs would be 8 s).
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The polite path, not the SIGKILL one (timings are figures, never assertions: the log says which path ran).
     expect(logs.join('\n')).not.toContain('强制结束');
     expect((await probeHealth(url!, { timeoutMs: 1_000 })).ok).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, 500));
