@@ -10,6 +10,7 @@ export function workerUrl(callerUrl: string, sourcePath: string, bundleName: str
 export const WORKER_ENTRIES = {
   'analyse-worker': 'engine/analyse-worker.ts',
   'scan-worker': 'engine/scan-worker.ts',
+  'examine-worker': 'engine/examine-worker.ts',
   'verify-worker': 'engine/verify-worker.ts',
   'report-writer': 'reports/writer-worker.ts',
   'run-worker': 'jobs/run-worker.ts',

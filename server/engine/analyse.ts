@@ -11,12 +11,12 @@ import type { RunImage } from '../../contract/api/image.ts';
 import type { InputKind } from '../../contract/sources.ts';
 import { copyPrivateFile, makePrivateDir } from '../files/private.ts';
 import { fileAnalyzersFor } from './analyzers/index.ts';
-import { hasFindings, noFindings, type FileFindingFields, type FileFindings, type TextFile } from './analyzers/model.ts';
+import { hasFindings, noFindings, type FileFindings } from './analyzers/model.ts';
 import { allExtractors, noManifestMessage } from './extractors/index.ts';
 import { ExtractError, type ScanProblem, type ScanResult, type Target } from './model.ts';
 import { inventory, type InventoryEntry } from './output/inventory.ts';
 import { scanTree } from './scan.ts';
-import { readableText } from './text-decode.ts';
+import { ExaminePool, type Found } from './examine.ts';
 import { projectRootOf, readProjectLicense, type ProjectLicense } from './project-license.ts';
 import { attributeLayers, imageSummary, prepareImage } from './image-analysis.ts';
 import { detectFormat, unpackArchive, UnpackError, type UnpackLimits } from './sources/unpack.ts';
@@ -115,36 +115,39 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
   if (!scan.targets.length) scan.problems = [{ file: request.fileName, message: noManifestMessage() }, ...scan.problems];
 
   const examiners = await Promise.all(fileAnalyzersFor(request.modes).map((analyzer) => analyzer.start()));
+  const pool = ExaminePool.start(examiners, request.modes, scanned, signal);
   const files: FileEntry[] = [];
   const findings: FileFindings[] = [];
-  const examined = new Map<string, Partial<FileFindingFields>>();
+  // In tree order; a text handed to the second thread is its findings' promise.
+  const examinedFiles: Array<{ path: string; found: Found | Promise<Found> }> = [];
+  const examined = new Map<string, Found | Promise<Found>>();
   let done = 0;
-  for await (const file of walkTree(root, signal)) {
-    files.push({ path: file.path, size: file.size });
-    done++;
-    if (done % 200 === 0) onProgress({ stage: 'licenses', fraction: Math.min(1, done / Math.max(1, scanned)) });
-    if (!examiners.length || file.size > MAX_TEXT_BYTES || file.size === 0) continue;
-    // Each file in its own encoding (UTF-16 from Windows tools, Latin-1, GB18030); a binary (DLL,
-    // shared library) by its printable strings, where version resources and notices live.
-    const bytes = await readFile(file.absolute);
-    const name = path.basename(file.path);
-    // The same text under the same name says the same: an image's /usr/share/doc holds one
-    // copyright file per package, a few hundred distinct among thousands; a vendored tree repeats
-    // its LICENSE files. Each is examined once.
-    const key = `${name}\0${createHash('sha1').update(bytes).digest('base64')}`;
-    let found = examined.get(key);
-    if (!found) {
-      const { text: decoded } = readableText(bytes);
-      found = {};
-      if (decoded) {
-        const text: TextFile = { path: file.path, name, text: decoded };
-        for (const examine of examiners) Object.assign(found, examine(text));
+  try {
+    for await (const file of walkTree(root, signal)) {
+      files.push({ path: file.path, size: file.size });
+      done++;
+      if (done % 200 === 0) onProgress({ stage: 'licenses', fraction: Math.min(1, done / Math.max(1, scanned)) });
+      if (!examiners.length || file.size > MAX_TEXT_BYTES || file.size === 0) continue;
+      const bytes = await readFile(file.absolute);
+      const name = path.basename(file.path);
+      // The same text under the same name says the same: an image's /usr/share/doc holds one
+      // copyright file per package, a few hundred distinct among thousands; a vendored tree repeats
+      // its LICENSE files. Each is examined once.
+      const key = `${name}\0${createHash('sha1').update(bytes).digest('base64')}`;
+      let found = examined.get(key);
+      if (!found) {
+        found = pool.examine(file.path, name, bytes);
+        if (examined.size >= MAX_EXAMINED) examined.clear();
+        examined.set(key, found);
       }
-      if (examined.size >= MAX_EXAMINED) examined.clear();
-      examined.set(key, found);
+      examinedFiles.push({ path: file.path, found });
     }
-    const record = { ...noFindings(file.path), ...structuredClone(found) };
-    if (hasFindings(record)) findings.push(record);
+    for (const { path: filePath, found } of examinedFiles) {
+      const record = { ...noFindings(filePath), ...structuredClone(await found) };
+      if (hasFindings(record)) findings.push(record);
+    }
+  } finally {
+    await pool.close();
   }
   onProgress({ stage: 'licenses', fraction: 1 });
   // A feature file holds only the files read: the tree's listing is the one it carries.
