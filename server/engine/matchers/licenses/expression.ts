@@ -172,6 +172,23 @@ function render(node: ExpressionNode, parent?: 'and' | 'or'): string {
  */
 export function normalizeDeclared(text: string | null | undefined): string | null {
   if (!text) return null;
+  // Declared licences repeat (thousands of packages say `MIT`, Debian's copyright files the same
+  // short names), and spdx-correct tries hundreds of candidates for each miss: each text once.
+  const known = normalized.get(text);
+  if (known !== undefined) return known;
+  const out = normalizeUncached(text);
+  if (text.length > MAX_REMEMBERED_LENGTH) return out;
+  if (normalized.size >= MAX_NORMALIZED) normalized.clear();
+  normalized.set(text, out);
+  return out;
+}
+
+const normalized = new Map<string, string | null>();
+const MAX_NORMALIZED = 10_000;
+/** Longer texts (a whole licence pasted in a field) are rare and not worth holding on to. */
+const MAX_REMEMBERED_LENGTH = 500;
+
+function normalizeUncached(text: string): string | null {
   const trimmed = text.trim();
   if (!trimmed || /^(unknown|none|n\/a|unlicensed|see license|see license in .*)$/i.test(trimmed)) return null;
   const strict = parseExpression(trimmed);
