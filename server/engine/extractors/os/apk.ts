@@ -5,6 +5,7 @@
 import { normalizeDeclared } from '../../matchers/licenses/expression.ts';
 import type { Component, ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
 import { fileLocations, joinRoot, osPurl, readOptional, rootOf } from './common.ts';
+import { licenseRef } from './rpm/license.ts';
 import { findDistribution } from './os-release.ts';
 
 const APK_INSTALLED = /(?:^|\/)lib\/apk\/db\/installed$/;
@@ -83,19 +84,41 @@ export function parseApkInstalled(text: string): ApkDatabase {
   return { packages, problems };
 }
 
+/** An operand of L: as SPDX; one SPDX does not know (`custom`, Alpine's word for a licence without an id) as `LicenseRef-…`. */
+function apkOperand(text: string): string {
+  const spdx = normalizeDeclared(text) ?? licenseRef(text);
+  return / (AND|OR) /.test(spdx) ? `(${spdx})` : spdx;
+}
+
+const OPERATOR = /^(and|or|with)$/i;
+
 /**
  * apk's L: as SPDX: an expression as written (`MIT AND BSD-2-Clause`); older packages list
- * several licences separated by spaces (`MIT BSD-3-Clause`), every one of which applies.
+ * several licences separated by spaces (`MIT BSD-3-Clause`), every one of which applies. Each
+ * operand is normalised on its own, so an unknown one stays in the expression as a LicenseRef
+ * (the whole-text normaliser would drop `custom` from `MIT AND custom`).
  */
 export function apkLicense(value: string): string | undefined {
   const text = value.trim();
   if (!text) return undefined;
-  const tokens = text.split(/\s+/);
-  if (tokens.length > 1 && !tokens.some((t) => /^(and|or|with)$/i.test(t) || /[()]/.test(t))) {
-    const parts = tokens.map((t) => normalizeDeclared(t) ?? t);
-    return [...new Set(parts)].map((p) => (/ (AND|OR) /.test(p) ? `(${p})` : p)).join(' AND ');
+  const tokens = text.match(/\(|\)|[^()\s]+/g) ?? [];
+  const words = tokens.filter((t) => t !== '(' && t !== ')');
+  if (tokens.length === 1) return normalizeDeclared(text) ?? licenseRef(text);
+  if (!words.some((t) => OPERATOR.test(t)) && words.length === tokens.length) {
+    return [...new Set(words.map(apkOperand))].join(' AND ');
   }
-  return normalizeDeclared(text) ?? text;
+  // Two operands side by side (`GPL-2.0 OR MIT BSD`, the list form inside an expression) both apply.
+  const out: string[] = [];
+  tokens.forEach((t, i) => {
+    const previous = out[out.length - 1];
+    const operand = t !== ')' && !OPERATOR.test(t);
+    if (operand && previous !== undefined && previous !== '(' && !OPERATOR.test(previous) && !/^with$/i.test(tokens[i - 1] ?? '')) out.push('AND');
+    if (t === '(' || t === ')') out.push(t);
+    else if (OPERATOR.test(t)) out.push(t.toUpperCase());
+    else out.push(/^with$/i.test(tokens[i - 1] ?? '') ? t : apkOperand(t));
+  });
+  const rebuilt = out.join(' ').replace(/\( /g, '(').replace(/ \)/g, ')');
+  return normalizeDeclared(rebuilt) ?? rebuilt;
 }
 
 /** A dependency or provided name without its version constraint: `so:libc.musl-x86_64.so.1=1` → `so:libc.musl-x86_64.so.1`. */

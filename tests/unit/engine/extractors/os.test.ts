@@ -144,7 +144,18 @@ describe('apk installed database', () => {
     expect(apkLicense('MIT AND BSD-2-Clause AND GPL-2.0-or-later')).toBe('MIT AND BSD-2-Clause AND GPL-2.0-or-later');
     expect(apkLicense('MIT BSD-3-Clause')).toBe('MIT AND BSD-3-Clause');
     expect(apkLicense('GPL2+')).toBe('GPL-2.0-or-later');
-    expect(apkLicense('custom')).toBe('custom');
+    expect(apkLicense('GPL2')).toBe('GPL-2.0-only');
+    expect(apkLicense('MIT BSD GPL2+')).toBe('MIT AND BSD-3-Clause AND GPL-2.0-or-later');
+  });
+
+  it('keeps an operand SPDX does not know as a LicenseRef, never dropping it (libressl\'s real `L:custom`)', () => {
+    expect(apkLicense('custom')).toBe('LicenseRef-custom');
+    expect(apkLicense('MIT custom')).toBe('MIT AND LicenseRef-custom');
+    expect(apkLicense('MIT AND custom')).toBe('MIT AND LicenseRef-custom');
+    expect(apkLicense('(MIT OR Apache-2.0) AND custom:multiple')).toBe('(MIT OR Apache-2.0) AND LicenseRef-custom-multiple');
+    expect(apkLicense('GPL-2.0-or-later WITH Classpath-exception-2.0')).toBe('GPL-2.0-or-later WITH Classpath-exception-2.0');
+    // The list form inside an expression: both side-by-side operands apply.
+    expect(apkLicense('GPL-2.0 OR MIT BSD-2-Clause')).toBe('GPL-2.0-only OR (MIT AND BSD-2-Clause)');
   });
 });
 
