@@ -305,6 +305,8 @@ export interface TestPlatformImage {
   variant?: string;
   /** Layers in order, each a map of path → content (a trailing `/` makes a folder). */
   layers: Record<string, string>[];
+  /** Symbolic links per layer (same index as `layers`): path → target as written (`../usr/lib/os-release`). */
+  links?: Record<string, string>[];
 }
 
 export interface BuiltImage {
@@ -318,7 +320,7 @@ export interface BuiltImage {
 
 const sha256 = (data: Buffer) => `sha256:${createHash('sha256').update(data).digest('hex')}`;
 
-async function tarOf(files: Record<string, string>): Promise<Buffer> {
+async function tarOf(files: Record<string, string>, links: Record<string, string> = {}): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   pack.on('data', (c) => chunks.push(c as Buffer));
@@ -331,6 +333,7 @@ async function tarOf(files: Record<string, string>): Promise<Buffer> {
     if (path.endsWith('/')) pack.entry({ name: path, type: 'directory', mode: 0o755, mtime });
     else pack.entry({ name: path, mode: 0o644, mtime }, content);
   }
+  for (const [path, target] of Object.entries(links)) pack.entry({ name: path, type: 'symlink', linkname: target, mode: 0o777, mtime });
   pack.finalize();
   await done;
   return Buffer.concat(chunks);
@@ -354,8 +357,8 @@ export async function writeOciLayout(layoutDir: string, tag: string, images: Tes
     const os = image.os ?? 'linux';
     const layers: { mediaType: string; digest: string; size: number }[] = [];
     const diffIds: string[] = [];
-    for (const files of image.layers) {
-      const raw = await tarOf(files);
+    for (const [i, files] of image.layers.entries()) {
+      const raw = await tarOf(files, image.links?.[i]);
       diffIds.push(sha256(raw));
       layers.push({ mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', ...put(gzipSync(raw)) });
     }

@@ -285,9 +285,9 @@ UBUNTU_CODENAME=disco
 const stanzaName = (s: string) => /^Package: (.*)$/m.exec(s)?.[1] ?? '';
 const recordName = (r: string) => /^P:(.*)$/m.exec(r)?.[1] ?? '';
 
-async function analyseImage(layers: Record<string, string>[], name: string) {
+async function analyseImage(layers: Record<string, string>[], name: string, links?: Record<string, string>[]) {
   const work = await tempDir('cairn-public-os-image-');
-  const built = await writeOciLayout(path.join(work, 'layout'), `${name}:test`, [{ architecture: 'amd64', layers }]);
+  const built = await writeOciLayout(path.join(work, 'layout'), `${name}:test`, [{ architecture: 'amd64', layers, ...(links ? { links } : {}) }]);
   const result = await analyseInWorker({
     file: built.layoutDir, fileName: name, kind: 'image', modes: [1], workDir: path.join(work, 'analysis'), platform: 'linux/amd64',
   });
@@ -308,10 +308,11 @@ describe('real package databases as image layers, analysed as a run analyses an 
       .map((s) => (stanzaName(s) === 'libmagic1' ? s.replace('Status: install ok installed', 'Status: deinstall ok config-files') : s))
       .join('\n\n') + '\n\n';
 
+    // As Ubuntu's base-files lays it out: etc/os-release a relative link to usr/lib/os-release.
     const { result, layerDigests } = await analyseImage([
-      { 'etc/os-release': UBUNTU_1904_OS_RELEASE, 'var/lib/dpkg/status': base },
+      { 'usr/lib/os-release': UBUNTU_1904_OS_RELEASE, 'var/lib/dpkg/status': base },
       { 'var/lib/dpkg/status': final },
-    ], 'ubuntu-cross');
+    ], 'ubuntu-cross', [{ 'etc/os-release': '../usr/lib/os-release' }, {}]);
     expect(result.problems).toEqual([]);
 
     // The components: the extractor's for the final root, which are dpkg-query's on-disk packages.
