@@ -74,7 +74,7 @@ async function dpkgQuery(statusText: string): Promise<DpkgRow[]> {
 }
 
 const onDiskRows = (rows: DpkgRow[]) => rows.filter((r) => ON_DISK.has(r.state)).map((r) => row(r.name, r.version, r.arch)).sort();
-const debRows = (components: Component[]) => components.map((c) => row(c.name, c.version, qualifiers(c.purl).arch ?? '')).sort();
+const debRows = (components: readonly { name: string; version: string; purl: string }[]) => components.map((c) => row(c.name, c.version, qualifiers(c.purl).arch ?? '')).sort();
 
 describe.skipIf(!hasDpkgQuery)('dpkg status files of real systems, against dpkg-query', () => {
   it.each(DPKG_ROOTS)('%s: the packages on disk, with their purls, source packages and record lines', async (dir) => {
@@ -320,7 +320,7 @@ describe('real package databases as image layers, analysed as a run analyses an 
     const oracle = onDiskRows(await dpkgQuery(final));
     expect(debRows(expected)).toEqual(oracle);
     expect(result.components.map((c) => c.purl).sort()).toEqual(expected.map((c) => c.purl).sort());
-    expect(debRows(result.components as unknown as Component[])).toEqual(oracle);
+    expect(debRows(result.components)).toEqual(oracle);
     expect(oracle.some((r) => r.startsWith('file\t') || r.startsWith('libmagic1\t'))).toBe(false);
     for (const c of result.components) {
       expect(PackageURL.fromString(c.purl).namespace).toBe('ubuntu');
