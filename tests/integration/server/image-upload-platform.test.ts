@@ -5,12 +5,12 @@
 // refused at launch naming those it has (nothing created), and a run that meets it anyway (the
 // stored choice no longer offered) ends with the engine's message naming them.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeOciLayout } from '../../support/registry.ts';
-import { adminClient, databases, startServer, type TestClient, type TestServer } from './harness.ts';
+import { adminClient, databases, signIn, startServer, type TestClient, type TestServer } from './harness.ts';
 import { uploadFile, waitForRun } from './sample-app.ts';
 
 const OS_RELEASE = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nID=debian\nVERSION_ID="12"\n';
@@ -59,6 +59,28 @@ describe.each(databases)('a multi-platform image upload on $name', (database) =>
     expect(found.body.message).toContain('linux/arm64');
     const wrongType = await admin.request({ method: 'POST', url: '/api/analysis/imageUploadPlatforms', body: { getCodeType: 0, uploadId } });
     expect(wrongType.body.code).not.toBe(1);
+
+    // A gzip-compressed archive: decompressed under the platform's work folder for the reading, and removed.
+    execFileSync('gzip', ['-k', path.join(work, 'multi.tar')]);
+    const gzId = await uploadFile(admin, path.join(work, 'multi.tar.gz'));
+    const gz = await admin.request({ method: 'POST', url: '/api/analysis/imageUploadPlatforms', body: { getCodeType: 12, uploadId: gzId } });
+    expect(gz.body.code, gz.body.message).toBe(1);
+    expect(gz.body.data.platforms).toEqual(['linux/amd64', 'linux/arm64']);
+    const workDir = path.join(server.app.cairn.dataDir, 'work');
+    expect(existsSync(workDir) ? readdirSync(workDir) : []).toEqual([]);
+
+    // Not an image: the reason.
+    const plain = path.join(work, 'plain.txt');
+    writeFileSync(plain, 'not an image\n');
+    const plainId = await uploadFile(admin, plain);
+    const refused = await admin.request({ method: 'POST', url: '/api/analysis/imageUploadPlatforms', body: { getCodeType: 12, uploadId: plainId } });
+    expect(refused.body.code).not.toBe(1);
+    expect(refused.body.message).toContain('不是容器镜像');
+
+    // Another user's upload is not read for them.
+    const { client: other } = await signIn(server, 'imgmisc-other', 'Other@12345');
+    const foreign = await other.request({ method: 'POST', url: '/api/analysis/imageUploadPlatforms', body: { getCodeType: 12, uploadId } });
+    expect(foreign.body.code).not.toBe(1);
   });
 
   it('analyses the platform chosen, and stores it with the project', async () => {
