@@ -133,6 +133,24 @@ export const isContainerRegistryType = (code: number | null | undefined): boolea
 export const REGISTRY_OPTION_FIELDS = ['imageCaPem', 'imageInsecure', 'imagePlatform'] as const;
 /** The platform pulled when the form names none. */
 export const DEFAULT_IMAGE_PLATFORM = 'linux/amd64';
+/**
+ * Local image uploads (本地镜像文件 12): a multi-platform archive (an OCI layout's index, a docker
+ * save of several platforms) is analysed for the platform the form names (imagePlatform).
+ */
+export const IMAGE_UPLOAD_CODE_TYPES = [12] as const;
+export const isImageUploadType = (code: number | null | undefined): boolean => inList(IMAGE_UPLOAD_CODE_TYPES, code);
+/** The fields of an image upload project: the platform analysed. */
+export const IMAGE_UPLOAD_FIELDS = ['imagePlatform'] as const;
+/** Types whose form names the image's platform: the container registries and the image uploads. */
+export const takesImagePlatform = (code: number | null | undefined): boolean => isContainerRegistryType(code) || isImageUploadType(code);
+/**
+ * The platform analysed of an image offering `platforms` when the form names none: linux/amd64,
+ * else the image's only platform; null when one must be chosen.
+ */
+export function defaultImagePlatform(platforms: readonly string[]): string | null {
+  if (platforms.includes(DEFAULT_IMAGE_PLATFORM)) return DEFAULT_IMAGE_PLATFORM;
+  return platforms.length === 1 ? platforms[0]! : null;
+}
 /** The platforms the form's select offers (free text takes any other os/arch[/variant]). */
 export const COMMON_IMAGE_PLATFORMS = ['linux/amd64', 'linux/arm64', 'linux/arm/v7', 'linux/arm/v6', 'linux/386', 'linux/ppc64le', 'linux/s390x', 'linux/riscv64', 'windows/amd64'] as const;
 const VCS_SERVER_FIELDS = [
@@ -150,9 +168,10 @@ const CONFIG_MANAGEMENT_FIELDS = ['stream', 'pvob', 'vob'] as const;
 /** Repository fields of the remote SVN/Git types (doc 1 §3 subject fields). */
 const VCS_FIELDS = ['svnGitUri', 'gitBranchName', 'svnGitUserName', 'svnGitPwd', 'sshType', 'sshId'] as const;
 
-/** The source-specific fields a subject of this getCodeType carries (empty for local uploads). */
+/** The source-specific fields a subject of this getCodeType carries (for local uploads only an image's platform). */
 export function extraFieldsOf(code: number | null | undefined): readonly string[] {
   if (isContainerRegistryType(code)) return [...IMAGE_FIELDS, ...REGISTRY_OPTION_FIELDS];
+  if (isImageUploadType(code)) return IMAGE_UPLOAD_FIELDS;
   if (isImageRepositoryType(code)) return IMAGE_FIELDS;
   if (code === VCS_SERVER_CODE_TYPE) return VCS_SERVER_FIELDS;
   if (isFtpType(code)) return FTP_FIELDS;

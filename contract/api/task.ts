@@ -229,6 +229,26 @@ export const imageCheck = defineCall({
   permission: 'analysis:task:list',
 });
 
+/**
+ * The platforms of an uploaded image (本地镜像文件), for the form's 平台 select: read from the
+ * upload's index and manifests only. `projectId` (editing): the project's stored upload may be
+ * read by whoever may see the project; otherwise only its uploader (or a domain admin) may.
+ */
+export const imageUploadPlatforms = defineCall({
+  name: 'task.imageUploadPlatforms',
+  method: 'POST',
+  path: '/api/analysis/imageUploadPlatforms',
+  summary: '读取上传的镜像文件包含的平台（只读索引与清单；不是镜像时 message 为原因）',
+  body: Type.Object({ getCodeType: Type.Integer(), uploadId: Type.String({ minLength: 1, maxLength: 36 }), projectId: Opt(Id()) }),
+  response: Type.Object({
+    /** Every platform the image offers (one for a single-platform image). */
+    platforms: Type.Array(Type.String()),
+    /** The platform analysed when the form names none (linux/amd64, else the only one); null: one must be chosen. */
+    platform: Nullable(Type.String()),
+  }),
+  permission: 'analysis:task:list',
+});
+
 /** A run's result counts, kept on the run when it finishes. */
 export const RunSummarySchema = Type.Object({
   files: Opt(Type.Integer()),
@@ -582,5 +602,5 @@ export const queueDelete = defineCall({
 export const taskCalls = {
   launch, relaunch, updateProject, projectForm, taskList, projectList, progress, deleteProjects, stop, availableNum, ifCanCheck,
   batchCheck, batchRecheck, batchRecheckSetup, batchFtpCheck, batchUpdateUser, batchRepoBranch, batchCron,
-  checkAndCreateProject, ftpListDir, imageCheck, queueList, queueState, queueTop, queueDelete,
+  checkAndCreateProject, ftpListDir, imageCheck, imageUploadPlatforms, queueList, queueState, queueTop, queueDelete,
 };

@@ -10,7 +10,7 @@ import type { CallBody, CallQuery } from '../../contract/api/define.ts';
 import { allUsers } from '../../contract/api/session.ts';
 import {
   availableNum, batchCheck, batchCron, batchRecheck, batchRecheckSetup, batchUpdateUser, checkAndCreateProject,
-  deleteProjects, ifCanCheck, imageCheck, launch, progress, projectForm, relaunch, stop, taskList, updateProject,
+  deleteProjects, ifCanCheck, imageCheck, imageUploadPlatforms, launch, progress, projectForm, relaunch, stop, taskList, updateProject,
 } from '../../contract/api/task.ts';
 import { defineEndpoints, mutation, query } from './endpoints.ts';
 import { platformApi } from './platformApi.ts';
@@ -47,6 +47,8 @@ export const taskApi = platformApi.enhanceEndpoints({ addTagTypes: ['Task', 'Run
         projectImport: mutation(checkAndCreateProject),
         /** 校验 of a container registry form: reference, credentials and options tried against the registry. */
         projectImageCheck: mutation(imageCheck, { withMessage: true, tags: [] }),
+        /** The platforms an uploaded image (本地镜像文件) holds, for the form's 平台 select. */
+        projectImageUploadPlatforms: query(imageUploadPlatforms, { read: true, tags: [] }),
         projectOwnerOptions: query(allUsers, { tags: [] }),
       },
     }),
@@ -70,5 +72,6 @@ export const {
   useProjectBatchOwnerMutation,
   useProjectImportMutation,
   useProjectImageCheckMutation,
+  useProjectImageUploadPlatformsQuery,
   useProjectOwnerOptionsQuery,
 } = taskApi;

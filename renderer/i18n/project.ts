@@ -67,6 +67,15 @@ export const projectZh = {
     imagePlatform: '平台',
     platformDefault: '默认（linux/amd64）',
     platformOther: '其他…',
+    platformDefaultIs: (platform: string) => `默认（${platform}）`,
+    platformChoose: '请选择平台',
+    platformMissing: (platform: string) => `${platform}（镜像中没有）`,
+    imageUploadPlatformsReading: '正在读取镜像包含的平台…',
+    imageUploadPlatformsBefore: '上传镜像文件后列出其中的平台；多平台镜像默认分析 linux/amd64',
+    imageUploadPlatforms: (platforms: readonly string[]) => (platforms.length > 1
+      ? `镜像包含 ${platforms.length} 个平台：${platforms.join('、')}，分析所选平台的镜像层`
+      : `镜像只有一个平台：${platforms[0] ?? ''}`),
+    imageUploadPlatformsFailed: (reason: string) => `无法读取镜像包含的平台：${reason}`,
     platformOtherPlaceholder: '操作系统/架构[/变体]，例如 linux/mips64le',
     platformHelp: '多平台镜像拉取哪个平台；单平台镜像选“默认”即按其自身平台分析',
     imageCaPem: 'CA 证书',

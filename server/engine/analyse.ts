@@ -5,7 +5,7 @@
 // (analyse-thread.ts); the component analyzers (vulnerabilities, licence levels) need the caller's
 // knowledge and run afterwards in analyse-project.ts.
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { lstat, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunImage } from '../../contract/api/image.ts';
 import type { InputKind } from '../../contract/sources.ts';
@@ -13,6 +13,7 @@ import { copyPrivateFile, makePrivateDir } from '../files/private.ts';
 import { fileAnalyzersFor } from './analyzers/index.ts';
 import { hasFindings, noFindings, type FileFindings } from './analyzers/model.ts';
 import { allExtractors, noManifestMessage } from './extractors/index.ts';
+import { LICENCE_FILE } from './extractors/js-common/licence-file.ts';
 import { ExtractError, type ScanProblem, type ScanResult, type Target } from './model.ts';
 import { inventory, type InventoryEntry } from './output/inventory.ts';
 import { scanTree } from './scan.ts';
@@ -122,25 +123,34 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
   const examinedFiles: Array<{ path: string; found: Found | Promise<Found> }> = [];
   const examined = new Map<string, Found | Promise<Found>>();
   let done = 0;
+  const examine = async (file: { path: string; size: number; absolute: string }): Promise<void> => {
+    if (!examiners.length || file.size > MAX_TEXT_BYTES || file.size === 0) return;
+    const bytes = await readFile(file.absolute);
+    const name = path.basename(file.path);
+    // The same text under the same name says the same: an image's /usr/share/doc holds one
+    // copyright file per package, a few hundred distinct among thousands; a vendored tree repeats
+    // its LICENSE files. Each is examined once.
+    const key = `${name}\0${createHash('sha1').update(bytes).digest('base64')}`;
+    let found = examined.get(key);
+    if (!found) {
+      found = pool.examine(file.path, name, bytes);
+      if (examined.size >= MAX_EXAMINED) examined.clear();
+      examined.set(key, found);
+    }
+    examinedFiles.push({ path: file.path, found });
+  };
   try {
     for await (const file of walkTree(root, signal)) {
       files.push({ path: file.path, size: file.size });
       done++;
       if (done % 200 === 0) onProgress({ stage: 'licenses', fraction: Math.min(1, done / Math.max(1, scanned)) });
-      if (!examiners.length || file.size > MAX_TEXT_BYTES || file.size === 0) continue;
-      const bytes = await readFile(file.absolute);
-      const name = path.basename(file.path);
-      // The same text under the same name says the same: an image's /usr/share/doc holds one
-      // copyright file per package, a few hundred distinct among thousands; a vendored tree repeats
-      // its LICENSE files. Each is examined once.
-      const key = `${name}\0${createHash('sha1').update(bytes).digest('base64')}`;
-      let found = examined.get(key);
-      if (!found) {
-        found = pool.examine(file.path, name, bytes);
-        if (examined.size >= MAX_EXAMINED) examined.clear();
-        examined.set(key, found);
-      }
-      examinedFiles.push({ path: file.path, found });
+      await examine(file);
+    }
+    // node_modules is not walked (the package scan reads it on demand): the licence files an
+    // installed package's licence was read from (its package.json declaring none) are read here.
+    for (const file of await packageLicenceFiles(root, scan, signal)) {
+      files.push({ path: file.path, size: file.size });
+      await examine(file);
     }
     for (const { path: filePath, found } of examinedFiles) {
       const record = { ...noFindings(filePath), ...structuredClone(await found) };
@@ -170,6 +180,32 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
     result.image = await imageSummary(image.squashed, request.imageReference, result.components, signal);
   }
   return result;
+}
+
+/**
+ * The licence files under node_modules that components name as locations (an installed package's
+ * LICENSE its licence was read from: extractors/js-common/licence-file.ts), each once, regular
+ * files inside the root only.
+ */
+async function packageLicenceFiles(root: string, scan: ScanResult, signal: AbortSignal): Promise<Array<{ path: string; size: number; absolute: string }>> {
+  const paths = new Set<string>();
+  for (const target of scan.targets) {
+    for (const c of target.components) {
+      for (const l of c.locations) if (l.file.split('/').includes('node_modules') && LICENCE_FILE.test(path.posix.basename(l.file))) paths.add(l.file);
+    }
+  }
+  const out: Array<{ path: string; size: number; absolute: string }> = [];
+  const realRoot = await realpath(root);
+  for (const rel of [...paths].sort()) {
+    signal.throwIfAborted();
+    if (rel.split('/').includes('..')) continue;
+    const absolute = path.join(root, rel);
+    const real = await realpath(absolute).catch(() => null);
+    if (!real || !real.startsWith(realRoot + path.sep)) continue;
+    const info = await lstat(absolute).catch(() => null);
+    if (info?.isFile()) out.push({ path: rel, size: info.size, absolute });
+  }
+  return out;
 }
 
 /** The folder to scan: an unpacked archive, or the single uploaded file under its own name. */

@@ -106,6 +106,11 @@ export async function imagePlatforms(...args: Parameters<typeof import('./source
   return (await import('./sources/image/index.ts')).imagePlatforms(...args);
 }
 
+/** The platform an unpack for `wanted` analyses of those an image offers (ImageError naming them when none fits). */
+export async function choosePlatform(...args: Parameters<typeof import('./sources/image/index.ts').choosePlatform>) {
+  return (await import('./sources/image/index.ts')).choosePlatform(...args);
+}
+
 /** Applies an image's layers into one folder, with the layer of each file and the kept versions of chosen paths (ImageError when refused). */
 export async function unpackImage(...args: Parameters<typeof import('./sources/image/index.ts').unpackImage>) {
   return (await import('./sources/image/index.ts')).unpackImage(...args);

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { RunStage } from '../../contract/api/task.ts';
-import { isContainerRegistryType, parseAnalysisModes } from '../../contract/enums.ts';
+import { isContainerRegistryType, isImageUploadType, parseAnalysisModes } from '../../contract/enums.ts';
 import { inputKindOf, unsupportedSource } from '../../contract/sources.ts';
 import type { Database } from '../db/schema.ts';
 import { levelsOf } from '../db/repositories/licenses.ts';
@@ -88,7 +88,7 @@ export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: Abort
     const pulled = registry ? await pull(registry, folder.dir, controller.signal, (fraction, message, force) => progress('preparing', fraction * PULL_SHARE, force, message)) : null;
     const input = pulled
       ? { file: pulled.layoutDir, fileName: pulled.reference, platform: pulled.platform, imageReference: pulled.reference }
-      : { file: upload!.path, fileName: upload!.fileName };
+      : { file: upload!.path, fileName: upload!.fileName, platform: uploadPlatformOf(project) };
     const preparing = (fraction: number) => (pulled ? PULL_SHARE + (1 - PULL_SHARE) * fraction : fraction);
     const { analysis, components } = await analyseProject(
       { ...input, kind, modes: parseAnalysisModes(run.analysis_modes), workParent: folder.dir },
@@ -126,6 +126,16 @@ interface RegistrySettings {
 }
 
 const textOf = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+
+/**
+ * The platform analysed of an uploaded image (本地镜像文件): the project's choice; undefined:
+ * linux/amd64, or the image's only platform. An image lacking it ends the run with the engine's
+ * message naming the platforms it has.
+ */
+function uploadPlatformOf(project: ProjectRow): string | undefined {
+  if (!isImageUploadType(project.get_code_type)) return undefined;
+  return textOf((JSON.parse(project.source) as Record<string, unknown>).imagePlatform);
+}
 
 function registrySettingsOf(project: ProjectRow, dataDir: string): RegistrySettings {
   const source = JSON.parse(project.source) as Record<string, unknown>;

@@ -10,7 +10,7 @@ import { VULNERABILITY_MARK_LABEL } from '../../contract/enums.ts';
 import type { Level, ReportComponent, ReportModel, ReportVulnerability } from './model.ts';
 import { documentName, spdxLicence } from './spdx.ts';
 import { writePrivateFile } from '../files/private.ts';
-import { digestHash, imageProperties, imagePurl, layerProperties } from './image.ts';
+import { digestHash, imageOperatingSystem, imageProperties, imagePurl, layerProperties, osRootRefs } from './image.ts';
 
 const { Vulnerability: V } = Models;
 type Component = InstanceType<typeof Models.Component>;
@@ -220,8 +220,26 @@ export function buildBom(model: ReportModel, options: BomOptions = {}): Instance
     byRef.set(c.ref, component);
     bom.components.add(component);
   }
+  // An image's operating system (os-release): a component the container depends on, and which
+  // depends on the OS packages nothing else brings in (server/reports/image.ts).
+  const os = options.vex ? null : imageOperatingSystem(model.image);
+  const osComponent = os
+    ? new Models.Component(Enums.ComponentType.OperatingSystem, os.name, { bomRef: `os-${model.project.id}`, version: os.version || undefined, description: os.description })
+    : null;
+  const osRoots = osComponent ? osRootRefs(model.components, model.edges) : new Set<string>();
+  if (osComponent) {
+    osComponent.properties.add(property('image:os', os!.description));
+    bom.components.add(osComponent);
+    projectComponent.dependencies.add(osComponent.bomRef);
+    for (const ref of osRoots) {
+      const to = byRef.get(ref);
+      if (to) osComponent.dependencies.add(to.bomRef);
+    }
+  }
   if (!options.vex) {
     for (const edge of model.edges) {
+      // The operating system holds its top-level packages, not the container directly.
+      if (edge.from === null && osRoots.has(edge.to)) continue;
       const from = edge.from === null ? projectComponent : byRef.get(edge.from);
       const to = byRef.get(edge.to);
       if (from && to && from !== to) from.dependencies.add(to.bomRef);

@@ -11,6 +11,12 @@
 //                     layer blob's digest as stored), cairn:image:layer:createdBy (the image
 //                     history's step, as recorded; absent when the history does not say)
 // trivy's counterparts are aquasecurity:trivy:LayerDigest / aquasecurity:trivy:LayerDiffID.
+//
+// The image's operating system (from os-release) is a component of its own, as CycloneDX 1.5/1.6
+// and syft describe images: type `operating-system`, named by its ID and VERSION_ID (`debian`,
+// `12`); the container depends on it and it on the OS packages (deb, apk, rpm, alpm) nothing else
+// brings in. In SPDX it is a package of purpose OPERATING_SYSTEM that the image CONTAINS and that
+// CONTAINS those packages.
 import { PackageURL } from 'packageurl-js';
 import type { RunImage } from '../../contract/api/image.ts';
 import { parseImageReference } from '../engine/index.ts';
@@ -69,4 +75,29 @@ export function layerProperties(image: RunImage | null, index: number | null): A
     ['image:layer:digest', layer.digest],
     ...(layer.createdBy ? [['image:layer:createdBy', layer.createdBy] as [string, string]] : []),
   ];
+}
+
+/** Package URL types of operating-system packages: what the image's operating system is made of. */
+const OS_PURL_TYPES = new Set(['deb', 'apk', 'rpm', 'alpm']);
+
+/** An operating-system package (a dpkg, apk, rpm or pacman package), by its purl (else its ecosystem). */
+export function isOsPackage(component: { purl: string; ecosystem: string }): boolean {
+  const type = /^pkg:([a-z0-9.+-]+)\//i.exec(component.purl)?.[1]?.toLowerCase();
+  return OS_PURL_TYPES.has(type ?? component.ecosystem.toLowerCase());
+}
+
+/** The image's operating system as the SBOMs name it: `debian` `12`, described by its PRETTY_NAME; null without os-release. */
+export function imageOperatingSystem(image: RunImage | null): { name: string; version: string; description: string } | null {
+  if (!image?.os?.id) return null;
+  return { name: image.os.id, version: image.os.versionId, description: image.os.prettyName || `${image.os.id} ${image.os.versionId}`.trim() };
+}
+
+/**
+ * The OS packages the operating system holds directly: those nothing else brings in (or that the
+ * run recorded as top-level), by ref.
+ */
+export function osRootRefs(components: ReadonlyArray<{ ref: string; purl: string; ecosystem: string }>, edges: ReadonlyArray<{ from: string | null; to: string }>): Set<string> {
+  const brought = new Set(edges.filter((e) => e.from !== null && e.from !== e.to).map((e) => e.to));
+  const roots = new Set(edges.filter((e) => e.from === null).map((e) => e.to));
+  return new Set(components.filter((c) => isOsPackage(c) && (roots.has(c.ref) || !brought.has(c.ref))).map((c) => c.ref));
 }

@@ -8,7 +8,7 @@ import parseSpdx from 'spdx-expression-parse';
 import spdxCorrect from 'spdx-correct';
 import type { ReportModel } from './model.ts';
 import { writePrivateFile } from '../files/private.ts';
-import { imageProperties, imagePurl, layerProperties } from './image.ts';
+import { imageOperatingSystem, imageProperties, imagePurl, layerProperties, osRootRefs } from './image.ts';
 
 /**
  * The SPDX licence list the ids are checked against: spdx-expression-parse accepts the ids of
@@ -179,11 +179,37 @@ function buildSpdx(model: ReportModel): Record<string, unknown> {
   const relationships: Array<{ spdxElementId: string; relationshipType: string; relatedSpdxElement: string }> = [
     { spdxElementId: 'SPDXRef-DOCUMENT', relationshipType: 'DESCRIBES', relatedSpdxElement: rootId },
   ];
+  // An image's operating system (os-release): a package the image CONTAINS, which CONTAINS the
+  // OS packages nothing else brings in (server/reports/image.ts).
+  const os = imageOperatingSystem(image);
+  const osRoots = os ? osRootRefs(model.components, model.edges) : new Set<string>();
+  const osPackage = os
+    ? {
+      SPDXID: spdxId('OperatingSystem', String(model.project.id)),
+      name: os.name,
+      ...(os.version ? { versionInfo: os.version } : {}),
+      downloadLocation: 'NOASSERTION',
+      filesAnalyzed: false,
+      licenseConcluded: 'NOASSERTION',
+      licenseDeclared: 'NOASSERTION',
+      copyrightText: 'NOASSERTION',
+      primaryPackagePurpose: 'OPERATING_SYSTEM',
+      description: os.description,
+    }
+    : null;
+  if (osPackage) {
+    relationships.push({ spdxElementId: rootId, relationshipType: 'CONTAINS', relatedSpdxElement: osPackage.SPDXID });
+    for (const ref of osRoots) {
+      const to = ids.get(ref);
+      if (to) relationships.push({ spdxElementId: osPackage.SPDXID, relationshipType: 'CONTAINS', relatedSpdxElement: to });
+    }
+  }
   const seen = new Set<string>();
   // An image contains every component nothing else brings in, whether or not the run recorded it as a root.
   const brought = new Set(model.edges.filter((e) => e.from !== null && e.from !== e.to).map((e) => e.to));
   const edges = image ? [...model.edges, ...model.components.filter((c) => !brought.has(c.ref)).map((c) => ({ from: null, to: c.ref }))] : model.edges;
   for (const edge of edges) {
+    if (edge.from === null && osRoots.has(edge.to)) continue;
     const from = edge.from === null ? rootId : ids.get(edge.from);
     const to = ids.get(edge.to);
     if (!from || !to || from === to || seen.has(`${from}>${to}`)) continue;
@@ -212,7 +238,7 @@ function buildSpdx(model: ReportModel): Record<string, unknown> {
       licenseListVersion: LICENSE_LIST_VERSION,
       ...(model.coverage.headline ? { comment: model.coverage.headline } : {}),
     },
-    packages: [root, ...packages],
+    packages: [root, ...(osPackage ? [osPackage] : []), ...packages],
     relationships,
     ...(extracted.size
       ? {

@@ -2,16 +2,20 @@
 // image reference, credentials and options tried against the registry with checkRegistryAccess
 // (the manifest only, no layer), answering the digest and platforms, or the registry's refusal in
 // Chinese (a UserError; the password never in it). Editing a project, an empty password uses the
-// one it stores. Credentials typed into the reference are taken out as a save would.
+// one it stores. Credentials typed into the reference are taken out as a save would. Also the
+// platforms of an uploaded image (本地镜像文件), for the same 平台 select.
 import type { ProjectForm } from '../../contract/api/task.ts';
-import { DEFAULT_IMAGE_PLATFORM, isContainerRegistryType } from '../../contract/enums.ts';
+import { defaultImagePlatform, isContainerRegistryType, isImageUploadType } from '../../contract/enums.ts';
 import type { Db } from '../db/transaction.ts';
 import { checkRegistryAccess, formatImageReference, parseImageReference } from '../engine/index.ts';
+import { isDomainAdmin } from '../db/repositories/subject-access.ts';
 import { UserError } from '../errors.ts';
+import { findCompleteUpload } from '../uploads/store.ts';
 import { decryptSecret } from '../secrets.ts';
 import { checkRegistryOptions } from './project-form.ts';
 import { projectFor } from './projects.ts';
 import { TASK_MSG } from './task-messages.ts';
+import { platformsOf } from './upload-check.ts';
 import { projectFormWithoutUrlCredentials } from './url-credentials.ts';
 
 /** No answer for this long ends one request of the check (a pull waits longer). */
@@ -69,7 +73,7 @@ export async function checkImageAccess(db: Db, dataDir: string, userId: number, 
     timeoutMs: CHECK_TIMEOUT_MS,
     signal,
   });
-  const pulled = platform ?? (found.platforms.includes(DEFAULT_IMAGE_PLATFORM) ? DEFAULT_IMAGE_PLATFORM : found.platforms.length === 1 ? found.platforms[0]! : null);
+  const pulled = platform ?? defaultImagePlatform(found.platforms);
   return {
     reference,
     manifestDigest: found.manifestDigest,
@@ -88,4 +92,23 @@ function storedRegistryOf(value: unknown): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The platforms of an uploaded image (本地镜像文件) for the form's 平台 select (POST
+ * /api/analysis/imageUploadPlatforms), with the message the form shows. The upload must be the
+ * caller's (or the caller a domain admin), or the stored upload of a project the caller may see.
+ */
+export async function uploadedImagePlatforms(
+  db: Db, dataDir: string, userId: number, body: { getCodeType: number; uploadId: string; projectId?: number },
+): Promise<{ platforms: string[]; platform: string | null; message: string }> {
+  if (!isImageUploadType(body.getCodeType)) throw new UserError(TASK_MSG.notImageUpload, 'invalid', { field: 'getCodeType' });
+  const upload = await findCompleteUpload(db, dataDir, body.uploadId);
+  if (!upload) throw new UserError(TASK_MSG.uploadMissing, 'not-found', { field: 'uploadId' });
+  const ownsIt = upload.userId === userId || (await isDomainAdmin(db, userId));
+  const storedOfProject = body.projectId !== undefined && (await projectFor(db, userId, body.projectId)).upload_id === upload.id;
+  if (!ownsIt && !storedOfProject) throw new UserError(TASK_MSG.uploadForeign, 'invalid', { field: 'uploadId' });
+  const platforms = await platformsOf(upload, dataDir);
+  const platform = defaultImagePlatform(platforms);
+  return { platforms, platform, message: TASK_MSG.imageUploadPlatforms(platforms, platform) };
 }

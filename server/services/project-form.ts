@@ -3,7 +3,7 @@
 import { X509Certificate } from 'node:crypto';
 import type { ProjectForm } from '../../contract/api/task.ts';
 import {
-  CODE_TYPE_LABEL, FTP_FIELDS, IMAGE_FIELDS, isCodeType, isContainerRegistryType, isFtpType, isImageRepositoryType, isLocalUploadType, isRemoteVcsType,
+  CODE_TYPE_LABEL, FTP_FIELDS, IMAGE_FIELDS, isCodeType, isContainerRegistryType, isFtpType, isImageUploadType, isImageRepositoryType, isLocalUploadType, isRemoteVcsType,
   isAnalysisModeOffered, joinAnalysisModes, labelOf, parseAnalysisModes, VCS_SERVER_CODE_TYPE, CONFIG_MANAGEMENT_CODE_TYPE,
 } from '../../contract/enums.ts';
 import { validateCaPemText, validateImagePlatform, validateProjectName } from '../../contract/validation.ts';
@@ -87,6 +87,11 @@ export async function checkForm(
       if (upload.userId !== userId && !(await isDomainAdmin(db, userId))) throw new UserError(TASK_MSG.uploadForeign, 'invalid', { field: 'uploadId' });
     } else if (ctx.full || !ctx.hasUpload) {
       throw new UserError(TASK_MSG.uploadRequired, 'invalid', { field: 'uploadId' });
+    }
+    // Whether the upload offers it is checked at launch (upload-check.ts), where the upload is read.
+    if (isImageUploadType(ctx.getCodeType)) {
+      const platform = validateImagePlatform(form.imagePlatform);
+      if (platform) throw new UserError(platform, 'invalid', { field: 'imagePlatform' });
     }
   } else {
     const missing = missingSourceField(form, ctx.getCodeType, ctx.stored ?? {});

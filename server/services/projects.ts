@@ -49,6 +49,11 @@ function checkLaunchable(getCodeType: number, uploadId: string | null): void {
   if (isLocalUploadType(getCodeType) && !uploadId) throw new UserError(TASK_MSG.uploadRequired, 'invalid', { field: 'uploadId' });
 }
 
+/** The image platform a project's stored source (or a new project's) names, if any. */
+function platformOf(source: Record<string, unknown>): string | undefined {
+  return typeof source.imagePlatform === 'string' && source.imagePlatform.trim() ? source.imagePlatform.trim() : undefined;
+}
+
 /** Queues a run of a saved project (without waking the queue); the run's id. Joins the caller's transaction when handed one. */
 async function queueLaunch(db: Db, project: ProjectRow, userId: number, trigger: string): Promise<number> {
   checkLaunchable(project.get_code_type, project.upload_id);
@@ -60,7 +65,7 @@ async function queueLaunch(db: Db, project: ProjectRow, userId: number, trigger:
 /** Queues a run of a saved project and wakes the queue; the run's id (its taskId). */
 async function launchProject(deps: ProjectDeps, project: ProjectRow, userId: number, trigger: string): Promise<number> {
   checkLaunchable(project.get_code_type, project.upload_id);
-  await checkUploadInput(deps.db, deps.dataDir, project.get_code_type, project.upload_id);
+  await checkUploadInput(deps.db, deps.dataDir, project.get_code_type, project.upload_id, platformOf(JSON.parse(project.source) as Record<string, unknown>));
   const taskId = await queueLaunch(deps.db, project, userId, trigger);
   deps.runs.wake();
   return taskId;
@@ -98,7 +103,7 @@ export async function createProject(deps: ProjectDeps, form: ProjectForm, userId
   if (launch) {
     checkLaunchable(values.getCodeType, values.uploadId);
     // Read through before the transaction: a large archive takes a while, and holds no lock meanwhile.
-    await checkUploadInput(deps.db, deps.dataDir, values.getCodeType, values.uploadId);
+    await checkUploadInput(deps.db, deps.dataDir, values.getCodeType, values.uploadId, platformOf(values.source));
   }
   const created = await inTransaction(deps.db, async (trx) => {
     const project = await insertProject(trx, values);
@@ -117,7 +122,8 @@ export async function editAndLaunch(deps: ProjectDeps, project: ProjectRow, form
   // The upload the launch will read (a new one from the form, else the project's), checked outside the transaction.
   const getCodeType = form.getCodeType ?? project.get_code_type;
   const uploadId = form.uploadId ?? (getCodeType === project.get_code_type ? project.upload_id : null);
-  if (isLocalUploadType(getCodeType) && uploadId) await checkUploadInput(deps.db, deps.dataDir, getCodeType, uploadId);
+  const platform = form.imagePlatform ?? platformOf(JSON.parse(project.source) as Record<string, unknown>);
+  if (isLocalUploadType(getCodeType) && uploadId) await checkUploadInput(deps.db, deps.dataDir, getCodeType, uploadId, platform);
   const taskId = await inTransaction(deps.db, async (trx) => {
     const within = { ...deps, db: trx };
     return queueLaunch(trx, await editProject(within, project, form, userId), userId, trigger);
@@ -269,7 +275,7 @@ export async function importProjects(
   const unreadable = new Map<number, unknown>();
   for (const [index, row] of rows.entries()) {
     if (row.launch === false || !isLocalUploadType(row.getCodeType) || !row.uploadId) continue;
-    await checkUploadInput(deps.db, deps.dataDir, row.getCodeType, row.uploadId).catch((error: unknown) => {
+    await checkUploadInput(deps.db, deps.dataDir, row.getCodeType, row.uploadId, row.imagePlatform).catch((error: unknown) => {
       if (!isUserError(error)) throw error;
       unreadable.set(index, error);
     });

@@ -40,6 +40,12 @@ export const TASK_MSG = {
     : `校验通过：可以拉取镜像 ${reference}（${platform}）`),
   imageChoosePlatform: (reference: string, platforms: string[]) =>
     `镜像 ${reference} 可以访问，但没有默认的 linux/amd64 平台，请在“平台”中选择一个：${platforms.join('、')}`,
+  /** The platform of an uploaded image the form names, when the image lacks it (the engine's message names those it has). */
+  imagePlatformMissing: (name: string, reason: string) => `上传的镜像 ${name} ${reason.replace(/^镜像中/, '中')}，请在“平台”中选择其中一个`,
+  imageUploadPlatforms: (platforms: string[], chosen: string | null) => (chosen
+    ? (platforms.length > 1 ? `镜像包含 ${platforms.length} 个平台：${platforms.join('、')}，分析 ${chosen}` : `镜像平台：${chosen}`)
+    : `镜像包含 ${platforms.length} 个平台：${platforms.join('、')}，没有默认的 linux/amd64 平台，请在“平台”中选择一个`),
+  notImageUpload: '只有“本地镜像文件”来源的项目可以读取上传镜像的平台',
   storedPasswordElsewhere: '项目保存的镜像仓库密码只用于保存时的镜像仓库（且不会改用 HTTP 明文发送）：更换了仓库地址或允许 HTTP 时请重新填写密码',
   storedPasswordUnreadable: '无法解密项目保存的镜像仓库密码，请重新填写密码',
 };

@@ -5,9 +5,10 @@
 // Excel) or that cannot be analysed yet is not checked here (its import or checkLaunchable refuses
 // it). A completed upload never changes: it is read through once, in the background as soon as
 // its last byte arrives (checkUploadSoon), and the launch awaits that answer.
+import { isImageUploadType } from '../../contract/enums.ts';
 import { inputKindOf, isArchiveName } from '../../contract/sources.ts';
 import type { Db } from '../db/transaction.ts';
-import { detectImage, verifyArchiveInWorker } from '../engine/index.ts';
+import { choosePlatform, detectImage, ImageError, imagePlatforms, verifyArchiveInWorker } from '../engine/index.ts';
 import { isUserError, UserError } from '../errors.ts';
 import { workRoot } from '../jobs/leftovers.ts';
 import { findCompleteUpload } from '../uploads/store.ts';
@@ -63,9 +64,9 @@ export function checkUploadSoon(dataDir: string, upload: CompleteUpload): void {
  * analyse: not an archive when the type or the file's name needs one, an archive that is
  * unsupported, damaged, over a limit or has no file in it.
  */
-export async function checkUploadInput(db: Db, dataDir: string, getCodeType: number, uploadId: string | null): Promise<void> {
+export async function checkUploadInput(db: Db, dataDir: string, getCodeType: number, uploadId: string | null, platform?: string): Promise<void> {
   const kind = inputKindOf(getCodeType);
-  if (uploadId && kind === 'image') return checkImageUpload(db, dataDir, uploadId);
+  if (uploadId && kind === 'image') return checkImageUpload(db, dataDir, uploadId, isImageUploadType(getCodeType) ? platform : undefined);
   if (!uploadId || (kind !== 'source' && kind !== 'feature' && kind !== 'binary')) return;
   const upload = await findCompleteUpload(db, dataDir, uploadId);
   if (!upload) throw new UserError(TASK_MSG.uploadMissing, 'not-found', { field: 'uploadId' });
@@ -77,9 +78,50 @@ export async function checkUploadInput(db: Db, dataDir: string, getCodeType: num
   if (!archive && (kind === 'source' || isArchiveName(upload.fileName))) throw new UserError(TASK_MSG.notArchive(upload.fileName), 'invalid', { field: 'uploadId' });
 }
 
-/** An image upload must be an image (its layers are checked while they are applied, layer by layer). */
-async function checkImageUpload(db: Db, dataDir: string, uploadId: string): Promise<void> {
+/**
+ * An image upload must be an image (its layers are checked while they are applied, layer by
+ * layer) offering the platform the form names (`platform`; none: linux/amd64, or its only one).
+ */
+async function checkImageUpload(db: Db, dataDir: string, uploadId: string, platform: string | undefined): Promise<void> {
   const upload = await findCompleteUpload(db, dataDir, uploadId);
   if (!upload) throw new UserError(TASK_MSG.uploadMissing, 'not-found', { field: 'uploadId' });
+  const platforms = await platformsOf(upload, dataDir);
+  try {
+    await choosePlatform(platforms, platform?.trim() || undefined);
+  } catch (error) {
+    if (error instanceof ImageError) throw new UserError(TASK_MSG.imagePlatformMissing(upload.fileName, error.message), 'invalid', { field: 'imagePlatform' });
+    throw error;
+  }
+}
+
+/** Platforms per image upload (`<id>:<size>`), in flight or settled; the oldest dropped first. */
+const platformLists = new Map<string, Promise<string[]>>();
+
+/**
+ * The platforms an uploaded image offers, read from its index and manifests (no layer; a
+ * gzip-compressed tar is decompressed once under the work folder). Not an image: UserError on
+ * the form's uploadId. A completed upload never changes, so the answer is kept.
+ */
+export async function platformsOf(upload: CompleteUpload, dataDir: string): Promise<string[]> {
+  const key = `${upload.id}:${upload.size}`;
+  let list = platformLists.get(key);
+  if (!list) {
+    list = readPlatforms(upload, dataDir);
+    platformLists.set(key, list);
+    list.catch(() => platformLists.delete(key));
+    if (platformLists.size > MAX_OUTCOMES) platformLists.delete(platformLists.keys().next().value!);
+  }
+  return list;
+}
+
+async function readPlatforms(upload: CompleteUpload, dataDir: string): Promise<string[]> {
   if (!(await detectImage(upload.path))) throw new UserError(TASK_MSG.notImage(upload.fileName), 'invalid', { field: 'uploadId' });
+  try {
+    const platforms = await imagePlatforms(upload.path, workRoot(dataDir));
+    if (!platforms.length) throw new ImageError('not-image', '镜像中没有可用的镜像清单');
+    return platforms;
+  } catch (error) {
+    if (error instanceof ImageError) throw new UserError(TASK_MSG.badArchive(upload.fileName, error.message), 'invalid', { field: 'uploadId' });
+    throw error;
+  }
 }

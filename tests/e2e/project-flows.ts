@@ -47,7 +47,7 @@ export async function newLocalProject(
   page: Page,
   origin: string,
   subjectId: number,
-  opts: { codeType: string; file: string; name: string; drop?: boolean; shot?: string },
+  opts: { codeType: string; file: string; name: string; drop?: boolean; shot?: string; beforeLaunch?: (page: Page) => Promise<void> },
 ): Promise<number> {
   await page.goto(`${origin}/#/project/newProject?subjectId=${subjectId}`);
   await expect(page.getByRole('heading', { name: '新建项目' })).toBeVisible();
@@ -56,6 +56,7 @@ export async function newLocalProject(
   if (opts.drop) await dropFile(page, opts.file);
   else await page.locator('.cairn-project-form input[type=file]').first().setInputFiles(opts.file);
   await expect(page.getByText(/已上传/).first()).toBeVisible({ timeout: 60_000 });
+  await opts.beforeLaunch?.(page);
   if (opts.shot) await page.screenshot({ path: opts.shot, fullPage: true });
   await page.getByRole('button', { name: '保存并发起分析' }).click();
   await expect(page.getByText('任务发起成功！').first()).toBeVisible();

@@ -169,7 +169,8 @@ export function sampleReportModel(options: { components?: number; vulnerabilitie
 /**
  * The sample model as the report of a container image run: a Debian-based image in four layers
  * (the base, an apt-get step, a COPY of the application, a step the history does not describe),
- * each component in the layer it first appeared in.
+ * each component in the layer it first appeared in; its Debian packages (base-files and curl, which
+ * brings libssl3 and it libc6) in the base and apt-get layers.
  */
 export function sampleImageReportModel(options: { components?: number; vulnerabilities?: number } = {}): ReportModel {
   const model = sampleReportModel(options);
@@ -180,8 +181,20 @@ export function sampleImageReportModel(options: { components?: number; vulnerabi
     '/bin/sh -c #(nop) COPY dir:4b1f0c9e2d7a in /app ',
     null,
   ];
+  // The Debian base system's packages: base-files and curl installed, curl bringing libssl3 and it libc6.
+  const debs = [['base-files', '12.4+deb12u5', 'GPL-2.0-or-later'], ['curl', '7.88.1-10+deb12u5', 'curl'], ['libssl3', '3.0.11-1~deb12u2', 'Apache-2.0'], ['libc6', '2.36-9+deb12u4', 'LGPL-2.1-or-later']] as const;
+  for (const [name, version, license] of debs) {
+    model.components.push({
+      ref: `c${model.components.length + 1}`, name, version, purl: `pkg:deb/debian/${name}@${version}?arch=amd64&distro=debian-12`, ecosystem: 'deb',
+      direct: name === 'base-files' || name === 'curl', scope: 'runtime', license, licenseLevel: 8, risk: 32, vulnerabilityCount: 0,
+      locations: [{ file: 'var/lib/dpkg/status', line: null }], mark: 'N', markRemark: '', recommendVersion: null, covered: true, layer: null,
+    });
+  }
+  const refOf = (name: string) => model.components.find((c) => c.name === name)!.ref;
+  model.edges.push({ from: null, to: refOf('base-files') }, { from: null, to: refOf('curl') }, { from: refOf('curl'), to: refOf('libssl3') }, { from: refOf('libssl3'), to: refOf('libc6') });
+  model.summary = { ...model.summary, components: model.components.length, directComponents: model.components.filter((c) => c.direct).length, ecosystems: [...model.summary.ecosystems, { name: 'deb', count: debs.length }] };
   const layerOf = (i: number) => (i % 8 === 7 ? 3 : i % 3);
-  model.components.forEach((c, i) => { c.layer = layerOf(i); });
+  model.components.forEach((c, i) => { c.layer = c.ecosystem === 'deb' ? (c.name === 'curl' || c.name === 'libssl3' ? 1 : 0) : layerOf(i); });
   model.image = {
     reference: 'registry.example.com/bank/core-trade:2.3.0',
     manifestDigest: 'sha256:9b2a6c1e0f3d4a5b6c7d8e9f00112233445566778899aabbccddeeff00112233',

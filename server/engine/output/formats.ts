@@ -141,11 +141,29 @@ function cdxRoot(rootRef: string, rootName: string, image?: ImageOutput) {
   };
 }
 
+const OS_PURL_TYPES = new Set(['deb', 'apk', 'rpm', 'alpm']);
+const isOsPackage = (c: InventoryEntry) => OS_PURL_TYPES.has(/^pkg:([^/]+)\//.exec(c.purl)?.[1] ?? c.ecosystem);
+
+/**
+ * An image's operating system (os-release) as CycloneDX 1.5/1.6 and syft describe it: its own
+ * `operating-system` component (SPDX: an OPERATING_SYSTEM package) that the image holds, holding
+ * the OS packages nothing else brings in; null for an image without os-release.
+ */
+function operatingSystem(components: InventoryEntry[], image?: ImageOutput): { name: string; version: string; description: string; holds: Set<string> } | null {
+  const os = image?.image.os;
+  if (!os?.id) return null;
+  const brought = new Set(components.flatMap((c) => c.dependsOn));
+  const holds = new Set(components.filter((c) => isOsPackage(c) && (c.direct || !brought.has(c.purl))).map((c) => c.purl));
+  return { name: os.id, version: os.versionId, description: os.prettyName || `${os.id} ${os.versionId}`.trim(), holds };
+}
+
 export function toCycloneDx(result: ScanResult, tool: ToolInfo, rootName: string, image?: ImageOutput): object {
   const components = entries(result, image);
   const known = new Set(components.map((c) => c.purl));
   const rootRef = 'cairn:root';
-  const direct = components.filter((c) => c.direct).map((c) => c.purl);
+  const os = operatingSystem(components, image);
+  const osRef = 'cairn:os';
+  const direct = components.filter((c) => c.direct && !os?.holds.has(c.purl)).map((c) => c.purl);
   return {
     $schema: 'http://cyclonedx.org/schema/bom-1.6.schema.json',
     bomFormat: 'CycloneDX',
@@ -157,9 +175,13 @@ export function toCycloneDx(result: ScanResult, tool: ToolInfo, rootName: string
       tools: { components: [{ type: 'application', name: tool.name, version: tool.version }] },
       component: cdxRoot(rootRef, rootName, image),
     },
-    components: components.map((c) => cdxComponent(c, image)),
+    components: [
+      ...(os ? [{ type: 'operating-system', 'bom-ref': osRef, name: os.name, ...(os.version && { version: os.version }), description: os.description }] : []),
+      ...components.map((c) => cdxComponent(c, image)),
+    ],
     dependencies: [
-      { ref: rootRef, dependsOn: direct },
+      { ref: rootRef, dependsOn: os ? [osRef, ...direct] : direct },
+      ...(os ? [{ ref: osRef, dependsOn: [...os.holds] }] : []),
       // Edges only to components in the document: a dangling ref would make it invalid.
       ...components.map((c) => ({ ref: c.purl, dependsOn: c.dependsOn.filter((d) => known.has(d)) })),
     ],
@@ -195,9 +217,17 @@ export function toSpdx(result: ScanResult, tool: ToolInfo, rootName: string, ima
   const created = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
   const annotator = `Tool: ${tool.name}-${tool.version}`;
   const ids = new Map(components.map((c, i) => [c.purl, spdxId(i)]));
+  const os = operatingSystem(components, image);
+  const osId = 'SPDXRef-OperatingSystem';
   const relationships = [
     { spdxElementId: 'SPDXRef-DOCUMENT', relationshipType: 'DESCRIBES', relatedSpdxElement: 'SPDXRef-Root' },
-    ...components.filter((c) => c.direct).map((c) => ({ spdxElementId: 'SPDXRef-Root', relationshipType: 'DEPENDS_ON', relatedSpdxElement: ids.get(c.purl)! })),
+    ...(os
+      ? [
+          { spdxElementId: 'SPDXRef-Root', relationshipType: 'CONTAINS', relatedSpdxElement: osId },
+          ...[...os.holds].map((purl) => ({ spdxElementId: osId, relationshipType: 'CONTAINS', relatedSpdxElement: ids.get(purl)! })),
+        ]
+      : []),
+    ...components.filter((c) => c.direct && !os?.holds.has(c.purl)).map((c) => ({ spdxElementId: 'SPDXRef-Root', relationshipType: 'DEPENDS_ON', relatedSpdxElement: ids.get(c.purl)! })),
     ...components.flatMap((c) =>
       c.dependsOn.filter((d) => ids.has(d)).map((d) => ({ spdxElementId: ids.get(c.purl)!, relationshipType: 'DEPENDS_ON', relatedSpdxElement: ids.get(d)! })),
     ),
@@ -211,6 +241,12 @@ export function toSpdx(result: ScanResult, tool: ToolInfo, rootName: string, ima
     creationInfo: { created, creators: [annotator] },
     packages: [
       spdxRoot(rootName, image),
+      ...(os
+        ? [{
+            SPDXID: osId, name: os.name, ...(os.version && { versionInfo: os.version }), downloadLocation: 'NOASSERTION', filesAnalyzed: false,
+            licenseConcluded: 'NOASSERTION', licenseDeclared: 'NOASSERTION', primaryPackagePurpose: 'OPERATING_SYSTEM', description: os.description,
+          }]
+        : []),
       ...components.map((c) => ({
         SPDXID: ids.get(c.purl)!,
         name: c.name,

@@ -15,7 +15,7 @@ import {
   branchEach, changeCreators, createProject, deleteProjects, editAndLaunch, editProject, forEachProject, importProjects, launchEach, projectFor,
   recheckEach, stopProject, timingEach,
 } from '../../services/projects.ts';
-import { checkImageAccess } from '../../services/image-check.ts';
+import { checkImageAccess, uploadedImagePlatforms } from '../../services/image-check.ts';
 import { TASK_MSG } from '../../services/task-messages.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
 import { pagingOf, parseIds, productOf, visibleSubjectsOf } from '../shared.ts';
@@ -59,6 +59,11 @@ function taskAreaHandlers(ctx: ServerContext): AreaHandlers<typeof taskCalls> {
 
     async imageCheck({ request, body }) {
       const { message, ...found } = await checkImageAccess(db, ctx.dataDir, signedIn(request).userId, body);
+      return ok(found, message);
+    },
+
+    async imageUploadPlatforms({ request, body }) {
+      const { message, ...found } = await uploadedImagePlatforms(db, ctx.dataDir, signedIn(request).userId, body);
       return ok(found, message);
     },
 

@@ -1,10 +1,11 @@
 // `cairn scan` of container images: an OCI layout tar and folder told by content, analysed as an
 // image (packages a later layer removed are gone, each component with the layer that brought it),
-// in JSON, CycloneDX 1.6 (valid, the image as metadata.component of type container) and SPDX 2.3;
+// in JSON, CycloneDX 1.6 (valid, the image as metadata.component of type container, its operating
+// system a component of its own holding the OS packages) and SPDX 2.3 (the same as packages);
 // `cairn scan --image` pulling from a loopback registry with basic auth, the password from
 // standard input and never printed, the temp folder removed.
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +31,7 @@ const CURL = 'pkg:deb/debian/curl@7.88.1-10+deb12u5?arch=amd64&distro=debian-12'
 const LEFT_PAD = 'pkg:npm/left-pad@1.3.0';
 
 const PASSWORD = 'Cli-Secret-pa55word';
+const SPDX_SCHEMA = process.env.CAIRN_SPDX_SCHEMA || path.join(process.cwd(), '..', 'shared', 'schemas', 'spdx-schema.json');
 
 interface Component { purl: string; layer?: number; properties?: Array<{ name: string; value: string }>; annotations?: Array<{ comment: string }> }
 interface JsonDoc {
@@ -100,6 +102,11 @@ describe('cairn scan <image>', () => {
     const layerDigest = (purl: string) => bom.components.find((c) => c.purl === purl)!.properties!.find((p) => p.name === 'cairn:image:layer:digest')!.value;
     expect(layerDigest(BASE)).toBe(built.platforms['linux/amd64']!.layers[0]);
     expect(layerDigest(CURL)).toBe(built.platforms['linux/amd64']!.layers[1]);
+    // The operating system is a component of its own; the image holds it and the npm package, it the Debian packages.
+    const full = JSON.parse(output) as { components: Array<Record<string, unknown>>; dependencies: Array<{ ref: string; dependsOn: string[] }> };
+    expect(full.components.filter((c) => c.type === 'operating-system')).toEqual([{ type: 'operating-system', 'bom-ref': 'cairn:os', name: 'debian', version: '12', description: 'Debian GNU/Linux 12 (bookworm)' }]);
+    expect(new Set(full.dependencies.find((d) => d.ref === 'cairn:os')!.dependsOn)).toEqual(new Set([BASE, CURL]));
+    expect(full.dependencies.find((d) => d.ref === 'cairn:root')!.dependsOn).toEqual(['cairn:os', LEFT_PAD]);
   });
 
   it('SPDX: the root package is the container, each package\'s layer in an annotation', async () => {
@@ -107,8 +114,22 @@ describe('cairn scan <image>', () => {
     const doc = JSON.parse(output) as { packages: Array<Component & { SPDXID: string; primaryPackagePurpose?: string; versionInfo?: string; externalRefs: Array<{ referenceLocator: string }> }> };
     const root = doc.packages.find((p) => p.SPDXID === 'SPDXRef-Root')!;
     expect(root).toMatchObject({ name: 'shop/api:1.4', primaryPackagePurpose: 'CONTAINER', versionInfo: built.platforms['linux/amd64']!.manifest });
-    const curl = doc.packages.find((p) => p.externalRefs[0]?.referenceLocator === CURL)!;
+    const curl = doc.packages.find((p) => p.externalRefs?.[0]?.referenceLocator === CURL)!;
     expect(curl.annotations![0]!.comment).toContain(`cairn:image:layer:digest=${built.platforms['linux/amd64']!.layers[1]}`);
+    // The operating system: a package the image CONTAINS, which CONTAINS the Debian packages.
+    expect(doc.packages.find((p) => p.SPDXID === 'SPDXRef-OperatingSystem')).toMatchObject({ name: 'debian', versionInfo: '12', primaryPackagePurpose: 'OPERATING_SYSTEM' });
+    const relationships = (JSON.parse(output) as { relationships: Array<{ spdxElementId: string; relationshipType: string; relatedSpdxElement: string }> }).relationships;
+    expect(relationships).toContainEqual({ spdxElementId: 'SPDXRef-Root', relationshipType: 'CONTAINS', relatedSpdxElement: 'SPDXRef-OperatingSystem' });
+    expect(relationships).toContainEqual({ spdxElementId: 'SPDXRef-OperatingSystem', relationshipType: 'CONTAINS', relatedSpdxElement: curl.SPDXID });
+    if (existsSync(SPDX_SCHEMA)) {
+      const { default: Ajv } = await import('ajv');
+      const { default: addFormats } = await import('ajv-formats');
+      const ajv = new Ajv({ strict: false, allErrors: true });
+      addFormats(ajv);
+      const validate = ajv.compile(JSON.parse(readFileSync(SPDX_SCHEMA, 'utf8')) as object);
+      validate(JSON.parse(output));
+      expect(validate.errors ?? []).toEqual([]);
+    }
   });
 
   it('chooses the platform of a multi-platform image; refuses one it does not hold', async () => {

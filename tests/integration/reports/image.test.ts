@@ -1,8 +1,10 @@
 // Reports and exports of a container image run (issue 16): the CycloneDX BOM describes the image as
 // a `container` (reference, manifest digest as version and hash, oci purl, platform and base
-// system) and gives each component its layer (cairn:image:layer:*), valid against the official
-// 1.6 schema; the SPDX 2.3 document describes a CONTAINER package that CONTAINS the top-level
-// components and annotates each component's layer, valid against the official schema where it is
+// system) with its `operating-system` component (os-release's ID and VERSION_ID) on which the
+// OS packages hang, and gives each component its layer (cairn:image:layer:*), valid against the
+// official 1.6 schema; the SPDX 2.3 document describes a CONTAINER package that CONTAINS the
+// OPERATING_SYSTEM package (which CONTAINS the top-level OS packages) and the other top-level
+// components, and annotates each component's layer, valid against the official schema where it is
 // provided; the VEX exports name the image as the product; PDF, Word, Excel and the component exports carry a 容器镜像 section and a 镜像层 column.
 // A model without an image writes none of it.
 import { existsSync } from 'node:fs';
@@ -98,9 +100,18 @@ describe('the image in the SBOMs', () => {
       'cairn:project': image.project.name,
       'cairn:subject': image.subject.name,
     });
-    // Top-level components hang from the image.
+    // The operating system is a component of its own (CycloneDX 1.5/1.6 operating-system): the
+    // image depends on it and on its other top-level components; it on its top-level OS packages.
+    const os = bom.components.find((c) => c.type === 'operating-system')!;
+    expect(os).toMatchObject({ 'bom-ref': 'os-1', name: 'debian', version: '12', description: 'Debian GNU/Linux 12 (bookworm)' });
+    expect(os.purl).toBeUndefined();
+    const refOf = (name: string) => image.components.find((c) => c.name === name)!.ref;
     const roots = bom.dependencies.find((d) => d.ref === 'image-1')!.dependsOn ?? [];
-    expect(new Set(roots)).toEqual(new Set(image.edges.filter((e) => e.from === null).map((e) => e.to)));
+    const osRoots = [refOf('base-files'), refOf('curl')];
+    expect(new Set(roots)).toEqual(new Set(['os-1', ...image.edges.filter((e) => e.from === null && !osRoots.includes(e.to)).map((e) => e.to)]));
+    expect(new Set(bom.dependencies.find((d) => d.ref === 'os-1')!.dependsOn)).toEqual(new Set(osRoots));
+    // The packages below keep their own edges.
+    expect(bom.dependencies.find((d) => d.ref === refOf('curl'))!.dependsOn).toEqual([refOf('libssl3')]);
 
     for (const c of image.components) {
       const out = bom.components.find((x) => x['bom-ref'] === c.ref)!;
@@ -132,7 +143,13 @@ describe('the image in the SBOMs', () => {
     const contained = doc.relationships.filter((r) => r.spdxElementId === 'SPDXRef-Image-1' && r.relationshipType === 'CONTAINS').map((r) => r.relatedSpdxElement);
     const brought = new Set(image.edges.filter((e) => e.from !== null).map((e) => e.to));
     const topLevel = image.components.filter((c) => !brought.has(c.ref) || image.edges.some((e) => e.from === null && e.to === c.ref));
-    expect(new Set(contained)).toEqual(new Set(topLevel.map((c) => `SPDXRef-Package-${c.ref}`)));
+    // The operating system is a package the image contains, and it contains the top-level OS packages.
+    const isDeb = (c: { ecosystem: string }) => c.ecosystem === 'deb';
+    expect(new Set(contained)).toEqual(new Set(['SPDXRef-OperatingSystem-1', ...topLevel.filter((c) => !isDeb(c)).map((c) => `SPDXRef-Package-${c.ref}`)]));
+    expect(doc.packages.find((p) => p.SPDXID === 'SPDXRef-OperatingSystem-1')).toMatchObject({ name: 'debian', versionInfo: '12', primaryPackagePurpose: 'OPERATING_SYSTEM', description: 'Debian GNU/Linux 12 (bookworm)' });
+    const inOs = doc.relationships.filter((r) => r.spdxElementId === 'SPDXRef-OperatingSystem-1' && r.relationshipType === 'CONTAINS').map((r) => r.relatedSpdxElement);
+    expect(new Set(inOs)).toEqual(new Set(topLevel.filter(isDeb).map((c) => `SPDXRef-Package-${c.ref}`)));
+    expect(inOs).toHaveLength(2);
     expect(doc.relationships.some((r) => r.spdxElementId === 'SPDXRef-Image-1' && r.relationshipType === 'DEPENDS_ON')).toBe(false);
 
     for (const c of image.components) {
@@ -171,6 +188,11 @@ describe('the image in the SBOMs', () => {
     expect(container).toMatchObject({ type: 'container', name: img.manifestDigest, version: img.manifestDigest });
     expect(container.purl).toBeUndefined();
     expect(container.properties.map((p) => p.name)).not.toContain('cairn:image:os');
+    // Without os-release there is no operating-system component; the OS packages hang from the image.
+    const untaggedBom = JSON.parse(text) as { components: Array<{ type: string }>; dependencies: Array<{ ref: string; dependsOn?: string[] }> };
+    expect(untaggedBom.components.some((c) => c.type === 'operating-system')).toBe(false);
+    const curl = image.components.find((c) => c.name === 'curl')!.ref;
+    expect(untaggedBom.dependencies.find((d) => d.ref === 'image-1')!.dependsOn).toContain(curl);
   });
 
   it('names the image in both VEX exports: the container in CycloneDX VEX, the product over its packages in OpenVEX', async () => {

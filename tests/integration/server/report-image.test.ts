@@ -3,7 +3,7 @@
 // a layer on each component row (0015) makes a report model with the image and each component's
 // layer; a subject report, which merges runs, carries neither; a run without an image is as before.
 // Then the report queue writes the CycloneDX, SPDX and PDF of the image run and the downloads carry
-// the container, the layers and the 容器镜像 section, schema-valid.
+// the container with its operating system, the layers and the 容器镜像 section, schema-valid.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -93,6 +93,11 @@ describe.each(databases)('reports of an image run on $name', (database) => {
     expect(await new Validation.JsonStrictValidator(Spec.Version.v1dot6).validate(cdxText)).toBeNull();
     const bom = JSON.parse(cdxText) as { metadata: { component: Record<string, unknown> }; components: Array<{ name: string; properties: Array<{ name: string; value: string }> }> };
     expect(bom.metadata.component).toMatchObject({ type: 'container', name: IMAGE.reference, version: IMAGE.manifestDigest, purl: expect.stringMatching(/^pkg:oci\/portal@sha256:(ab){32}\?arch=arm64&repository_url=harbor.example.com%2Fbank%2Fportal&tag=4.1.0$/) });
+    // The base system (os-release) as an operating-system component the container depends on.
+    const os = (bom.components as Array<Record<string, unknown>>).find((c) => c.type === 'operating-system');
+    expect(os).toMatchObject({ name: 'alpine', version: '3.20.3', description: 'Alpine Linux v3.20' });
+    const deps = (JSON.parse(cdxText) as { dependencies: Array<{ ref: string; dependsOn?: string[] }> }).dependencies;
+    expect(deps.find((d) => d.ref === (bom.metadata.component as { 'bom-ref': string })['bom-ref'])!.dependsOn).toContain(os!['bom-ref']);
     const qs = bom.components.find((c) => c.name === 'qs')!;
     expect(qs.properties).toEqual(expect.arrayContaining([
       { name: 'cairn:image:layer:index', value: '1' },
@@ -104,6 +109,9 @@ describe.each(databases)('reports of an image run on $name', (database) => {
     const root = spdx.packages[0]!;
     expect(root).toMatchObject({ name: IMAGE.reference, primaryPackagePurpose: 'CONTAINER' });
     expect(spdx.relationships).toContainEqual({ spdxElementId: 'SPDXRef-DOCUMENT', relationshipType: 'DESCRIBES', relatedSpdxElement: root.SPDXID });
+    const osPackage = spdx.packages.find((p) => p.primaryPackagePurpose === 'OPERATING_SYSTEM')!;
+    expect(osPackage).toMatchObject({ name: 'alpine', versionInfo: '3.20.3' });
+    expect(spdx.relationships).toContainEqual({ spdxElementId: root.SPDXID, relationshipType: 'CONTAINS', relatedSpdxElement: osPackage.SPDXID });
     const lodash = spdx.packages.find((p) => p.name === 'lodash')!;
     expect(spdx.relationships).toContainEqual({ spdxElementId: root.SPDXID, relationshipType: 'CONTAINS', relatedSpdxElement: lodash.SPDXID });
     expect(lodash.annotations!.map((a) => a.comment)).toContain(`cairn:image:layer:digest: ${IMAGE.layers[1]!.digest}`);

@@ -49,7 +49,9 @@ import {
   VULNERABILITY_LEVEL_LABEL,
   VULNERABILITY_MARK_LABEL,
   defaultCodeType,
+  defaultImagePlatform,
   extraFieldsOf,
+  takesImagePlatform,
   isBinaryTask,
   isCodeType,
   isGitType,
@@ -144,6 +146,17 @@ describe('code source types (getCodeType)', () => {
     expect(extraFieldsOf(2)).toContain('svnGitUri');
     expect(extraFieldsOf(0)).toEqual([]);
     expect(extraFieldsOf(null)).toEqual([]);
+    // an uploaded image (本地镜像文件) names the platform analysed of a multi-platform archive
+    expect(extraFieldsOf(12)).toEqual(['imagePlatform']);
+    expect(takesImagePlatform(12)).toBe(true);
+    expect(takesImagePlatform(13)).toBe(true);
+    expect(takesImagePlatform(9)).toBe(false);
+  });
+
+  it('picks the platform analysed when the form names none: linux/amd64, else the only one', () => {
+    expect(defaultImagePlatform(['linux/arm64', 'linux/amd64'])).toBe('linux/amd64');
+    expect(defaultImagePlatform(['linux/arm64'])).toBe('linux/arm64');
+    expect(defaultImagePlatform(['linux/arm64', 'linux/s390x'])).toBeNull();
   });
 
   it('disables timing for local-upload types only', () => {

@@ -178,6 +178,19 @@ describe('body', () => {
       imageCaPem: 'PEM', imageInsecure: true, imagePlatform: 'linux/arm64',
     });
   });
+  it('sends the platform of an uploaded image (本地镜像文件), and no other registry option', () => {
+    const base = initialForm({ subjectId: 1 });
+    const f: ProjectFormState = { ...withCodeType(base, 12), projectName: 'img', upload: { ...uploaded, fileName: 'multi.tar' }, registry: { caPem: 'PEM', insecure: true, platform: ' linux/arm64 ' } };
+    const body = buildBody(f);
+    expect(body).toMatchObject({ getCodeType: 12, uploadId: 'u-1', imagePlatform: 'linux/arm64' });
+    expect(body).not.toHaveProperty('imageCaPem');
+    expect(body).not.toHaveProperty('imageInsecure');
+    // empty: the default (clears a stored choice)
+    expect(buildBody({ ...f, registry: { ...f.registry, platform: '' } })).toHaveProperty('imagePlatform', '');
+    expect(validateForm({ ...f, registry: { ...f.registry, platform: 'arm 64' } }, label).imagePlatform).toMatch(/操作系统\/架构/);
+    // other local types carry none
+    expect(buildBody({ ...f, getCodeType: 0, upload: uploaded })).not.toHaveProperty('imagePlatform');
+  });
   it('checks the platform and the CA of a container registry form', () => {
     const base = { ...withCodeType(initialForm({ subjectId: 1 }), 13), projectName: 'i', text: { ...initialForm().text, imageNameTag: 'alpine' } };
     expect(validateForm(base, label)).toEqual({});

@@ -5,7 +5,7 @@
 // with the contract's message (contract/sources.ts) before anything is uploaded or saved.
 import type { ReactNode } from 'react';
 import { Callout, Card, FormGroup, H5, HTMLSelect, InputGroup, Switch, TagInput } from '@blueprintjs/core';
-import { isLocalUploadType, isTimingDisabled } from '../../../../contract/enums.ts';
+import { isImageUploadType, isLocalUploadType, isTimingDisabled } from '../../../../contract/enums.ts';
 import { AnalysisModeChecks } from './AnalysisModeChecks.tsx';
 import { keepEnterInField, normalizeTags } from '../../../common/form/tagField.ts';
 import { inputKindOf, unsupportedSource } from '../../../../contract/sources.ts';
@@ -14,6 +14,7 @@ import { ProjectUpload } from './ProjectUpload.tsx';
 import { SourceFields } from './SourceFields.tsx';
 import { SourceTypeOptions } from './SourceTypeOptions.tsx';
 import { TimingFields } from './TimingFields.tsx';
+import { UploadedImagePlatform } from './UploadedImagePlatform.tsx';
 import {
   uploadFilesOf,
   withCodeType,
@@ -154,7 +155,9 @@ export function ProjectFormView({ form, errors, editing, onChange, onCodeTypeCho
               onChange={(upload) => set({ upload })}
             />
           </FormGroup>
-        ) : (
+        ) : null}
+        {local && isImageUploadType(code) ? <UploadedImagePlatform form={form} errors={errors} onChange={onChange} /> : null}
+        {local ? null : (
           <SourceFields form={form} errors={errors} editing={editing} onChange={onChange} />
         )}
       </Section>

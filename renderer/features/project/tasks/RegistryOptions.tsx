@@ -1,18 +1,17 @@
 // The connection options of a container registry project (公共仓库, 私有仓库, 制品仓库A/B): the
-// platform pulled (a select of common platforms, or any os/arch[/variant] typed), the registry's
+// platform pulled (PlatformSelect: common platforms, or any os/arch[/variant] typed), the registry's
 // CA certificate, 允许 HTTP, and the 校验 button that tries the form's reference, credentials and
 // options against the registry (POST /api/analysis/imageCheck) and shows the digest and the
 // platforms the image offers, or the registry's refusal. Rules and bodies are projectForm.ts's.
 import { useState } from 'react';
-import { Button, Callout, FormGroup, HTMLSelect, InputGroup, Switch, Tag, TextArea } from '@blueprintjs/core';
-import { COMMON_IMAGE_PLATFORMS } from '../../../../contract/enums.ts';
+import { Button, Callout, FormGroup, Switch, Tag, TextArea } from '@blueprintjs/core';
 import { apiErrorMessage } from '../../../api/baseQuery.ts';
 import { useProjectImageCheckMutation } from '../../../api/taskApi.ts';
+import { PlatformSelect } from './PlatformSelect.tsx';
 import { imageCheckBody, type FormErrors, type ProjectFormState, type RegistryOptionsState } from './projectForm.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 
 const t = zh.project.form;
-const OTHER = '__other';
 
 interface CheckShown {
   intent: 'success' | 'warning' | 'danger';
@@ -30,9 +29,6 @@ export function RegistryOptions({ form, errors, onChange }: {
 }) {
   const r = form.registry;
   const set = (patch: Partial<RegistryOptionsState>) => onChange({ ...form, registry: { ...r, ...patch } });
-  const known = r.platform === '' || (COMMON_IMAGE_PLATFORMS as readonly string[]).includes(r.platform);
-  // "other" stays chosen while its text is being typed (even when empty or a common value)
-  const [other, setOther] = useState(!known);
   const [check, checking] = useProjectImageCheckMutation();
   const [shown, setShown] = useState<CheckShown | null>(null);
   const body = imageCheckBody(form);
@@ -51,32 +47,7 @@ export function RegistryOptions({ form, errors, onChange }: {
   return (
     <div className="cairn-registry-options">
       <div className="cairn-form-grid">
-        <FormGroup label={t.imagePlatform} labelFor="src-platform" intent={errors.imagePlatform ? 'danger' : 'none'} helperText={errors.imagePlatform ?? t.platformHelp}>
-          <HTMLSelect
-            id="src-platform"
-            value={other ? OTHER : r.platform}
-            onChange={(e) => {
-              const v = e.currentTarget.value;
-              setOther(v === OTHER);
-              if (v !== OTHER) set({ platform: v });
-            }}
-          >
-            <option value="">{t.platformDefault}</option>
-            {COMMON_IMAGE_PLATFORMS.map((p) => <option key={p} value={p}>{p}</option>)}
-            <option value={OTHER}>{t.platformOther}</option>
-          </HTMLSelect>
-          {other ? (
-            <InputGroup
-              id="src-platform-text"
-              aria-label={t.platformOtherPlaceholder}
-              className="cairn-form-note"
-              value={r.platform}
-              placeholder={t.platformOtherPlaceholder}
-              intent={errors.imagePlatform ? 'danger' : 'none'}
-              onChange={(e) => set({ platform: e.currentTarget.value })}
-            />
-          ) : null}
-        </FormGroup>
+        <PlatformSelect value={r.platform} error={errors.imagePlatform} onChange={(platform) => set({ platform })} />
         <FormGroup helperText={r.insecure ? undefined : t.imageInsecureHelp} intent={r.insecure ? 'warning' : 'none'}>
           <Switch label={t.imageInsecure} checked={r.insecure} onChange={(e) => set({ insecure: e.currentTarget.checked })} />
           {r.insecure ? <Callout intent="warning" compact icon="unlock">{t.imageInsecureHelp}</Callout> : null}
@@ -113,10 +84,7 @@ export function RegistryOptions({ form, errors, onChange }: {
                   interactive
                   intent={p === r.platform ? 'primary' : 'none'}
                   className="cairn-platform-tag"
-                  onClick={() => {
-                    setOther(!(COMMON_IMAGE_PLATFORMS as readonly string[]).includes(p));
-                    set({ platform: p });
-                  }}
+                  onClick={() => set({ platform: p })}
                 >
                   {p}
                 </Tag>

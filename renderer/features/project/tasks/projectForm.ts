@@ -17,6 +17,7 @@ import {
   isContainerRegistryType,
   isFtpType,
   isImageRepositoryType,
+  isImageUploadType,
   isLocalUploadType,
   isRemoteVcsType,
   isTimingDisabled,
@@ -24,6 +25,7 @@ import {
   labelOf,
   parseAnalysisModes,
   sshTypeWhenEditing,
+  takesImagePlatform,
   type SshAuthType,
 } from '../../../../contract/enums.ts';
 import { SOURCE_TYPES, sourceTypeOf, type InputKind, type UploadFiles } from '../../../../contract/sources.ts';
@@ -321,9 +323,11 @@ export function validateForm(form: ProjectFormState, fieldLabel: (f: TextField) 
   for (const f of requiredFieldsOf(form.getCodeType)) {
     if (!form.text[f].trim()) errors[f] = FORM_MESSAGES.required(fieldLabel(f));
   }
-  if (isContainerRegistryType(form.getCodeType)) {
+  if (takesImagePlatform(form.getCodeType)) {
     const platform = validateImagePlatform(form.registry.platform);
     if (platform) errors.imagePlatform = platform;
+  }
+  if (isContainerRegistryType(form.getCodeType)) {
     const pem = validateCaPemText(form.registry.caPem);
     if (pem) errors.imageCaPem = pem;
   }
@@ -357,6 +361,8 @@ export function buildBody(form: ProjectFormState, opts: { editing?: boolean } = 
     // which the platform only accepts as a new input from its owner or a domain admin).
     const kept = form.stored && form.upload?.uploadId === form.stored.uploadId && code === form.stored.getCodeType;
     if (form.upload && !(opts.editing && kept)) body.uploadId = form.upload.uploadId;
+    // An uploaded image's platform (empty: linux/amd64, or its only one; clears a stored choice).
+    if (isImageUploadType(code)) body.imagePlatform = form.registry.platform.trim();
     return body;
   }
   const bag = body as Record<string, unknown>;

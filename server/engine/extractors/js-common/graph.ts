@@ -5,7 +5,8 @@
 import type { Component, ExtractContext, Location, Target } from '../../model.ts';
 import { npmPurl } from '../../purl.ts';
 import { licensesOf } from './manifest.ts';
-import { mapLimit } from './paths.ts';
+import { licenceFromFiles } from './licence-file.ts';
+import { dirOf, mapLimit } from './paths.ts';
 
 export interface JsNode {
   id: string;
@@ -20,6 +21,8 @@ export interface JsNode {
   dev?: boolean;
   /** Where the installed copy's package.json would be, to read its licence when absent here. */
   installedManifest?: string;
+  /** The installed copy's licence files its licence was read from (its package.json declaring none). */
+  licenseFiles?: string[];
 }
 
 export interface Assembly {
@@ -38,7 +41,11 @@ export function newNode(id: string, name: string, version: string, location?: Lo
   return { id, name, version, purl: npmPurl(name, version), location, licenses: [], deps: [] };
 }
 
-/** Fills in missing licences from installed package.json files (when node_modules was shipped). */
+/**
+ * Fills in missing licences from installed package.json files (when node_modules was shipped),
+ * and for an installed package whose package.json declares none, from its licence file
+ * (licence-file.ts), which then becomes one of the component's locations.
+ */
 export async function readInstalledLicenses(nodes: Iterable<JsNode>, ctx: ExtractContext): Promise<void> {
   const wanted = [...nodes].filter((n) => !n.licenses.length && n.installedManifest);
   if (!wanted.length) return;
@@ -57,7 +64,14 @@ export async function readInstalledLicenses(nodes: Iterable<JsNode>, ctx: Extrac
       // A guessed (hoisted) location may hold another version of the package: not ours then.
       if (typeof p.version === 'string' && p.version !== n.version) return;
       n.licenses = licensesOf(p);
-    } catch {
+      if (n.licenses.length) return;
+      const found = await licenceFromFiles(dirOf(n.installedManifest!), ctx);
+      if (found) {
+        n.licenses = found.licenses;
+        n.licenseFiles = found.files;
+      }
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
       // An unreadable installed manifest only costs the licence.
     }
   });
@@ -88,17 +102,18 @@ export function assemble(nodes: Map<string, JsNode>, a: Assembly): Target {
     isDev = () => false;
   }
 
-  interface Acc { first: JsNode; direct: boolean; runtime: boolean; locs: Location[]; licenses: string[]; deps: Set<string> }
+  interface Acc { first: JsNode; direct: boolean; runtime: boolean; locs: Location[]; licenceFiles: string[]; licenses: string[]; deps: Set<string> }
   const byPurl = new Map<string, Acc>();
   for (const n of nodes.values()) {
     let c = byPurl.get(n.purl);
     if (!c) {
-      c = { first: n, direct: false, runtime: false, locs: [], licenses: [], deps: new Set() };
+      c = { first: n, direct: false, runtime: false, locs: [], licenceFiles: [], licenses: [], deps: new Set() };
       byPurl.set(n.purl, c);
     }
     if (!c.direct && direct.has(n.id)) c.direct = true;
     if (!c.runtime && !isDev(n)) c.runtime = true;
     if (n.location && !c.locs.some((l) => l.file === n.location!.file && l.startLine === n.location!.startLine)) c.locs.push(n.location);
+    for (const file of n.licenseFiles ?? []) if (!c.licenceFiles.includes(file)) c.licenceFiles.push(file);
     for (const l of n.licenses) if (!c.licenses.includes(l)) c.licenses.push(l);
     for (const d of n.deps) {
       const child = nodes.get(d);
@@ -110,7 +125,11 @@ export function assemble(nodes: Map<string, JsNode>, a: Assembly): Target {
     components.push({
       purl, ecosystem: 'npm', name: c.first.name, version: c.first.version, direct: c.direct,
       scope: c.runtime ? 'runtime' : 'development',
-      locations: c.locs.length > 1 ? c.locs.sort((x, y) => x.file.localeCompare(y.file) || (x.startLine ?? 0) - (y.startLine ?? 0)) : c.locs,
+      // Where it is declared first; the licence files its licence was read from after.
+      locations: [
+        ...(c.locs.length > 1 ? c.locs.sort((x, y) => x.file.localeCompare(y.file) || (x.startLine ?? 0) - (y.startLine ?? 0)) : c.locs),
+        ...c.licenceFiles.sort().filter((file) => !c.locs.some((l) => l.file === file)).map((file) => ({ file })),
+      ],
       licenses: c.licenses,
       dependsOn: c.deps.size > 1 ? [...c.deps].sort() : [...c.deps],
     });

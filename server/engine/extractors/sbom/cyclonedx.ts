@@ -157,6 +157,10 @@ function toTarget(bom: CdxBom, file: string): Target {
     // Sub-components of the project are part of the inventory too.
     walk(meta.components ?? [], false);
   }
+  // A container image's operating system (type operating-system, as Cairn, syft and trivy write
+  // it) is what its OS packages make up, not a package: not listed, and what it depends on hangs
+  // from the document's subject.
+  const systems = new Set<string>();
   walk(bom.components ?? [], true);
 
   function walk(list: CdxComponent[], topLevel: boolean): void {
@@ -167,15 +171,24 @@ function toTarget(bom: CdxBom, file: string): Target {
     while (stack.length) {
       const { component, topLevel: top, parentScope } = stack.pop()!;
       const scope = component.scope ? scopeOf(component.scope) : (parentScope ?? 'runtime');
+      if (component.type === 'operating-system' && !component.purl) {
+        if (component['bom-ref']) systems.add(component['bom-ref']);
+        const children = component.components ?? [];
+        for (let i = children.length - 1; i >= 0; i--) stack.push({ component: children[i]!, topLevel: top, parentScope: scope });
+        continue;
+      }
       table.add({ key: component['bom-ref'] ?? '', info: purlInfo(component), scope, licenses: licencesOf(component), topLevel: top });
       const children = component.components ?? [];
       for (let i = children.length - 1; i >= 0; i--) stack.push({ component: children[i]!, topLevel: false, parentScope: scope });
     }
   }
 
+  const subject = meta?.['bom-ref'];
   for (const dependency of bom.dependencies ?? []) {
     if (!dependency.ref) continue;
-    for (const child of dependency.dependsOn ?? []) table.link(dependency.ref, child);
+    const from = systems.has(dependency.ref) ? subject : dependency.ref;
+    if (!from) continue;
+    for (const child of dependency.dependsOn ?? []) if (!systems.has(child)) table.link(from, child);
   }
   return table.toTarget('cyclonedx', project);
 }

@@ -16,6 +16,8 @@ export interface SpdxPackage {
   purls: string[];
   licenseDeclared: string;
   licenseConcluded: string;
+  /** primaryPackagePurpose (OPERATING-SYSTEM, CONTAINER, LIBRARY …), upper case with hyphens; '' when not given. */
+  purpose?: string;
 }
 export interface SpdxFile { id: string; name: string }
 export interface SpdxRelationship { from: string; type: string; to: string }
@@ -114,7 +116,7 @@ export function fromObject(doc: unknown): SpdxDocument {
       if (str(ref.referenceType) === 'purl' && (category === 'PACKAGE-MANAGER' || category === '')) purls.push(str(ref.referenceLocator));
     }
     for (const file of list(raw.hasFiles)) if (str(file)) relationships.push({ from: pkgId, type: 'CONTAINS', to: str(file) });
-    return { id: pkgId, name, version: str(raw.versionInfo), purls, licenseDeclared: str(raw.licenseDeclared), licenseConcluded: str(raw.licenseConcluded) };
+    return { id: pkgId, name, version: str(raw.versionInfo), purls, licenseDeclared: str(raw.licenseDeclared), licenseConcluded: str(raw.licenseConcluded), ...(str(raw.primaryPackagePurpose) && { purpose: purposeOf(str(raw.primaryPackagePurpose)) }) };
   });
   const files = list(doc.files).map((raw, index): SpdxFile => {
     if (!isObj(raw)) throw fail(`第 ${index + 1} 个文件不是对象`);
@@ -214,6 +216,7 @@ function parseTagValue(text: string): SpdxDocument {
       case 'PackageVersion': if (current?.kind === 'package') current.pkg.version = value; break;
       case 'PackageLicenseDeclared': if (current?.kind === 'package') current.pkg.licenseDeclared = value; break;
       case 'PackageLicenseConcluded': if (current?.kind === 'package') current.pkg.licenseConcluded = value; break;
+      case 'PrimaryPackagePurpose': if (current?.kind === 'package') current.pkg.purpose = purposeOf(value); break;
       case 'ExternalRef': {
         const [category = '', type = '', locator = ''] = value.split(/\s+/);
         if (current?.kind === 'package' && type === 'purl' && category.replace(/_/g, '-').toUpperCase() === 'PACKAGE-MANAGER') current.pkg.purls.push(locator);
@@ -337,6 +340,10 @@ function parseRdf(text: string): SpdxDocument {
       pkg.version ||= leaf(node, 'spdx:versionInfo');
       if (node['spdx:licenseDeclared'] !== undefined) pkg.licenseDeclared ||= licence(node['spdx:licenseDeclared']);
       if (node['spdx:licenseConcluded'] !== undefined) pkg.licenseConcluded ||= licence(node['spdx:licenseConcluded']);
+      // `…#purpose_operatingSystem`
+      const purpose = list(node['spdx:primaryPackagePurpose'])[0];
+      const purposeUri = isObj(purpose) ? str(purpose['@rdf:resource']) : '';
+      if (purposeUri) pkg.purpose ||= purposeOf(fragment(purposeUri).replace(/^purpose_/, '').replace(/([a-z0-9])([A-Z])/g, '$1_$2'));
       for (const holder of list(node['spdx:externalRef'])) {
         const ext = isObj(holder) ? list(holder['spdx:ExternalRef'])[0] : undefined;
         if (!isObj(ext)) continue;
@@ -415,9 +422,17 @@ function purlInfo(pkg: SpdxPackage): PurlInfo {
   return derivedPurl(pkg.name, pkg.version);
 }
 
+/** `operating_system` / `OPERATING-SYSTEM` → `OPERATING-SYSTEM`. */
+const purposeOf = (value: string): string => value.trim().replace(/_/g, '-').toUpperCase();
+
 export function spdxToTarget(doc: SpdxDocument, file: string): Target {
   const table = new ComponentTable(file);
   const packageIds = new Set(doc.packages.map((p) => p.id));
+  const describedIds = new Set(doc.relationships.filter((r) => r.type === 'DESCRIBES' && r.from === doc.id).map((r) => r.to));
+  // A container image's operating system (purpose OPERATING_SYSTEM, as Cairn and syft write it) is
+  // what its OS packages make up, not a package: not listed, and what it contains hangs from the
+  // described package.
+  const systems = new Set(doc.packages.filter((p) => p.purpose === 'OPERATING-SYSTEM' && !p.purls.length && !describedIds.has(p.id)).map((p) => p.id));
   const development = new Set<string>();
   const incoming = new Set<string>();
   const edges: Array<[string, string]> = [];
@@ -429,12 +444,15 @@ export function spdxToTarget(doc: SpdxDocument, file: string): Target {
     const direction = EDGE_TYPES[r.type];
     if (!direction || !packageIds.has(r.from) || !packageIds.has(r.to)) continue;
     const edge: [string, string] = direction === 'forward' ? [r.from, r.to] : [r.to, r.from];
+    if (systems.has(edge[1])) continue;
     edges.push(edge);
-    incoming.add(edge[1]);
+    if (!systems.has(edge[0])) incoming.add(edge[1]);
   }
   const projectId = described.length === 1 ? described[0]! : null;
+  for (const edge of edges) if (systems.has(edge[0]) && projectId) edge[0] = projectId;
   let project: PurlInfo | null = null;
   for (const pkg of doc.packages) {
+    if (systems.has(pkg.id)) continue;
     const info = purlInfo(pkg);
     if (pkg.id === projectId) project = info;
     const licence = meaningful(pkg.licenseDeclared) ? pkg.licenseDeclared : meaningful(pkg.licenseConcluded) ? pkg.licenseConcluded : '';

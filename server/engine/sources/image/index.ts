@@ -25,6 +25,7 @@ import { LayerApplier } from './apply.ts';
 import type { LayerBudget } from './apply.ts';
 import { ImageError, layerLabel } from './errors.ts';
 import { formatOf, listPlatforms, notImage, planImage } from './manifest.ts';
+export { choosePlatform } from './manifest.ts';
 import type { ImageInfo, LayerPlan } from './manifest.ts';
 import { isGzip, isZstd, MAX_JSON_BYTES, normalName, openSource } from './source.ts';
 import type { ImageSource } from './source.ts';
@@ -146,9 +147,13 @@ async function head(file: string, n: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** The platforms the image offers (`linux/amd64`, `linux/arm/v7`). */
-export async function imagePlatforms(input: string): Promise<string[]> {
-  const scratch = await makePrivateTempDir(path.join(tmpdir(), 'cairn-image-'));
+/**
+ * The platforms the image offers (`linux/amd64`, `linux/arm/v7`), read from its index and
+ * manifests only (no layer). A gzip-compressed tar is decompressed into a folder under `tempDir`
+ * (default the system's) first, and removed.
+ */
+export async function imagePlatforms(input: string, tempDir?: string): Promise<string[]> {
+  const scratch = await makePrivateTempDir(path.join(tempDir ?? tmpdir(), 'cairn-image-'));
   try {
     const source = await openSource(input, { limits: resolveLimits(), signal: new AbortController().signal, scratch: async () => scratch });
     if (!source) throw notImage();

@@ -240,6 +240,15 @@ function choose<T extends { platform: Platform; tags: string[] }>(all: T[], want
   return { chosen, others };
 }
 
+/**
+ * The platform of those an input offers (names as listPlatforms gives them) that an unpack for
+ * `wanted` analyses: the choice unpackImage makes (default linux/amd64, the only one when there is
+ * one). ImageError('platform'), naming the platforms there are, when none fits.
+ */
+export function choosePlatform(names: string[], wanted: string | undefined): string {
+  return platformName(choose(names.map((name) => ({ platform: parsePlatform(name), tags: [] as string[] })), wanted, undefined).chosen.platform);
+}
+
 function imageConfig(config: Json): ImageInfo['config'] {
   const c = isObject(config.config) ? config.config : {};
   const labels: Record<string, string> = {};

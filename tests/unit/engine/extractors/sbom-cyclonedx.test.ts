@@ -136,3 +136,27 @@ describe('SBOM extractor', () => {
     expect(target?.components[0]?.locations).toEqual([{ file: 'deploy/app.cdx.json' }]);
   });
 });
+
+describe('an image SBOM with its operating system (as Cairn, syft and trivy write it)', () => {
+  const image = bom({
+    metadata: { component: { type: 'container', 'bom-ref': 'img', name: 'shop/api', version: 'sha256:ab' } },
+    components: [
+      { type: 'operating-system', 'bom-ref': 'os', name: 'debian', version: '12', description: 'Debian GNU/Linux 12 (bookworm)' },
+      { type: 'library', 'bom-ref': 'curl', name: 'curl', version: '7.88.1', purl: 'pkg:deb/debian/curl@7.88.1?distro=debian-12' },
+      { type: 'library', 'bom-ref': 'libc6', name: 'libc6', version: '2.36', purl: 'pkg:deb/debian/libc6@2.36?distro=debian-12' },
+      { type: 'library', 'bom-ref': 'lodash', name: 'lodash', version: '4.17.21', purl: 'pkg:npm/lodash@4.17.21' },
+    ],
+    dependencies: [
+      { ref: 'img', dependsOn: ['os', 'lodash'] },
+      { ref: 'os', dependsOn: ['curl'] },
+      { ref: 'curl', dependsOn: ['libc6'] },
+    ],
+  });
+
+  it('lists the packages, not the operating system, and what it holds hangs from the image', async () => {
+    const target = await importSbom(image, 'image.cdx.json');
+    expect(target.components.map((c) => c.name).sort()).toEqual(['debian/curl', 'debian/libc6', 'lodash']);
+    expect(target.components.filter((c) => c.direct).map((c) => c.name).sort()).toEqual(['debian/curl', 'lodash']);
+    expect(target.components.find((c) => c.name === 'debian/curl')!.dependsOn).toEqual(['pkg:deb/debian/libc6@2.36?distro=debian-12']);
+  });
+});

@@ -145,3 +145,30 @@ describe('SPDX serialisations', () => {
     }
   });
 });
+
+describe('an image SPDX document with its operating system', () => {
+  it('lists the packages, not the OPERATING_SYSTEM package, and what it contains hangs from the image', async () => {
+    const pkg = (id: string, name: string, extra: Record<string, unknown> = {}) => ({ SPDXID: id, name, downloadLocation: 'NOASSERTION', ...extra });
+    const purl = (locator: string) => ({ externalRefs: [{ referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: locator }] });
+    const text = JSON.stringify({
+      spdxVersion: 'SPDX-2.3', SPDXID: 'SPDXRef-DOCUMENT', name: 'img', dataLicense: 'CC0-1.0',
+      packages: [
+        pkg('SPDXRef-Image', 'shop/api', { primaryPackagePurpose: 'CONTAINER', versionInfo: 'sha256:ab' }),
+        pkg('SPDXRef-OS', 'debian', { primaryPackagePurpose: 'OPERATING_SYSTEM', versionInfo: '12' }),
+        pkg('SPDXRef-curl', 'curl', { versionInfo: '7.88.1', ...purl('pkg:deb/debian/curl@7.88.1?distro=debian-12') }),
+        pkg('SPDXRef-libc6', 'libc6', { versionInfo: '2.36', ...purl('pkg:deb/debian/libc6@2.36?distro=debian-12') }),
+        pkg('SPDXRef-lodash', 'lodash', { versionInfo: '4.17.21', ...purl('pkg:npm/lodash@4.17.21') }),
+      ],
+      relationships: [
+        { spdxElementId: 'SPDXRef-DOCUMENT', relationshipType: 'DESCRIBES', relatedSpdxElement: 'SPDXRef-Image' },
+        { spdxElementId: 'SPDXRef-Image', relationshipType: 'CONTAINS', relatedSpdxElement: 'SPDXRef-OS' },
+        { spdxElementId: 'SPDXRef-Image', relationshipType: 'CONTAINS', relatedSpdxElement: 'SPDXRef-lodash' },
+        { spdxElementId: 'SPDXRef-OS', relationshipType: 'CONTAINS', relatedSpdxElement: 'SPDXRef-curl' },
+        { spdxElementId: 'SPDXRef-curl', relationshipType: 'DEPENDS_ON', relatedSpdxElement: 'SPDXRef-libc6' },
+      ],
+    });
+    const target = await importSbom(text, 'image.spdx.json');
+    expect(target.components.map((c) => c.name).sort()).toEqual(['debian/curl', 'debian/libc6', 'lodash']);
+    expect(target.components.filter((c) => c.direct).map((c) => c.name).sort()).toEqual(['debian/curl', 'lodash']);
+  });
+});

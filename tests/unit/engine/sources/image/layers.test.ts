@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { LayerApplier } from '../../../../../server/engine/sources/image/apply.ts';
-import { ImageError, detectImage, imagePlatforms, resolveInImage, unpackImage } from '../../../../../server/engine/sources/image/index.ts';
+import { ImageError, choosePlatform, detectImage, imagePlatforms, resolveInImage, unpackImage } from '../../../../../server/engine/sources/image/index.ts';
 import type { SquashedImage } from '../../../../../server/engine/sources/image/index.ts';
 import { resolveLimits } from '../../../../../server/engine/sources/limits.ts';
 import { tarball, useWorkspace } from '../archives.ts';
@@ -119,6 +119,16 @@ describe('platforms', () => {
     { platform: { os: 'linux', architecture: 'arm64', variant: 'v8' }, layers: [{ items: [file('arch', 'arm64')] }] },
     { platform: { os: 'linux', architecture: 'arm', variant: 'v7' }, layers: [{ items: [file('arch', 'armv7')] }] },
   ];
+
+  it('chooses among the platforms an input offers as the unpack does, naming them when none fits', () => {
+    const offered = ['linux/amd64', 'linux/arm64/v8', 'linux/arm/v7'];
+    expect(choosePlatform(offered, undefined)).toBe('linux/amd64');
+    expect(choosePlatform(offered, 'linux/arm64')).toBe('linux/arm64/v8');
+    expect(choosePlatform(offered, 'linux/arm/v7')).toBe('linux/arm/v7');
+    expect(choosePlatform(['linux/s390x'], undefined)).toBe('linux/s390x');
+    expect(() => choosePlatform(offered, 'linux/s390x')).toThrow('镜像中没有 linux/s390x 平台的镜像，可用平台：linux/amd64、linux/arm64/v8、linux/arm/v7');
+    expect(() => choosePlatform(['linux/arm64', 'linux/s390x'], undefined)).toThrow(/没有 linux\/amd64 平台/);
+  });
 
   it.each([false, true])('a multi-platform index (nested: %s): linux/amd64 by default, the platform asked for otherwise', async (nested) => {
     const tar = await layoutTar(await ociLayout(images, { nested }));
