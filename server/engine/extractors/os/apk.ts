@@ -2,10 +2,9 @@
 // package, `X:value` lines (P name, V version, A architecture, o origin = source package,
 // L licence, m maintainer, D dependencies, p provides, F folder / R file of the installed files),
 // records separated by empty lines. Packages the user asked for are listed in etc/apk/world.
-import { normalizeDeclared } from '../../matchers/licenses/expression.ts';
+import { licenseRef, normalizeDeclared } from '../../matchers/licenses/expression.ts';
 import type { Component, ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
 import { fileLocations, joinRoot, osPurl, readOptional, rootOf } from './common.ts';
-import { licenseRef } from './rpm/license.ts';
 import { findDistribution } from './os-release.ts';
 
 const APK_INSTALLED = /(?:^|\/)lib\/apk\/db\/installed$/;

@@ -11,13 +11,12 @@
 // the other packages' names and PROVIDES; the other desc files of that folder return nothing.
 //   purl  pkg:alpm/arch/<name>@<version>?arch=<arch>&distro=arch&upstream=<base>, as syft writes it
 //         (namespace: the os-release ID, `arch` without one; the version keeps its epoch, `1:…`).
-import { normalizeDeclared } from '../../matchers/licenses/expression.ts';
+import { licenseRef, normalizeDeclared } from '../../matchers/licenses/expression.ts';
 import type { Component, ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
 import { ExtractError } from '../../model.ts';
 import { purlOf } from '../../purl.ts';
 import { fileLocations, readOptional, rootOf } from './common.ts';
 import { distroQualifier, findDistribution, type Distribution } from './os-release.ts';
-import { licenseRef } from './rpm/license.ts';
 
 const DESC = /(?:^|\/)var\/lib\/pacman\/local\/[^/]+\/desc$/;
 const LOCAL_DB = /(?:^|\/)var\/lib\/pacman\/local$/;

@@ -188,6 +188,31 @@ const MAX_NORMALIZED = 10_000;
 /** Longer texts (a whole licence pasted in a field) are rare and not worth holding on to. */
 const MAX_REMEMBERED_LENGTH = 500;
 
+/** A licence name SPDX has no id for, as an SPDX LicenseRef (`custom` → `LicenseRef-custom`, `GPL+` → `LicenseRef-GPL-plus`). */
+export const licenseRef = (text: string): string =>
+  `LicenseRef-${text.replace(/\+/g, '-plus').replace(/[^A-Za-z0-9.]+/g, '-').replace(/^-+|-+$/g, '') || 'unknown'}`;
+
+/**
+ * An SPDX-style expression (upper-case operators, no parentheses) naming something SPDX has no id
+ * for (`MIT AND custom`): each operand on its own, the unknown ones kept as LicenseRefs. The
+ * whole-text correction would drop them, and with them an obligation. Null when no operand is known
+ * (then it is not an expression of licences at all).
+ */
+function operandwise(body: string): string | null {
+  if (/[()]/.test(body)) return null;
+  const parts = body.split(/\s+(AND|OR)\s+/);
+  if (parts.length < 3) return null;
+  let known = 0;
+  const out = parts.map((part, i) => {
+    if (i % 2 === 1) return part;
+    const id = normalizeDeclared(part);
+    if (id) known++;
+    const operand = id ?? licenseRef(part.trim());
+    return / (AND|OR) /.test(operand) ? `(${operand})` : operand;
+  });
+  return known ? out.join(' ') : null;
+}
+
 function normalizeUncached(text: string): string | null {
   const trimmed = text.trim();
   if (!trimmed || /^(unknown|none|n\/a|unlicensed|see license|see license in .*)$/i.test(trimmed)) return null;
@@ -211,7 +236,7 @@ function normalizeUncached(text: string): string | null {
       }
     }
   }
-  return correctOne(body);
+  return operandwise(body) ?? correctOne(body);
 }
 
 /** Licence ids of an expression (without exceptions), in order of appearance, deduplicated. */

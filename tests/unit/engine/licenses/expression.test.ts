@@ -38,6 +38,10 @@ describe('许可证表达式规范化', () => {
     ['LGPL-2.1+', 'LGPL-2.1-or-later'],
     ['GNU General Public License v2 or later', 'GPL-2.0-or-later'],
     ['Apache-2.0 WITH LLVM-exception', 'Apache-2.0 WITH LLVM-exception'],
+    // An operand SPDX has no id for is kept, never dropped with its obligation.
+    ['MIT AND custom', 'MIT AND LicenseRef-custom'],
+    ['MIT OR Apache-2.0 AND Foo Public License', 'MIT OR (Apache-2.0 AND LicenseRef-Foo-Public-License)'],
+    ['GPL-2.0+ AND custom OR BSD-3-Clause', '(GPL-2.0-or-later AND LicenseRef-custom) OR BSD-3-Clause'],
   ])('%s → %s', (input, expected) => {
     expect(normalizeDeclared(input)).toBe(expected);
   });

@@ -6,7 +6,7 @@
 // else through normalizeDeclared, and an operand neither knows is kept as `LicenseRef-<text>` so
 // nothing the package declares is dropped. Precedence is SPDX's (AND before OR); parentheses are
 // kept as written.
-import { normalizeDeclared } from '../../../matchers/licenses/expression.ts';
+import { licenseRef, normalizeDeclared } from '../../../matchers/licenses/expression.ts';
 
 /**
  * Fedora's legacy abbreviations whose meaning differs from a generic reading (Fedora's licence
@@ -40,8 +40,6 @@ export function rpmLicense(raw: string): string | null {
   return hit;
 }
 
-export const licenseRef = (text: string): string =>
-  `LicenseRef-${text.replace(/\+/g, '-plus').replace(/[^A-Za-z0-9.]+/g, '-').replace(/^-+|-+$/g, '') || 'unknown'}`;
 
 function leaf(text: string): string {
   const legacy = FEDORA_LEGACY[text.toLowerCase()];
