@@ -7,6 +7,7 @@
 // A write tells this process's index cache (kb/changes.ts) once it has committed: when the caller
 // hands a transaction, the caller signals advisoriesChanged on its database after its commit.
 import { sql } from 'kysely';
+import { isFixState } from '../../../contract/enums.ts';
 import { cnnvdSeveritySource, storedSeveritySource, type Advisory, type AffectedPackage, type ExploitDifficulty, type Level } from '../../engine/index.ts';
 import { advisoriesChanged } from '../../kb/changes.ts';
 import { randomToken } from '../../auth/tokens.ts';
@@ -185,6 +186,7 @@ async function insertChildren(trx: Db, items: { pk: number; record: AdvisoryReco
       vulnerable: jsonText(p.vulnerable),
       patched: jsonText(p.patched),
       fixed: jsonText(p.fixed),
+      fix_state: p.fixState ?? '',
     })));
   for (const part of chunks(affected, AFFECTED_ROWS_PER_STATEMENT)) await trx.insertInto('kb_affected').values(part).execute();
 }
@@ -412,7 +414,7 @@ export async function loadAdvisories(db: Db): Promise<Advisory[]> {
     }
     const affected = new Map<number, AffectedPackage[]>();
     for (const row of await db.selectFrom('kb_affected')
-      .select(['advisory_pk', 'ecosystem', 'distribution', 'name', 'ranges', 'versions', 'vulnerable', 'patched', 'fixed'])
+      .select(['advisory_pk', 'ecosystem', 'distribution', 'name', 'ranges', 'versions', 'vulnerable', 'patched', 'fixed', 'fix_state'])
       .where('advisory_pk', '>=', first).where('advisory_pk', '<=', last).orderBy('id').execute()) {
       const list = affected.get(row.advisory_pk) ?? [];
       list.push({
@@ -424,6 +426,7 @@ export async function loadAdvisories(db: Db): Promise<Advisory[]> {
         vulnerable: parseOr(row.vulnerable, []),
         patched: parseOr(row.patched, []),
         fixed: parseOr(row.fixed, []),
+        ...(isFixState(row.fix_state) ? { fixState: row.fix_state } : {}),
       });
       affected.set(row.advisory_pk, list);
     }

@@ -17,6 +17,28 @@ function releaseOf(parts: string[]): string | null {
   return digits ?? named[named.length - 1]!.toLowerCase();
 }
 
+/**
+ * SUSE's and openSUSE's products as the releases their systems' os-release name (matchers/
+ * distribution.ts): `SUSE:Linux Enterprise Server 15 SP5` → `sles:15.5` (every SLE 15 SP5 module
+ * ships to the same systems), `SUSE:Linux Enterprise Micro 5.5` → `sles-micro:5.5`,
+ * `openSUSE:Leap 15.5` → `opensuse-leap:15.5`, `openSUSE:Tumbleweed` → `opensuse-tumbleweed`.
+ */
+function suseDistribution(key: string, product: string): string {
+  const text = product.trim();
+  if (key === 'opensuse') {
+    if (/tumbleweed/i.test(text)) return 'opensuse-tumbleweed';
+    const version = /(\d+(?:\.\d+)*)/.exec(text)?.[1];
+    const id = /micro/i.test(text) ? 'opensuse-leap-micro' : 'opensuse-leap';
+    return version ? `${id}:${version}` : id;
+  }
+  const micro = /micro/i.test(text);
+  const m = /\b(\d+)(?:\.(\d+))?(?:\s*SP(\d+))?\b/i.exec(text);
+  const id = micro ? 'sles-micro' : 'sles';
+  if (!m) return id;
+  const minor = m[3] ?? m[2];
+  return minor ? `${id}:${m[1]}.${minor}` : `${id}:${m[1]}`;
+}
+
 export function mapOsvEcosystem(ecosystem: string): { ecosystem: string; distribution: string | null } {
   const [head = '', ...rest] = ecosystem.split(':');
   const key = head.trim().toLowerCase();
@@ -24,7 +46,10 @@ export function mapOsvEcosystem(ecosystem: string): { ecosystem: string; distrib
   if (language) return { ecosystem: language, distribution: null };
   const os = OSV_OS_ECOSYSTEMS[key];
   if (os) {
-    const release = releaseOf(rest);
+    if (key === 'suse' || key === 'opensuse') return { ecosystem: os.type, distribution: rest.length ? suseDistribution(key, rest.join(':')) : os.distro };
+    let release = releaseOf(rest);
+    // Red Hat's streams (`rhel_aus:8.2`, `rhel_eus:9.2`) ship to systems of the major release.
+    if (release && os.distro === 'redhat') release = release.split('.')[0]!;
     return { ecosystem: os.type, distribution: release ? `${os.distro}:${release}` : os.distro };
   }
   return { ecosystem: key || 'unknown', distribution: null };
@@ -134,6 +159,11 @@ export function osvRecord(doc: unknown): AdvisoryRecord {
       vulnerable: [],
       patched: [],
       fixed,
+      // OSV states no distribution status of its own: Debian, Ubuntu, Alpine, Red Hat, Rocky,
+      // Alma and SUSE list a release's source package under affected when it is vulnerable (with
+      // `fixed` once released) and leave it out when not affected; Ubuntu's ignored, deferred
+      // and needed all read "affected, no fix". OS entries keep that as their state.
+      ...(mapped.distribution !== null ? { fixState: fixed.length > 0 ? 'fixed' as const : 'affected' as const } : {}),
     });
   }
 

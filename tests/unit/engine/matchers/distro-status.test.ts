@@ -1,0 +1,99 @@
+// Distribution fix states in matching (issue 16 item 6): a not_affected statement for the exact
+// release produces no finding and beats an entry naming the distribution without a release;
+// will_not_fix, fix_deferred, end_of_life and under_investigation produce a finding marked with
+// that state and no fixed-in version; binary and source package entries of one flaw stay one
+// finding, and distinct flaws of the two lists never merge.
+import { describe, expect, it } from 'vitest';
+import type { Advisory, AffectedPackage } from '../../../../server/engine/matchers/advisory.ts';
+import { distributionKey } from '../../../../server/engine/matchers/distribution.ts';
+import { buildAdvisoryIndex, matchPackage, withDistribution } from '../../../../server/engine/matchers/vulnerabilities.ts';
+import { recommendedUpgrade } from '../../../../server/kb/advisory-view.ts';
+import { fixedInText } from '../../../../contract/enums.ts';
+
+const os = (over: Partial<AffectedPackage> & Pick<AffectedPackage, 'ecosystem' | 'name' | 'distribution'>): AffectedPackage => ({
+  ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }] }], versions: [], vulnerable: [], patched: [], fixed: [], ...over,
+});
+const advisory = (id: string, affected: AffectedPackage[], aliases: string[] = []): Advisory => ({
+  id, aliases, summary: id, level: 4, score: null, vector: null, exploit: 16, cwes: [], published: null, modified: null, withdrawn: false, affected,
+});
+
+describe('发行版修复状态', () => {
+  it('will_not_fix / end_of_life / fix_deferred / under_investigation 产生发现，标明状态、没有修复版本', () => {
+    const index = buildAdvisoryIndex([
+      advisory('CVE-2019-18276', [
+        os({ ecosystem: 'rpm', name: 'bash', distribution: 'redhat:8', fixState: 'will_not_fix' }),
+        os({ ecosystem: 'deb', name: 'bash', distribution: 'debian:9', fixState: 'end_of_life' }),
+        os({ ecosystem: 'deb', name: 'bash', distribution: 'debian:12', fixState: 'fix_deferred' }),
+        os({ ecosystem: 'deb', name: 'bash', distribution: 'ubuntu:22.04', fixState: 'under_investigation' }),
+        os({ ecosystem: 'deb', name: 'bash', distribution: 'ubuntu:24.04', ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '5.2.21-2ubuntu4' }] }], fixed: ['5.2.21-2ubuntu4'], fixState: 'fixed' }),
+      ]),
+    ]);
+    const state = (ecosystem: string, distribution: string, version: string) =>
+      matchPackage(index, { ecosystem, name: 'bash', version, distribution }).map((f) => [f.fixState, f.fixedVersions]);
+    expect(state('rpm', 'redhat:8', '4.4.20-4.el8_6')).toEqual([['will_not_fix', []]]);
+    expect(state('deb', 'debian:9', '4.4-5')).toEqual([['end_of_life', []]]);
+    expect(state('deb', 'debian:12', '5.2.15-2+b2')).toEqual([['fix_deferred', []]]);
+    expect(state('deb', 'ubuntu:22.04', '5.1-6ubuntu1')).toEqual([['under_investigation', []]]);
+    expect(state('deb', 'ubuntu:24.04', '5.2.21-2ubuntu3')).toEqual([['fixed', ['5.2.21-2ubuntu4']]]);
+    expect(state('deb', 'ubuntu:24.04', '5.2.21-2ubuntu4')).toEqual([]);
+    // Another release says nothing about this one.
+    expect(state('deb', 'debian:11', '5.1-2')).toEqual([]);
+  });
+
+  it('精确发行版本的 not_affected 不产生发现，并胜过不带版本号的通用条目', () => {
+    const index = buildAdvisoryIndex([
+      advisory('CVE-2023-0001', [
+        os({ ecosystem: 'rpm', name: 'openssl', distribution: 'redhat' }),
+        os({ ecosystem: 'rpm', name: 'openssl', distribution: 'redhat:9', ranges: [], fixState: 'not_affected' }),
+      ]),
+    ]);
+    const ids = (distribution: string) => matchPackage(index, { ecosystem: 'rpm', name: 'openssl', version: '1:3.0.7-24.el9', distribution }).map((f) => f.id);
+    expect(ids('redhat:9')).toEqual([]);
+    // Release 8 has no statement of its own: the general entry applies.
+    expect(ids('redhat:8')).toEqual(['CVE-2023-0001']);
+  });
+
+  it('源码包的 not_affected 同样取消二进制包名下的同一漏洞', () => {
+    const index = buildAdvisoryIndex([
+      advisory('DEBIAN-CVE-2024-0002', [os({ ecosystem: 'deb', name: 'libssl3', distribution: 'debian:12' })], ['CVE-2024-0002']),
+      advisory('CVE-2024-0002', [os({ ecosystem: 'deb', name: 'openssl', distribution: 'debian:12', ranges: [], fixState: 'not_affected' })]),
+    ]);
+    const ref = { ecosystem: 'deb', name: 'libssl3', version: '3.0.11-1~deb12u2', distribution: 'debian:12', source: { name: 'openssl', version: '3.0.11-1~deb12u2' } };
+    expect(matchPackage(index, ref)).toEqual([]);
+  });
+
+  it('二进制包与源码包各自的漏洞不会因编号位置相同而合并', () => {
+    const index = buildAdvisoryIndex([
+      advisory('CVE-2024-1000', [os({ ecosystem: 'deb', name: 'libssl3', distribution: 'debian:12' })]),
+      advisory('CVE-2024-2000', [os({ ecosystem: 'deb', name: 'openssl', distribution: 'debian:12', fixState: 'will_not_fix' })]),
+      advisory('DSA-5000-1', [os({ ecosystem: 'deb', name: 'openssl', distribution: 'debian:12', ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '3.0.12-1' }] }], fixed: ['3.0.12-1'] })], ['CVE-2024-1000']),
+    ]);
+    const ref = { ecosystem: 'deb', name: 'libssl3', version: '3.0.11-1~deb12u2', distribution: 'debian:12', source: { name: 'openssl', version: '3.0.11-1~deb12u2' } };
+    const findings = matchPackage(index, ref).map((f) => [f.id, f.fixState, f.fixedVersions]).sort();
+    expect(findings).toEqual([
+      ['CVE-2024-1000', 'fixed', ['3.0.12-1']],
+      ['CVE-2024-2000', 'will_not_fix', []],
+    ]);
+  });
+
+  it('按 purl 的 distro 限定符找到发行版本：红帽系与 SUSE 按公告的粒度', () => {
+    expect(distributionKey('rhel-8.6')).toBe('redhat:8');
+    expect(distributionKey('rocky-9.3')).toBe('rocky:9');
+    expect(distributionKey('almalinux-8.9')).toBe('almalinux:8');
+    expect(distributionKey('ol-8.7')).toBe('oracle:8');
+    expect(distributionKey('sles-15.5')).toBe('sles:15.5');
+    expect(distributionKey('opensuse-tumbleweed-20240101')).toBe('opensuse-tumbleweed');
+    const c = withDistribution({ ecosystem: 'rpm', purl: 'pkg:rpm/rocky/openssl-libs@3.0.7-24.el9?arch=x86_64&epoch=1&distro=rocky-9.3&upstream=openssl', version: '1:3.0.7-24.el9' });
+    expect([c.distribution, c.source]).toEqual(['rocky:9', { name: 'openssl', version: '1:3.0.7-24.el9' }]);
+  });
+
+  it('修复版本的文字与推荐升级说明发行版不修复的原因', () => {
+    expect(fixedInText(['1.2.3', '1.3.0'], 'fixed')).toBe('1.2.3, 1.3.0');
+    expect(fixedInText([], 'will_not_fix')).toBe('发行版不修复');
+    expect(fixedInText([], 'end_of_life')).toBe('发行版已停止支持');
+    expect(fixedInText([], 'affected')).toBe('暂无修复版本');
+    expect(fixedInText([], 'affected', ', ', '--')).toBe('--');
+    expect(recommendedUpgrade('rpm', '4.4.20-4.el8_6', [], 'will_not_fix')).toEqual({ version: null, reason: expect.stringContaining('发行版声明不修复') });
+    expect(recommendedUpgrade('rpm', '4.4.20-4.el8_6', []).reason).toContain('知识库中没有该漏洞的修复版本');
+  });
+});
