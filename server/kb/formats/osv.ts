@@ -85,6 +85,13 @@ export function summaryOf(summary: string | null, details: string): string {
   return first.length > 300 ? `${first.slice(0, 297)}...` : first;
 }
 
+/** An OS entry stating that no version is affected: every range is `introduced 0, fixed 0` and no version is listed. */
+function notAffectedStatement(ranges: OsvRange[], versions: string[]): boolean {
+  if (versions.length > 0 || ranges.length === 0) return false;
+  return ranges.every((r) => r.type !== 'GIT' && r.events.length > 0 && r.events.some((e) => e.fixed === '0')
+    && r.events.every((e) => (e.introduced === undefined || e.introduced === '0') && (e.fixed === undefined || e.fixed === '0') && e.last_affected === undefined && e.limit === undefined));
+}
+
 export function parseOsv(text: string, fileName: string): AdvisoryRecord {
   const doc = parseDocument(text, fileName);
   return osvRecord(doc);
@@ -101,12 +108,15 @@ export function osvRecord(doc: unknown): AdvisoryRecord {
 
   const cvss: CvssInput[] = [];
   const severities: { type: string; score: string }[] = [];
+  // A distribution's own rating where no CVSS is given: Ubuntu's priority (`{type: Ubuntu, score: medium}`).
+  let distroRating: string | null = null;
   const addSeverity = (list: unknown) => {
     if (!Array.isArray(list)) return;
     for (const s of list) {
       if (!isObject(s) || typeof s.type !== 'string' || typeof s.score !== 'string') continue;
       severities.push({ type: s.type, score: s.score });
       if (/^CVSS/i.test(s.type)) cvss.push({ type: s.type, vector: s.score });
+      else if (/^ubuntu$/i.test(s.type)) distroRating ??= s.score;
     }
   };
   addSeverity(doc.severity);
@@ -150,12 +160,19 @@ export function osvRecord(doc: unknown): AdvisoryRecord {
     const rawEcosystem = (pkg.ecosystem as string).trim();
     if (!ecosystems.includes(rawEcosystem)) ecosystems.push(rawEcosystem);
     const mapped = mapOsvEcosystem(rawEcosystem);
+    const versions = ((entry.versions as unknown[] | undefined) ?? []).filter((v) => typeof v === 'string' || typeof v === 'number').map(String);
+    if (mapped.distribution !== null && notAffectedStatement(ranges, versions)) {
+      // Alpine's secdb writes "fixed in 0" for a branch whose package was never affected (aports'
+      // secfixes `0:` key); its OSV records carry that as `introduced 0, fixed 0`.
+      affected.push({ ecosystem: mapped.ecosystem, distribution: mapped.distribution, name: normalizePackageName(mapped.ecosystem, pkg.name as string), ranges: [], versions: [], vulnerable: [], patched: [], fixed: [], fixState: 'not_affected' });
+      continue;
+    }
     affected.push({
       ecosystem: mapped.ecosystem,
       distribution: mapped.distribution,
       name: normalizePackageName(mapped.ecosystem, pkg.name as string),
       ranges,
-      versions: ((entry.versions as unknown[] | undefined) ?? []).filter((v) => typeof v === 'string' || typeof v === 'number').map(String),
+      versions,
       vulnerable: [],
       patched: [],
       fixed,
@@ -176,10 +193,13 @@ export function osvRecord(doc: unknown): AdvisoryRecord {
     .map((r) => ({ type: typeof r.type === 'string' ? r.type : 'WEB', url: r.url as string }));
 
   const databaseSpecific = isObject(doc.database_specific) ? doc.database_specific : {};
-  const assessment = assessSeverity(cvss, str(databaseSpecific.severity), severityDatabase('osv', id));
+  const assessment = assessSeverity(cvss, str(databaseSpecific.severity) ?? distroRating, severityDatabase('osv', id));
   const cwes = strings(databaseSpecific.cwe_ids);
   const details = typeof doc.details === 'string' ? doc.details : '';
-  const aliases = [...new Set(strings(doc.aliases).map((a) => a.trim()).filter((a) => a && a !== id))];
+  // Distributions' records (UBUNTU-CVE-…, ALPINE-CVE-…, RHSA, RLSA, SUSE-SU, …) name the flaws they
+  // are about in `upstream` rather than `aliases` (OSV 1.7): both are the record's other ids, so the
+  // distribution's statement and the CVE's other records are one finding.
+  const aliases = [...new Set([...strings(doc.aliases), ...strings(doc.upstream)].map((a) => a.trim()).filter((a) => a && a !== id))];
 
   return {
     advisory: {

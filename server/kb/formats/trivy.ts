@@ -86,12 +86,26 @@ const TRIVY_STATUS: Record<string, FixState> = {
   will_not_fix: 'will_not_fix', fix_deferred: 'fix_deferred', end_of_life: 'end_of_life',
 };
 
-function fixStateOf(fixedVersion: string | null, status: unknown): FixState {
+/** Debian's tracker states as older trivy databases give them (`State: postponed`). */
+const DEBIAN_STATE: Record<string, FixState> = {
+  postponed: 'fix_deferred', ignored: 'will_not_fix', 'end-of-life': 'end_of_life', undetermined: 'under_investigation',
+  'not-affected': 'not_affected', 'no-dsa': 'affected', unfixed: 'affected',
+};
+
+function fixStateOf(fixedVersion: string | null, status: unknown, state?: unknown): FixState {
   if (fixedVersion) return 'fixed';
   const key = typeof status === 'number' ? String(status) : typeof status === 'string' ? status.trim().toLowerCase() : '';
-  const state = TRIVY_STATUS[key];
-  return state && state !== 'fixed' ? state : 'affected';
+  const byStatus = TRIVY_STATUS[key];
+  if (byStatus && byStatus !== 'fixed' && byStatus !== 'affected') return byStatus;
+  const byState = typeof state === 'string' ? DEBIAN_STATE[state.trim().toLowerCase()] : undefined;
+  return byState ?? 'affected';
 }
+
+/** SUSE names service packs `15-SP3`; its systems' os-release says `15.3` (matchers/distribution.ts). */
+const releaseOfBucket = (distro: string, release: string): string => {
+  const sp = /^(\d+)-sp(\d+)$/i.exec(release);
+  return sp && (distro === 'sles' || distro === 'sles-micro') ? `${sp[1]}.${sp[2]}` : release;
+};
 
 function bucketsOf(doc: unknown): Bucket[] {
   if (!Array.isArray(doc)) throw new Error('trivy 数据文件应为 {bucket, pairs} 列表');
@@ -233,11 +247,11 @@ export async function parseTrivyDb(dir: string): Promise<TrivyParseResult> {
           } else if (os) {
             const [re, type, distro] = os;
             const release = re.exec(lower)?.[1]?.trim();
-            const distribution = release ? `${distro}:${release}` : distro;
+            const distribution = release ? `${distro}:${releaseOfBucket(distro, release)}` : distro;
             const fixedVersion = str(value.FixedVersion) ?? strings(list(value.Entries).map((e) => (isObject(e) ? e.FixedVersion : null)))[0] ?? null;
             const status = value.Status ?? list(value.Entries).map((e) => (isObject(e) ? e.Status : undefined)).find((x) => x !== undefined);
             const acc = entryFor(key);
-            acc.affected.push(osPackage(type, distribution, rawName, fixedVersion, fixStateOf(fixedVersion, status)));
+            acc.affected.push(osPackage(type, distribution, rawName, fixedVersion, fixStateOf(fixedVersion, status, value.State)));
             for (const vendorId of [...strings(value.VendorIDs), ...strings(value.VendorIds)]) acc.aliases.add(vendorId);
             for (const e of list(value.Entries)) if (isObject(e)) for (const v of strings(e.VendorIds)) acc.aliases.add(v);
             acc.origins.add(origin);

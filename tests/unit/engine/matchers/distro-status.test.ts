@@ -97,3 +97,79 @@ describe('发行版修复状态', () => {
     expect(recommendedUpgrade('rpm', '4.4.20-4.el8_6', []).reason).toContain('知识库中没有该漏洞的修复版本');
   });
 });
+
+describe('发行版的 OSV 与 trivy 记录', () => {
+  it('OSV 生态名映射到系统的发行版本（红帽取主版本，SUSE 取服务包）', async () => {
+    const { mapOsvEcosystem } = await import('../../../../server/kb/formats/osv.ts');
+    const map = (e: string) => mapOsvEcosystem(e).distribution;
+    expect(map('Red Hat:enterprise_linux:9::appstream')).toBe('redhat:9');
+    expect(map('Red Hat:rhel_aus:8.2::appstream')).toBe('redhat:8');
+    expect(map('Rocky Linux:8')).toBe('rocky:8');
+    expect(map('AlmaLinux:9')).toBe('almalinux:9');
+    expect(map('SUSE:Linux Enterprise Server 15 SP5')).toBe('sles:15.5');
+    expect(map('SUSE:Linux Enterprise Module for Basesystem 15 SP7')).toBe('sles:15.7');
+    expect(map('SUSE:Linux Enterprise Server 15 SP6-LTSS')).toBe('sles:15.6');
+    expect(map('SUSE:Linux Enterprise Micro 5.5')).toBe('sles-micro:5.5');
+    expect(map('openSUSE:Leap 15.6')).toBe('opensuse-leap:15.6');
+    expect(map('openSUSE:Tumbleweed')).toBe('opensuse-tumbleweed');
+    expect(map('Ubuntu:Pro:14.04:LTS')).toBe('ubuntu:14.04');
+  });
+
+  it('OSV：upstream 是记录的其他编号，Alpine 的 fixed 0 即不受影响，Ubuntu 优先级作评级，未修复的发行版条目为 affected', async () => {
+    const { osvRecord } = await import('../../../../server/kb/formats/osv.ts');
+    const record = osvRecord({
+      id: 'ALPINE-CVE-2023-45853', upstream: ['CVE-2023-45853'],
+      affected: [
+        { package: { ecosystem: 'Alpine:v3.18', name: 'zlib' }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '0' }] }] },
+        { package: { ecosystem: 'Alpine:v3.19', name: 'zlib' }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '1.3.1-r0' }] }] },
+        { package: { ecosystem: 'Alpine:v3.20', name: 'zlib' }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }] }] },
+      ],
+    });
+    expect(record.advisory.aliases).toEqual(['CVE-2023-45853']);
+    expect(record.advisory.affected.map((p) => [p.distribution, p.fixState, p.fixed])).toEqual([
+      ['alpine:3.18', 'not_affected', []],
+      ['alpine:3.19', 'fixed', ['1.3.1-r0']],
+      ['alpine:3.20', 'affected', []],
+    ]);
+    const ubuntu = osvRecord({ id: 'UBUNTU-CVE-2025-38094', upstream: ['CVE-2025-38094'], severity: [{ type: 'Ubuntu', score: 'medium' }], affected: [] });
+    expect([ubuntu.advisory.level, ubuntu.advisory.aliases]).toEqual([4, ['CVE-2025-38094']]);
+    // Language packages carry no distribution statement.
+    const npm = osvRecord({ id: 'GHSA-x', affected: [{ package: { ecosystem: 'npm', name: 'a' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '0' }] }] }] });
+    expect(npm.advisory.affected[0]!.fixState).toBeUndefined();
+  });
+
+  it('trivy：Status 的各状态、Debian 旧格式的 State、not_affected 条目保留（不再丢弃）、SUSE 服务包', async () => {
+    const { parseTrivyDb } = await import('../../../../server/kb/formats/trivy.ts');
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dir = await mkdtemp(path.join(tmpdir(), 'cairn-trivy-'));
+    try {
+      await writeFile(path.join(dir, 'vulnerability.yaml'), '- bucket: vulnerability\n  pairs: []\n');
+      await writeFile(path.join(dir, 'data-source.yaml'), '- bucket: data-source\n  pairs: []\n');
+      await writeFile(path.join(dir, 'os.yaml'), [
+        '- bucket: debian 12', '  pairs:', '    - bucket: openssl', '      pairs:',
+        ...[1, 2, 4, 5, 6, 7].map((s) => `        - key: CVE-2024-000${s}\n          value:\n            Status: ${s}`),
+        '        - key: CVE-2024-0010', '          value:', '            State: ignored',
+        '        - key: CVE-2024-0011', '          value:', '            FixedVersion: 3.0.11-1~deb12u2', '            Status: 3',
+        '- bucket: SUSE Linux Enterprise 15-SP5', '  pairs:', '    - bucket: libopenssl3', '      pairs:',
+        '        - key: SUSE-SU-2024:0001-1', '          value:', '            FixedVersion: 3.0.8-150500.5.8.1',
+      ].join('\n'));
+      const result = await parseTrivyDb(dir);
+      expect(result.errors).toEqual([]);
+      const states = Object.fromEntries(result.records.map((r) => [r.advisory.id, r.advisory.affected.map((p) => `${p.distribution} ${p.fixState}`).join()]));
+      expect(states).toEqual({
+        'CVE-2024-0001': 'debian:12 not_affected', 'CVE-2024-0002': 'debian:12 affected', 'CVE-2024-0004': 'debian:12 under_investigation',
+        'CVE-2024-0005': 'debian:12 will_not_fix', 'CVE-2024-0006': 'debian:12 fix_deferred', 'CVE-2024-0007': 'debian:12 end_of_life',
+        'CVE-2024-0010': 'debian:12 will_not_fix', 'CVE-2024-0011': 'debian:12 fixed', 'SUSE-SU-2024:0001-1': 'sles:15.5 fixed',
+      });
+      // A not_affected statement matches no version.
+      const index = buildAdvisoryIndex(result.records.map((r) => r.advisory));
+      const ids = matchPackage(index, { ecosystem: 'deb', name: 'openssl', version: '3.0.11-1~deb12u1', distribution: 'debian:12' }).map((f) => f.id).sort();
+      expect(ids).not.toContain('CVE-2024-0001');
+      expect(ids).toContain('CVE-2024-0011');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
