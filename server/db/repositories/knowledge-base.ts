@@ -109,6 +109,12 @@ interface Existing {
   source: string;
   modified: string | null;
   document: string;
+  /**
+   * A distribution's entry stored before fix states were kept (migration 0016, fix_state ''): the
+   * record is written again even when its document is unchanged, so a re-import of the same dump
+   * brings the states (and what else the parser now reads, such as OSV `upstream` ids).
+   */
+  stale: unknown;
 }
 
 function advisoryRow(record: AdvisoryRecord, idMap: Map<string, { cnnvd: string | null; cnvd: string | null }>, now: string) {
@@ -152,6 +158,9 @@ async function loadExisting(trx: Db, ids: string[]): Promise<Map<string, Existin
     const rows = await trx
       .selectFrom('kb_advisories')
       .select(['id', 'advisory_id', 'source', 'modified', 'document'])
+      .select((eb) => eb.exists(eb.selectFrom('kb_affected').select(sql`1`.as('one'))
+        .whereRef('kb_affected.advisory_pk', '=', 'kb_advisories.id')
+        .where('kb_affected.distribution', 'is not', null).where('kb_affected.fix_state', '=', '')).as('stale'))
       .where('advisory_id', 'in', part)
       .execute();
     for (const row of rows) found.set(row.advisory_id, row);
@@ -220,7 +229,8 @@ export async function saveAdvisories(db: Db, records: AdvisoryRecord[]): Promise
       const incoming = timeOf(normalizeTimestamp(record.advisory.modified));
       const stored = timeOf(row.modified);
       if (incoming !== null && stored !== null && incoming < stored) { result.unchanged++; continue; }
-      if (incoming === stored && canonicalJson(JSON.parse(row.document)) === canonicalJson(JSON.parse(jsonText(record.document)))) {
+      const stale = Boolean(Number(row.stale)) && record.advisory.affected.some((p) => p.fixState !== undefined);
+      if (!stale && incoming === stored && canonicalJson(JSON.parse(row.document)) === canonicalJson(JSON.parse(jsonText(record.document)))) {
         result.unchanged++;
         continue;
       }

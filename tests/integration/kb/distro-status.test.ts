@@ -209,4 +209,19 @@ describe.each(databases)('发行版漏洞：导入与按源码包、发行版本
     });
     expect(only(leap, 'libopenssl1_1')).toEqual({ ids: ['openSUSE-SU-2020:0062-1'], fixState: 'fixed', fixedVersions: ['1.1.0i-lp151.8.6.1'] });
   });
+
+  it('a knowledge base imported before fix states were kept gets them from a re-import of the same data, once', async () => {
+    // What migration 0016 leaves of an earlier import: distribution entries without a state.
+    await kb.db.updateTable('kb_affected').set({ fix_state: '' }).where('distribution', 'is not', null).execute();
+    const again = await importKnowledge(kb.db, TRIVY_DB);
+    expect(again.updated).toBeGreaterThan(0);
+    const osv = await importKnowledge(kb.db, OSV_FIXTURES);
+    expect(osv).toMatchObject({ updated: 4, unchanged: 0 });
+    const states = await kb.db.selectFrom('kb_affected').select('fix_state').where('distribution', 'is not', null).execute();
+    expect(states.filter((r) => r.fix_state === '')).toEqual([]);
+    const bash = (await loadAdvisories(kb.db)).find((a) => a.id === 'CVE-2019-18276')!;
+    expect(bash.affected.map((p) => `${p.distribution} ${p.fixState}`)).toEqual(expect.arrayContaining(['redhat:7 will_not_fix', 'debian:9 end_of_life']));
+    const third = await importKnowledge(kb.db, TRIVY_DB);
+    expect([third.imported, third.updated]).toEqual([0, 0]);
+  });
 });
