@@ -85,6 +85,25 @@ export function summaryOf(summary: string | null, details: string): string {
   return first.length > 300 ? `${first.slice(0, 297)}...` : first;
 }
 
+/**
+ * Chainguard's and Wolfi's advisory events (`ecosystem_specific.components[].latest_event_status`)
+ * for an entry without a fix: fix_not_planned → will_not_fix, pending_upstream_fix →
+ * fix_deferred, detection → under_investigation; anything else (true_positive_determination,
+ * analysis_not_planned) stays affected. A false_positive_determination comes as `fixed 0`.
+ */
+const CHAINGUARD_EVENT: Record<string, 'will_not_fix' | 'fix_deferred' | 'under_investigation'> = {
+  fix_not_planned: 'will_not_fix', pending_upstream_fix: 'fix_deferred', detection: 'under_investigation',
+};
+function eventState(specific: unknown): 'affected' | 'will_not_fix' | 'fix_deferred' | 'under_investigation' {
+  const components = isObject(specific) && Array.isArray(specific.components) ? specific.components : [];
+  const states = components
+    .map((c) => (isObject(c) && typeof c.latest_event_status === 'string' ? CHAINGUARD_EVENT[c.latest_event_status.trim().toLowerCase().replace(/-/g, '_')] : undefined));
+  // One component still vulnerable without a statement makes the package plainly affected.
+  if (states.length === 0 || states.some((s) => s === undefined)) return 'affected';
+  for (const state of ['will_not_fix', 'fix_deferred', 'under_investigation'] as const) if (states.includes(state)) return state;
+  return 'affected';
+}
+
 /** An OS entry stating that no version is affected: every range is `introduced 0, fixed 0` and no version is listed. */
 function notAffectedStatement(ranges: OsvRange[], versions: string[]): boolean {
   if (versions.length > 0 || ranges.length === 0) return false;
@@ -179,8 +198,8 @@ export function osvRecord(doc: unknown): AdvisoryRecord {
       // OSV states no distribution status of its own: Debian, Ubuntu, Alpine, Red Hat, Rocky,
       // Alma and SUSE list a release's source package under affected when it is vulnerable (with
       // `fixed` once released) and leave it out when not affected; Ubuntu's ignored, deferred
-      // and needed all read "affected, no fix". OS entries keep that as their state.
-      ...(mapped.distribution !== null ? { fixState: fixed.length > 0 ? 'fixed' as const : 'affected' as const } : {}),
+      // and needed all read "affected, no fix". Chainguard and Wolfi say more per component.
+      ...(mapped.distribution !== null ? { fixState: fixed.length > 0 ? 'fixed' as const : eventState(entry.ecosystem_specific) } : {}),
     });
   }
 

@@ -133,6 +133,22 @@ describe('发行版的 OSV 与 trivy 记录', () => {
     ]);
     const ubuntu = osvRecord({ id: 'UBUNTU-CVE-2025-38094', upstream: ['CVE-2025-38094'], severity: [{ type: 'Ubuntu', score: 'medium' }], affected: [] });
     expect([ubuntu.advisory.level, ubuntu.advisory.aliases]).toEqual([4, ['CVE-2025-38094']]);
+    // Chainguard / Wolfi: the latest advisory event of the package's components.
+    const component = (status: string) => ({ components: [{ component_location: '/.PKGINFO', component_name: 'osv-scanner', component_type: 'apk', latest_event_status: status }] });
+    const wolfi = osvRecord({
+      id: 'CGA-g28p-h88f-jp6j', upstream: ['GHSA-vvjp-q62m-2vph'],
+      affected: [
+        { package: { ecosystem: 'Wolfi', name: 'osv-scanner' }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '0' }] }], ecosystem_specific: component('false_positive_determination') },
+        { package: { ecosystem: 'Chainguard', name: 'a' }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }] }], ecosystem_specific: component('detection') },
+        { package: { ecosystem: 'Chainguard', name: 'b' }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }] }], ecosystem_specific: component('fix_not_planned') },
+        { package: { ecosystem: 'Chainguard', name: 'c' }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }] }], ecosystem_specific: component('pending_upstream_fix') },
+        { package: { ecosystem: 'Chainguard', name: 'd' }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }] }], ecosystem_specific: component('true_positive_determination') },
+        { package: { ecosystem: 'Chainguard', name: 'e' }, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '1.7.3-r0' }] }], ecosystem_specific: component('fixed') },
+      ],
+    });
+    expect(wolfi.advisory.affected.map((p) => `${p.distribution} ${p.name} ${p.fixState}`)).toEqual([
+      'wolfi osv-scanner not_affected', 'chainguard a under_investigation', 'chainguard b will_not_fix', 'chainguard c fix_deferred', 'chainguard d affected', 'chainguard e fixed',
+    ]);
     // Language packages carry no distribution statement.
     const npm = osvRecord({ id: 'GHSA-x', affected: [{ package: { ecosystem: 'npm', name: 'a' }, ranges: [{ type: 'SEMVER', events: [{ introduced: '0' }, { fixed: '0' }] }] }] });
     expect(npm.advisory.affected[0]!.fixState).toBeUndefined();
