@@ -177,7 +177,7 @@ export const GLOSSARY = {
     meaning: 'For one finding: the smallest fixed version above the installed one, in the ecosystem\'s version order, or why none can be named; computed when read, not stored. Not 推荐版本 (recommendVersion): that is, per component, the nearest version no known advisory affects.',
   },
   fixState: {
-    ui: ['修复状态', '发行版状态'],
+    ui: ['发行版状态', '修复状态'],
     spec: '— (issue 16 item 6: a distribution\'s fix status per release)',
     code: ['fixState', 'FixState', 'FIX_STATE_LABEL', 'NO_FIX_LABEL', 'fixedInText', 'AffectedPackage.fixState', 'Finding.fixState'],
     tables: ['kb_affected.fix_state', 'run_vulnerabilities.fix_state'],
