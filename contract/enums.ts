@@ -379,7 +379,6 @@ export const FIX_STATE_LABEL = {
   not_affected: '不受影响',
 } as const;
 export type FixState = keyof typeof FIX_STATE_LABEL;
-export const FIX_STATES = Object.keys(FIX_STATE_LABEL) as FixState[];
 export const isFixState = (value: unknown): value is FixState => typeof value === 'string' && Object.hasOwn(FIX_STATE_LABEL, value);
 
 /** What a finding's 修复版本 reads when it has none: why (发行版不修复 …) or 暂无修复版本. */
