@@ -94,7 +94,7 @@ test('发行版不修复：任务漏洞列表、漏洞详情抽屉、组件抽�
   await page.getByRole('tab', { name: '影响项目' }).click();
   const affected = page.locator('table.cairn-affected-table');
   await expect(affected).toContainText('发行版状态');
-  await expect(affected.locator('tr', { hasText: 'redhat:7' }).getByTestId('fix-state')).toHaveText('不修复');
-  await expect(affected.locator('tr', { hasText: 'debian:9' }).getByTestId('fix-state')).toHaveText('已停止支持');
+  await expect(affected.locator('tr', { hasText: 'Red Hat Enterprise Linux 7' }).getByTestId('fix-state')).toHaveText('不修复');
+  await expect(affected.locator('tr', { hasText: 'Debian 9' }).getByTestId('fix-state')).toHaveText('已停止支持');
   await page.screenshot({ path: shot('4-kb-detail'), fullPage: true });
 });

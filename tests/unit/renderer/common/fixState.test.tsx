@@ -35,7 +35,21 @@ describe('修复版本与发行版状态', () => {
     expect(text(html)).toContain('不修复');
     expect(text(html)).toContain('不受影响');
     expect(text(html)).toContain('已修复');
+    expect(text(html)).toContain('发行版：Red Hat Enterprise Linux 7');
+    expect(text(html)).toContain('发行版：Ubuntu 24.04');
     // A language package's advisory has no distribution statements: no column.
     expect(renderToStaticMarkup(<AffectedPackagesTable affected={[row({ ecosystem: 'npm', distribution: null, name: 'lodash' })]} />)).not.toContain('发行版状态');
+  });
+});
+
+describe('发行版名称', () => {
+  it('names releases as people do', async () => {
+    const { distributionLabel } = await import('../../../../contract/ecosystems.ts');
+    expect(distributionLabel('redhat:8')).toBe('Red Hat Enterprise Linux 8');
+    expect(distributionLabel('sles:15.5')).toBe('SUSE Linux Enterprise 15 SP5');
+    expect(distributionLabel('sles:15')).toBe('SUSE Linux Enterprise 15');
+    expect(distributionLabel('opensuse-leap:15.6')).toBe('openSUSE Leap 15.6');
+    expect(distributionLabel('wolfi')).toBe('Wolfi');
+    expect(distributionLabel('something:1')).toBe('something:1');
   });
 });
