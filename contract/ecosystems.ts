@@ -35,8 +35,8 @@ export const OSV_OS_ECOSYSTEMS: Readonly<Record<string, { type: 'deb' | 'apk' | 
   'red hat': { type: 'rpm', distro: 'redhat' },
   'rocky linux': { type: 'rpm', distro: 'rocky' },
   almalinux: { type: 'rpm', distro: 'almalinux' },
-  suse: { type: 'rpm', distro: 'suse' },
-  opensuse: { type: 'rpm', distro: 'opensuse' },
+  suse: { type: 'rpm', distro: 'sles' },
+  opensuse: { type: 'rpm', distro: 'opensuse-leap' },
   mageia: { type: 'rpm', distro: 'mageia' },
   'photon os': { type: 'rpm', distro: 'photon' },
   'azure linux': { type: 'rpm', distro: 'azurelinux' },
@@ -47,4 +47,28 @@ export const OSV_OS_ECOSYSTEMS: Readonly<Record<string, { type: 'deb' | 'apk' | 
 export function purlTypeOfOsvEcosystem(ecosystem: string): string | null {
   const key = (ecosystem.split(':')[0] ?? '').trim().toLowerCase();
   return OSV_LANGUAGE_PURL_TYPE[key] ?? OSV_OS_ECOSYSTEMS[key]?.type ?? null;
+}
+
+/** Distribution ids as the knowledge base stores them (`redhat:8`, `sles:15.5`) → the names people use. */
+const DISTRIBUTION_NAMES: Readonly<Record<string, string>> = {
+  debian: 'Debian', ubuntu: 'Ubuntu', alpine: 'Alpine', wolfi: 'Wolfi', chainguard: 'Chainguard', alpaquita: 'Alpaquita',
+  redhat: 'Red Hat Enterprise Linux', rocky: 'Rocky Linux', almalinux: 'AlmaLinux', centos: 'CentOS', oracle: 'Oracle Linux',
+  amazon: 'Amazon Linux', sles: 'SUSE Linux Enterprise', 'sles-micro': 'SUSE Linux Enterprise Micro', 'opensuse-leap': 'openSUSE Leap',
+  'opensuse-leap-micro': 'openSUSE Leap Micro', 'opensuse-tumbleweed': 'openSUSE Tumbleweed', photon: 'Photon OS',
+  mariner: 'CBL-Mariner', azurelinux: 'Azure Linux', mageia: 'Mageia', openeuler: 'openEuler',
+};
+
+/**
+ * A distribution release for people: `redhat:8` → Red Hat Enterprise Linux 8, `sles:15.5` →
+ * SUSE Linux Enterprise 15 SP5, `ubuntu:22.04` → Ubuntu 22.04; an unknown id is shown as it is.
+ */
+export function distributionLabel(distribution: string): string {
+  const colon = distribution.indexOf(':');
+  const id = colon < 0 ? distribution : distribution.slice(0, colon);
+  const release = colon < 0 ? '' : distribution.slice(colon + 1);
+  const name = DISTRIBUTION_NAMES[id];
+  if (!name) return distribution;
+  if (!release) return name;
+  const sp = id === 'sles' ? /^(\d+)\.(\d+)$/.exec(release) : null;
+  return sp && sp[2] !== '0' ? `${name} ${sp[1]} SP${sp[2]}` : `${name} ${release}`;
 }

@@ -381,6 +381,47 @@ export const VEX_LABEL = {
 } as const;
 export type VexCode = CodeOf<typeof VEX_LABEL>;
 
+/**
+ * A distribution's statement about one source package in one release (issue 16 item 6), as its
+ * security tracker gives it: fixed (with the fixed-in version), affected (no fix yet), and the
+ * states that say no fix is coming or is known (trivy's Status; Debian, Ubuntu, Red Hat, SUSE
+ * trackers). Stored per affected entry (kb_affected.fix_state) and per finding
+ * (run_vulnerabilities.fix_state); not_affected entries never produce a finding.
+ */
+export const FIX_STATE_LABEL = {
+  fixed: '已修复',
+  affected: '受影响',
+  will_not_fix: '不修复',
+  fix_deferred: '延期修复',
+  end_of_life: '已停止支持',
+  under_investigation: '调查中',
+  not_affected: '不受影响',
+} as const;
+export type FixState = keyof typeof FIX_STATE_LABEL;
+export const isFixState = (value: unknown): value is FixState => typeof value === 'string' && Object.hasOwn(FIX_STATE_LABEL, value);
+
+/** What a finding's 修复版本 reads when it has none: why (发行版不修复 …) or 暂无修复版本. */
+export const NO_FIX_LABEL = {
+  fixed: '暂无修复版本',
+  affected: '暂无修复版本',
+  will_not_fix: '发行版不修复',
+  fix_deferred: '发行版延期修复',
+  end_of_life: '发行版已停止支持',
+  under_investigation: '发行版调查中',
+  not_affected: '发行版声明不受影响',
+} as const satisfies Record<FixState, string>;
+
+/**
+ * A finding's 修复版本 as one text, for every screen and report: its fixed versions joined by
+ * `separator`, else why there is none (发行版不修复 …), else `empty` (暂无修复版本, or the reports' dash).
+ */
+export function fixedInText(fixedVersions: readonly string[], fixState: FixState | null | undefined, separator = ', ', empty?: string): string {
+  if (fixedVersions.length > 0) return fixedVersions.join(separator);
+  const state = fixState ?? 'affected';
+  if (state === 'affected' || state === 'fixed') return empty ?? NO_FIX_LABEL.affected;
+  return NO_FIX_LABEL[state];
+}
+
 // ---------------------------------------------------------------------------------------------
 // Strategy, component, project (doc 1 §3, doc 2 §3, §9)
 

@@ -176,6 +176,13 @@ export const GLOSSARY = {
     tables: [],
     meaning: 'For one finding: the smallest fixed version above the installed one, in the ecosystem\'s version order, or why none can be named; computed when read, not stored. Not 推荐版本 (recommendVersion): that is, per component, the nearest version no known advisory affects.',
   },
+  fixState: {
+    ui: ['发行版状态', '修复状态'],
+    spec: '— (issue 16 item 6: a distribution\'s fix status per release)',
+    code: ['fixState', 'FixState', 'FIX_STATE_LABEL', 'NO_FIX_LABEL', 'fixedInText', 'AffectedPackage.fixState', 'Finding.fixState'],
+    tables: ['kb_affected.fix_state', 'run_vulnerabilities.fix_state'],
+    meaning: 'What a distribution says of one source package in one release: 已修复 (with the fixed-in version), 受影响, 不修复, 延期修复, 已停止支持, 调查中 or 不受影响; a finding without a fixed-in version reads 发行版不修复 … instead of an empty 修复版本. Not VEX: that is the auditor\'s statement about the product.',
+  },
   weakness: {
     ui: ['CWE'],
     spec: 'cwe (CWE ids of an advisory)',

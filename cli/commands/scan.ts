@@ -18,7 +18,8 @@ export const scanUsage = `用法：cairn scan <目录、压缩包（zip/jar/war�
   --format, -f      输出格式：json（默认）、cyclonedx（CycloneDX 1.6 JSON）、spdx（SPDX 2.3 JSON）
   --output, -o      写入文件而不是标准输出
   --kb              用漏洞知识库（cairn kb import 生成的数据库文件）匹配漏洞；json 格式中每个组件
-                    增加 riskLevel 和 vulnerabilities（id、aliases、level、score、exploit、fixedVersions、summary）
+                    增加 riskLevel 和 vulnerabilities（id、aliases、level、score、exploit、fixedVersions、
+                    fixState（发行版修复状态：fixed、affected、will_not_fix 等）、summary）
 
 容器镜像（按内容识别，也可用 --image 从镜像仓库拉取；拉取到私有临时目录，分析后删除）：
   --image           从镜像仓库拉取并分析的镜像地址，例如 registry.example.com/team/app:1.0
@@ -270,7 +271,7 @@ async function addVulnerabilities(doc: JsonDocument, kbFile: string): Promise<st
     return {
       ...component,
       riskLevel: risk,
-      vulnerabilities: list.map((f) => ({ id: f.id, aliases: f.aliases, level: f.level, score: f.score, exploit: f.exploit, fixedVersions: f.fixedVersions, summary: f.summary })),
+      vulnerabilities: list.map((f) => ({ id: f.id, aliases: f.aliases, level: f.level, score: f.score, exploit: f.exploit, fixedVersions: f.fixedVersions, fixState: f.fixState, summary: f.summary })),
     };
   });
   doc.vulnerabilitySummary = { advisories: advisories.length, findings, levels };

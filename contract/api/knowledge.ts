@@ -4,7 +4,7 @@
 import { Type, type Static } from 'typebox';
 import { defineCall } from './define.ts';
 import { Nullable, PackageFields } from './kit.ts';
-import { LevelSchema, RiskLevelSchema } from './vulnerability.ts';
+import { FixStateSchema, LevelSchema, RiskLevelSchema } from './vulnerability.ts';
 
 export const VulnerabilityCheckRowSchema = Type.Object({
   /** The id as asked. */
@@ -43,7 +43,8 @@ export const ComponentCheckRowSchema = Type.Object({
   known: Type.Boolean(),
   findings: Type.Integer(),
   risk: RiskLevelSchema,
-  vulnerabilities: Type.Array(Type.Object({ id: Type.String(), level: LevelSchema, fixedVersions: Type.Array(Type.String()) })),
+  /** fixState: the distribution's fix status (FIX_STATE_LABEL); fixedInText shows both. */
+  vulnerabilities: Type.Array(Type.Object({ id: Type.String(), level: LevelSchema, fixedVersions: Type.Array(Type.String()), fixState: FixStateSchema })),
 });
 export type ComponentCheckRow = Static<typeof ComponentCheckRowSchema>;
 

@@ -342,6 +342,7 @@ export const zh = {
     fixedVersions: '修复版本',
     distribution: '发行版',
     noFix: '暂无修复版本',
+    fixState: '发行版状态',
     explicitVersions: (n: number) => `另列出 ${n} 个受影响版本`,
     listedVersions: '列出的受影响版本',
     showAllVersions: (n: number) => `展开全部 ${n} 个`,

@@ -140,6 +140,8 @@ export interface KbAffectedTable {
   patched: JsonText;
   /** string[] */
   fixed: JsonText;
+  /** FixState of a distribution's entry (migration 0016); '' when the ranges say it. */
+  fix_state: Defaulted<string>;
 }
 
 export interface KbIdMapTable {
@@ -380,6 +382,8 @@ export interface RunVulnerabilitiesTable {
   severity_source: Defaulted<string>;
   exploit: Defaulted<number>;
   fixed_versions: Defaulted<JsonText>;
+  /** FixState of the finding (migration 0016); '' when analysed before it. */
+  fix_state: Defaulted<string>;
   published: Timestamp | null;
   mark: Defaulted<number>;
   mark_remark: Defaulted<string>;

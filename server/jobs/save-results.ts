@@ -118,6 +118,7 @@ function findingRows(components: AnalysedComponent[]): RunResultRows['findings']
       severity_source: f.severitySource ?? '',
       exploit: f.exploit,
       fixed_versions: JSON.stringify(f.fixedVersions),
+      fix_state: f.fixState ?? '',
       published: f.published ?? null,
     };
   }));

@@ -5,6 +5,7 @@
 import cweNames from '../../resources/cwe/names.json' with { type: 'json' };
 import type { ReferenceGroup } from '../../contract/api/vulnerability.ts';
 import { schemeForEcosystem, type OsvRange } from '../engine/index.ts';
+import { isFixState, type FixState } from '../../contract/enums.ts';
 
 /** The text of a range that bounds nothing: every version is affected. */
 const ALL_VERSIONS = '全部版本';
@@ -129,18 +130,38 @@ interface UpgradeAdvice {
   reason: string;
 }
 
+/** Why there is no version to upgrade to, when the distribution said why (issue 16 item 6). */
+const NO_FIX_REASON: Partial<Record<FixState, string>> = {
+  will_not_fix: '发行版声明不修复该漏洞（不会发布修复版本），请评估影响并采取缓解措施，或更换软件包',
+  fix_deferred: '发行版已延期修复该漏洞，暂无修复版本，请关注发行版安全公告并采取缓解措施',
+  end_of_life: '该发行版本已停止支持，不会再发布修复版本，请升级到仍受支持的发行版本',
+  under_investigation: '发行版仍在调查该漏洞，暂无修复版本，请关注发行版安全公告',
+};
+
 /**
  * The smallest fixed version above the installed one, in the ecosystem's version order (the
  * engine's comparison). A finding's fixed versions may be for several release lines (2.3.1 for
  * 2.3.x, 2.12.2 for 2.12.x): the nearest one above the installed version is the one to take.
  */
-export function recommendedUpgrade(ecosystem: string, installed: string, fixed: readonly string[]): UpgradeAdvice {
+export function recommendedUpgrade(ecosystem: string, installed: string, fixed: readonly string[], fixState?: FixState | null): UpgradeAdvice {
   const versions = [...new Set(fixed.map((v) => v.trim()).filter(Boolean))];
-  if (!versions.length) return { version: null, reason: '知识库中没有该漏洞的修复版本，请关注官方发布或采取缓解措施' };
+  if (!versions.length) {
+    const why = NO_FIX_REASON[fixState ?? 'affected'];
+    return { version: null, reason: why ?? '知识库中没有该漏洞的修复版本，请关注官方发布或采取缓解措施' };
+  }
   if (!installed.trim()) return { version: null, reason: `当前版本未知，无法判断应升级到哪个修复版本（修复版本：${versions.join('、')}）` };
   const scheme = schemeForEcosystem(ecosystem);
   const above = versions.filter((v) => scheme.compare(v, installed) > 0).sort(scheme.compare);
   const version = above[0];
   if (!version) return { version: null, reason: `已知修复版本（${versions.join('、')}）均不高于当前版本 ${installed}，请核实受影响范围` };
   return { version, reason: `升级到 ${version} 或更高版本可修复该漏洞` };
+}
+
+/**
+ * A finding's stored fix state: the state its run recorded, else (runs before migration 0016)
+ * what its fixed versions say.
+ */
+export function storedFixState(stored: string | null | undefined, fixedVersions: readonly string[]): Exclude<FixState, 'not_affected'> {
+  if (isFixState(stored) && stored !== 'not_affected' && !(stored === 'fixed' && fixedVersions.length === 0)) return stored;
+  return fixedVersions.length > 0 ? 'fixed' : 'affected';
 }

@@ -20,7 +20,7 @@ import type {
   Level, ReportComponent, ReportConflict, ReportLicenceFinding, ReportLicense, ReportMarkLog, ReportModel, ReportVulnerability,
 } from './model.ts';
 import { REPORT_TITLES } from './sections.ts';
-import { recommendedUpgrade } from '../kb/advisory-view.ts';
+import { recommendedUpgrade, storedFixState } from '../kb/advisory-view.ts';
 import { markdownToText } from '../../contract/markdown.ts';
 
 /** Rows per page when reading a run's tables. */
@@ -141,6 +141,8 @@ async function readVulnerabilities(db: Kysely<Database>, runs: RunInfo[], merge:
     const c = merge.byRef.get(ref)!;
     c.vulnerabilityCount++;
     const d = kb.get(v.vul_id);
+    const fixed = parseJson<unknown[]>(v.fixed_versions, []).map(String);
+    const fixState = storedFixState(v.fix_state, fixed);
     return {
       id: v.cve ?? v.vul_id,
       aliases: [...new Set([v.vul_id, ...parseJson<unknown[]>(v.aliases, []).map(String)])].filter((a) => a !== (v.cve ?? v.vul_id)),
@@ -154,8 +156,9 @@ async function readVulnerabilities(db: Kysely<Database>, runs: RunInfo[], merge:
       vector: d?.vector ?? null,
       severitySource: v.severity_source ?? '',
       cwes: d?.cwes ?? [],
-      fixedVersions: parseJson<unknown[]>(v.fixed_versions, []).map(String),
-      upgrade: recommendedUpgrade(c.ecosystem, c.version, parseJson<unknown[]>(v.fixed_versions, []).map(String)),
+      fixedVersions: fixed,
+      fixState,
+      upgrade: recommendedUpgrade(c.ecosystem, c.version, fixed, fixState),
       published: v.published,
       references: d?.references ?? [],
       mark: Number(v.mark), markRemark: v.mark_remark, vex: Number(v.vex), vexRemark: v.vex_remark,

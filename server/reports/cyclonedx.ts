@@ -6,7 +6,7 @@
 import { COMPONENT_NOT_COVERED, COMPONENT_NOT_COVERED_REASON } from '../../contract/coverage.ts';
 import { randomUUID } from 'node:crypto';
 import { Enums, Models, Serialize, Spec, SPDX } from '@cyclonedx/cyclonedx-library';
-import { VULNERABILITY_MARK_LABEL } from '../../contract/enums.ts';
+import { VULNERABILITY_MARK_LABEL, fixedInText } from '../../contract/enums.ts';
 import type { Level, ReportComponent, ReportModel, ReportVulnerability } from './model.ts';
 import { documentName, spdxLicence } from './spdx.ts';
 import { writePrivateFile } from '../files/private.ts';
@@ -58,6 +58,8 @@ function sourceOf(id: string): { name: string; url?: string } {
 export function recommendationOf(v: ReportVulnerability, component: ReportComponent | undefined): string | null {
   if (v.upgrade.version) return `升级到 ${v.upgrade.version} 或更高版本（已知修复版本：${v.fixedVersions.join(' / ')}）`;
   if (v.fixedVersions.length) return v.upgrade.reason;
+  // The distribution said no fix is coming (or when): that, not another version, is the advice.
+  if (v.fixState && v.fixState !== 'affected' && v.fixState !== 'fixed') return v.upgrade.reason;
   if (component?.recommendVersion) return `升级到推荐版本 ${component.recommendVersion}`;
   return null;
 }
@@ -148,8 +150,11 @@ function vulnerabilityOf(v: ReportVulnerability, bomRef: string, affected: Insta
   if (state) {
     const analysis = new V.Analysis({ state: state as Enums.Vulnerability.AnalysisState, detail: v.vexRemark || undefined });
     if ((v.vex === 2 || v.vex === 3) && v.fixedVersions.length) analysis.response.add(Enums.Vulnerability.AnalysisResponse.Update);
+    // The distribution will not (or can no longer) ship a fix for the component's release.
+    if (v.vex === 2 && !v.fixedVersions.length && (v.fixState === 'will_not_fix' || v.fixState === 'end_of_life')) analysis.response.add(Enums.Vulnerability.AnalysisResponse.WillNotFix);
     vulnerability.analysis = analysis;
   }
+  if (v.fixState && v.fixState !== 'fixed' && v.fixState !== 'affected') vulnerability.properties.add(property('fixState', fixedInText([], v.fixState)));
   if (v.mark) vulnerability.properties.add(property('mark', `${VULNERABILITY_MARK_LABEL[v.mark as keyof typeof VULNERABILITY_MARK_LABEL] ?? v.mark}${v.markRemark ? `：${v.markRemark}` : ''}`));
   if (v.title) vulnerability.properties.add(property('title', v.title));
   return vulnerability;

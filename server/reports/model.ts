@@ -2,7 +2,7 @@
 // build-model.ts and handed to the writers (pdf, docx, xlsx, spdx, cyclonedx, swid, vex). Plain
 // JSON-able data so a worker thread can take it; the writers never touch the database.
 import type { RunImage } from '../../contract/api/image.ts';
-import type { LicenseKind, VerdictSource } from '../../contract/enums.ts';
+import type { FixState, LicenseKind, VerdictSource } from '../../contract/enums.ts';
 
 /** Vulnerability / licence levels: 1 超危, 2 高危, 4 中危, 8 低危, 16 未知 (contract/enums.ts). */
 export type Level = 1 | 2 | 4 | 8 | 16;
@@ -66,6 +66,11 @@ export interface ReportVulnerability {
   severitySource?: string;
   cwes: string[];
   fixedVersions: string[];
+  /**
+   * The distribution's fix status (contract/enums.ts FIX_STATE_LABEL): fixed, affected, or why no
+   * fix comes (will_not_fix …); 修复版本 reads fixedInText of both. Absent in models built before it.
+   */
+  fixState?: Exclude<FixState, 'not_affected'>;
   /**
    * The recommended upgrade: the smallest fixed version above the installed one in the
    * ecosystem's order (server/kb/advisory-view.ts recommendedUpgrade); null with the reason when

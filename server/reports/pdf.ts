@@ -8,7 +8,7 @@
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import PDFDocument from 'pdfkit';
-import { VULNERABILITY_LEVEL_LABEL, LICENSE_LEVEL_LABEL, LEVEL_CODES, UNRATED_FINDING, labelOf } from '../../contract/enums.ts';
+import { VULNERABILITY_LEVEL_LABEL, LICENSE_LEVEL_LABEL, LEVEL_CODES, UNRATED_FINDING, fixedInText, labelOf } from '../../contract/enums.ts';
 import { summaryCharts } from './charts.ts';
 import type { ReportChart } from './charts.ts';
 import { reportFonts } from './fonts.ts';
@@ -615,7 +615,7 @@ function detailEntry({ doc, lineHeight }: Layout, v: ReportVulnerability): void 
     ['CVSS', v.score == null ? '--' : `${v.score.toFixed(1)}${v.vector ? `（${v.vector}）` : ''}`],
     ['评级来源', v.severitySource || (v.originalLevel === 16 ? `${UNRATED_FINDING.label}：${UNRATED_FINDING.reason}` : '--')],
     ['漏洞描述', v.description || '--'],
-    ['修复版本', v.fixedVersions.length > 0 ? v.fixedVersions.join('，') : '暂无'],
+    ['修复版本', fixedInText(v.fixedVersions, v.fixState, '，', '暂无')],
     ['推荐升级', v.upgrade.version ? `升级到 ${v.upgrade.version} 或更高版本` : v.upgrade.reason],
   ];
   doc.font(FONT.regular).fontSize(size);

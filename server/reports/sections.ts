@@ -11,6 +11,7 @@ import {
   VEX_LABEL,
   VULNERABILITY_LEVEL_LABEL,
   VULNERABILITY_MARK_LABEL,
+  fixedInText,
   labelOf,
 } from '../../contract/enums.ts';
 import { COMPONENT_NOT_COVERED, COMPONENT_NOT_COVERED_REASON, COVERAGE_INCOMPLETE_MARK } from '../../contract/coverage.ts';
@@ -152,7 +153,7 @@ export const VULNERABILITY_TABLE: TableSection<ReportVulnerability> = {
     // Which source set the level; a finding no source rates says 未评级 rather than a bare 未知.
     { header: '评级来源', width: 12, value: (v) => v.severitySource || (v.level === 16 ? '未评级' : '--') },
     { header: '组件', width: 18, value: (v) => `${v.componentName}@${v.componentVersion}` },
-    { header: '修复版本', width: 12, value: (v) => dash(v.fixedVersions.join(', ')) },
+    { header: '修复版本', width: 12, value: (v) => fixedInText(v.fixedVersions, v.fixState, ', ', '--') },
     { header: '推荐升级', width: 10, value: (v) => dash(v.upgrade.version) },
     { header: '漏洞名称', width: 24, value: (v) => dash(v.title) },
   ],

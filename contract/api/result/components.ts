@@ -5,7 +5,7 @@ import { Type, type Static } from 'typebox';
 import { defineCall } from '../define.ts';
 import { Id, IdParams, Keyword, Nullable, PackageFields, PageSchema, PagingQuerySchema } from '../kit.ts';
 import {
-  ExploitSchema, LevelCountsSchema, LevelSchema, RiskCountsSchema, RiskLevelSchema, VulnerabilityAllIdFields, VulnerabilityDetailSchema,
+  ExploitSchema, FixStateSchema, LevelCountsSchema, LevelSchema, RiskCountsSchema, RiskLevelSchema, VulnerabilityAllIdFields, VulnerabilityDetailSchema,
 } from '../vulnerability.ts';
 import {
   ComponentMarkSchema, ComponentRatingFields, ComponentTypeSchema, CountRowSchema, Csv, FindingComponentFields,
@@ -96,6 +96,12 @@ export const FindingRowSchema = Type.Object({
   severitySource: Type.String(),
   exploit: ExploitSchema,
   fixedVersions: Type.Array(Type.String()),
+  /**
+   * The distribution's fix status for the component's release (contract/enums.ts FIX_STATE_LABEL):
+   * fixed with fixedVersions, else affected, will_not_fix, fix_deferred, end_of_life or
+   * under_investigation; show 修复版本 with fixedInText (发行版不修复 instead of nothing).
+   */
+  fixState: FixStateSchema,
   /**
    * The recommended upgrade: the smallest fixed version above the installed one in the
    * ecosystem's version order; `version` null when there is none, `reason` says why in words.

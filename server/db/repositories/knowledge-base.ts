@@ -7,6 +7,7 @@
 // A write tells this process's index cache (kb/changes.ts) once it has committed: when the caller
 // hands a transaction, the caller signals advisoriesChanged on its database after its commit.
 import { sql } from 'kysely';
+import { isFixState } from '../../../contract/enums.ts';
 import { cnnvdSeveritySource, storedSeveritySource, type Advisory, type AffectedPackage, type ExploitDifficulty, type Level } from '../../engine/index.ts';
 import { advisoriesChanged } from '../../kb/changes.ts';
 import { randomToken } from '../../auth/tokens.ts';
@@ -108,6 +109,12 @@ interface Existing {
   source: string;
   modified: string | null;
   document: string;
+  /**
+   * A distribution's entry stored before fix states were kept (migration 0016, fix_state ''): the
+   * record is written again even when its document is unchanged, so a re-import of the same dump
+   * brings the states (and what else the parser now reads, such as OSV `upstream` ids).
+   */
+  stale: unknown;
 }
 
 function advisoryRow(record: AdvisoryRecord, idMap: Map<string, { cnnvd: string | null; cnvd: string | null }>, now: string) {
@@ -151,6 +158,9 @@ async function loadExisting(trx: Db, ids: string[]): Promise<Map<string, Existin
     const rows = await trx
       .selectFrom('kb_advisories')
       .select(['id', 'advisory_id', 'source', 'modified', 'document'])
+      .select((eb) => eb.exists(eb.selectFrom('kb_affected').select(sql`1`.as('one'))
+        .whereRef('kb_affected.advisory_pk', '=', 'kb_advisories.id')
+        .where('kb_affected.distribution', 'is not', null).where('kb_affected.fix_state', '=', '')).as('stale'))
       .where('advisory_id', 'in', part)
       .execute();
     for (const row of rows) found.set(row.advisory_id, row);
@@ -185,6 +195,7 @@ async function insertChildren(trx: Db, items: { pk: number; record: AdvisoryReco
       vulnerable: jsonText(p.vulnerable),
       patched: jsonText(p.patched),
       fixed: jsonText(p.fixed),
+      fix_state: p.fixState ?? '',
     })));
   for (const part of chunks(affected, AFFECTED_ROWS_PER_STATEMENT)) await trx.insertInto('kb_affected').values(part).execute();
 }
@@ -218,7 +229,8 @@ export async function saveAdvisories(db: Db, records: AdvisoryRecord[]): Promise
       const incoming = timeOf(normalizeTimestamp(record.advisory.modified));
       const stored = timeOf(row.modified);
       if (incoming !== null && stored !== null && incoming < stored) { result.unchanged++; continue; }
-      if (incoming === stored && canonicalJson(JSON.parse(row.document)) === canonicalJson(JSON.parse(jsonText(record.document)))) {
+      const stale = Boolean(Number(row.stale)) && record.advisory.affected.some((p) => p.fixState !== undefined);
+      if (!stale && incoming === stored && canonicalJson(JSON.parse(row.document)) === canonicalJson(JSON.parse(jsonText(record.document)))) {
         result.unchanged++;
         continue;
       }
@@ -412,7 +424,7 @@ export async function loadAdvisories(db: Db): Promise<Advisory[]> {
     }
     const affected = new Map<number, AffectedPackage[]>();
     for (const row of await db.selectFrom('kb_affected')
-      .select(['advisory_pk', 'ecosystem', 'distribution', 'name', 'ranges', 'versions', 'vulnerable', 'patched', 'fixed'])
+      .select(['advisory_pk', 'ecosystem', 'distribution', 'name', 'ranges', 'versions', 'vulnerable', 'patched', 'fixed', 'fix_state'])
       .where('advisory_pk', '>=', first).where('advisory_pk', '<=', last).orderBy('id').execute()) {
       const list = affected.get(row.advisory_pk) ?? [];
       list.push({
@@ -424,6 +436,7 @@ export async function loadAdvisories(db: Db): Promise<Advisory[]> {
         vulnerable: parseOr(row.vulnerable, []),
         patched: parseOr(row.patched, []),
         fixed: parseOr(row.fixed, []),
+        ...(isFixState(row.fix_state) ? { fixState: row.fix_state } : {}),
       });
       affected.set(row.advisory_pk, list);
     }

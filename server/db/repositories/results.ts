@@ -10,7 +10,7 @@ import { RUN_STAGE_LABEL, type RunStage } from '../../../contract/api/task.ts';
 import type { Database, RunComponentsTable, RunVulnerabilitiesTable, RunsTable } from '../schema.ts';
 import { UserError } from '../../errors.ts';
 import { canAccessSubject } from './subject-access.ts';
-import { recommendedUpgrade } from '../../kb/advisory-view.ts';
+import { recommendedUpgrade, storedFixState } from '../../kb/advisory-view.ts';
 
 export type Db = Kysely<Database> | Transaction<Database>;
 export type RunRecord = Selectable<RunsTable>;
@@ -284,7 +284,8 @@ export function findingView(f: FindingWithComponent): FindingRow {
     severitySource: f.severity_source ?? '',
     exploit: Number(f.exploit) as FindingRow['exploit'],
     fixedVersions: parseJson<string[]>(f.fixed_versions, []),
-    upgrade: recommendedUpgrade(f.c_ecosystem, f.c_version, parseJson<string[]>(f.fixed_versions, [])),
+    fixState: storedFixState(f.fix_state, parseJson<string[]>(f.fixed_versions, [])),
+    upgrade: recommendedUpgrade(f.c_ecosystem, f.c_version, parseJson<string[]>(f.fixed_versions, []), storedFixState(f.fix_state, parseJson<string[]>(f.fixed_versions, []))),
     published: f.published,
     mark: Number(f.mark) as FindingRow['mark'],
     markRemark: f.mark_remark,

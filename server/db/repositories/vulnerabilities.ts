@@ -7,7 +7,7 @@ import type {
   AffectedPackageView, VulnerabilityDetail, VulnerabilityFilter, VulnerabilityRow,
 } from '../../../contract/api/vulnerability.ts';
 import type { Page } from '../../../contract/api/kit.ts';
-import { TASK_STATUS } from '../../../contract/enums.ts';
+import { isFixState, TASK_STATUS } from '../../../contract/enums.ts';
 import { storedSeveritySource, type ExploitDifficulty, type Level, type OsvRange } from '../../engine/index.ts';
 import { affectedTexts, referenceGroup, weaknessesOf } from '../../kb/advisory-view.ts';
 import { prepared } from '../prepared.ts';
@@ -391,6 +391,7 @@ export async function affectedOf(db: Db, pk: number): Promise<AffectedPackageVie
   return rows.map((row) => {
     const ranges = parseJson<OsvRange[]>(row.ranges, []);
     const vulnerable = parseJson<string[]>(row.vulnerable, []);
+    const fixed = parseJson<string[]>(row.fixed, []);
     return {
       ecosystem: row.ecosystem,
       distribution: row.distribution,
@@ -403,7 +404,8 @@ export async function affectedOf(db: Db, pk: number): Promise<AffectedPackageVie
       versions: parseJson<string[]>(row.versions, []),
       vulnerable,
       patched: parseJson<string[]>(row.patched, []),
-      fixed: parseJson<string[]>(row.fixed, []),
+      fixed,
+      fixState: isFixState(row.fix_state) ? row.fix_state : row.distribution !== null ? (fixed.length > 0 ? 'fixed' : 'affected') : null,
     };
   });
 }

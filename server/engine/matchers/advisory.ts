@@ -2,6 +2,7 @@
 // knowledge base (levels computed at import, package names normalised per ecosystem). Plain data,
 // so it crosses worker threads and is what the knowledge base loads from its tables.
 import type { OsvRange } from './versions/ranges.ts';
+import type { FixState } from '../../../contract/enums.ts';
 
 /** 1 超危, 2 高危, 4 中危, 8 低危, 16 未知 (spec doc 1 §3). */
 export type Level = 1 | 2 | 4 | 8 | 16;
@@ -27,6 +28,13 @@ export interface AffectedPackage {
   patched: string[];
   /** Versions that fix the flaw, for display and for the recommended upgrade. */
   fixed: string[];
+  /**
+   * The distribution's statement for this package and release (issue 16 item 6). Absent means
+   * what the ranges say: fixed when `fixed` names a version, else affected. `not_affected` entries
+   * never match and cancel the flaw for their release; will_not_fix, fix_deferred, end_of_life
+   * and under_investigation match every version and mark the finding.
+   */
+  fixState?: FixState;
 }
 
 export interface Advisory {

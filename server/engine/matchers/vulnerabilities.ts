@@ -4,6 +4,7 @@
 // from the best-scored record of the flaw, including records that only describe it (NVD entries,
 // severity tables); fixed versions and the recommended upgrade come from the affected entries.
 import { PackageURL } from 'packageurl-js';
+import type { FixState } from '../../../contract/enums.ts';
 import { distributionKey } from './distribution.ts';
 import { normalizePackageName, type Advisory, type AffectedPackage, type Level } from './advisory.ts';
 import { schemeFor, schemeForEcosystem } from './versions/index.ts';
@@ -34,6 +35,12 @@ export interface Finding extends Pick<Advisory, 'summary' | 'level' | 'score' | 
   aliases: string[];
   /** Versions that fix it for this package, in version order. */
   fixedVersions: string[];
+  /**
+   * The distribution's statement for the package's release: fixed when a fixed version is known,
+   * else affected, will_not_fix, fix_deferred, end_of_life or under_investigation (never
+   * not_affected: such entries produce no finding).
+   */
+  fixState: FixState;
   /** Ids of the advisories that matched (the evidence). */
   sources: string[];
 }
@@ -49,6 +56,8 @@ interface Entry {
   scheme: VersionScheme;
   /** The flaw this entry belongs to among its package's entries (shared ids or aliases). */
   flaw: number;
+  /** The package key of the list holding it: flaw numbers are per list. */
+  pkg: string;
   /** Compiled lazily: most entries are never asked about. */
   vulnerable?: ((v: string) => boolean)[];
   patched?: ((v: string) => boolean)[];
@@ -91,10 +100,11 @@ export function buildAdvisoryIndex(advisories: Iterable<Advisory>): AdvisoryInde
     }
     if (advisory.withdrawn) continue;
     for (const affected of advisory.affected) {
-      const key = packageKey(affected.ecosystem, affected.name);
-      const entry: Entry = { n: n++, advisory, affected, scheme: schemeForEcosystem(affected.ecosystem), flaw: 0 };
-      prepareRanges(affected.ranges, entry.scheme, semver);
+      let key = packageKey(affected.ecosystem, affected.name);
       const list = byPackage.get(key);
+      if (list) key = list[0]!.pkg;
+      const entry: Entry = { n: n++, advisory, affected, scheme: schemeForEcosystem(affected.ecosystem), flaw: 0, pkg: key };
+      prepareRanges(affected.ranges, entry.scheme, semver);
       if (list) list.push(entry);
       else byPackage.set(key, [entry]);
     }
@@ -160,6 +170,7 @@ function listed(entry: Entry, version: string): boolean {
 
 function affects(entry: Entry, version: string): boolean {
   const { affected, scheme } = entry;
+  if (affected.fixState === 'not_affected') return false;
   if (affected.ranges.length && inRanges(version, affected.ranges, scheme, semver)) return true;
   if (affected.versions.length && listed(entry, version)) return true;
   if (affected.vulnerable.length || affected.patched.length) {
@@ -171,18 +182,56 @@ function affects(entry: Entry, version: string): boolean {
   return false;
 }
 
-/** The affected entries (with their advisories) that hold this exact version. */
+/** Every id and alias of an entry's advisory, upper case. */
+const idsOf = (entry: Entry): string[] => [entry.advisory.id, ...entry.advisory.aliases].map(idKey);
+
+/**
+ * The affected entries (with their advisories) that hold this exact version. OS packages are
+ * matched per release, under their own name and their source package's; an entry naming the
+ * distribution without a release (`redhat`) applies to every release unless an entry of the same
+ * flaw names the exact release, and a not_affected statement for the release cancels the flaw.
+ */
 function matchingEntries(index: AdvisoryIndex, ref: PackageRef): Entry[] {
   if (!ref.version) return [];
   const distribution = ref.distribution ?? null;
-  const of = (name: string, version: string): Entry[] =>
-    (index.byPackage.get(packageKey(ref.ecosystem, name)) ?? []).filter((e) => (e.affected.distribution ?? null) === distribution && affects(e, version));
-  const own = of(ref.name, ref.version);
-  const source = ref.source;
-  if (!source || !source.version || source.name === ref.name) return own;
-  // The same flaw listed under both names is one finding: groupFlaws merges by flaw.
-  const bySource = of(source.name, source.version).filter((e) => !own.includes(e));
-  return bySource.length ? [...own, ...bySource] : own;
+  const source = ref.source && ref.source.version && ref.source.name !== ref.name ? ref.source : null;
+  const lookups: [string, string][] = source ? [[ref.name, ref.version], [source.name, source.version]] : [[ref.name, ref.version]];
+  if (distribution === null) {
+    const out: Entry[] = [];
+    for (const [name, version] of lookups) {
+      for (const e of index.byPackage.get(packageKey(ref.ecosystem, name)) ?? []) {
+        if ((e.affected.distribution ?? null) === null && !out.includes(e) && affects(e, version)) out.push(e);
+      }
+    }
+    return out;
+  }
+  const colon = distribution.indexOf(':');
+  const generic = colon > 0 ? distribution.slice(0, colon) : null;
+  const exact: [Entry, string][] = [];
+  const general: [Entry, string][] = [];
+  for (const [name, version] of lookups) {
+    for (const e of index.byPackage.get(packageKey(ref.ecosystem, name)) ?? []) {
+      const d = e.affected.distribution ?? null;
+      if (d === distribution) exact.push([e, version]);
+      else if (generic !== null && d === generic) general.push([e, version]);
+    }
+  }
+  if (exact.length === 0 && general.length === 0) return [];
+  let candidates = exact;
+  if (general.length > 0) {
+    // What the release's own entries say about a flaw beats what the distribution says in general.
+    const stated = new Set(exact.flatMap(([e]) => idsOf(e)));
+    candidates = [...exact, ...general.filter(([e]) => !idsOf(e).some((id) => stated.has(id)))];
+  }
+  const cancelled = new Set<string>();
+  for (const [e] of candidates) if (e.affected.fixState === 'not_affected') for (const id of idsOf(e)) cancelled.add(id);
+  const out: Entry[] = [];
+  for (const [e, version] of candidates) {
+    if (out.includes(e) || !affects(e, version)) continue;
+    if (cancelled.size > 0 && idsOf(e).some((id) => cancelled.has(id))) continue;
+    out.push(e);
+  }
+  return out;
 }
 
 const versionRank = (vector: string | null): number => {
@@ -197,15 +246,51 @@ function primaryId(ids: Iterable<string>): string {
   return [...ids].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))[0]!;
 }
 
-/** Groups the matched entries by the flaw they describe. */
+/**
+ * Groups the matched entries by the flaw they describe: the flaw numbers of their package's list,
+ * and, for entries of two lists (a binary package and its source package), shared ids.
+ */
 function groupFlaws(entries: Entry[]): Entry[][] {
   const groups = new Map<number, Entry[]>();
-  for (const entry of entries) {
-    const group = groups.get(entry.flaw);
-    if (group) group.push(entry);
-    else groups.set(entry.flaw, [entry]);
+  const pkg = entries[0]?.pkg;
+  if (entries.every((e) => e.pkg === pkg)) {
+    for (const entry of entries) {
+      const group = groups.get(entry.flaw);
+      if (group) group.push(entry);
+      else groups.set(entry.flaw, [entry]);
+    }
+    return [...groups.values()];
   }
+  const parent = entries.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const owner = new Map<string, number>();
+  entries.forEach((entry, i) => {
+    for (const key of [`${entry.pkg}\0#${entry.flaw}`, ...idsOf(entry)]) {
+      const j = owner.get(key);
+      if (j === undefined) owner.set(key, i);
+      else parent[find(i)] = find(j);
+    }
+  });
+  entries.forEach((entry, i) => {
+    const root = find(i);
+    const group = groups.get(root);
+    if (group) group.push(entry);
+    else groups.set(root, [entry]);
+  });
   return [...groups.values()];
+}
+
+/** Which no-fix statement a finding shows when entries of one flaw differ: the most final first. */
+const STATE_RANK: Record<FixState, number> = { will_not_fix: 0, end_of_life: 1, fix_deferred: 2, under_investigation: 3, affected: 4, fixed: 5, not_affected: 6 };
+
+function fixStateOf(group: Entry[], fixed: string[]): FixState {
+  if (fixed.length > 0) return 'fixed';
+  let state: FixState = 'affected';
+  for (const { affected } of group) {
+    const own = affected.fixState;
+    if (own && own !== 'fixed' && own !== 'not_affected' && STATE_RANK[own] < STATE_RANK[state]) state = own;
+  }
+  return state;
 }
 
 /** The finding of a group, assembled once per distinct set of matching entries. */
@@ -257,6 +342,7 @@ function toFinding(index: AdvisoryIndex, group: Entry[]): Finding {
     cwes: [...new Set([...records].flatMap((r) => r.cwes))].sort(),
     published,
     fixedVersions: fixed,
+    fixState: fixStateOf(group, fixed),
     sources: [...new Set(group.map((e) => e.advisory.id))].sort(),
   };
 }

@@ -17,6 +17,28 @@ function releaseOf(parts: string[]): string | null {
   return digits ?? named[named.length - 1]!.toLowerCase();
 }
 
+/**
+ * SUSE's and openSUSE's products as the releases their systems' os-release name (matchers/
+ * distribution.ts): `SUSE:Linux Enterprise Server 15 SP5` → `sles:15.5` (every SLE 15 SP5 module
+ * ships to the same systems), `SUSE:Linux Enterprise Micro 5.5` → `sles-micro:5.5`,
+ * `openSUSE:Leap 15.5` → `opensuse-leap:15.5`, `openSUSE:Tumbleweed` → `opensuse-tumbleweed`.
+ */
+function suseDistribution(key: string, product: string): string {
+  const text = product.trim();
+  if (key === 'opensuse') {
+    if (/tumbleweed/i.test(text)) return 'opensuse-tumbleweed';
+    const version = /(\d+(?:\.\d+)*)/.exec(text)?.[1];
+    const id = /micro/i.test(text) ? 'opensuse-leap-micro' : 'opensuse-leap';
+    return version ? `${id}:${version}` : id;
+  }
+  const micro = /micro/i.test(text);
+  const m = /\b(\d+)(?:\.(\d+))?(?:\s*SP(\d+))?\b/i.exec(text);
+  const id = micro ? 'sles-micro' : 'sles';
+  if (!m) return id;
+  const minor = m[3] ?? m[2];
+  return minor ? `${id}:${m[1]}.${minor}` : `${id}:${m[1]}`;
+}
+
 export function mapOsvEcosystem(ecosystem: string): { ecosystem: string; distribution: string | null } {
   const [head = '', ...rest] = ecosystem.split(':');
   const key = head.trim().toLowerCase();
@@ -24,7 +46,10 @@ export function mapOsvEcosystem(ecosystem: string): { ecosystem: string; distrib
   if (language) return { ecosystem: language, distribution: null };
   const os = OSV_OS_ECOSYSTEMS[key];
   if (os) {
-    const release = releaseOf(rest);
+    if (key === 'suse' || key === 'opensuse') return { ecosystem: os.type, distribution: rest.length ? suseDistribution(key, rest.join(':')) : os.distro };
+    let release = releaseOf(rest);
+    // Red Hat's streams (`rhel_aus:8.2`, `rhel_eus:9.2`) ship to systems of the major release.
+    if (release && os.distro === 'redhat') release = release.split('.')[0]!;
     return { ecosystem: os.type, distribution: release ? `${os.distro}:${release}` : os.distro };
   }
   return { ecosystem: key || 'unknown', distribution: null };
@@ -60,6 +85,32 @@ export function summaryOf(summary: string | null, details: string): string {
   return first.length > 300 ? `${first.slice(0, 297)}...` : first;
 }
 
+/**
+ * Chainguard's and Wolfi's advisory events (`ecosystem_specific.components[].latest_event_status`)
+ * for an entry without a fix: fix_not_planned → will_not_fix, pending_upstream_fix →
+ * fix_deferred, detection → under_investigation; anything else (true_positive_determination,
+ * analysis_not_planned) stays affected. A false_positive_determination comes as `fixed 0`.
+ */
+const CHAINGUARD_EVENT: Record<string, 'will_not_fix' | 'fix_deferred' | 'under_investigation'> = {
+  fix_not_planned: 'will_not_fix', pending_upstream_fix: 'fix_deferred', detection: 'under_investigation',
+};
+function eventState(specific: unknown): 'affected' | 'will_not_fix' | 'fix_deferred' | 'under_investigation' {
+  const components = isObject(specific) && Array.isArray(specific.components) ? specific.components : [];
+  const states = components
+    .map((c) => (isObject(c) && typeof c.latest_event_status === 'string' ? CHAINGUARD_EVENT[c.latest_event_status.trim().toLowerCase().replace(/-/g, '_')] : undefined));
+  // One component still vulnerable without a statement makes the package plainly affected.
+  if (states.length === 0 || states.some((s) => s === undefined)) return 'affected';
+  for (const state of ['will_not_fix', 'fix_deferred', 'under_investigation'] as const) if (states.includes(state)) return state;
+  return 'affected';
+}
+
+/** An OS entry stating that no version is affected: every range is `introduced 0, fixed 0` and no version is listed. */
+function notAffectedStatement(ranges: OsvRange[], versions: string[]): boolean {
+  if (versions.length > 0 || ranges.length === 0) return false;
+  return ranges.every((r) => r.type !== 'GIT' && r.events.length > 0 && r.events.some((e) => e.fixed === '0')
+    && r.events.every((e) => (e.introduced === undefined || e.introduced === '0') && (e.fixed === undefined || e.fixed === '0') && e.last_affected === undefined && e.limit === undefined));
+}
+
 export function parseOsv(text: string, fileName: string): AdvisoryRecord {
   const doc = parseDocument(text, fileName);
   return osvRecord(doc);
@@ -76,12 +127,15 @@ export function osvRecord(doc: unknown): AdvisoryRecord {
 
   const cvss: CvssInput[] = [];
   const severities: { type: string; score: string }[] = [];
+  // A distribution's own rating where no CVSS is given: Ubuntu's priority (`{type: Ubuntu, score: medium}`).
+  let distroRating: string | null = null;
   const addSeverity = (list: unknown) => {
     if (!Array.isArray(list)) return;
     for (const s of list) {
       if (!isObject(s) || typeof s.type !== 'string' || typeof s.score !== 'string') continue;
       severities.push({ type: s.type, score: s.score });
       if (/^CVSS/i.test(s.type)) cvss.push({ type: s.type, vector: s.score });
+      else if (/^ubuntu$/i.test(s.type)) distroRating ??= s.score;
     }
   };
   addSeverity(doc.severity);
@@ -125,15 +179,27 @@ export function osvRecord(doc: unknown): AdvisoryRecord {
     const rawEcosystem = (pkg.ecosystem as string).trim();
     if (!ecosystems.includes(rawEcosystem)) ecosystems.push(rawEcosystem);
     const mapped = mapOsvEcosystem(rawEcosystem);
+    const versions = ((entry.versions as unknown[] | undefined) ?? []).filter((v) => typeof v === 'string' || typeof v === 'number').map(String);
+    if (mapped.distribution !== null && notAffectedStatement(ranges, versions)) {
+      // Alpine's secdb writes "fixed in 0" for a branch whose package was never affected (aports'
+      // secfixes `0:` key); its OSV records carry that as `introduced 0, fixed 0`.
+      affected.push({ ecosystem: mapped.ecosystem, distribution: mapped.distribution, name: normalizePackageName(mapped.ecosystem, pkg.name as string), ranges: [], versions: [], vulnerable: [], patched: [], fixed: [], fixState: 'not_affected' });
+      continue;
+    }
     affected.push({
       ecosystem: mapped.ecosystem,
       distribution: mapped.distribution,
       name: normalizePackageName(mapped.ecosystem, pkg.name as string),
       ranges,
-      versions: ((entry.versions as unknown[] | undefined) ?? []).filter((v) => typeof v === 'string' || typeof v === 'number').map(String),
+      versions,
       vulnerable: [],
       patched: [],
       fixed,
+      // OSV states no distribution status of its own: Debian, Ubuntu, Alpine, Red Hat, Rocky,
+      // Alma and SUSE list a release's source package under affected when it is vulnerable (with
+      // `fixed` once released) and leave it out when not affected; Ubuntu's ignored, deferred
+      // and needed all read "affected, no fix". Chainguard and Wolfi say more per component.
+      ...(mapped.distribution !== null ? { fixState: fixed.length > 0 ? 'fixed' as const : eventState(entry.ecosystem_specific) } : {}),
     });
   }
 
@@ -146,10 +212,13 @@ export function osvRecord(doc: unknown): AdvisoryRecord {
     .map((r) => ({ type: typeof r.type === 'string' ? r.type : 'WEB', url: r.url as string }));
 
   const databaseSpecific = isObject(doc.database_specific) ? doc.database_specific : {};
-  const assessment = assessSeverity(cvss, str(databaseSpecific.severity), severityDatabase('osv', id));
+  const assessment = assessSeverity(cvss, str(databaseSpecific.severity) ?? distroRating, severityDatabase('osv', id));
   const cwes = strings(databaseSpecific.cwe_ids);
   const details = typeof doc.details === 'string' ? doc.details : '';
-  const aliases = [...new Set(strings(doc.aliases).map((a) => a.trim()).filter((a) => a && a !== id))];
+  // Distributions' records (UBUNTU-CVE-…, ALPINE-CVE-…, RHSA, RLSA, SUSE-SU, …) name the flaws they
+  // are about in `upstream` rather than `aliases` (OSV 1.7): both are the record's other ids, so the
+  // distribution's statement and the CVE's other records are one finding.
+  const aliases = [...new Set([...strings(doc.aliases), ...strings(doc.upstream)].map((a) => a.trim()).filter((a) => a && a !== id))];
 
   return {
     advisory: {

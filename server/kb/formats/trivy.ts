@@ -10,6 +10,7 @@ import YAML from 'yaml';
 import { assessSeverity, normalizePackageName, type AffectedPackage, type CvssInput } from '../../engine/index.ts';
 import type { AdvisoryRecord } from '../../db/repositories/knowledge-base.ts';
 import { summaryOf } from './osv.ts';
+import type { FixState } from '../../../contract/enums.ts';
 
 export interface TrivyParseResult {
   records: AdvisoryRecord[];
@@ -73,6 +74,38 @@ const num = (v: unknown): number | undefined => {
 };
 
 interface Bucket { bucket: string; pairs: unknown[] }
+
+/**
+ * trivy-db's Status (pkg/types/status.go): 0 unknown, 1 not_affected, 2 affected, 3 fixed,
+ * 4 under_investigation, 5 will_not_fix, 6 fix_deferred, 7 end_of_life; the JSON form writes the
+ * names. A fixed version makes the entry fixed whatever the status says.
+ */
+const TRIVY_STATUS: Record<string, FixState> = {
+  1: 'not_affected', 2: 'affected', 3: 'fixed', 4: 'under_investigation', 5: 'will_not_fix', 6: 'fix_deferred', 7: 'end_of_life',
+  not_affected: 'not_affected', affected: 'affected', fixed: 'fixed', under_investigation: 'under_investigation',
+  will_not_fix: 'will_not_fix', fix_deferred: 'fix_deferred', end_of_life: 'end_of_life',
+};
+
+/** Debian's tracker states as older trivy databases give them (`State: postponed`). */
+const DEBIAN_STATE: Record<string, FixState> = {
+  postponed: 'fix_deferred', ignored: 'will_not_fix', 'end-of-life': 'end_of_life', undetermined: 'under_investigation',
+  'not-affected': 'not_affected', 'no-dsa': 'affected', unfixed: 'affected',
+};
+
+function fixStateOf(fixedVersion: string | null, status: unknown, state?: unknown): FixState {
+  if (fixedVersion) return 'fixed';
+  const key = typeof status === 'number' ? String(status) : typeof status === 'string' ? status.trim().toLowerCase() : '';
+  const byStatus = TRIVY_STATUS[key];
+  if (byStatus && byStatus !== 'fixed' && byStatus !== 'affected') return byStatus;
+  const byState = typeof state === 'string' ? DEBIAN_STATE[state.trim().toLowerCase()] : undefined;
+  return byState ?? 'affected';
+}
+
+/** SUSE names service packs `15-SP3`; its systems' os-release says `15.3` (matchers/distribution.ts). */
+const releaseOfBucket = (distro: string, release: string): string => {
+  const sp = /^(\d+)-sp(\d+)$/i.exec(release);
+  return sp && (distro === 'sles' || distro === 'sles-micro') ? `${sp[1]}.${sp[2]}` : release;
+};
 
 function bucketsOf(doc: unknown): Bucket[] {
   if (!Array.isArray(doc)) throw new Error('trivy 数据文件应为 {bucket, pairs} 列表');
@@ -214,12 +247,11 @@ export async function parseTrivyDb(dir: string): Promise<TrivyParseResult> {
           } else if (os) {
             const [re, type, distro] = os;
             const release = re.exec(lower)?.[1]?.trim();
-            const distribution = release ? `${distro}:${release}` : distro;
+            const distribution = release ? `${distro}:${releaseOfBucket(distro, release)}` : distro;
             const fixedVersion = str(value.FixedVersion) ?? strings(list(value.Entries).map((e) => (isObject(e) ? e.FixedVersion : null)))[0] ?? null;
-            // Status 1 is trivy's not_affected; every other entry without a fix stays affected.
-            if (!fixedVersion && num(value.Status) === 1) continue;
+            const status = value.Status ?? list(value.Entries).map((e) => (isObject(e) ? e.Status : undefined)).find((x) => x !== undefined);
             const acc = entryFor(key);
-            acc.affected.push(osPackage(type, distribution, rawName, fixedVersion));
+            acc.affected.push(osPackage(type, distribution, rawName, fixedVersion, fixStateOf(fixedVersion, status, value.State)));
             for (const vendorId of [...strings(value.VendorIDs), ...strings(value.VendorIds)]) acc.aliases.add(vendorId);
             for (const e of list(value.Entries)) if (isObject(e)) for (const v of strings(e.VendorIds)) acc.aliases.add(v);
             acc.origins.add(origin);
@@ -229,14 +261,14 @@ export async function parseTrivyDb(dir: string): Promise<TrivyParseResult> {
             for (const entry of list(value.Entries)) {
               if (!isObject(entry)) continue;
               const fixedVersion = str(entry.FixedVersion);
-              if (!fixedVersion && num(entry.Status) === 1) continue;
+              const state = fixStateOf(fixedVersion, entry.Status);
               const cveIds = list(entry.Cves).map((c) => (isObject(c) ? str(c.ID) : null)).filter((c): c is string => Boolean(c));
               const ids = cveIds.length > 0 ? cveIds : [key];
               const releases = [...new Set(list(entry.Affected).map((i) => redHatReleases.get(String(i))).filter((r): r is string => Boolean(r)))];
               const distributions = releases.length > 0 ? releases.map((r) => `redhat:${r}`) : ['redhat'];
               for (const id of ids) {
                 const acc = entryFor(id);
-                for (const distribution of distributions) acc.affected.push(osPackage('rpm', distribution, rawName, fixedVersion));
+                for (const distribution of distributions) acc.affected.push(osPackage('rpm', distribution, rawName, fixedVersion, state));
                 if (id !== key) acc.aliases.add(key);
                 acc.origins.add(origin);
                 acc.entries.push({ bucket: bucket.bucket, package: rawName, key, value: entry });
@@ -256,8 +288,14 @@ export async function parseTrivyDb(dir: string): Promise<TrivyParseResult> {
   return { records, files: names.length, errors };
 }
 
-function osPackage(type: string, distribution: string, rawName: string, fixedVersion: string | null): AffectedPackage {
+function osPackage(type: string, distribution: string, rawName: string, fixedVersion: string | null, fixState: FixState): AffectedPackage {
+  if (fixState === 'not_affected') {
+    // The distribution's word that the release is not affected: kept, so the knowledge base shows
+    // it and the matcher lets it cancel the flaw for the release; it matches no version itself.
+    return { ecosystem: type, distribution, name: normalizePackageName(type, rawName), ranges: [], versions: [], vulnerable: [], patched: [], fixed: [], fixState };
+  }
   return {
+    fixState,
     ecosystem: type,
     distribution,
     name: normalizePackageName(type, rawName),

@@ -53,7 +53,7 @@ function knowledgeAreaHandlers({ db }: ServerContext): AreaHandlers<typeof knowl
         known: known.has(`${component.ecosystem}\0${component.name}`),
         findings: findings.length,
         risk,
-        vulnerabilities: findings.map((f) => ({ id: f.id, level: f.level, fixedVersions: f.fixedVersions })),
+        vulnerabilities: findings.map((f) => ({ id: f.id, level: f.level, fixedVersions: f.fixedVersions, fixState: f.fixState })),
       })));
     },
   };

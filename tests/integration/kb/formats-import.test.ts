@@ -113,7 +113,13 @@ describe.each(databases)('trivy、NVD 与编号映射（$name）', (database) =>
     expect(bash.cwes).toEqual(['CWE-787']);
     expect(bash.published).toBe('2023-01-05T15:15:00.000Z');
     // No fix on Ubuntu 22.04: every version is affected.
-    expect(bash.affected).toEqual([{ ecosystem: 'deb', distribution: 'ubuntu:22.04', name: 'bash', ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }] }], versions: [], vulnerable: [], patched: [], fixed: [] }]);
+    expect(bash.affected).toEqual([{ ecosystem: 'deb', distribution: 'ubuntu:22.04', name: 'bash', ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }] }], versions: [], vulnerable: [], patched: [], fixed: [], fixState: 'affected' }]);
+    // trivy's Status is kept per release: Red Hat will not fix bash's CVE-2019-18276 (5), Debian 9
+    // has reached its end of life (7); an entry with a fixed version is fixed.
+    const states = (id: string) => advisories.get(id)!.affected.map((p) => `${p.distribution} ${p.name} ${p.fixState}`).sort();
+    expect(states('CVE-2019-18276')).toEqual(expect.arrayContaining(['debian:9 bash end_of_life', 'redhat:7 bash will_not_fix']));
+    expect(states('CVE-2020-29573')).toEqual(expect.arrayContaining(['redhat:6 glibc end_of_life']));
+    expect(new Set(states('CVE-2019-1559').map((s) => s.split(' ')[2]))).toEqual(new Set(['fixed']));
     expect([advisories.get('CVE-2016-9401')!.level, advisories.get('CVE-2016-9401')!.score]).toEqual([4, 5.5]);
 
     const openssl = advisories.get('CVE-2019-1549')!;

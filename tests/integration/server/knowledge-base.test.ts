@@ -117,7 +117,7 @@ describe.each(databases)('knowledge-base checks on $name', (database) => {
         ['github.com/gin-gonic/gin', true, 1, 4],
       ]);
       expect(rows[0]!.purl).toBe('pkg:maven/org.apache.logging.log4j/log4j-core@2.14.1');
-      expect(rows[0]!.vulnerabilities).toEqual([{ id: 'CVE-2021-44228', level: 1, fixedVersions: ['2.3.1', '2.12.2', '2.15.0'] }]);
+      expect(rows[0]!.vulnerabilities).toEqual([{ id: 'CVE-2021-44228', level: 1, fixedVersions: ['2.3.1', '2.12.2', '2.15.0'], fixState: 'fixed' }]);
       expect(rows[3]!.vulnerabilities.map((v) => v.id).sort()).toEqual(['CVE-2020-8203', 'CVE-2021-23337']);
     });
 
@@ -179,7 +179,7 @@ describe.each(databases)('knowledge-base checks on $name', (database) => {
       });
       expect(added.body.code).toBe(1);
       const after = await user.request({ method: 'POST', url: '/api/knowledgeBase/component/check', body: { purls: ['pkg:npm/left-pad@1.3.0'] } });
-      expect(after.body.data[0]).toMatchObject({ known: true, findings: 1, risk: 4, vulnerabilities: [{ id: added.body.data.identify, level: 4, fixedVersions: ['1.3.1'] }] });
+      expect(after.body.data[0]).toMatchObject({ known: true, findings: 1, risk: 4, vulnerabilities: [{ id: added.body.data.identify, level: 4, fixedVersions: ['1.3.1'], fixState: 'fixed' }] });
       const upgrade = await recommend(user, 'pkg:npm/left-pad@1.3.0');
       expect(upgrade.body.data.recommendVersion).toBe('1.3.1');
       const known = await user.request({ method: 'POST', url: '/api/knowledgeBase/vulnerability/check', body: { ids: [added.body.data.identify.toLowerCase()] } });

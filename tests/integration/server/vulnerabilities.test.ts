@@ -274,7 +274,7 @@ describe.each(databases)('vulnerability knowledge base on $name', (database) => 
         affected: [{
           ecosystem: 'npm', distribution: null, name: 'lodash', affected: ['< 4.17.21'],
           ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '4.17.21' }] }],
-          versions: [], vulnerable: [], patched: [], fixed: ['4.17.21'],
+          versions: [], vulnerable: [], patched: [], fixed: ['4.17.21'], fixState: null,
         }],
       });
       const commits = await user.request({ method: 'GET', url: '/api/vulnerability/fixCommit/GHSA-jfh8-c2jp-5v3q' });
@@ -354,7 +354,7 @@ describe.each(databases)('vulnerability knowledge base on $name', (database) => 
       });
       expect(first.body.data.affected).toEqual([{
         ecosystem: 'npm', distribution: null, name: 'acme-utils', affected: ['>= 1.0.0, < 1.2.3'], ranges: [], versions: [],
-        vulnerable: ['>=1.0.0, <1.2.3'], patched: [], fixed: ['1.2.3'],
+        vulnerable: ['>=1.0.0, <1.2.3'], patched: [], fixed: ['1.2.3'], fixState: null,
       }]);
 
       const second = await admin.request({ method: 'POST', url: '/api/vulnerability/system/add', body: { name: '第二个系统漏洞', level: 8, exploit: 4, packages: [] } });

@@ -12,6 +12,7 @@ import { Field } from '../../../common/Field.tsx';
 import { Panel, QueryBody } from '../../../common/Panel.tsx';
 import { ErrorState, LoadingState } from '../../../common/states.tsx';
 import { FindingLevelTag, LevelTag } from '../../../common/levels.tsx';
+import { FixedIn } from '../../../common/vulnerability/FixState.tsx';
 import { useTaskView } from './context.ts';
 import { layerLabel, shortDigest } from './ImagePanel.tsx';
 import { findingChanges } from './taskUrl.ts';
@@ -161,7 +162,9 @@ export function ComponentDrawer({ componentId, onClose }: { componentId: number 
                   <td>
                     {f.level === f.originalLevel ? <FindingLevelTag level={f.level} source={f.severitySource} /> : <LevelTag level={f.level} />}
                   </td>
-                  <td>{f.fixedVersions.length ? f.fixedVersions.join(', ') : DASH}</td>
+                  <td>
+                    <FixedIn versions={f.fixedVersions} state={f.fixState} empty={DASH} />
+                  </td>
                   <td>
                     <VulMarkTag mark={f.mark} />
                   </td>

@@ -14,6 +14,7 @@ import { Panel, QueryBody } from '../../../common/Panel.tsx';
 import { ErrorState, LoadingState } from '../../../common/states.tsx';
 import { TagList, otherAliases } from '../../../common/TagList.tsx';
 import { ExploitText, FindingLevelTag, LevelTag, SeveritySource, formatScore } from '../../../common/levels.tsx';
+import { FixedIn } from '../../../common/vulnerability/FixState.tsx';
 import { useTaskView } from './context.ts';
 import { FindingAdvisory, UpgradeAdvice } from './FindingAdvisory.tsx';
 import { FindingMarkDialogs, type FindingDialog } from './FindingMarkDialogs.tsx';
@@ -83,7 +84,9 @@ export function FindingDrawer({ finding, loading, onClose }: { finding: FindingR
               </a>{' '}
               <span className="cairn-muted">{f.direct ? t.direct : t.transitive}</span>
             </Field>
-            <Field label={t.fixed}>{f.fixedVersions.length ? f.fixedVersions.join(', ') : <span className="cairn-muted">{t.noFix}</span>}</Field>
+            <Field label={t.fixed}>
+              <FixedIn versions={f.fixedVersions} state={f.fixState} empty={t.noFix} />
+            </Field>
             <Field label={t.upgrade} wide>
               <UpgradeAdvice upgrade={f.upgrade} />
             </Field>

@@ -58,7 +58,7 @@ describe('systemVulForm', () => {
       source: 'custom', origin: 'custom', involvedSubjects: 0, aliases: ['CVE-2099-0002', 'GHSA-x'], details: '描述', cvssVersion: '3.1', severitySource: 'CVSS:3.1 系统漏洞库 7.5', cwes: ['CWE-79'],
       weaknesses: [{ id: 'CWE-79', name: null }], cnnvdIds: [], cnvdIds: [],
       references: [{ type: 'WEB', url: 'https://e.com', group: 'web' }], severities: [], fixCommits: ['https://g.com/c/1'],
-      affected: [{ ecosystem: 'Go', distribution: null, name: 'github.com/x/y', affected: ['<1.2.0'], ranges: [], versions: [], vulnerable: ['<1.2.0'], patched: [], fixed: ['1.2.0'] }],
+      affected: [{ ecosystem: 'Go', distribution: null, name: 'github.com/x/y', affected: ['<1.2.0'], ranges: [], versions: [], vulnerable: ['<1.2.0'], patched: [], fixed: ['1.2.0'], fixState: null }],
       createdAt: '', updatedAt: '',
     } as VulnerabilityDetail;
     const form = formOf(v);

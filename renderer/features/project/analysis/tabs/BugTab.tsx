@@ -11,6 +11,7 @@ import { CheckTagGroup, KeywordSearch, ResetButton } from '../../../../common/li
 import { EmptyState, ErrorState, LoadingState } from '../../../../common/states.tsx';
 import { Pager } from '../../../../common/list/Pager.tsx';
 import { FindingLevelTag, LevelTag, formatScore } from '../../../../common/levels.tsx';
+import { FixedIn } from '../../../../common/vulnerability/FixState.tsx';
 import { levelName, sumLevels } from '../../../../common/charts.ts';
 import { useTaskView } from '../context.ts';
 import { FindingDrawer } from '../FindingDrawer.tsx';
@@ -117,7 +118,9 @@ export function BugTab() {
                 <td className="cairn-break cairn-col-component">
                   <NameAtVersion name={r.componentName} version={r.componentVersion} />
                 </td>
-                <td className="cairn-break cairn-col-fixed">{r.fixedVersions.length ? r.fixedVersions.slice(0, 3).join(', ') : <span className="cairn-muted">{zh.task.findingDetail.noFix}</span>}</td>
+                <td className="cairn-break cairn-col-fixed">
+                  <FixedIn versions={r.fixedVersions} state={r.fixState} max={3} empty={zh.task.findingDetail.noFix} />
+                </td>
                 {/* The smallest fixed version above the installed one; when there is none, why (as its tooltip). */}
                 <td className="cairn-break cairn-col-upgrade" title={r.upgrade.reason} data-testid="finding-upgrade">
                   {r.upgrade.version ? <b>{r.upgrade.version}</b> : <span className="cairn-muted">--</span>}
