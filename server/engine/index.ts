@@ -153,6 +153,11 @@ export async function writeImageFeatureFile(...args: Parameters<typeof import('.
   return (await import('./feature/image.ts')).writeImageFeatureFile(...args);
 }
 
+/** Scans an image feature file read by readFeatureFile as scanImage scans the image (the CLI). */
+export async function scanImageFeature(...args: Parameters<typeof import('./feature/image.ts').scanImageFeature>) {
+  return (await import('./feature/image.ts')).scanImageFeature(...args);
+}
+
 /** Unpacks and checks an uploaded feature file into a folder to scan (UnpackError when refused). */
 export async function readFeatureFile(...args: Parameters<typeof import('./feature/read.ts').readFeatureFile>) {
   return (await import('./feature/read.ts')).readFeatureFile(...args);

@@ -65,6 +65,7 @@ export function checkUploadSoon(dataDir: string, upload: CompleteUpload): void {
  */
 export async function checkUploadInput(db: Db, dataDir: string, getCodeType: number, uploadId: string | null): Promise<void> {
   const kind = inputKindOf(getCodeType);
+  if (uploadId && getCodeType === IMAGE_FEATURE_TYPE) return checkImageFeatureUpload(db, dataDir, uploadId);
   if (uploadId && kind === 'image') return checkImageUpload(db, dataDir, uploadId);
   if (!uploadId || (kind !== 'source' && kind !== 'feature' && kind !== 'binary')) return;
   const upload = await findCompleteUpload(db, dataDir, uploadId);
@@ -81,5 +82,22 @@ export async function checkUploadInput(db: Db, dataDir: string, getCodeType: num
 async function checkImageUpload(db: Db, dataDir: string, uploadId: string): Promise<void> {
   const upload = await findCompleteUpload(db, dataDir, uploadId);
   if (!upload) throw new UserError(TASK_MSG.uploadMissing, 'not-found', { field: 'uploadId' });
-  if (!(await detectImage(upload.path))) throw new UserError(TASK_MSG.notImage(upload.fileName), 'invalid', { field: 'uploadId' });
+  if (await detectImage(upload.path)) return;
+  // A feature file (of an image or of a source tree) is not an image: its own source type reads it.
+  const { feature } = await outcomeOf(upload, dataDir).catch(() => ({ feature: null }));
+  throw new UserError(feature === 'image' ? TASK_MSG.imageFeatureFile(upload.fileName) : TASK_MSG.notImage(upload.fileName), 'invalid', { field: 'uploadId' });
+}
+
+/** 镜像特征文件: the upload must be an image's feature file, read through whole (manifest, hashes, image block) before the launch. */
+const IMAGE_FEATURE_TYPE = 32;
+
+async function checkImageFeatureUpload(db: Db, dataDir: string, uploadId: string): Promise<void> {
+  const upload = await findCompleteUpload(db, dataDir, uploadId);
+  if (!upload) throw new UserError(TASK_MSG.uploadMissing, 'not-found', { field: 'uploadId' });
+  const refuse = (message: string) => new UserError(message, 'invalid', { field: 'uploadId' });
+  if (await detectImage(upload.path)) throw refuse(TASK_MSG.imageNotFeature(upload.fileName));
+  const { refusal, feature } = await outcomeOf(upload, dataDir);
+  if (refusal !== null) throw refuse(refusal);
+  if (feature === 'source') throw refuse(TASK_MSG.featureFileElsewhere(upload.fileName));
+  if (feature !== 'image') throw refuse(TASK_MSG.notImageFeature(upload.fileName));
 }

@@ -12,8 +12,9 @@ import path from 'node:path';
 import { makePrivateTempDir } from '../../files/private.ts';
 import { findDistribution } from '../extractors/os/index.ts';
 import { allExtractors } from '../extractors/index.ts';
-import type { LayeredTree } from '../image-analysis.ts';
-import { prepareImage } from '../image-analysis.ts';
+import { attributeLayers, imageSummary, prepareImage, type LayeredTree, type ScannedImage } from '../image-analysis.ts';
+import { inventory } from '../output/inventory.ts';
+import { scanTree } from '../scan.ts';
 import type { ExtractContext } from '../model.ts';
 import { detectImage, type SquashedImage } from '../sources/image/index.ts';
 import type { UnpackLimits } from '../sources/limits.ts';
@@ -182,4 +183,27 @@ export function featureImageTree(tree: FeatureTree, root: string): LayeredTree &
     layerOf: (p) => layers.get(clean(p)),
     versionsOf: (p) => versions.get(clean(p)) ?? [],
   };
+}
+
+/**
+ * Scans an image feature file read into `root` (readFeatureFile) as `scanImage` scans the image
+ * (the CLI): the scan, each component's layer, the image record; stats as the image's own scan.
+ */
+export async function scanImageFeature(tree: FeatureTree, root: string, fileName: string, options: { signal?: AbortSignal } = {}): Promise<ScannedImage> {
+  const signal = options.signal ?? new AbortController().signal;
+  const started = performance.now();
+  const image = featureImageTree(tree, root);
+  const scan = await scanTree(root, { extractors: allExtractors, signal });
+  const layers = await attributeLayers(scan, image, allExtractors, signal);
+  if (tree.problems.length) scan.problems = [...scan.problems, ...tree.problems.map((p) => ({ file: p.file || fileName, message: p.message }))].sort((a, b) => a.file.localeCompare(b.file));
+  // The scan counts the listing, and what it reads outside it (installed packages' manifests).
+  let walked = 0;
+  let walkedBytes = 0;
+  for await (const f of walkTree(root, signal)) {
+    walked++;
+    walkedBytes += f.size;
+  }
+  scan.stats = { files: tree.files.length + scan.stats.files - walked, bytes: tree.bytes + scan.stats.bytes - walkedBytes, ms: Math.round(performance.now() - started) };
+  const components = inventory(scan).map((c) => ({ ...c, layer: layers.get(c.purl) }));
+  return { scan, layers, image: await imageSummary(image, image.reference ?? undefined, components, signal) };
 }

@@ -5,7 +5,6 @@
 // components with the same layer each, the same vulnerabilities, declared licences, file listing,
 // licence and copyright findings, and the same run image record; the feature file holds no source
 // and no layer blob. Hostile image blocks are refused in Chinese.
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,46 +17,11 @@ import {
   type Advisory, type AnalysisKnowledge, type FeatureManifest,
 } from '../../../server/engine/index.ts';
 import { isUserError } from '../../../server/errors.ts';
-import { writeOciLayout, type BuiltImage } from '../../support/registry.ts';
+import { buildImage } from '../../support/image-feature.ts';
+import type { BuiltImage } from '../../support/registry.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'cairn-image-feature-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-const pkg = (name: string, version: string) => `Package: ${name}\nStatus: install ok installed\nArchitecture: amd64\nVersion: ${version}\n`;
-const OS_RELEASE = 'PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\nNAME="Debian GNU/Linux"\nID=debian\nVERSION_ID="12"\nVERSION_CODENAME=bookworm\n';
-export const SERVER_JS = '// SPDX-License-Identifier: Apache-2.0\n// Copyright 2025 Acme Images Ltd.\nconst secret = "image trade secret";\n';
-
-/** Base system; then curl and Python's requests; then an app (npm, global npm) that purges `less`. */
-export const IMAGE_LAYERS: Record<string, string>[] = [
-  {
-    'etc/os-release': OS_RELEASE,
-    'var/lib/dpkg/status': [pkg('base-files', '12.4+deb12u5'), pkg('less', '590-2.1~deb12u2')].join('\n'),
-    'usr/share/doc/less/copyright': 'Copyright (C) 1984-2023 Mark Nudelman\n\nLicense: GPL-3+\n',
-    'etc/motd': 'welcome\n',
-  },
-  {
-    'var/lib/dpkg/status': [pkg('base-files', '12.4+deb12u5'), pkg('less', '590-2.1~deb12u2'), pkg('curl', '7.88.1-10+deb12u5')].join('\n'),
-    'usr/lib/python3/dist-packages/requests-2.31.0.dist-info/METADATA': 'Metadata-Version: 2.1\nName: requests\nVersion: 2.31.0\nLicense: Apache 2.0\n',
-    'usr/lib/python3/dist-packages/requests/__init__.py': '# requests\n',
-  },
-  {
-    'var/lib/dpkg/status': [pkg('base-files', '12.4+deb12u5'), pkg('curl', '7.88.1-10+deb12u5')].join('\n'),
-    'etc/.wh.motd': '',
-    'app/package.json': JSON.stringify({ name: 'shop-api', version: '1.0.0', license: 'MIT', dependencies: { 'left-pad': '1.3.0' } }),
-    'app/node_modules/left-pad/package.json': JSON.stringify({ name: 'left-pad', version: '1.3.0', license: 'WTFPL' }),
-    'app/server.js': SERVER_JS,
-    'usr/local/lib/node_modules/npm/package.json': JSON.stringify({ name: 'npm', version: '10.2.4', license: 'Artistic-2.0' }),
-  },
-];
-
-/** The image as a tar of its OCI layout (what docker save / skopeo copy give). */
-export async function buildImage(dir: string): Promise<{ tarball: string; built: BuiltImage }> {
-  const layout = path.join(dir, 'layout');
-  const built = await writeOciLayout(layout, 'shop/api:1.4', [{ architecture: 'amd64', layers: IMAGE_LAYERS }]);
-  const tarball = path.join(dir, 'api-image.tar');
-  execFileSync('tar', ['-cf', tarball, '-C', layout, '.']);
-  return { tarball, built };
-}
 
 async function zipEntries(file: string): Promise<Map<string, Buffer>> {
   const zip = await yauzl.openPromise(file, { lazyEntries: true });
