@@ -1,5 +1,5 @@
 // A container image for the image feature file tests (engine, CLI, API, e2e): a dpkg database
-// rewritten by later layers with one package purged, a Python dist-info, an npm app with its
+// rewritten by later layers with one package purged, Python dist-infos, an npm app with its
 // node_modules and a global npm package, each in its own layer; a licence file and a source file
 // with a licence header and a copyright notice.
 import { execFileSync } from 'node:child_process';
@@ -22,6 +22,7 @@ export const IMAGE_LAYERS: Record<string, string>[] = [
     'var/lib/dpkg/status': [pkg('base-files', '12.4+deb12u5'), pkg('less', '590-2.1~deb12u2'), pkg('curl', '7.88.1-10+deb12u5')].join('\n'),
     'usr/lib/python3/dist-packages/requests-2.31.0.dist-info/METADATA': 'Metadata-Version: 2.1\nName: requests\nVersion: 2.31.0\nLicense: Apache 2.0\n',
     'usr/lib/python3/dist-packages/requests/__init__.py': '# requests\n',
+    'usr/local/lib/python3.11/site-packages/Django-3.2.0.dist-info/METADATA': 'Metadata-Version: 2.1\nName: Django\nVersion: 3.2.0\nLicense: BSD-3-Clause\n',
   },
   {
     'var/lib/dpkg/status': [pkg('base-files', '12.4+deb12u5'), pkg('curl', '7.88.1-10+deb12u5')].join('\n'),
