@@ -58,9 +58,15 @@ export async function filesOfEntry(entry: FileSystemEntry, prefix = ''): Promise
 let stagingSeq = 0;
 
 export interface AddOptions {
-  /** Folders are sent as the feature file the desktop writes of them, not zipped. */
-  feature?: boolean;
+  /**
+   * Folders are sent as the feature file the desktop writes of them, not zipped; `image`: files and
+   * folders are container images, sent as the feature file the desktop writes of them (镜像特征文件).
+   */
+  feature?: boolean | 'image';
 }
+
+/** What uploads:start is asked for a path: a folder's feature file, an image's, or the path itself. */
+type StartFeature = boolean | 'image';
 
 export interface UseUploadsOptions {
   onUploaded(file: UploadedFile): void;
@@ -102,7 +108,7 @@ export function useUploads({ onUploaded }: UseUploadsOptions) {
     if (early.current.size > 50) early.current.delete(early.current.keys().next().value!);
   }), [receive]);
 
-  const startPath = useCallback(async (path: string, replaces?: string, feature = false) => {
+  const startPath = useCallback(async (path: string, replaces?: string, feature: StartFeature = false) => {
     const started = await invokeDesktop((api) => api.uploads.start(feature ? { path, feature } : { path }));
     mine.current.add(started.localId);
     upsert(started, replaces);
@@ -111,7 +117,7 @@ export function useUploads({ onUploaded }: UseUploadsOptions) {
     if (later) receive(later);
   }, [upsert, receive]);
 
-  /** Electron: local paths (from the dialog or a drop); `feature`: folders sent as their feature files. */
+  /** Electron: local paths (from the dialog or a drop); `feature`: folders (or images) sent as their feature files. */
   const addPaths = useCallback(async (paths: string[], { feature = false }: AddOptions = {}) => {
     setError(null);
     for (const path of paths) {
@@ -132,15 +138,17 @@ export function useUploads({ onUploaded }: UseUploadsOptions) {
       const top = first.relativePath.split('/')[0]!;
       const isFolder = first.relativePath.includes('/');
       const local = !isFolder ? localPathOf(first.file) : null;
+      // An image (file or folder) always goes as its feature file; a folder as its feature file or a zip.
+      const asFeature: StartFeature = feature === 'image' ? 'image' : feature && isFolder;
       try {
         if (local) {
-          await startPath(local);
+          await startPath(local, undefined, asFeature);
           continue;
         }
         const placeholder = `staging-${++stagingSeq}`;
         const total = group.reduce((sum, f) => sum + f.file.size, 0);
-        const asFeature = feature && isFolder;
-        const staged: UploadItem = { localId: placeholder, uploadId: null, fileName: isFolder ? (asFeature ? `${top}.cairn-feature.zip` : `${top}.zip`) : top, sent: 0, total, bytesPerSecond: 0, state: 'staging', error: null };
+        const featureName = `${top.replace(/\.(tar\.gz|tgz|tar)$/i, '')}.cairn-feature.zip`;
+        const staged: UploadItem = { localId: placeholder, uploadId: null, fileName: asFeature ? featureName : isFolder ? `${top}.zip` : top, sent: 0, total, bytesPerSecond: 0, state: 'staging', error: null };
         upsert(staged);
         const batch = crypto.randomUUID();
         let path = '';

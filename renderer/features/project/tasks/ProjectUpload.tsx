@@ -1,7 +1,8 @@
 // The file input of a local-upload project: the shared drop zone (renderer/common/UploadDropZone)
 // filtered to the type's extensions, and what was uploaded. Types whose table row says so (source
 // archives) also take a dropped folder, zipped before upload; a feature file's (特征文件) is given as
-// a folder the desktop turns into its feature file (生成特征文件), so the source stays on the machine.
+// a folder the desktop turns into its feature file (生成特征文件), so the source stays on the machine;
+// an image feature file's (镜像特征文件) as an image file or OCI folder it turns into one the same way.
 import { Icon } from '@blueprintjs/core';
 import { formatFileSize } from '../../../../contract/format.ts';
 import { UploadDropZone } from '../../../common/UploadDropZone.tsx';
@@ -21,7 +22,7 @@ export function ProjectUpload({ files, value, current, onChange }: {
 }) {
   return (
     <div className="cairn-project-upload">
-      <UploadDropZone accept={[...files.extensions]} folders={files.folders} label={t.upload} onUploaded={onChange} />
+      <UploadDropZone accept={[...files.extensions]} folders={files.folders} imageFeature={files.imageFeature} label={t.upload} onUploaded={onChange} />
       {value ? (
         <div className="cairn-upload-done" role="status">
           <Icon icon={current ? 'document' : 'tick-circle'} intent={current ? 'none' : 'success'} />
