@@ -31,6 +31,7 @@ export const projectZh = {
     upload: '上传文件',
     uploadDone: (name: string, size: string) => `已上传：${name}（${size}）`,
     featureFileNote: '可上传清单文件、锁文件或项目压缩包，也可上传特征文件：点击“生成特征文件”选择项目文件夹（或拖放文件夹）即在本机生成并上传，也可在项目所在的电脑上运行 cairn feature <项目目录> 生成。特征文件只有清单、锁文件、软件包数据库与许可证文件，其余文件只记录大小与 SHA-256，源码不会离开本机，分析结果与上传整个项目相同。',
+    imageFeatureNote: '上传镜像特征文件（.zip）：点击“生成特征文件”选择镜像文件（docker save 导出的 tar、OCI 镜像的 tar）或 OCI 镜像目录（或直接拖放）即在本机解开镜像、生成并上传，也可运行 cairn feature <镜像文件> 或 cairn feature --image <镜像地址> 生成。特征文件只有软件包数据库、清单与许可证文件，其余文件只记录大小、SHA-256 与所属层，镜像层不会离开本机，分析结果（组件及所属层、漏洞、镜像信息）与上传镜像相同。',
     pendingOption: (label: string) => `${label} · 暂未提供分析`,
     pendingSave: '这类项目现在只能保存（设置与文件随项目保留），待平台支持后再发起分析。',
     analysisModes: '分析方式',
