@@ -208,7 +208,7 @@ function parseImage(raw: unknown, files: readonly FeatureFileEntry[]): FeatureIm
   if (!nullableString(reference, 1000)) throw bad('中的镜像地址（reference）无效');
   if (!Array.isArray(repoTags) || repoTags.length > 1000 || !repoTags.every((t) => str(t, 1000))) throw bad('中的标签（repoTags）无效');
   if (typeof manifestDigest !== 'string' || !DIGEST.test(manifestDigest)) throw bad(`中的镜像摘要（manifestDigest）${printable(String(manifestDigest))} 无效`);
-  if (!isObject(platform) || !str(platform.os, 100) || !platform.os || !str(platform.architecture, 100) || !platform.architecture || (platform.variant !== undefined && !str(platform.variant, 100))) throw bad('中的平台（platform）无效');
+  if (!isObject(platform) || !str(platform.os, 100) || !str(platform.architecture, 100) || (platform.variant !== undefined && !str(platform.variant, 100))) throw bad('中的平台（platform）无效');
   if (!Array.isArray(platforms) || platforms.length > 1000 || !platforms.every((p) => str(p, 200))) throw bad('中的平台列表（platforms）无效');
   if (!nullableString(created, 100)) throw bad('中的创建时间（created）无效');
   if (!count(size)) throw bad('中的大小（size）无效');

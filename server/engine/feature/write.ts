@@ -16,7 +16,7 @@ import yazl from 'yazl';
 import { privateWriteStream } from '../../files/private.ts';
 import { MAX_TEXT_BYTES } from '../analyse.ts';
 import { fileAnalyzersFor } from '../analyzers/index.ts';
-import { hasFindings, noFindings, type FileFindings } from '../analyzers/model.ts';
+import { hasFindings, noFindings, type FileFindingFields, type FileFindings } from '../analyzers/model.ts';
 import { allExtractors } from '../extractors/index.ts';
 import { readableText } from '../text-decode.ts';
 import type { ExtractContext, Extractor } from '../model.ts';
@@ -151,15 +151,25 @@ export async function writeViewFeature(view: TreeView, outFile: string, options:
 
   // The file analyses of the files that stay here, as the analysis would run them (analyse.ts):
   // what it finds goes in the manifest, the content does not.
+  // The same text under the same name says the same (an image's or a vendored tree's repeated
+  // files): examined once, as the analysis does.
   const examiners = await Promise.all(fileAnalyzersFor([4, 7]).map((analyzer) => analyzer.start()));
   const findings: FileFindings[] = [];
+  const examined = new Map<string, Partial<FileFindingFields>>();
   for (const entry of entries.values()) {
     signal.throwIfAborted();
     if (entry.included || entry.walked === false || entry.size === 0 || entry.size > MAX_TEXT_BYTES) continue;
-    const { text } = readableText(await readFile(entry.absolute));
-    if (!text) continue;
-    const record = noFindings(strip(entry.path));
-    for (const examine of examiners) Object.assign(record, examine({ path: entry.path, name: path.posix.basename(entry.path), text }));
+    const name = path.posix.basename(entry.path);
+    const key = `${name}\0${entry.sha256}`;
+    let found = examined.get(key);
+    if (!found) {
+      const { text } = readableText(await readFile(entry.absolute));
+      found = {};
+      if (text) for (const examine of examiners) Object.assign(found, examine({ path: entry.path, name, text }));
+      if (examined.size >= 20_000) examined.clear();
+      examined.set(key, found);
+    }
+    const record = { ...noFindings(strip(entry.path)), ...structuredClone(found) };
     if (hasFindings(record)) findings.push(record);
   }
   const listed = [...entries.values()];
