@@ -5,7 +5,7 @@
 // must agree with it exactly (every path inside the root, every included file present with its
 // declared size and SHA-256, nothing in the zip the manifest does not declare, no links), or the
 // whole file is refused with a Chinese message before anything is scanned.
-import { lstat, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { lstat, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import { makePrivateDir, makePrivateTempDir } from '../../files/private.ts';
@@ -43,6 +43,8 @@ export interface FeatureTree {
 
 /** Whether `file` is a zip with a feature manifest at its top (read from the central directory only). */
 export async function isFeatureFile(file: string): Promise<boolean> {
+  // A folder (an OCI layout an image analysis is given) is no feature file.
+  if (!(await stat(file).catch(() => null))?.isFile()) return false;
   const detected = await detectFormat(file);
   if (detected.kind !== 'archive' || detected.format !== 'zip') return false;
   let zip: yauzl.ZipFile | undefined;
