@@ -72,9 +72,10 @@ export async function checkUploadInput(db: Db, dataDir: string, getCodeType: num
   if (!upload) throw new UserError(TASK_MSG.uploadMissing, 'not-found', { field: 'uploadId' });
   const { archive, refusal, feature } = await outcomeOf(upload, dataDir);
   if (refusal !== null) throw new UserError(refusal, 'invalid', { field: 'uploadId' });
-  // A feature file analysed as a tree would show its own packing (tree/, the manifest), not the project.
-  if (feature && kind !== 'feature') throw new UserError(TASK_MSG.featureFileElsewhere(upload.fileName), 'invalid', { field: 'uploadId' });
+  // A feature file analysed as a tree would show its own packing (tree/, the manifest), not the
+  // project; an image's is read only by 镜像特征文件.
   if (feature === 'image') throw new UserError(TASK_MSG.imageFeatureFile(upload.fileName), 'invalid', { field: 'uploadId' });
+  if (feature && kind !== 'feature') throw new UserError(TASK_MSG.featureFileElsewhere(upload.fileName), 'invalid', { field: 'uploadId' });
   if (!archive && (kind === 'source' || isArchiveName(upload.fileName))) throw new UserError(TASK_MSG.notArchive(upload.fileName), 'invalid', { field: 'uploadId' });
 }
 

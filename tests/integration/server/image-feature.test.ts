@@ -139,6 +139,7 @@ describe.each(databases)('镜像特征文件与上传镜像分析结果一致 on
       return launched.body.message as string;
     };
     expect(await refused(featureZip, 9, 'as-source-feature')).toBe('上传的文件 api-image.cairn-feature.zip 是容器镜像的特征文件：请将代码来源选为“镜像特征文件”');
+    expect(await refused(featureZip, 0, 'as-source')).toBe('上传的文件 api-image.cairn-feature.zip 是容器镜像的特征文件：请将代码来源选为“镜像特征文件”');
     expect(await refused(featureZip, 12, 'as-image')).toBe('上传的文件 api-image.cairn-feature.zip 是容器镜像的特征文件：请将代码来源选为“镜像特征文件”');
     expect(await refused(sourceFeature, 32, 'source-as-image-feature')).toBe('上传的文件 src.cairn-feature.zip 是 Cairn 特征文件（cairn feature 生成）：请将代码来源选为“特征文件（清单与锁文件）”后发起分析');
     expect(await refused(tarball, 32, 'tar-as-image-feature')).toMatch(/^上传的文件 api-image\.tar 是容器镜像本身，不是镜像特征文件：请将代码来源选为“本地镜像文件”上传镜像/);
