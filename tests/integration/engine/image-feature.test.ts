@@ -18,7 +18,7 @@ import {
 } from '../../../server/engine/index.ts';
 import { isUserError } from '../../../server/errors.ts';
 import { buildImage } from '../../support/image-feature.ts';
-import type { BuiltImage } from '../../support/registry.ts';
+import { writeOciLayout, type BuiltImage } from '../../support/registry.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'cairn-image-feature-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -118,6 +118,33 @@ describe('镜像特征文件与上传镜像的分析结果一致', () => {
     expect(manifest.image!.history).toHaveLength(3);
     expect(JSON.stringify(manifest.image)).not.toContain('PATH=');
   });
+});
+
+describe('软件包数据库被删除后又重建', () => {
+  it('the removal travels in the feature file: packages count from the layer that wrote the database again', async () => {
+    const dir = path.join(work, 'removed');
+    const pkg = (name: string) => `Package: ${name}\nStatus: install ok installed\nArchitecture: amd64\nVersion: 1.0\n`;
+    const layout = path.join(dir, 'layout');
+    await writeOciLayout(layout, 'shop/removed:1', [{ architecture: 'amd64', layers: [
+      { 'etc/os-release': 'ID=debian\nVERSION_ID="12"\nPRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n', 'var/lib/dpkg/status': pkg('alpha') },
+      { 'var/lib/dpkg/.wh.status': '' },
+      { 'var/lib/dpkg/status': [pkg('alpha'), pkg('beta')].join('\n') },
+    ] }]);
+    const zip = path.join(dir, 'removed.cairn-feature.zip');
+    await writeImageFeatureFile(layout, zip);
+    const manifest = JSON.parse((await zipEntries(zip)).get('cairn-feature.json')!.toString('utf8')) as FeatureManifest;
+    expect(manifest.image!.versions.map((v) => [v.path, v.layer, v.removed ?? false])).toEqual([
+      ['var/lib/dpkg/status', 0, false], ['var/lib/dpkg/status', 1, true], ['var/lib/dpkg/status', 2, false],
+    ]);
+    const run = (file: string, name: string) => analyseProject(
+      { file, fileName: path.basename(file), kind: 'image', modes: [1], workParent: path.join(dir, name) },
+      async () => ({ advisories: buildAdvisoryIndex([]), licenseLevels: new Map() }),
+    );
+    const layers = (r: Awaited<ReturnType<typeof run>>) => Object.fromEntries(r.analysis.components.map((c) => [c.name, c.layer]));
+    const fromImage = await run(layout, 'image');
+    expect(layers(fromImage)).toEqual({ alpha: 2, beta: 2 });
+    expect(layers(await run(zip, 'feature'))).toEqual(layers(fromImage));
+  }, 60_000);
 });
 
 describe('有问题的镜像特征文件被拒绝', () => {
