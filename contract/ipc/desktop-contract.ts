@@ -339,6 +339,8 @@ export const desktopContract = {
        * layout folder) sent as its feature file (镜像特征文件: the layers stay here).
        */
       feature: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('image')])),
+      /** With `feature: 'image'`: the platform of a multi-platform image (`linux/arm64`); linux/amd64 or the only one when absent. */
+      platform: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     }), UploadProgressSchema),
     cancel: invoke('uploads:cancel', LocalIdOnly, UploadProgressSchema),
     pause: invoke('uploads:pause', LocalIdOnly, UploadProgressSchema),

@@ -38,7 +38,7 @@ export interface PrepareOptions {
    * 'image'`: the target is a container image (an image file or OCI layout folder) sent as its
    * feature file (镜像特征文件).
    */
-  feature?: { write: FeatureWriter; onProgress?: (files: number, bytes: number) => void; kind?: 'source' | 'image' };
+  feature?: { write: FeatureWriter; onProgress?: (files: number, bytes: number) => void; kind?: 'source' | 'image'; platform?: string };
 }
 
 /** Files of a folder, depth first, as zip entry names with forward slashes. Links are not followed. */
@@ -104,7 +104,7 @@ async function featureOfFolder(folder: string, tempDir: string, feature: NonNull
   await makePrivateDir(dir);
   const file = path.join(dir, featureFileName(folder));
   try {
-    const summary = await feature.write(folder, file, { signal, onProgress: feature.onProgress, kind: feature.kind });
+    const summary = await feature.write(folder, file, { signal, onProgress: feature.onProgress, kind: feature.kind, platform: feature.platform });
     const info = await stat(file);
     return {
       file,

@@ -17,6 +17,7 @@ import type { ApiClient } from './api-client.ts';
 import { checkArchive } from './archive-check.ts';
 import { DesktopError } from './errors.ts';
 import type { FeatureWriter } from './feature-writer.ts';
+import { validateImagePlatform } from '../../contract/validation.ts';
 import { featureFileName, prepareSource, type UploadSource } from './upload-source.ts';
 import { sleep } from './sleep.ts';
 
@@ -57,6 +58,8 @@ export interface StartOptions {
    * `image`: the file or folder is a container image, sent as its feature file (镜像特征文件).
    */
   feature?: boolean | 'image';
+  /** With `feature: 'image'`: the platform of a multi-platform image (`linux/arm64`), as the analysis chooses it. */
+  platform?: string;
 }
 
 export interface UploadsService {
@@ -73,6 +76,7 @@ export interface UploadsService {
 interface Transfer {
   sourcePath: string;
   feature: false | 'source' | 'image';
+  platform: string | undefined;
   client: ApiClient;
   progress: UploadProgress;
   source: UploadSource | null;
@@ -160,6 +164,7 @@ export function createUploads(options: UploadsOptions): UploadsService {
       const feature = t.feature && writeFeature ? {
         write: writeFeature,
         kind: t.feature,
+        platform: t.platform,
         onProgress: (files: number, bytes: number) => {
           t.progress.feature = { files, bytes, included: null, includedBytes: null, problems: null };
           emit(t);
@@ -291,6 +296,8 @@ export function createUploads(options: UploadsOptions): UploadsService {
         if (!options.writeFeature) await refuse(new DesktopError('unsupported', UPLOADS_MSG.noFeatureWriter));
         const info = await stat(resolved).catch(() => null);
         if (info && feature === 'source' && !info.isDirectory()) await refuse(new DesktopError('not-a-folder', UPLOADS_MSG.featureNeedsFolder(path.basename(resolved))));
+        const badPlatform = feature === 'image' ? validateImagePlatform(startOptions.platform) : null;
+        if (badPlatform) await refuse(new DesktopError('invalid-input', badPlatform));
       }
       // A file that is not an archive Cairn can read (though named like one), or a broken or empty
       // one, is refused here: nothing is sent and no upload is created on the platform. A folder
@@ -308,6 +315,7 @@ export function createUploads(options: UploadsOptions): UploadsService {
       const t: Transfer = {
         sourcePath: resolved,
         feature,
+        platform: feature === 'image' ? startOptions.platform?.trim() || undefined : undefined,
         client: options.client(),
         progress: {
           localId, uploadId: null, fileName: feature ? featureFileName(resolved) : path.basename(resolved), sent: 0, total: 0, bytesPerSecond: 0, state: 'preparing', error: null,

@@ -25,6 +25,8 @@ export interface UploadDropZoneProps {
   folders?: false | 'zip' | 'feature';
   /** Container images (files with these extensions, and folders) are sent as the feature file the desktop writes of them. */
   imageFeature?: readonly string[];
+  /** The platform such an image's feature file is written for (a multi-platform image); linux/amd64 or the only one when absent. */
+  imagePlatform?: string;
   label?: string;
   onUploaded(file: UploadedFile): void;
   /** Told how many files are still on their way (staging, preparing, uploading, retrying). */
@@ -42,7 +44,7 @@ function featureLine(feature: FeatureFileSummary): string {
 const intentOf = (item: UploadItem): Intent =>
   item.state === 'done' ? Intent.SUCCESS : item.state === 'failed' ? Intent.DANGER : item.state === 'retrying' || item.state === 'paused' ? Intent.WARNING : Intent.PRIMARY;
 
-export function UploadDropZone({ accept, multiple = false, folders = false, imageFeature, label, onUploaded, onActive, disabled = false }: UploadDropZoneProps) {
+export function UploadDropZone({ accept, multiple = false, folders = false, imageFeature, imagePlatform, label, onUploaded, onActive, disabled = false }: UploadDropZoneProps) {
   const { items, error, setError, addPaths, addBrowserFiles, cancel, resume, remove } = useUploads({ onUploaded });
   const active = items.filter(isActive).length;
   useEffect(() => onActive?.(active), [active, onActive]);
@@ -104,9 +106,9 @@ export function UploadDropZone({ accept, multiple = false, folders = false, imag
       }
       if (paths.length) await addPaths(paths);
       if (folderPaths.length) await addPaths(folderPaths, { feature });
-      if (imagePaths.length) await addPaths(imagePaths, { feature: 'image' });
+      if (imagePaths.length) await addPaths(imagePaths, { feature: 'image', platform: imagePlatform });
       if (groups.length) await addBrowserFiles(groups, { feature });
-      if (imageGroups.length) await addBrowserFiles(imageGroups, { feature: 'image' });
+      if (imageGroups.length) await addBrowserFiles(imageGroups, { feature: 'image', platform: imagePlatform });
     })();
   }
 
@@ -118,7 +120,7 @@ export function UploadDropZone({ accept, multiple = false, folders = false, imag
     try {
       const paths = await invokeDesktop((api) => api.uploads.pick({ extensions: asImage ? [...images] : accept, multiple, folders: asFolders, filterName: asImage ? t.imageFilter : label }));
       const name = (p: string) => p.split(/[\\/]/).pop() ?? p;
-      await addPaths(admit(paths, name, () => asFolders), { feature: asImage ? 'image' : feature && asFolders });
+      await addPaths(admit(paths, name, () => asFolders), { feature: asImage ? 'image' : feature && asFolders, platform: imagePlatform });
     } catch (e) {
       if (e instanceof DesktopError && e.code === 'no-native-dialog') input?.click();
       else setError(e instanceof Error ? e.message : String(e));
@@ -130,7 +132,7 @@ export function UploadDropZone({ accept, multiple = false, folders = false, imag
     event.target.value = '';
     setError(null);
     if (asImage) {
-      void addBrowserFiles(admit(files, (f) => f.name, () => false).map((file) => [{ file, relativePath: file.name }]), { feature: 'image' });
+      void addBrowserFiles(admit(files, (f) => f.name, () => false).map((file) => [{ file, relativePath: file.name }]), { feature: 'image', platform: imagePlatform });
       return;
     }
     if (asFolders) {
@@ -141,7 +143,7 @@ export function UploadDropZone({ accept, multiple = false, folders = false, imag
         const top = relativePath.split('/')[0]!;
         byTop.set(top, [...(byTop.get(top) ?? []), { file, relativePath }]);
       }
-      void addBrowserFiles(admit([...byTop.values()], (g) => g[0]!.relativePath.split('/')[0]!, () => true), { feature: imageFolderPick.current ? 'image' : feature });
+      void addBrowserFiles(admit([...byTop.values()], (g) => g[0]!.relativePath.split('/')[0]!, () => true), { feature: imageFolderPick.current ? 'image' : feature, platform: imagePlatform });
     } else {
       void addBrowserFiles(admit(files, (f) => f.name, () => false).map((file) => [{ file, relativePath: file.name }]));
     }

@@ -9,6 +9,7 @@
 //   CAIRN_FEATURE_OUT      the feature file to write (its folder exists; an image is unpacked beside it meanwhile)
 //   CAIRN_FEATURE_VERSION  the app's version, recorded as the writing tool's
 //   CAIRN_FEATURE_KIND     `image` for a container image's feature file (镜像特征文件); else a folder's
+//   CAIRN_FEATURE_PLATFORM an image's platform (`linux/arm64`); linux/amd64 or the only one when absent
 //
 // Messages to the parent: {type:'progress', files, bytes}, then {type:'done', result} or
 // {type:'error', message} (Chinese). The process exits once the last one is sent (under Electron,
@@ -71,7 +72,7 @@ if (!root || !out) {
     };
     // An image is unpacked beside the output (the app's own temp folder, not a RAM-backed /tmp).
     const result = process.env.CAIRN_FEATURE_KIND === 'image'
-      ? await writeImageFeatureFile(root, out, { ...options, tempDir: path.dirname(path.resolve(out)) })
+      ? await writeImageFeatureFile(root, out, { ...options, tempDir: path.dirname(path.resolve(out)), platform: process.env.CAIRN_FEATURE_PLATFORM || undefined })
       : await writeFeatureFile(root, out, options);
     await tell({ type: 'done', result });
   } catch (error) {

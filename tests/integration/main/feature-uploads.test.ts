@@ -23,6 +23,7 @@ import { databases, type TestClient, type TestServer } from '../server/harness.t
 import { CORPORA, startSampleServer, waitForRun } from '../server/sample-app.ts';
 import { repoRoot, tempDir } from './helpers.ts';
 import { buildImage } from '../../support/image-feature.ts';
+import { writeOciLayout } from '../../support/registry.ts';
 
 const work = tempDir('cairn-feature-desk-');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -190,6 +191,22 @@ describe.each(databases)('生成特征文件 from the desktop on $name', (databa
     const fromFolder = await service.settled((await service.start(built.layoutDir, { feature: 'image' })).localId);
     expect(fromFolder).toMatchObject({ state: 'done', fileName: 'layout.cairn-feature.zip' });
     expect(fromFolder.feature!.files).toBe(done.feature!.files);
+  });
+
+  it('writes the feature file of the chosen platform of a multi-platform image; refuses a malformed platform', { timeout: 60_000 }, async () => {
+    const layout = path.join(work, `multi-${database.name}`);
+    await writeOciLayout(layout, 'shop/multi:1', [
+      { architecture: 'amd64', layers: [{ 'app/node_modules/left-pad/package.json': JSON.stringify({ name: 'left-pad', version: '1.3.0' }) }] },
+      { architecture: 'arm64', layers: [{ 'app/node_modules/is-odd/package.json': JSON.stringify({ name: 'is-odd', version: '3.0.1' }) }] },
+    ]);
+    const { service } = uploads();
+    const done = await service.settled((await service.start(layout, { feature: 'image', platform: 'linux/arm64' })).localId);
+    expect(done.error).toBeNull();
+    const stored = await findCompleteUpload(server.app.cairn.db, server.app.cairn.dataDir, done.uploadId!);
+    const manifest = JSON.parse((await zipContents(stored!.path)).get('cairn-feature.json')!) as { image: { platform: { architecture: string } }; files: Array<{ path: string }> };
+    expect(manifest.image.platform.architecture).toBe('arm64');
+    expect(manifest.files.map((f) => f.path)).toEqual(['app/node_modules/is-odd/package.json']);
+    await expect(service.start(layout, { feature: 'image', platform: 'arm64 please' })).rejects.toThrow(/平台/);
   });
 
   it('reports why the image writer failed: not an image', { timeout: 30_000 }, async () => {
