@@ -7,7 +7,7 @@ const usage = `用法：cairn <命令>
 
 命令：
   scan      扫描目录、压缩包或容器镜像（文件或从镜像仓库拉取）中的开源组件（cairn scan --help 查看选项）
-  feature   生成目录的特征文件：只含清单、锁文件与许可证文件，其余文件只记 SHA-256（cairn feature --help 查看选项）
+  feature   生成目录或容器镜像的特征文件：只含清单、锁文件与许可证文件，其余文件只记 SHA-256（cairn feature --help 查看选项）
   template  生成 Excel 组件清单导入模板（cairn template [文件名]）
   licenses  识别文件或目录中的许可证文本和版权声明（cairn licenses --help 查看选项）
   kb        漏洞知识库：导入 OSV/NVD/trivy/CNNVD 数据、从镜像同步（cairn kb --help 查看选项）
@@ -45,7 +45,7 @@ async function main(): Promise<number> {
       const { featureCommand, featureUsage, FeatureUsageError } = await import('./commands/feature.ts');
       if (rest.includes('--help') || rest.includes('-h')) { console.log(featureUsage); return 0; }
       try {
-        const { summary } = await featureCommand(rest, (files) => process.stderr.write(`已处理 ${files} 个文件…\r`));
+        const { summary } = await featureCommand(rest, { onProgress: (files) => process.stderr.write(`已处理 ${files} 个文件…\r`), progress: (line) => console.error(line) });
         console.error(summary);
         return 0;
       } catch (error) {

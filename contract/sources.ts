@@ -23,6 +23,12 @@ export interface UploadFiles {
    * and licence files, every other file only hashed: the source stays on the machine).
    */
   folders: false | 'zip' | 'feature';
+  /**
+   * 镜像特征文件: the image files (docker save tar, OCI layout tar) and OCI layout folders the
+   * desktop writes the feature file of (生成特征文件: the image is unpacked on this machine, only
+   * what the analysis reads is sent); absent for other types.
+   */
+  imageFeature?: readonly string[];
 }
 
 export interface SourceType {
@@ -43,11 +49,10 @@ export interface SourceType {
   upload: UploadFiles | null;
 }
 
-/** Why a source type cannot be analysed yet: container images wait for image analysis; remote sources for fetching. */
-type Pending = 'image' | 'fetch';
+/** Why a source type cannot be analysed yet: remote sources wait for fetching. */
+type Pending = 'fetch';
 
 const PENDING_MESSAGE: Record<Pending, (label: string) => string> = {
-  image: (label) => `代码来源“${label}”的文件会随项目保存，容器镜像分析将在后续版本提供，暂时无法发起分析`,
   fetch: (label) => `代码来源“${label}”暂不支持自动获取代码，将在后续版本提供，暂时无法发起分析；请改用本地上传`,
 };
 
@@ -95,7 +100,8 @@ export const SOURCE_TYPES: readonly SourceType[] = [
   pending(19, '源码', 'FTP', 'fetch'),
 
   analysed(12, '容器镜像', '本地镜像文件', 'image', files(IMAGE_ARCHIVES)),
-  pending(32, '容器镜像', '镜像特征文件', 'image', files([...IMAGE_ARCHIVES, '.json'])),
+  // A feature file written of an image (cairn feature <image>, or the desktop's 生成特征文件 of an image file or OCI folder).
+  analysed(32, '容器镜像', '镜像特征文件', 'image', { extensions: ['.zip'], folders: false, imageFeature: IMAGE_ARCHIVES }),
   // Registries (OCI distribution API): pulled by the run (server/jobs/execute-run.ts), nothing uploaded.
   analysed(13, '容器镜像', '公共仓库', 'image'),
   analysed(31, '容器镜像', '私有仓库', 'image'),

@@ -75,25 +75,35 @@ async function importFile(file: string): Promise<ScanResult> {
   return { root: file, targets: [target], problems: [], stats: { files: 1, bytes, ms: Math.round(performance.now() - started) } };
 }
 
-/** A feature file (cairn feature) read into a temporary folder as the platform reads it. */
-async function openFeatureFile(file: string): Promise<{ root: string; unpacked?: { problems: ScanResult['problems'] }; cleanup: () => Promise<void> }> {
-  const { readFeatureFile } = await engine();
+/**
+ * A feature file (cairn feature) read into a temporary folder as the platform reads it: a source
+ * tree's is scanned as the folder; an image's as the image (each component with its layer).
+ */
+async function scanFeatureInput(file: string): Promise<{ result: ScanResult; image: ScannedImage | null }> {
+  const { loadExtractors, readFeatureFile, scanImageFeature, scanTree, UnpackError } = await engine();
   const parent = await mkdtemp(path.join(tmpdir(), 'cairn-feature-'));
-  const cleanup = () => rm(parent, { recursive: true, force: true, maxRetries: 3 });
   try {
-    const feature = await readFeatureFile(file, path.join(parent, 'root'), { kind: 'source', name: path.basename(file) });
-    return { root: path.join(parent, 'root'), unpacked: { problems: feature.problems }, cleanup };
-  } catch (error) {
-    await cleanup();
-    throw error;
+    const root = path.join(parent, 'root');
+    const feature = await readFeatureFile(file, root, { name: path.basename(file) }).catch((error: unknown) => {
+      throw error instanceof UnpackError ? new UsageError(error.message) : error;
+    });
+    if (feature.manifest.kind === 'image') {
+      const image = await scanImageFeature(feature, root, path.basename(file));
+      return { result: image.scan, image };
+    }
+    const { allExtractors } = await loadExtractors();
+    const result = await scanTree(root, { extractors: allExtractors });
+    if (feature.problems.length) result.problems = [...result.problems, ...feature.problems].sort((a, b) => a.file.localeCompare(b.file));
+    return { result, image: null };
+  } finally {
+    await rm(parent, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 
-/** A directory is scanned in place; an archive is unpacked (with limits) into a temp folder, a feature file read. */
+/** A directory is scanned in place; an archive is unpacked (with limits) into a temp folder. */
 async function scanInput(given: string): Promise<ScanResult> {
-  const { isFeatureFile, loadExtractors, openInput, scanTree, UnpackError } = await engine();
-  const opening = (await stat(given)).isFile() && (await isFeatureFile(given)) ? openFeatureFile(given) : openInput(given);
-  const input = await opening.catch((error: unknown) => {
+  const { loadExtractors, openInput, scanTree, UnpackError } = await engine();
+  const input = await openInput(given).catch((error: unknown) => {
     throw error instanceof UnpackError ? new UsageError(error.message) : error;
   });
   try {
@@ -119,7 +129,7 @@ async function scanImageInput(file: string, options: { platform?: string; refere
   }
 }
 
-interface PullRequest {
+export interface PullRequest {
   reference: string;
   platform?: string;
   username?: string;
@@ -128,8 +138,11 @@ interface PullRequest {
   insecureHttp: boolean;
 }
 
-/** Pulls the image into a private temp folder, analyses it there offline, and removes the folder. */
-async function pullAndScan(request: PullRequest, io: ScanIo): Promise<ScannedImage> {
+/**
+ * Pulls the image into `<work>/layout` (an OCI layout; `work` is a private temp folder the caller
+ * removes), with the registry options of `cairn scan --image`; answers the layout and the reference.
+ */
+export async function pullToLayout(request: PullRequest, io: ScanIo, work: string): Promise<{ layout: string; reference: string }> {
   const { formatImageReference, parseImageReference, pullImage } = await engine();
   const reference = formatImageReference(parseImageReference(request.reference));
   let caPem: string | undefined;
@@ -146,23 +159,29 @@ async function pullAndScan(request: PullRequest, io: ScanIo): Promise<ScannedIma
   }
   if (password !== undefined && !request.username) throw new UsageError('--password-stdin 需要同时用 --username 指定用户名');
   const auth = request.username ? { username: request.username, ...(password !== undefined && { password }) } : undefined;
+  const layout = path.join(work, 'layout');
+  let shown = -1;
+  await pullImage(reference, layout, {
+    auth,
+    caPem,
+    insecureHttp: request.insecureHttp,
+    platform: request.platform,
+    onProgress: (p) => {
+      const percent = p.total ? Math.floor((p.bytes / p.total) * 100) : 0;
+      if (percent >= shown + 10 || p.bytes === p.total) {
+        shown = percent;
+        io.progress?.(`拉取 ${reference}：第 ${p.layer}/${p.layers} 层，${percent}%`);
+      }
+    },
+  });
+  return { layout, reference };
+}
+
+/** Pulls the image into a private temp folder, analyses it there offline, and removes the folder. */
+async function pullAndScan(request: PullRequest, io: ScanIo): Promise<ScannedImage> {
   const work = await mkdtemp(path.join(tmpdir(), 'cairn-pull-'));
   try {
-    const layout = path.join(work, 'layout');
-    let shown = -1;
-    await pullImage(reference, layout, {
-      auth,
-      caPem,
-      insecureHttp: request.insecureHttp,
-      platform: request.platform,
-      onProgress: (p) => {
-        const percent = p.total ? Math.floor((p.bytes / p.total) * 100) : 0;
-        if (percent >= shown + 10 || p.bytes === p.total) {
-          shown = percent;
-          io.progress?.(`拉取 ${reference}：第 ${p.layer}/${p.layers} 层，${percent}%`);
-        }
-      },
-    });
+    const { layout, reference } = await pullToLayout(request, io, work);
     io.progress?.(`已拉取 ${reference}，开始分析`);
     return await scanImageInput(layout, { platform: request.platform, reference });
   } finally {
@@ -170,16 +189,21 @@ async function pullAndScan(request: PullRequest, io: ScanIo): Promise<ScannedIma
   }
 }
 
-const OPTIONS = {
-  format: { type: 'string', short: 'f', default: 'json' },
-  output: { type: 'string', short: 'o' },
-  kb: { type: 'string' },
+/** The options of pulling from a registry (cairn scan --image, cairn feature --image). */
+export const REGISTRY_OPTIONS = {
   image: { type: 'string' },
   platform: { type: 'string' },
   username: { type: 'string' },
   'password-stdin': { type: 'boolean', default: false },
   'ca-file': { type: 'string' },
   'insecure-http': { type: 'boolean', default: false },
+} as const;
+
+const OPTIONS = {
+  format: { type: 'string', short: 'f', default: 'json' },
+  output: { type: 'string', short: 'o' },
+  kb: { type: 'string' },
+  ...REGISTRY_OPTIONS,
 } as const;
 
 function parseScanArgs(args: string[]) {
@@ -225,10 +249,13 @@ export async function scanCommand(args: string[], io: ScanIo = defaultIo): Promi
     const given = path.resolve(target!);
     const info = await stat(given).catch(() => null);
     if (!info) throw new UsageError(`找不到要扫描的路径：${target}`);
-    const { detectImage } = await engine();
+    const { detectImage, isFeatureFile } = await engine();
     if (!(info.isFile() && SINGLE_FILE.test(given)) && (await detectImage(given))) {
       image = await scanImageInput(given, { platform: values.platform });
       result = image.scan;
+    } else if (info.isFile() && (await isFeatureFile(given))) {
+      if (values.platform) throw new UsageError(`--platform 只用于容器镜像：特征文件 ${target} 已是生成时所选平台的内容`);
+      ({ result, image } = await scanFeatureInput(given));
     } else {
       if (values.platform) throw new UsageError(`--platform 只用于容器镜像，${target} 不是镜像`);
       result = info.isFile() && SINGLE_FILE.test(given) ? await importFile(given) : await scanInput(given);

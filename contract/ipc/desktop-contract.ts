@@ -333,8 +333,14 @@ export const desktopContract = {
     /** Upload a local file or folder to the active platform; progress arrives as `uploads:progress`. */
     start: invoke('uploads:start', Type.Object({
       path: Type.String({ minLength: 1, maxLength: 4096 }),
-      /** A folder is sent as the feature file the desktop writes of it (its source stays here) instead of a zip of it. */
-      feature: Type.Optional(Type.Boolean()),
+      /**
+       * A folder is sent as the feature file the desktop writes of it (its source stays here) instead
+       * of a zip of it; `image`: the file or folder is a container image (docker save / OCI tar, OCI
+       * layout folder) sent as its feature file (镜像特征文件: the layers stay here).
+       */
+      feature: Type.Optional(Type.Union([Type.Boolean(), Type.Literal('image')])),
+      /** With `feature: 'image'`: the platform of a multi-platform image (`linux/arm64`); linux/amd64 or the only one when absent. */
+      platform: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     }), UploadProgressSchema),
     cancel: invoke('uploads:cancel', LocalIdOnly, UploadProgressSchema),
     pause: invoke('uploads:pause', LocalIdOnly, UploadProgressSchema),

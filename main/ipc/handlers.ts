@@ -38,7 +38,7 @@ export function createHandlers(services: AppServices): Handlers {
     },
     uploads: {
       pick: (request) => services.pickFiles(request),
-      start: ({ path, feature }) => services.uploads.start(path, { feature }),
+      start: ({ path, feature, platform }) => services.uploads.start(path, { feature, platform }),
       cancel: ({ localId }) => services.uploads.cancel(localId),
       pause: ({ localId }) => services.uploads.pause(localId),
       resume: ({ localId }) => services.uploads.resume(localId),

@@ -21,11 +21,15 @@ export interface FeatureWriteResult {
 
 export interface FeatureWriteOptions {
   signal?: AbortSignal;
+  /** `image`: the input is a container image (docker save / OCI tar, OCI layout folder), written as 镜像特征文件. */
+  kind?: 'source' | 'image';
+  /** An image's platform (`linux/arm64`); linux/amd64 or the only one when absent. */
+  platform?: string;
   /** Files hashed so far and their bytes, a few times a second. */
   onProgress?: (files: number, bytes: number) => void;
 }
 
-/** Writes the feature file of `folder` to `outFile` (whose folder exists). */
+/** Writes the feature file of `folder` (or of an image file or folder, `kind: 'image'`) to `outFile` (whose folder exists). */
 export type FeatureWriter = (folder: string, outFile: string, options?: FeatureWriteOptions) => Promise<FeatureWriteResult>;
 
 const MSG = {
@@ -54,13 +58,13 @@ function parse(value: unknown): Message | null {
 }
 
 export function createFeatureWriter(spawner: PlatformSpawner, options: { version: string; log?: (line: string) => void }): FeatureWriter {
-  return (folder, outFile, { signal, onProgress } = {}) => new Promise<FeatureWriteResult>((resolve, reject) => {
+  return (folder, outFile, { signal, onProgress, kind, platform } = {}) => new Promise<FeatureWriteResult>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason ?? new DesktopError('cancelled', MSG.cancelled));
     let outcome: Message | null = null;
     // The last lines it wrote on stderr explain a crash.
     const stderr: string[] = [];
     const child = spawner.spawn(
-      { CAIRN_FEATURE_ROOT: folder, CAIRN_FEATURE_OUT: outFile, CAIRN_FEATURE_VERSION: options.version },
+      { CAIRN_FEATURE_ROOT: folder, CAIRN_FEATURE_OUT: outFile, CAIRN_FEATURE_VERSION: options.version, ...(kind === 'image' ? { CAIRN_FEATURE_KIND: 'image', ...(platform ? { CAIRN_FEATURE_PLATFORM: platform } : {}) } : {}) },
       {
         onMessage(value) {
           const message = parse(value);

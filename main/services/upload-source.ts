@@ -33,8 +33,12 @@ export interface UploadSource {
 }
 
 export interface PrepareOptions {
-  /** Send a folder as its feature file, written by this writer, instead of a zip of it. */
-  feature?: { write: FeatureWriter; onProgress?: (files: number, bytes: number) => void };
+  /**
+   * Send a folder as its feature file, written by this writer, instead of a zip of it; `kind:
+   * 'image'`: the target is a container image (an image file or OCI layout folder) sent as its
+   * feature file (镜像特征文件).
+   */
+  feature?: { write: FeatureWriter; onProgress?: (files: number, bytes: number) => void; kind?: 'source' | 'image'; platform?: string };
 }
 
 /** Files of a folder, depth first, as zip entry names with forward slashes. Links are not followed. */
@@ -90,14 +94,17 @@ async function sha256OfFile(file: string, signal?: AbortSignal): Promise<string>
   return hash.digest('hex');
 }
 
-/** Writes the feature file of `folder` to `<tempDir>/<random>/<folder name>.cairn-feature.zip`. */
+/** The feature file's name: the folder's, or the image file's without `.tar` / `.tar.gz` / `.tgz`. */
+export const featureFileName = (target: string): string =>
+  `${path.basename(path.resolve(target)).replace(/\.(tar\.gz|tgz|tar)$/i, '') || 'folder'}.cairn-feature.zip`;
+
+/** Writes the feature file of `folder` (or image) to `<tempDir>/<random>/<name>.cairn-feature.zip`. */
 async function featureOfFolder(folder: string, tempDir: string, feature: NonNullable<PrepareOptions['feature']>, signal?: AbortSignal): Promise<UploadSource> {
   const dir = path.join(tempDir, randomUUID());
   await makePrivateDir(dir);
-  const base = path.basename(path.resolve(folder)) || 'folder';
-  const file = path.join(dir, `${base}.cairn-feature.zip`);
+  const file = path.join(dir, featureFileName(folder));
   try {
-    const summary = await feature.write(folder, file, { signal, onProgress: feature.onProgress });
+    const summary = await feature.write(folder, file, { signal, onProgress: feature.onProgress, kind: feature.kind, platform: feature.platform });
     const info = await stat(file);
     return {
       file,
@@ -118,6 +125,10 @@ async function featureOfFolder(folder: string, tempDir: string, feature: NonNull
 export async function prepareSource(target: string, tempDir: string, signal?: AbortSignal, options: PrepareOptions = {}): Promise<UploadSource> {
   const info = await stat(target).catch(() => null);
   if (!info) throw new DesktopError('not-found', `找不到文件：${target}`);
+  if (options.feature?.kind === 'image') {
+    if (!info.isDirectory() && !info.isFile()) throw new DesktopError('not-a-file', `无法读取“${path.basename(target)}”：它不是镜像文件或镜像目录`);
+    return featureOfFolder(target, tempDir, options.feature, signal);
+  }
   if (options.feature) {
     if (!info.isDirectory()) throw new DesktopError('not-a-folder', `特征文件只能从文件夹生成：“${path.basename(target)}”不是文件夹`);
     return featureOfFolder(target, tempDir, options.feature, signal);

@@ -17,7 +17,8 @@ import type { ApiClient } from './api-client.ts';
 import { checkArchive } from './archive-check.ts';
 import { DesktopError } from './errors.ts';
 import type { FeatureWriter } from './feature-writer.ts';
-import { prepareSource, type UploadSource } from './upload-source.ts';
+import { validateImagePlatform } from '../../contract/validation.ts';
+import { featureFileName, prepareSource, type UploadSource } from './upload-source.ts';
 import { sleep } from './sleep.ts';
 
 const UPLOADS_MSG = {
@@ -52,8 +53,13 @@ export interface UploadsOptions {
 }
 
 export interface StartOptions {
-  /** Send the folder as its feature file instead of a zip of it (its source stays on this machine). */
-  feature?: boolean;
+  /**
+   * Send the folder as its feature file instead of a zip of it (its source stays on this machine);
+   * `image`: the file or folder is a container image, sent as its feature file (镜像特征文件).
+   */
+  feature?: boolean | 'image';
+  /** With `feature: 'image'`: the platform of a multi-platform image (`linux/arm64`), as the analysis chooses it. */
+  platform?: string;
 }
 
 export interface UploadsService {
@@ -69,7 +75,8 @@ export interface UploadsService {
 
 interface Transfer {
   sourcePath: string;
-  feature: boolean;
+  feature: false | 'source' | 'image';
+  platform: string | undefined;
   client: ApiClient;
   progress: UploadProgress;
   source: UploadSource | null;
@@ -156,6 +163,8 @@ export function createUploads(options: UploadsOptions): UploadsService {
       const writeFeature = options.writeFeature;
       const feature = t.feature && writeFeature ? {
         write: writeFeature,
+        kind: t.feature,
+        platform: t.platform,
         onProgress: (files: number, bytes: number) => {
           t.progress.feature = { files, bytes, included: null, includedBytes: null, problems: null };
           emit(t);
@@ -277,7 +286,7 @@ export function createUploads(options: UploadsOptions): UploadsService {
     async start(sourcePath, startOptions = {}) {
       const resolved = path.resolve(sourcePath);
       if (options.allowedRoots && !options.allowedRoots.some((root) => isWithin(root, resolved))) throw new DesktopError('forbidden-path', UPLOADS_MSG.notAllowed);
-      const feature = startOptions.feature === true;
+      const feature = startOptions.feature === 'image' ? 'image' : startOptions.feature === true ? 'source' : false;
       if (feature) {
         // Refused before anything starts: the feature file is written of a folder, by a writer this host has.
         const refuse = async (error: DesktopError) => {
@@ -286,7 +295,9 @@ export function createUploads(options: UploadsOptions): UploadsService {
         };
         if (!options.writeFeature) await refuse(new DesktopError('unsupported', UPLOADS_MSG.noFeatureWriter));
         const info = await stat(resolved).catch(() => null);
-        if (info && !info.isDirectory()) await refuse(new DesktopError('not-a-folder', UPLOADS_MSG.featureNeedsFolder(path.basename(resolved))));
+        if (info && feature === 'source' && !info.isDirectory()) await refuse(new DesktopError('not-a-folder', UPLOADS_MSG.featureNeedsFolder(path.basename(resolved))));
+        const badPlatform = feature === 'image' ? validateImagePlatform(startOptions.platform) : null;
+        if (badPlatform) await refuse(new DesktopError('invalid-input', badPlatform));
       }
       // A file that is not an archive Cairn can read (though named like one), or a broken or empty
       // one, is refused here: nothing is sent and no upload is created on the platform. A folder
@@ -304,9 +315,10 @@ export function createUploads(options: UploadsOptions): UploadsService {
       const t: Transfer = {
         sourcePath: resolved,
         feature,
+        platform: feature === 'image' ? startOptions.platform?.trim() || undefined : undefined,
         client: options.client(),
         progress: {
-          localId, uploadId: null, fileName: feature ? `${path.basename(resolved)}.cairn-feature.zip` : path.basename(resolved), sent: 0, total: 0, bytesPerSecond: 0, state: 'preparing', error: null,
+          localId, uploadId: null, fileName: feature ? featureFileName(resolved) : path.basename(resolved), sent: 0, total: 0, bytesPerSecond: 0, state: 'preparing', error: null,
           ...(feature ? { feature: { files: 0, bytes: 0, included: null, includedBytes: null, problems: null } } : {}),
         },
         source: null,

@@ -5,8 +5,11 @@
 // Where a folder is taken as a feature file (`folders="feature"`, 特征文件), its button is
 // 生成特征文件: the folder (picked or dropped) is turned into its feature file on this machine, the
 // row says what went in (N 个清单/锁文件, M 个文件仅上传哈希), and only that file is uploaded.
+// Where images are taken as feature files (`imageFeature`, 镜像特征文件), 生成特征文件 offers an
+// image file or an OCI layout folder: the image is unpacked on this machine and only its feature
+// file is uploaded; a dropped image file or folder goes the same way, a dropped .zip as it is.
 import { useEffect, useRef, useState, type ChangeEvent, type DragEvent } from 'react';
-import { Button, Callout, Classes, Icon, Intent, ProgressBar } from '@blueprintjs/core';
+import { Button, Callout, Classes, Icon, Intent, Menu, MenuItem, PopoverNext, ProgressBar } from '@blueprintjs/core';
 import { formatFileSize } from '../../contract/format.ts';
 import type { FeatureFileSummary } from '../../contract/ipc/desktop-contract.ts';
 import { uploadZh as t } from '../i18n/upload.ts';
@@ -20,6 +23,10 @@ export interface UploadDropZoneProps {
   multiple?: boolean;
   /** Folders may be dropped or picked: zipped before upload, or sent as their feature file. */
   folders?: false | 'zip' | 'feature';
+  /** Container images (files with these extensions, and folders) are sent as the feature file the desktop writes of them. */
+  imageFeature?: readonly string[];
+  /** The platform such an image's feature file is written for (a multi-platform image); linux/amd64 or the only one when absent. */
+  imagePlatform?: string;
   label?: string;
   onUploaded(file: UploadedFile): void;
   /** Told how many files are still on their way (staging, preparing, uploading, retrying). */
@@ -37,7 +44,7 @@ function featureLine(feature: FeatureFileSummary): string {
 const intentOf = (item: UploadItem): Intent =>
   item.state === 'done' ? Intent.SUCCESS : item.state === 'failed' ? Intent.DANGER : item.state === 'retrying' || item.state === 'paused' ? Intent.WARNING : Intent.PRIMARY;
 
-export function UploadDropZone({ accept, multiple = false, folders = false, label, onUploaded, onActive, disabled = false }: UploadDropZoneProps) {
+export function UploadDropZone({ accept, multiple = false, folders = false, imageFeature, imagePlatform, label, onUploaded, onActive, disabled = false }: UploadDropZoneProps) {
   const { items, error, setError, addPaths, addBrowserFiles, cancel, resume, remove } = useUploads({ onUploaded });
   const active = items.filter(isActive).length;
   useEffect(() => onActive?.(active), [active, onActive]);
@@ -45,20 +52,26 @@ export function UploadDropZone({ accept, multiple = false, folders = false, labe
   const shell = useShell();
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
-  const acceptList = accept.join('、');
+  const imageInput = useRef<HTMLInputElement>(null);
+  /** The folder input was opened by 选择 OCI 镜像目录 (the web host answers through one folder input). */
+  const imageFolderPick = useRef(false);
   const feature = folders === 'feature';
+  const images = imageFeature ?? [];
+  const image = images.length > 0;
+  /** An image file (a docker save / OCI tar) sent as its feature file where images are taken so. */
+  const isImageFile = (name: string) => image && !hasAcceptedExtension(name, accept) && hasAcceptedExtension(name, images);
 
   // The browser's webkitdirectory attribute is not in React's typings.
   useEffect(() => {
     folderInput.current?.setAttribute('webkitdirectory', '');
-  }, [folders]);
+  }, [folders, image]);
 
   /** Keeps what may be uploaded here; says why anything else was left out. */
   function admit<T>(candidates: T[], nameOf: (c: T) => string, isFolder: (c: T) => boolean): T[] {
     const kept: T[] = [];
     for (const c of candidates) {
-      if (isFolder(c) && !folders) setError(t.folderNotAllowed(nameOf(c)));
-      else if (!isFolder(c) && !hasAcceptedExtension(nameOf(c), accept)) setError(t.unsupportedType(nameOf(c), acceptList));
+      if (isFolder(c) && !folders && !image) setError(t.folderNotAllowed(nameOf(c)));
+      else if (!isFolder(c) && !hasAcceptedExtension(nameOf(c), accept) && !isImageFile(nameOf(c))) setError(t.unsupportedType(nameOf(c), [...accept, ...images].join('、')));
       else kept.push(c);
     }
     if (!multiple && kept.length > 1) {
@@ -79,38 +92,49 @@ export function UploadDropZone({ accept, multiple = false, folders = false, labe
     void (async () => {
       const paths: string[] = [];
       const folderPaths: string[] = [];
+      const imagePaths: string[] = [];
       const groups: BrowserFile[][] = [];
+      const imageGroups: BrowserFile[][] = [];
       for (const { entry, file } of kept) {
         const local = file ? localPathOf(file) : null;
-        if (local) (entry?.isDirectory ? folderPaths : paths).push(local);
-        else if (entry?.isDirectory) groups.push(await filesOfEntry(entry));
-        else if (file) groups.push([{ file, relativePath: file.name }]);
+        // Where images are taken as feature files, a folder is an OCI layout and a .tar an image.
+        const asImage = image && (!!entry?.isDirectory || isImageFile(entry?.name ?? file?.name ?? ''));
+        if (local) (asImage ? imagePaths : entry?.isDirectory ? folderPaths : paths).push(local);
+        else if (entry?.isDirectory) (asImage ? imageGroups : groups).push(await filesOfEntry(entry));
+        else if (file) (asImage ? imageGroups : groups).push([{ file, relativePath: file.name }]);
         else setError(t.noPath(entry?.name ?? ''));
       }
       if (paths.length) await addPaths(paths);
       if (folderPaths.length) await addPaths(folderPaths, { feature });
+      if (imagePaths.length) await addPaths(imagePaths, { feature: 'image', platform: imagePlatform });
       if (groups.length) await addBrowserFiles(groups, { feature });
+      if (imageGroups.length) await addBrowserFiles(imageGroups, { feature: 'image', platform: imagePlatform });
     })();
   }
 
-  async function pick(asFolders: boolean) {
+  async function pick(asFolders: boolean, asImage = false) {
     setError(null);
-    const input = asFolders ? folderInput.current : fileInput.current;
+    const input = asFolders ? folderInput.current : asImage ? imageInput.current : fileInput.current;
+    imageFolderPick.current = asImage && asFolders;
     if (shell !== 'electron') return input?.click();
     try {
-      const paths = await invokeDesktop((api) => api.uploads.pick({ extensions: accept, multiple, folders: asFolders, filterName: label }));
+      const paths = await invokeDesktop((api) => api.uploads.pick({ extensions: asImage ? [...images] : accept, multiple, folders: asFolders, filterName: asImage ? t.imageFilter : label }));
       const name = (p: string) => p.split(/[\\/]/).pop() ?? p;
-      await addPaths(admit(paths, name, () => asFolders), { feature: feature && asFolders });
+      await addPaths(admit(paths, name, () => asFolders), { feature: asImage ? 'image' : feature && asFolders, platform: imagePlatform });
     } catch (e) {
       if (e instanceof DesktopError && e.code === 'no-native-dialog') input?.click();
       else setError(e instanceof Error ? e.message : String(e));
     }
   }
 
-  function onInput(event: ChangeEvent<HTMLInputElement>, asFolders: boolean) {
+  function onInput(event: ChangeEvent<HTMLInputElement>, asFolders: boolean, asImage = false) {
     const files = [...(event.target.files ?? [])];
     event.target.value = '';
     setError(null);
+    if (asImage) {
+      void addBrowserFiles(admit(files, (f) => f.name, () => false).map((file) => [{ file, relativePath: file.name }]), { feature: 'image', platform: imagePlatform });
+      return;
+    }
     if (asFolders) {
       // One group per top folder (webkitRelativePath = folder/sub/name).
       const byTop = new Map<string, BrowserFile[]>();
@@ -119,7 +143,7 @@ export function UploadDropZone({ accept, multiple = false, folders = false, labe
         const top = relativePath.split('/')[0]!;
         byTop.set(top, [...(byTop.get(top) ?? []), { file, relativePath }]);
       }
-      void addBrowserFiles(admit([...byTop.values()], (g) => g[0]!.relativePath.split('/')[0]!, () => true), { feature });
+      void addBrowserFiles(admit([...byTop.values()], (g) => g[0]!.relativePath.split('/')[0]!, () => true), { feature: imageFolderPick.current ? 'image' : feature, platform: imagePlatform });
     } else {
       void addBrowserFiles(admit(files, (f) => f.name, () => false).map((file) => [{ file, relativePath: file.name }]));
     }
@@ -161,15 +185,31 @@ export function UploadDropZone({ accept, multiple = false, folders = false, labe
               onClick={() => void pick(true)}
             />
           ) : null}
+          {image ? (
+            <PopoverNext
+              disabled={disabled}
+              placement="bottom"
+              content={(
+                <Menu>
+                  <MenuItem icon="document" text={t.pickImageFile} onClick={() => void pick(false, true)} data-testid="pick-image-file" />
+                  <MenuItem icon="folder-open" text={t.pickImageFolder} onClick={() => void pick(true, true)} data-testid="pick-image-folder" />
+                </Menu>
+              )}
+            >
+              <Button minimal intent={Intent.PRIMARY} icon="shield" endIcon="caret-down" text={t.writeFeature} title={t.writeImageFeatureTitle} disabled={disabled} data-testid="write-image-feature" />
+            </PopoverNext>
+          ) : null}
         </div>
         <div className={`${Classes.TEXT_MUTED} ${Classes.TEXT_SMALL}`} style={{ overflowWrap: 'break-word' }}>
           {/* Line breaking never breaks before the dot of ".json", so without the zero-width
               spaces the list is one unbreakable run and the label itself is split. */}
           {accept.length ? t.accepted(accept.join('、\u200b')) : null}
           {folders ? ` ${feature ? t.featureFolderHint : t.dropFolderHint}` : null}
+          {image ? ` ${t.imageFeatureHint(images.join('、\u200b'))}` : null}
         </div>
         <input ref={fileInput} type="file" hidden accept={accept.join(',')} multiple={multiple} onChange={(e) => onInput(e, false)} data-testid="upload-file-input" />
-        {folders ? <input ref={folderInput} type="file" hidden multiple onChange={(e) => onInput(e, true)} data-testid="upload-folder-input" /> : null}
+        {folders || image ? <input ref={folderInput} type="file" hidden multiple onChange={(e) => onInput(e, true)} data-testid="upload-folder-input" /> : null}
+        {image ? <input ref={imageInput} type="file" hidden accept={images.join(',')} multiple={multiple} onChange={(e) => onInput(e, false, true)} data-testid="upload-image-input" /> : null}
       </div>
 
       {error ? <Callout intent={Intent.DANGER} style={{ marginTop: 8 }}>{error}</Callout> : null}

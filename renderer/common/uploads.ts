@@ -58,9 +58,17 @@ export async function filesOfEntry(entry: FileSystemEntry, prefix = ''): Promise
 let stagingSeq = 0;
 
 export interface AddOptions {
-  /** Folders are sent as the feature file the desktop writes of them, not zipped. */
-  feature?: boolean;
+  /**
+   * Folders are sent as the feature file the desktop writes of them, not zipped; `image`: files and
+   * folders are container images, sent as the feature file the desktop writes of them (镜像特征文件).
+   */
+  feature?: boolean | 'image';
+  /** With `feature: 'image'`: the platform of a multi-platform image; linux/amd64 or the only one when absent. */
+  platform?: string;
 }
+
+/** What uploads:start is asked for a path: a folder's feature file, an image's, or the path itself. */
+type StartFeature = boolean | 'image';
 
 export interface UseUploadsOptions {
   onUploaded(file: UploadedFile): void;
@@ -102,8 +110,8 @@ export function useUploads({ onUploaded }: UseUploadsOptions) {
     if (early.current.size > 50) early.current.delete(early.current.keys().next().value!);
   }), [receive]);
 
-  const startPath = useCallback(async (path: string, replaces?: string, feature = false) => {
-    const started = await invokeDesktop((api) => api.uploads.start(feature ? { path, feature } : { path }));
+  const startPath = useCallback(async (path: string, replaces?: string, feature: StartFeature = false, platform?: string) => {
+    const started = await invokeDesktop((api) => api.uploads.start(feature === 'image' && platform ? { path, feature, platform } : feature ? { path, feature } : { path }));
     mine.current.add(started.localId);
     upsert(started, replaces);
     const later = early.current.get(started.localId);
@@ -111,12 +119,12 @@ export function useUploads({ onUploaded }: UseUploadsOptions) {
     if (later) receive(later);
   }, [upsert, receive]);
 
-  /** Electron: local paths (from the dialog or a drop); `feature`: folders sent as their feature files. */
-  const addPaths = useCallback(async (paths: string[], { feature = false }: AddOptions = {}) => {
+  /** Electron: local paths (from the dialog or a drop); `feature`: folders (or images) sent as their feature files. */
+  const addPaths = useCallback(async (paths: string[], { feature = false, platform }: AddOptions = {}) => {
     setError(null);
     for (const path of paths) {
       try {
-        await startPath(path, undefined, feature);
+        await startPath(path, undefined, feature, platform);
       } catch (e) {
         setError(desktopErrorMessage(e, uploadZh.states.failed));
       }
@@ -124,7 +132,7 @@ export function useUploads({ onUploaded }: UseUploadsOptions) {
   }, [startPath]);
 
   /** Browser files: by path in Electron, staged through the host in the web host. A group sharing a folder is one upload. */
-  const addBrowserFiles = useCallback(async (groups: BrowserFile[][], { feature = false }: AddOptions = {}) => {
+  const addBrowserFiles = useCallback(async (groups: BrowserFile[][], { feature = false, platform }: AddOptions = {}) => {
     setError(null);
     for (const group of groups) {
       const first = group[0];
@@ -132,15 +140,17 @@ export function useUploads({ onUploaded }: UseUploadsOptions) {
       const top = first.relativePath.split('/')[0]!;
       const isFolder = first.relativePath.includes('/');
       const local = !isFolder ? localPathOf(first.file) : null;
+      // An image (file or folder) always goes as its feature file; a folder as its feature file or a zip.
+      const asFeature: StartFeature = feature === 'image' ? 'image' : feature && isFolder;
       try {
         if (local) {
-          await startPath(local);
+          await startPath(local, undefined, asFeature, platform);
           continue;
         }
         const placeholder = `staging-${++stagingSeq}`;
         const total = group.reduce((sum, f) => sum + f.file.size, 0);
-        const asFeature = feature && isFolder;
-        const staged: UploadItem = { localId: placeholder, uploadId: null, fileName: isFolder ? (asFeature ? `${top}.cairn-feature.zip` : `${top}.zip`) : top, sent: 0, total, bytesPerSecond: 0, state: 'staging', error: null };
+        const featureName = `${top.replace(/\.(tar\.gz|tgz|tar)$/i, '')}.cairn-feature.zip`;
+        const staged: UploadItem = { localId: placeholder, uploadId: null, fileName: asFeature ? featureName : isFolder ? `${top}.zip` : top, sent: 0, total, bytesPerSecond: 0, state: 'staging', error: null };
         upsert(staged);
         const batch = crypto.randomUUID();
         let path = '';
@@ -150,7 +160,7 @@ export function useUploads({ onUploaded }: UseUploadsOptions) {
           sent += file.size;
           upsert({ ...staged, sent });
         }
-        await startPath(path, placeholder, asFeature);
+        await startPath(path, placeholder, asFeature, platform);
       } catch (e) {
         setError(uploadZh.stageFailed(top, desktopErrorMessage(e, uploadZh.states.failed)));
         setItems((list) => list.filter((x) => x.state !== 'staging' || !x.fileName.startsWith(top)));

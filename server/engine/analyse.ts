@@ -19,7 +19,8 @@ import { inventory, type InventoryEntry } from './output/inventory.ts';
 import { scanTree } from './scan.ts';
 import { ExaminePool, type Found } from './examine.ts';
 import { projectRootOf, readProjectLicense, type ProjectLicense } from './project-license.ts';
-import { attributeLayers, imageSummary, prepareImage } from './image-analysis.ts';
+import { attributeLayers, imageSummary, prepareImage, type PreparedImage } from './image-analysis.ts';
+import { featureImageTree } from './feature/image.ts';
 import { detectFormat, unpackArchive, UnpackError, type UnpackLimits } from './sources/unpack.ts';
 import { walkTree } from './sources/tree.ts';
 import { isFeatureFile, readFeatureFile, type FeatureTree } from './feature/read.ts';
@@ -92,10 +93,8 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
 
   onProgress({ stage: 'preparing', fraction: 0, detail: request.fileName });
   // The unpacker's file count sizes the progress bar: no extra walk of the tree just to count.
-  const image = request.kind === 'image'
-    ? await prepareImage({ file: request.file, reference: request.imageReference, platform: request.platform, limits: request.limits }, path.join(request.workDir, 'root'), allExtractors, request.fileName, (fraction) => onProgress({ stage: 'preparing', fraction }), signal)
-    : null;
-  const { root, files: scanned, problems, feature } = image ? { ...image, feature: undefined } : await prepareTree(request, onProgress, signal);
+  const image = request.kind === 'image' ? await prepareImageInput(request, onProgress, signal) : null;
+  const { root, files: scanned, problems, feature } = image ?? await prepareTree(request, onProgress, signal);
 
   let seen = 0;
   const scan = await scanTree(root, {
@@ -162,8 +161,11 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
   onProgress({ stage: 'licenses', fraction: 1 });
   // A feature file holds only the files read: the tree's listing is the one it carries.
   if (feature) {
+    // The scan also counted what it reads outside the listing (installed packages' manifests under
+    // node_modules), as it did of the tree itself: those stay counted.
+    const walkedBytes = files.reduce((n, f) => n + f.size, 0);
+    scan.stats = { ...scan.stats, files: feature.files.length + scan.stats.files - files.length, bytes: feature.bytes + scan.stats.bytes - walkedBytes };
     files.splice(0, files.length, ...feature.files);
-    scan.stats = { ...scan.stats, files: feature.files.length, bytes: feature.bytes };
     findings.push(...feature.findingsFor(request.modes));
   }
   const texts = new Map<string, string[]>();
@@ -177,7 +179,7 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
       const layer = layers.get(c.purl);
       if (layer !== undefined) c.layer = layer;
     }
-    result.image = await imageSummary(image.squashed, request.imageReference, result.components, signal);
+    result.image = await imageSummary(image.squashed, image.reference, result.components, signal);
   }
   return result;
 }
@@ -206,6 +208,22 @@ async function packageLicenceFiles(root: string, scan: ScanResult, signal: Abort
     if (info?.isFile()) out.push({ path: rel, size: info.size, absolute });
   }
   return out;
+}
+
+/**
+ * An image's squashed root: its layers applied, or its feature file (镜像特征文件, cairn feature of
+ * an image) read, which carries the same tree, each file's layer and the image record.
+ */
+async function prepareImageInput(request: AnalyseRequest, onProgress: (p: AnalyseProgress) => void, signal: AbortSignal): Promise<PreparedImage & { reference: string | undefined; feature?: FeatureTree }> {
+  const root = path.join(request.workDir, 'root');
+  if (await isFeatureFile(request.file)) {
+    const feature = await readFeatureFile(request.file, root, { kind: 'image', signal, limits: request.limits, name: request.fileName });
+    const squashed = featureImageTree(feature, root);
+    const problems = feature.problems.map((p) => ({ file: p.file || request.fileName, message: p.message }));
+    return { root, files: feature.files.length, problems, squashed, feature, reference: request.imageReference ?? squashed.reference ?? undefined };
+  }
+  const prepared = await prepareImage({ file: request.file, reference: request.imageReference, platform: request.platform, limits: request.limits }, root, allExtractors, request.fileName, (fraction) => onProgress({ stage: 'preparing', fraction }), signal);
+  return { ...prepared, reference: request.imageReference };
 }
 
 /** The folder to scan: an unpacked archive, or the single uploaded file under its own name. */

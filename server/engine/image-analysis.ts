@@ -15,7 +15,7 @@ import { inventory, type InventoryEntry } from './output/inventory.ts';
 import { allExtractors } from './extractors/index.ts';
 import { scanTree } from './scan.ts';
 import { findDistribution } from './extractors/os/index.ts';
-import { unpackImage, type SquashedImage } from './sources/image/index.ts';
+import { unpackImage, type ImageInfo, type SquashedImage } from './sources/image/index.ts';
 import type { UnpackLimits } from './sources/limits.ts';
 import { treeContext } from './sources/tree.ts';
 
@@ -31,18 +31,30 @@ export interface ImageInput {
   limits?: Partial<UnpackLimits>;
 }
 
-export interface PreparedImage {
+/**
+ * What the attribution and the run's image record read of an unpacked image: its merged root, each
+ * file's layer, the kept versions of package databases, and the image's identity and layers. An
+ * image unpacked here (SquashedImage) or read from its feature file (feature/image.ts).
+ */
+export interface LayeredTree {
+  root: string;
+  info: Pick<ImageInfo, 'manifestDigest' | 'repoTags' | 'platform' | 'created' | 'size' | 'layers'>;
+  layerOf: SquashedImage['layerOf'];
+  versionsOf: SquashedImage['versionsOf'];
+}
+
+export interface PreparedImage<T extends LayeredTree = LayeredTree> {
   root: string;
   files: number;
   problems: ScanProblem[];
-  squashed: SquashedImage;
+  squashed: T;
 }
 
 /** Unpacks the image's layers into `root` (which must not exist), keeping each version of every file an extractor reads. */
 export async function prepareImage(
   input: ImageInput, root: string, extractors: readonly Extractor[], fileName: string,
   onProgress: (fraction: number) => void, signal: AbortSignal,
-): Promise<PreparedImage> {
+): Promise<PreparedImage<SquashedImage>> {
   // Every version a layer leaves is kept for the files package lists live in, which later layers
   // rewrite; not for executables and archives (a Go binary, a jar: one package, one writer), whose
   // copies would double the image on disk.
@@ -70,7 +82,7 @@ function versionFile(p: string, copy: string, size = 0): InputFile {
  * wrote, its extractor reads every version: a package present from version k on (not removed and
  * put back later) belongs to version k's layer.
  */
-export async function attributeLayers(scan: ScanResult, squashed: SquashedImage, extractors: readonly Extractor[], signal: AbortSignal): Promise<Map<string, number>> {
+export async function attributeLayers(scan: ScanResult, squashed: LayeredTree, extractors: readonly Extractor[], signal: AbortSignal): Promise<Map<string, number>> {
   const ctx = treeContext(squashed.root, signal);
   const byName = new Map(extractors.map((e) => [e.name, e]));
   const layerOf = new Map<string, number>();
@@ -119,7 +131,7 @@ export async function attributeLayers(scan: ScanResult, squashed: SquashedImage,
 }
 
 /** The run's record of the image: identity, platform, base system, and the components each layer brought. */
-export async function imageSummary(squashed: SquashedImage, reference: string | undefined, components: readonly InventoryEntry[], signal: AbortSignal): Promise<RunImage> {
+export async function imageSummary(squashed: LayeredTree, reference: string | undefined, components: readonly InventoryEntry[], signal: AbortSignal): Promise<RunImage> {
   const { info } = squashed;
   const distro = await findDistribution(treeContext(squashed.root, signal), '');
   const counts = new Map<number, number>();

@@ -146,11 +146,21 @@ export async function checkRegistryAccess(...args: Parameters<typeof import('./s
 
 // ---- Feature files: what an analysis reads, and the hashes of the rest (feature/README.md) -----
 
-export type { FeatureFileEntry, FeatureKind, FeatureManifest, FeatureTree, ReadFeatureOptions, WriteFeatureOptions, WriteFeatureResult } from './feature/index.ts';
+export type { FeatureFileEntry, FeatureImage, FeatureKind, FeatureManifest, FeatureTree, ReadFeatureOptions, WriteFeatureOptions, WriteFeatureResult, WriteImageFeatureOptions } from './feature/index.ts';
 
 /** Writes the feature file of a folder: its manifests, lockfiles, databases and notices, and a SHA-256 of every other file. */
 export async function writeFeatureFile(...args: Parameters<typeof import('./feature/write.ts').writeFeatureFile>) {
   return (await import('./feature/write.ts')).writeFeatureFile(...args);
+}
+
+/** Writes the feature file of a container image (docker save tar, OCI layout folder or tar): its squashed root as a folder's, each file's layer, the image record. */
+export async function writeImageFeatureFile(...args: Parameters<typeof import('./feature/image.ts').writeImageFeatureFile>) {
+  return (await import('./feature/image.ts')).writeImageFeatureFile(...args);
+}
+
+/** Scans an image feature file read by readFeatureFile as scanImage scans the image (the CLI). */
+export async function scanImageFeature(...args: Parameters<typeof import('./feature/image.ts').scanImageFeature>) {
+  return (await import('./feature/image.ts')).scanImageFeature(...args);
 }
 
 /** Unpacks and checks an uploaded feature file into a folder to scan (UnpackError when refused). */

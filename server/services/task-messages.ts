@@ -17,6 +17,8 @@ export const TASK_MSG = {
   featureFileElsewhere: (name: string) => `上传的文件 ${name} 是 Cairn 特征文件（cairn feature 生成）：请将代码来源选为“特征文件（清单与锁文件）”后发起分析`,
   notImage: (name: string) => `上传的文件 ${name} 不是容器镜像：请上传 docker save 导出的 tar（可为 tar.gz）或 OCI 镜像布局的 tar`,
   imageFeatureFile: (name: string) => `上传的文件 ${name} 是容器镜像的特征文件：请将代码来源选为“镜像特征文件”`,
+  imageNotFeature: (name: string) => `上传的文件 ${name} 是容器镜像本身，不是镜像特征文件：请将代码来源选为“本地镜像文件”上传镜像，或用“生成特征文件”（cairn feature）生成特征文件后上传`,
+  notImageFeature: (name: string) => `上传的文件 ${name} 不是镜像特征文件：请上传 Cairn 从容器镜像生成的特征文件（桌面端“生成特征文件”或 cairn feature <镜像>，.zip）`,
   badArchive: (name: string, reason: string) => `上传的文件 ${name} 无法分析：${reason}，请检查后重新上传`,
   badModes: '请至少选择一种有效的分析方式',
   badLicense: (text: string) => `无法识别项目许可证“${text}”，请填写 SPDX 许可证表达式，例如 Apache-2.0 或 MIT OR GPL-2.0-only`,

@@ -66,15 +66,17 @@ export function checkUploadSoon(dataDir: string, upload: CompleteUpload): void {
  */
 export async function checkUploadInput(db: Db, dataDir: string, getCodeType: number, uploadId: string | null, platform?: string): Promise<void> {
   const kind = inputKindOf(getCodeType);
+  if (uploadId && getCodeType === IMAGE_FEATURE_TYPE) return checkImageFeatureUpload(db, dataDir, uploadId);
   if (uploadId && kind === 'image') return checkImageUpload(db, dataDir, uploadId, isImageUploadType(getCodeType) ? platform : undefined);
   if (!uploadId || (kind !== 'source' && kind !== 'feature' && kind !== 'binary')) return;
   const upload = await findCompleteUpload(db, dataDir, uploadId);
   if (!upload) throw new UserError(TASK_MSG.uploadMissing, 'not-found', { field: 'uploadId' });
   const { archive, refusal, feature } = await outcomeOf(upload, dataDir);
   if (refusal !== null) throw new UserError(refusal, 'invalid', { field: 'uploadId' });
-  // A feature file analysed as a tree would show its own packing (tree/, the manifest), not the project.
-  if (feature && kind !== 'feature') throw new UserError(TASK_MSG.featureFileElsewhere(upload.fileName), 'invalid', { field: 'uploadId' });
+  // A feature file analysed as a tree would show its own packing (tree/, the manifest), not the
+  // project; an image's is read only by 镜像特征文件.
   if (feature === 'image') throw new UserError(TASK_MSG.imageFeatureFile(upload.fileName), 'invalid', { field: 'uploadId' });
+  if (feature && kind !== 'feature') throw new UserError(TASK_MSG.featureFileElsewhere(upload.fileName), 'invalid', { field: 'uploadId' });
   if (!archive && (kind === 'source' || isArchiveName(upload.fileName))) throw new UserError(TASK_MSG.notArchive(upload.fileName), 'invalid', { field: 'uploadId' });
 }
 
@@ -115,7 +117,11 @@ export async function platformsOf(upload: CompleteUpload, dataDir: string): Prom
 }
 
 async function readPlatforms(upload: CompleteUpload, dataDir: string): Promise<string[]> {
-  if (!(await detectImage(upload.path))) throw new UserError(TASK_MSG.notImage(upload.fileName), 'invalid', { field: 'uploadId' });
+  if (!(await detectImage(upload.path))) {
+    // A feature file (of an image or of a source tree) is not an image: its own source type reads it.
+    const { feature } = await outcomeOf(upload, dataDir).catch(() => ({ feature: null }));
+    throw new UserError(feature === 'image' ? TASK_MSG.imageFeatureFile(upload.fileName) : TASK_MSG.notImage(upload.fileName), 'invalid', { field: 'uploadId' });
+  }
   try {
     const platforms = await imagePlatforms(upload.path, workRoot(dataDir));
     if (!platforms.length) throw new ImageError('not-image', '镜像中没有可用的镜像清单');
@@ -124,4 +130,18 @@ async function readPlatforms(upload: CompleteUpload, dataDir: string): Promise<s
     if (error instanceof ImageError) throw new UserError(TASK_MSG.badArchive(upload.fileName, error.message), 'invalid', { field: 'uploadId' });
     throw error;
   }
+}
+
+/** 镜像特征文件: the upload must be an image's feature file, read through whole (manifest, hashes, image block) before the launch. */
+const IMAGE_FEATURE_TYPE = 32;
+
+async function checkImageFeatureUpload(db: Db, dataDir: string, uploadId: string): Promise<void> {
+  const upload = await findCompleteUpload(db, dataDir, uploadId);
+  if (!upload) throw new UserError(TASK_MSG.uploadMissing, 'not-found', { field: 'uploadId' });
+  const refuse = (message: string) => new UserError(message, 'invalid', { field: 'uploadId' });
+  if (await detectImage(upload.path)) throw refuse(TASK_MSG.imageNotFeature(upload.fileName));
+  const { refusal, feature } = await outcomeOf(upload, dataDir);
+  if (refusal !== null) throw refuse(refusal);
+  if (feature === 'source') throw refuse(TASK_MSG.featureFileElsewhere(upload.fileName));
+  if (feature !== 'image') throw refuse(TASK_MSG.notImageFeature(upload.fileName));
 }

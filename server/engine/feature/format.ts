@@ -14,6 +14,8 @@ export const FEATURE_VERSION = 1;
 export const MANIFEST_NAME = 'cairn-feature.json';
 /** The folder of the zip that holds the included files, at their paths in the tree. */
 export const TREE_DIR = 'tree';
+/** Image feature files: the folder of the versions of package databases earlier layers left (`versions/<layer index>/<path>`). */
+export const VERSIONS_DIR = 'versions';
 
 export type FeatureKind = 'source' | 'image';
 
@@ -63,12 +65,61 @@ export interface FeatureManifest {
    */
   findings: FileFindings[];
   /** Image feature files: the image (reference, digest, platform, os-release, layers). */
-  image?: Record<string, unknown>;
+  image?: FeatureImage;
+}
+
+/** One layer of an image feature file's image, bottom first (the image's ImageLayer). */
+export interface FeatureImageLayer {
+  index: number;
+  /** The blob's digest as stored (`sha256:…`): what the files' `layer` names. */
+  digest: string;
+  diffId: string | null;
+  mediaType: string;
+  /** Bytes as stored. */
+  size: number;
+  /** The history step that made it (`/bin/sh -c apt-get …`). */
+  createdBy: string | null;
+  created: string | null;
+}
+
+/**
+ * A version of a package database a layer left (the analysis reads each to tell in which layer a
+ * package appeared): its content is in the zip at `versions/<layer>/<path>`; `removed` when that
+ * layer removed the file.
+ */
+export interface FeatureImageVersion {
+  path: string;
+  layer: number;
+  size?: number;
+  sha256?: string;
+  removed?: true;
+}
+
+/** The image an image feature file was written of: what the analysis needs for the run's image record. */
+export interface FeatureImage {
+  /** The name it was pulled by (`registry/name:tag`); null for an image file (its tags then name it). */
+  reference: string | null;
+  repoTags: string[];
+  manifestDigest: string;
+  platform: { os: string; architecture: string; variant?: string };
+  /** Every platform the input offered. */
+  platforms: string[];
+  created: string | null;
+  /** Bytes of all layers as stored. */
+  size: number;
+  /** The base system from os-release (also in the tree, which the analysis reads); null when none. */
+  os: { id: string; versionId: string; prettyName: string } | null;
+  layers: FeatureImageLayer[];
+  /** The image history, empty steps (ENV, CMD …) included. */
+  history: Array<{ createdBy: string | null; created: string | null; emptyLayer: boolean }>;
+  versions: FeatureImageVersion[];
 }
 
 export const badFeature = (message: string) => new UnpackError('corrupt', `特征文件无效：${message}`);
 
 const SHA256 = /^[0-9a-f]{64}$/;
+/** An OCI digest: `algorithm:hex`. */
+const DIGEST = /^[a-z0-9]+(?:[+._-][a-z0-9]+)*:[0-9a-f]{32,128}$/;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const printable = (s: string) => JSON.stringify(s.length > 200 ? `${s.slice(0, 200)}…` : s);
 
@@ -128,10 +179,74 @@ export function parseManifest(text: string, maxFiles: number): FeatureManifest {
     return { file: p.file.slice(0, 4096), message: p.message.slice(0, 2000) };
   });
   const findings = parseFindings(json.findings ?? [], new Set(files.filter((f) => !f.included && f.walked !== false).map((f) => f.path)), maxFiles);
-  if (json.image !== undefined && !isObject(json.image)) throw badFeature('镜像信息（image）格式错误');
+  let image: FeatureImage | undefined;
+  if (json.kind === 'image') {
+    if (root !== '') throw badFeature('镜像特征文件的根文件夹名（root）应为空');
+    image = parseImage(json.image, files);
+  } else {
+    if (json.image !== undefined) throw badFeature('源码特征文件不应包含镜像信息（image）');
+    const layered = files.find((f) => f.layer !== undefined);
+    if (layered) throw badFeature(`源码特征文件中的文件 ${printable(layered.path)} 不应带有镜像层（layer）`);
+  }
   return {
     format: FEATURE_FORMAT, version, created: json.created, tool, kind: json.kind, root, files,
-    dirs: dirs as string[], problems: checkedProblems, findings, ...(json.image ? { image: json.image } : {}),
+    dirs: dirs as string[], problems: checkedProblems, findings, ...(image ? { image } : {}),
+  };
+}
+
+const nullableString = (v: unknown, max: number): v is string | null => v === null || str(v, max);
+const count = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+/**
+ * An image feature file's image block: every field as the writer puts it, each file's layer one of
+ * the image's layers, each version of a package database for a listed, included file.
+ */
+function parseImage(raw: unknown, files: readonly FeatureFileEntry[]): FeatureImage {
+  const bad = (what: string) => badFeature(`镜像信息（image）${what}`);
+  if (!isObject(raw)) throw bad('缺失或格式错误');
+  const { reference, repoTags, manifestDigest, platform, platforms, created, size, os, layers, history, versions } = raw;
+  if (!nullableString(reference, 1000)) throw bad('中的镜像地址（reference）无效');
+  if (!Array.isArray(repoTags) || repoTags.length > 1000 || !repoTags.every((t) => str(t, 1000))) throw bad('中的标签（repoTags）无效');
+  if (typeof manifestDigest !== 'string' || !DIGEST.test(manifestDigest)) throw bad(`中的镜像摘要（manifestDigest）${printable(String(manifestDigest))} 无效`);
+  if (!isObject(platform) || !str(platform.os, 100) || !str(platform.architecture, 100) || (platform.variant !== undefined && !str(platform.variant, 100))) throw bad('中的平台（platform）无效');
+  if (!Array.isArray(platforms) || platforms.length > 1000 || !platforms.every((p) => str(p, 200))) throw bad('中的平台列表（platforms）无效');
+  if (!nullableString(created, 100)) throw bad('中的创建时间（created）无效');
+  if (!count(size)) throw bad('中的大小（size）无效');
+  if (os !== null && !(isObject(os) && str(os.id, 200) && str(os.versionId, 200) && str(os.prettyName, 1000))) throw bad('中的操作系统（os）无效');
+  if (!Array.isArray(layers) || layers.length > 10_000) throw bad('中的镜像层列表（layers）无效');
+  const checkedLayers = layers.map((l: unknown, i: number): FeatureImageLayer => {
+    if (!isObject(l) || l.index !== i) throw bad(`中第 ${i + 1} 层的序号无效（应从 0 起依次排列）`);
+    if (typeof l.digest !== 'string' || !DIGEST.test(l.digest)) throw bad(`中第 ${i + 1} 层的摘要 ${printable(String(l.digest))} 无效`);
+    if (!(l.diffId === null || (typeof l.diffId === 'string' && DIGEST.test(l.diffId))) || !str(l.mediaType, 300) || !count(l.size) || !nullableString(l.createdBy, 100_000) || !nullableString(l.created, 100)) throw bad(`中第 ${i + 1} 层的记录无效`);
+    return { index: i, digest: l.digest, diffId: l.diffId, mediaType: l.mediaType, size: l.size, createdBy: l.createdBy, created: l.created };
+  });
+  if (!Array.isArray(history) || history.length > 10_000) throw bad('中的构建历史（history）无效');
+  const checkedHistory = history.map((h: unknown) => {
+    if (!isObject(h) || !nullableString(h.createdBy, 100_000) || !nullableString(h.created, 100) || typeof h.emptyLayer !== 'boolean') throw bad('中的构建历史（history）记录无效');
+    return { createdBy: h.createdBy, created: h.created, emptyLayer: h.emptyLayer };
+  });
+  const digests = new Set(checkedLayers.map((l) => l.digest));
+  for (const f of files) {
+    if (f.layer !== undefined && !digests.has(f.layer)) throw bad(`中没有文件 ${printable(f.path)} 所属的镜像层 ${printable(f.layer)}`);
+  }
+  const included = new Set(files.filter((f) => f.included).map((f) => f.path));
+  if (!Array.isArray(versions) || versions.length > 100_000) throw bad('中的软件包数据库版本（versions）无效');
+  const last = new Map<string, number>();
+  const checkedVersions = versions.map((v: unknown): FeatureImageVersion => {
+    if (!isObject(v) || typeof v.path !== 'string' || !included.has(v.path)) throw bad(`中的版本记录（versions）须属于清单中包含内容的文件：${printable(String(isObject(v) ? v.path : v))}`);
+    const { path, layer } = v;
+    if (typeof layer !== 'number' || !Number.isSafeInteger(layer) || layer < 0 || layer >= checkedLayers.length || layer <= (last.get(path) ?? -1)) throw bad(`中文件 ${printable(path)} 的版本所属层无效（须为镜像的层，按层序排列）`);
+    last.set(path, layer);
+    if (v.removed === true) return { path, layer, removed: true };
+    if (!count(v.size) || typeof v.sha256 !== 'string' || !SHA256.test(v.sha256)) throw bad(`中文件 ${printable(path)} 第 ${layer} 层版本的大小或 SHA-256 无效`);
+    return { path, layer, size: v.size, sha256: v.sha256 };
+  });
+  return {
+    reference, repoTags: repoTags as string[], manifestDigest,
+    platform: { os: platform.os as string, architecture: platform.architecture as string, ...(platform.variant ? { variant: platform.variant as string } : {}) },
+    platforms: platforms as string[], created, size,
+    os: os === null ? null : { id: (os as Record<string, string>).id!, versionId: (os as Record<string, string>).versionId!, prettyName: (os as Record<string, string>).prettyName! },
+    layers: checkedLayers, history: checkedHistory, versions: checkedVersions,
   };
 }
 

@@ -5,14 +5,14 @@
 // must agree with it exactly (every path inside the root, every included file present with its
 // declared size and SHA-256, nothing in the zip the manifest does not declare, no links), or the
 // whole file is refused with a Chinese message before anything is scanned.
-import { lstat, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { lstat, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import yauzl from 'yauzl';
 import { makePrivateDir, makePrivateTempDir } from '../../files/private.ts';
 import { hasFindings, type FileFindings } from '../analyzers/model.ts';
 import { resolveLimits, type UnpackLimits } from '../sources/limits.ts';
 import { detectFormat, unpackArchive, UnpackError, type UnpackProgress } from '../sources/unpack.ts';
-import { badFeature, MANIFEST_NAME, parseManifest, sha256Of, TREE_DIR, type FeatureKind, type FeatureManifest, type FeatureProblem } from './format.ts';
+import { badFeature, MANIFEST_NAME, parseManifest, sha256Of, TREE_DIR, VERSIONS_DIR, type FeatureKind, type FeatureManifest, type FeatureProblem } from './format.ts';
 
 export interface ReadFeatureOptions {
   /** The kind the upload's source type takes (9: source, 32: image); any when absent (a check before a launch). */
@@ -34,10 +34,17 @@ export interface FeatureTree {
   problems: FeatureProblem[];
   /** The writer's file findings in the files not included (dest-relative), those of the analysis's modes. */
   findingsFor(modes: readonly number[]): FileFindings[];
+  /**
+   * Image feature files: the folder (`<dest>.versions`) holding the versions of package databases
+   * earlier layers left, at `<layer index>/<path>`; null for a source feature file.
+   */
+  versionsRoot: string | null;
 }
 
 /** Whether `file` is a zip with a feature manifest at its top (read from the central directory only). */
 export async function isFeatureFile(file: string): Promise<boolean> {
+  // A folder (an OCI layout an image analysis is given) is no feature file.
+  if (!(await stat(file).catch(() => null))?.isFile()) return false;
   const detected = await detectFormat(file);
   if (detected.kind !== 'archive' || detected.format !== 'zip') return false;
   let zip: yauzl.ZipFile | undefined;
@@ -82,11 +89,11 @@ export async function readFeatureFile(zip: string, dest: string, options: ReadFe
     if (skipped) throw badFeature(`条目 ${skipped.entry} 未能解压（${skipped.reason}）`);
     const top = await readdir(unpacked);
     if (!top.includes(MANIFEST_NAME)) throw badFeature(`缺少清单 ${MANIFEST_NAME}：这不是 Cairn 生成的特征文件`);
-    const extra = top.find((n) => n !== MANIFEST_NAME && n !== TREE_DIR);
-    if (extra) throw badFeature(`包含清单之外的条目 ${extra}`);
     const manifestFile = path.join(unpacked, MANIFEST_NAME);
     if (!(await lstat(manifestFile)).isFile()) throw badFeature(`${MANIFEST_NAME} 不是文件`);
     const manifest = parseManifest(await readFile(manifestFile, 'utf8'), limits.maxFiles);
+    const extra = top.find((n) => n !== MANIFEST_NAME && n !== TREE_DIR && !(n === VERSIONS_DIR && manifest.kind === 'image'));
+    if (extra) throw badFeature(`包含清单之外的条目 ${extra}`);
     if (options.kind && manifest.kind !== options.kind) {
       throw new UnpackError('unsupported', manifest.kind === 'image'
         ? '这是容器镜像的特征文件：请以代码来源“镜像特征文件”上传'
@@ -116,6 +123,23 @@ export async function readFeatureFile(zip: string, dest: string, options: ReadFe
     const missing = manifest.files.find((f) => f.included && !present.has(f.path));
     if (missing) throw badFeature(`清单列出的文件 ${missing.path} 不在特征文件中`);
 
+    // An image's versions of its package databases: exactly those the image block declares.
+    const versionsDir = path.join(unpacked, VERSIONS_DIR);
+    const versions = new Map((manifest.image?.versions ?? []).filter((v) => !v.removed).map((v) => [`${v.layer}/${v.path}`, v]));
+    const versionsPresent = new Set<string>();
+    if (top.includes(VERSIONS_DIR)) {
+      if (!(await lstat(versionsDir)).isDirectory()) throw badFeature(`${VERSIONS_DIR} 不是文件夹`);
+      for await (const rel of strictFiles(versionsDir, signal)) {
+        const version = versions.get(rel);
+        if (!version) throw badFeature(`包含镜像信息未声明的文件版本 ${VERSIONS_DIR}/${rel}`);
+        const actual = await sha256Of(path.join(versionsDir, rel), signal);
+        if (actual.size !== version.size || actual.sha256 !== version.sha256) throw badFeature(`文件版本 ${VERSIONS_DIR}/${rel} 的内容与镜像信息中的大小或 SHA-256 不符（文件被修改或损坏）`);
+        versionsPresent.add(rel);
+      }
+    }
+    const missingVersion = [...versions.keys()].find((k) => !versionsPresent.has(k));
+    if (missingVersion) throw badFeature(`镜像信息列出的文件版本 ${VERSIONS_DIR}/${missingVersion} 不在特征文件中`);
+
     // The tree at dest/<root>, with every folder of the listing (extractors list and probe them).
     const root = manifest.root ? path.join(dest, manifest.root) : dest;
     await makePrivateDir(path.dirname(root));
@@ -127,6 +151,13 @@ export async function readFeatureFile(zip: string, dest: string, options: ReadFe
       await makePrivateDir(root);
     }
     for (const d of folders) await makePrivateDir(path.join(root, ...d.split('/')));
+    let versionsRoot: string | null = null;
+    if (manifest.kind === 'image') {
+      versionsRoot = `${path.resolve(dest)}.versions`;
+      if (await lstat(versionsRoot).catch(() => null)) throw new UnpackError('destination', `目录 ${versionsRoot} 已存在`);
+      if (versionsPresent.size) await rename(versionsDir, versionsRoot);
+      else await makePrivateDir(versionsRoot);
+    }
 
     const under = (p: string) => (manifest.root ? `${manifest.root}/${p}` : p);
     const files = manifest.files.filter((f) => f.walked !== false).map((f) => ({ path: under(f.path), size: f.size }));
@@ -138,6 +169,7 @@ export async function readFeatureFile(zip: string, dest: string, options: ReadFe
       findingsFor: (modes) => manifest.findings
         .map((f) => ({ path: under(f.path), licenses: modes.includes(4) ? f.licenses : [], copyrights: modes.includes(7) ? f.copyrights : [], authors: modes.includes(7) ? f.authors : [] }))
         .filter(hasFindings),
+      versionsRoot,
     };
   } finally {
     await rm(staging, { recursive: true, force: true, maxRetries: 3 });

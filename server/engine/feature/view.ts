@@ -14,7 +14,21 @@ import { DEFAULT_LIMITS } from '../sources/limits.ts';
 import { walkTree, type WalkedFile } from '../sources/tree.ts';
 import { detectFormat, unpackArchive, UnpackError, type UnpackProblem } from '../sources/unpack.ts';
 
-export class UploadView {
+/** A tree as the writer sees it: what the analysis walks, and a scan context that reports what extractors look at. */
+export interface TreeView {
+  /** The one folder at the top of the view's paths; '' when paths start at the root (an image). */
+  readonly rootName: string;
+  /** What could not be read (nested archives left packed), reported by the analysis. */
+  readonly problems: UnpackProblem[];
+  /** Every file the scan is offered; `walked: false` for those the analysis's file listing leaves out. */
+  walk(signal: AbortSignal): AsyncGenerator<WalkedFile & { walked?: boolean }>;
+  /** Where a view path is on disk; undefined outside the view. */
+  resolve(rel: string): Promise<string | undefined>;
+  list(rel: string): Promise<string[]>;
+  context(signal: AbortSignal, seen: { read(p: string): void; exists(p: string): void; list(p: string): void }): ExtractContext;
+}
+
+export class UploadView implements TreeView {
   /** The folder's own name: the one folder at the top of the view. */
   readonly rootName: string;
   private readonly folder: string;

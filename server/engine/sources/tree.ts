@@ -93,7 +93,7 @@ async function* installedPackages(root: string, parent: string, nodeModules: str
 }
 
 /** Resolves a root-relative path, refusing anything that would leave the root. */
-async function confined(root: string, rel: string): Promise<string | undefined> {
+export async function confinedPath(root: string, rel: string): Promise<string | undefined> {
   if (path.isAbsolute(rel) || rel.split(/[\\/]/).includes('..')) return undefined;
   const joined = path.join(root, rel);
   try {
@@ -108,13 +108,13 @@ export function treeContext(root: string, signal: AbortSignal): ExtractContext {
   return {
     signal,
     async readText(rel) {
-      const file = await confined(root, rel);
+      const file = await confinedPath(root, rel);
       if (!file) return undefined;
       const info = await stat(file);
       return info.isFile() ? readFile(file, 'utf8') : undefined;
     },
     async list(rel) {
-      const dir = await confined(root, rel || '.');
+      const dir = await confinedPath(root, rel || '.');
       if (!dir) return [];
       try {
         return await readdir(dir);
@@ -123,7 +123,7 @@ export function treeContext(root: string, signal: AbortSignal): ExtractContext {
       }
     },
     async exists(rel) {
-      return (await confined(root, rel)) !== undefined;
+      return (await confinedPath(root, rel)) !== undefined;
     },
   };
 }

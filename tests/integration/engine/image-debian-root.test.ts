@@ -3,7 +3,8 @@
 // packages purged (their file lists whited out), one upgraded and one installed, and a whiteout of
 // a file — analysed through analyseInWorker as a run does, yields exactly the (name, version,
 // architecture) set `dpkg-query` lists for the final status, each package at the layer that brought
-// it (the purged absent, the untouched at layer 0 though layer 2 rewrote the status file).
+// it (the purged absent, the untouched at layer 0 though layer 2 rewrote the status file); its
+// feature file (镜像特征文件) analysed gives the same packages, layers, file listing and image record.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PackageURL } from 'packageurl-js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyseInWorker } from '../../../server/engine/index.ts';
+import { analyseInWorker, writeImageFeatureFile } from '../../../server/engine/index.ts';
 import { hasCommand } from '../../support/commands.ts';
 import { writeOciLayout } from '../../support/registry.ts';
 
@@ -111,5 +112,14 @@ describe.skipIf(!ready)('an image built from this machine\'s Debian root, agains
     for (const name of lists) expect(paths.has(`var/lib/dpkg/info/${name}`), name).toBe(!(`var/lib/dpkg/info/.wh.${name}` in top));
     // dpkg's own file list still locates its files.
     if (lists.includes('dpkg.list')) expect(debs.find((c) => c.name === 'dpkg')!.locations.map((l) => l.file)).toContain('usr/bin/dpkg');
+
+    // Its feature file (镜像特征文件) gives the same packages at the same layers, and the same image record.
+    const feature = path.join(work, 'debian-root.cairn-feature.zip');
+    await writeImageFeatureFile(built.layoutDir, feature, { platform: `linux/${arch}` });
+    const fromFeature = await analyseInWorker({ file: feature, fileName: 'debian-root.cairn-feature.zip', kind: 'image', modes: [1], workDir: path.join(work, 'feature-analysis') });
+    const key = (c: (typeof result.components)[number]) => `${c.purl} ${c.layer} ${c.locations.map((l) => l.file).sort().join(',')}`;
+    expect(fromFeature.components.map(key).sort()).toEqual(result.components.map(key).sort());
+    expect(fromFeature.image).toEqual(result.image);
+    expect(fromFeature.files.map((f) => `${f.path} ${f.size}`).sort()).toEqual(result.files.map((f) => `${f.path} ${f.size}`).sort());
   }, 180_000);
 });

@@ -4,7 +4,9 @@
 // private temp folder, reports what it included, and uploads it; launched as 特征文件 the upload
 // gives the folder's components, vulnerabilities and project licence, while the source files'
 // content never reaches the platform. Also: cancelling stops the writer and leaves nothing behind,
-// and a file, or a host without a writer, is refused before anything starts.
+// and a file, or a host without a writer, is refused before anything starts. An image file and an
+// OCI layout folder sent as their feature file (镜像特征文件, type 32) give the image's components,
+// each with its layer, and the run's image record; a file that is not an image fails in Chinese.
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -20,6 +22,8 @@ import { findCompleteUpload } from '../../../server/uploads/store.ts';
 import { databases, type TestClient, type TestServer } from '../server/harness.ts';
 import { CORPORA, startSampleServer, waitForRun } from '../server/sample-app.ts';
 import { repoRoot, tempDir } from './helpers.ts';
+import { buildImage } from '../../support/image-feature.ts';
+import { writeOciLayout } from '../../support/registry.ts';
 
 const work = tempDir('cairn-feature-desk-');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -155,6 +159,63 @@ describe.each(databases)('生成特征文件 from the desktop on $name', (databa
     writeFileSync(file, 'hello');
     await expect(uploads().service.start(file, { feature: true })).rejects.toThrow('特征文件只能从文件夹生成：“notes.txt”不是文件夹');
     await expect(uploads({ writeFeature: undefined }).service.start(folder, { feature: true })).rejects.toThrow('当前环境无法生成特征文件');
+  });
+
+  it('writes an image file’s and an OCI folder’s feature file, uploads it, and type 32 gives the image’s components and layers', { timeout: 180_000 }, async () => {
+    const { tarball, built } = await buildImage(path.join(work, `image-${database.name}`));
+    const { service } = uploads();
+    const started = await service.start(tarball, { feature: 'image' });
+    expect(started).toMatchObject({ state: 'preparing', fileName: 'api-image.cairn-feature.zip', feature: { included: null } });
+    const done = await service.settled(started.localId);
+    expect(done.error).toBeNull();
+    expect(done).toMatchObject({ state: 'done', fileName: 'api-image.cairn-feature.zip' });
+    expect(done.feature!.included).toBeGreaterThan(3);
+    // Neither the layers nor the image's unpacked root are left in main's temp folder.
+    expect(readdirSync(path.join(temp, 'zip'))).toEqual([]);
+    const stored = await findCompleteUpload(server.app.cairn.db, server.app.cairn.dataDir, done.uploadId!);
+    const entries = await zipContents(stored!.path);
+    expect(JSON.parse(entries.get('cairn-feature.json')!)).toMatchObject({ kind: 'image', tool: { version: 'test' } });
+    expect([...entries.values()].some((text) => text.includes('image trade secret'))).toBe(false);
+
+    const launched = await admin.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'image-feature', getCodeType: 32, uploadId: done.uploadId } });
+    expect(launched.body.code, launched.body.message).toBe(1);
+    const projectId = launched.body.data.projectId as number;
+    expect((await waitForRun(admin, projectId)).status).toBe(2);
+    const reply = await admin.request({ method: 'POST', url: `/api/component/list/${projectId}?size=500`, body: {} });
+    const rows = reply.body.data.content as Array<{ name: string; layer: number | null }>;
+    expect(rows.map((r) => `${r.name} ${r.layer}`).sort()).toEqual(['Django 1', 'base-files 0', 'curl 1', 'left-pad 2', 'npm 2', 'requests 1']);
+    const view = await admin.request({ method: 'GET', url: `/api/project-task-view/${projectId}` });
+    expect(view.body.data.run.image).toMatchObject({ reference: 'shop/api:1.4', manifestDigest: built.platforms['linux/amd64']!.manifest, platform: 'linux/amd64' });
+
+    // The OCI layout folder gives a feature file of the same image.
+    const fromFolder = await service.settled((await service.start(built.layoutDir, { feature: 'image' })).localId);
+    expect(fromFolder).toMatchObject({ state: 'done', fileName: 'layout.cairn-feature.zip' });
+    expect(fromFolder.feature!.files).toBe(done.feature!.files);
+  });
+
+  it('writes the feature file of the chosen platform of a multi-platform image; refuses a malformed platform', { timeout: 60_000 }, async () => {
+    const layout = path.join(work, `multi-${database.name}`);
+    await writeOciLayout(layout, 'shop/multi:1', [
+      { architecture: 'amd64', layers: [{ 'app/node_modules/left-pad/package.json': JSON.stringify({ name: 'left-pad', version: '1.3.0' }) }] },
+      { architecture: 'arm64', layers: [{ 'app/node_modules/is-odd/package.json': JSON.stringify({ name: 'is-odd', version: '3.0.1' }) }] },
+    ]);
+    const { service } = uploads();
+    const done = await service.settled((await service.start(layout, { feature: 'image', platform: 'linux/arm64' })).localId);
+    expect(done.error).toBeNull();
+    const stored = await findCompleteUpload(server.app.cairn.db, server.app.cairn.dataDir, done.uploadId!);
+    const manifest = JSON.parse((await zipContents(stored!.path)).get('cairn-feature.json')!) as { image: { platform: { architecture: string } }; files: Array<{ path: string }> };
+    expect(manifest.image.platform.architecture).toBe('arm64');
+    expect(manifest.files.map((f) => f.path)).toEqual(['app/node_modules/is-odd/package.json']);
+    await expect(service.start(layout, { feature: 'image', platform: 'arm64 please' })).rejects.toThrow(/平台/);
+  });
+
+  it('reports why the image writer failed: not an image', { timeout: 30_000 }, async () => {
+    const file = path.join(work, `not-an-image-${database.name}.tar`);
+    writeFileSync(file, 'not a tar at all');
+    const { service } = uploads();
+    const failed = await service.settled((await service.start(file, { feature: 'image' })).localId);
+    expect(failed).toMatchObject({ state: 'failed', uploadId: null });
+    expect(failed.error).toContain(`not-an-image-${database.name}.tar 不是容器镜像`);
   });
 
   it('reports why the writer failed: an empty folder', { timeout: 30_000 }, async () => {

@@ -42,7 +42,7 @@ describe('source types', () => {
 
   it('analyses the local uploads of source, feature file, image archive, binary, SBOM and Excel list, and the images of registries', () => {
     const analysed = Object.fromEntries(SOURCE_TYPES.filter((t) => t.input).map((t) => [t.code, t.input]));
-    expect(analysed).toEqual({ 0: 'source', 9: 'feature', 12: 'image', 16: 'binary', 30: 'sbom', 34: 'excel', 13: 'image', 31: 'image', 14: 'image', 15: 'image' });
+    expect(analysed).toEqual({ 0: 'source', 9: 'feature', 12: 'image', 32: 'image', 16: 'binary', 30: 'sbom', 34: 'excel', 13: 'image', 31: 'image', 14: 'image', 15: 'image' });
     // a registry's image is pulled by the run: nothing is uploaded
     for (const code of [13, 14, 15, 31]) expect(sourceTypeOf(code)?.upload, String(code)).toBeNull();
     expect(inputKindOf(34)).toBe('excel');
@@ -63,13 +63,14 @@ describe('source types', () => {
     expect(sourceTypeOf(0)?.upload?.folders).toBe('zip');
     expect(sourceTypeOf(9)?.upload?.folders).toBe('feature');
     expect(sourceTypeOf(2)?.upload).toBeNull();
+    // 镜像特征文件: the feature file itself, or an image file / OCI folder the desktop writes it of.
+    expect(sourceTypeOf(32)?.upload).toEqual({ extensions: ['.zip'], folders: false, imageFeature: ['.tar', '.tar.gz', '.tgz'] });
   });
 
   it('tells why a type cannot be analysed yet, in words that hold before and after the project is saved', () => {
     for (const code of ALL_CODE_TYPES) {
       const label = CODE_TYPE_LABEL[code];
-      const expected = [0, 9, 12, 16, 30, 34, 13, 14, 15, 31].includes(code) ? null
-        : code === 32 ? `代码来源“${label}”的文件会随项目保存，容器镜像分析将在后续版本提供，暂时无法发起分析`
+      const expected = [0, 9, 12, 32, 16, 30, 34, 13, 14, 15, 31].includes(code) ? null
         : `代码来源“${label}”暂不支持自动获取代码，将在后续版本提供，暂时无法发起分析；请改用本地上传`;
       expect(unsupportedSource(code), String(code)).toBe(expected);
       expect(sourceTypeOf(code)?.unsupported).toBe(expected);

@@ -147,6 +147,7 @@ export function ProjectFormView({ form, errors, editing, onChange, onCodeTypeCho
           <FormGroup label={t.upload} labelInfo="*" intent={errors.upload ? 'danger' : 'none'} helperText={errors.upload}>
             {uploadNote ? <div className="cairn-muted cairn-form-note">{uploadNote}</div> : null}
             {inputKindOf(code) === 'feature' ? <div className="cairn-muted cairn-form-note">{t.featureFileNote}</div> : null}
+            {uploadFilesOf(code).imageFeature ? <div className="cairn-muted cairn-form-note">{t.imageFeatureNote}</div> : null}
             <ProjectUpload
               key={code}
               files={uploadFilesOf(code)}

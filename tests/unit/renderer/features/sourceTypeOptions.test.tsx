@@ -15,7 +15,7 @@ const GROUPS = [
   { label: 'SBOM', codes: [30] },
   { label: '清单', codes: [9, 34] },
 ];
-const ANALYSED = [0, 12, 9, 16, 30, 34, 13, 31, 14, 15];
+const ANALYSED = [0, 12, 32, 9, 16, 30, 34, 13, 31, 14, 15];
 
 interface Group { label: string; options: Array<{ value: number; text: string }> }
 
