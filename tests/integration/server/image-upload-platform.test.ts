@@ -66,8 +66,12 @@ describe.each(databases)('a multi-platform image upload on $name', (database) =>
     const gz = await admin.request({ method: 'POST', url: '/api/analysis/imageUploadPlatforms', body: { getCodeType: 12, uploadId: gzId } });
     expect(gz.body.code, gz.body.message).toBe(1);
     expect(gz.body.data.platforms).toEqual(['linux/amd64', 'linux/arm64']);
+    // The work folder empties (the upload's background read-through, started when it completed,
+    // may still be running beside this call: it removes its own folder when done).
     const workDir = path.join(server.app.cairn.dataDir, 'work');
-    expect(existsSync(workDir) ? readdirSync(workDir) : []).toEqual([]);
+    const left = () => (existsSync(workDir) ? readdirSync(workDir) : []);
+    for (let i = 0; i < 300 && left().length; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(left()).toEqual([]);
 
     // Not an image: the reason.
     const plain = path.join(work, 'plain.txt');
