@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { FileFindings } from '../analyzers/model.ts';
 import { UnpackError } from '../sources/archive/errors.ts';
+import type { ImageLayer } from '../sources/image/manifest.ts';
 
 export const FEATURE_FORMAT = 'cairn-feature';
 export const FEATURE_VERSION = 1;
@@ -68,19 +69,8 @@ export interface FeatureManifest {
   image?: FeatureImage;
 }
 
-/** One layer of an image feature file's image, bottom first (the image's ImageLayer). */
-export interface FeatureImageLayer {
-  index: number;
-  /** The blob's digest as stored (`sha256:…`): what the files' `layer` names. */
-  digest: string;
-  diffId: string | null;
-  mediaType: string;
-  /** Bytes as stored. */
-  size: number;
-  /** The history step that made it (`/bin/sh -c apt-get …`). */
-  createdBy: string | null;
-  created: string | null;
-}
+/** One layer of an image feature file's image, bottom first: the image's own layer record. */
+export type FeatureImageLayer = ImageLayer;
 
 /**
  * A version of a package database a layer left (the analysis reads each to tell in which layer a
