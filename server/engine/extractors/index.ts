@@ -20,12 +20,14 @@ import { extractors as python } from './python/index.ts';
 import { extractors as ruby } from './ruby/index.ts';
 import { extractors as sbom } from './sbom/index.ts';
 import { extractors as swift } from './swift/index.ts';
+import { extractors as terraform } from './terraform/index.ts';
 import { extractors as yarn } from './yarn/index.ts';
 
 /** Each ecosystem's or format's own extractors, by folder name. */
 export const extractorFamilies = {
   bun, cargo, cocoapods, composer, conan, conda, excel, golang, gradle, hex, maven,
   npm, nuget, os, pnpm, pub, python, ruby, sbom, swift, yarn,
+  terraform,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();
