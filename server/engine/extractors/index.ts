@@ -7,6 +7,7 @@ import { extractors as composer } from './composer/index.ts';
 import { extractors as conan } from './conan/index.ts';
 import { extractors as conda } from './conda/index.ts';
 import { extractors as excel } from './excel/extractor.ts';
+import { extractors as githubactions } from './githubactions/index.ts';
 import { extractors as golang } from './golang/index.ts';
 import { extractors as gradle } from './gradle/index.ts';
 import { extractors as hex } from './hex/index.ts';
@@ -27,7 +28,7 @@ import { extractors as yarn } from './yarn/index.ts';
 export const extractorFamilies = {
   bun, cargo, cocoapods, composer, conan, conda, excel, golang, gradle, hex, maven,
   npm, nuget, os, pnpm, pub, python, ruby, sbom, swift, yarn,
-  terraform,
+  githubactions, terraform,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();
