@@ -10,6 +10,7 @@ import { extractors as excel } from './excel/extractor.ts';
 import { extractors as githubactions } from './githubactions/index.ts';
 import { extractors as golang } from './golang/index.ts';
 import { extractors as gradle } from './gradle/index.ts';
+import { extractors as hackage } from './hackage/index.ts';
 import { extractors as hex } from './hex/index.ts';
 import { extractors as maven } from './maven/index.ts';
 import { extractors as npm } from './npm/index.ts';
@@ -28,7 +29,7 @@ import { extractors as yarn } from './yarn/index.ts';
 export const extractorFamilies = {
   bun, cargo, cocoapods, composer, conan, conda, excel, golang, gradle, hex, maven,
   npm, nuget, os, pnpm, pub, python, ruby, sbom, swift, yarn,
-  githubactions, terraform,
+  githubactions, hackage, terraform,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();
