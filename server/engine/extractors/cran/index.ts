@@ -1,0 +1,4 @@
+import type { Extractor } from '../../model.ts';
+import { renvExtractor } from './renv-lock.ts';
+
+export const extractors: Extractor[] = [renvExtractor];
