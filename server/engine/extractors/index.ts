@@ -13,6 +13,7 @@ import { extractors as golang } from './golang/index.ts';
 import { extractors as gradle } from './gradle/index.ts';
 import { extractors as hackage } from './hackage/index.ts';
 import { extractors as hex } from './hex/index.ts';
+import { extractors as julia } from './julia/index.ts';
 import { extractors as maven } from './maven/index.ts';
 import { extractors as npm } from './npm/index.ts';
 import { extractors as nuget } from './nuget/index.ts';
@@ -30,7 +31,7 @@ import { extractors as yarn } from './yarn/index.ts';
 export const extractorFamilies = {
   bun, cargo, cocoapods, composer, conan, conda, excel, golang, gradle, hex, maven,
   npm, nuget, os, pnpm, pub, python, ruby, sbom, swift, yarn,
-  cran, githubactions, hackage, terraform,
+  cran, githubactions, hackage, julia, terraform,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();
