@@ -6,6 +6,7 @@ import { extractors as cocoapods } from './cocoapods/index.ts';
 import { extractors as composer } from './composer/index.ts';
 import { extractors as conan } from './conan/index.ts';
 import { extractors as conda } from './conda/index.ts';
+import { extractors as cpan } from './cpan/index.ts';
 import { extractors as cran } from './cran/index.ts';
 import { extractors as excel } from './excel/extractor.ts';
 import { extractors as githubactions } from './githubactions/index.ts';
@@ -31,7 +32,7 @@ import { extractors as yarn } from './yarn/index.ts';
 export const extractorFamilies = {
   bun, cargo, cocoapods, composer, conan, conda, excel, golang, gradle, hex, maven,
   npm, nuget, os, pnpm, pub, python, ruby, sbom, swift, yarn,
-  cran, githubactions, hackage, julia, terraform,
+  cpan, cran, githubactions, hackage, julia, terraform,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();

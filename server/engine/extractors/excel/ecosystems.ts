@@ -78,5 +78,5 @@ export function lookupEcosystem(value: string): EcosystemEntry | undefined {
 /** Purl types the engine models; other valid purl types are kept as written under `generic`. */
 export const KNOWN_TYPES: ReadonlySet<string> = new Set<Ecosystem>([
   'npm', 'maven', 'pypi', 'golang', 'cargo', 'gem', 'composer', 'nuget', 'cocoapods', 'swift', 'pub', 'hex',
-  'conan', 'conda', 'julia', 'terraform', 'githubactions', 'hackage', 'cran', 'deb', 'apk', 'rpm', 'alpm', 'generic',
+  'conan', 'conda', 'julia', 'terraform', 'githubactions', 'hackage', 'cran', 'cpan', 'deb', 'apk', 'rpm', 'alpm', 'generic',
 ]);
