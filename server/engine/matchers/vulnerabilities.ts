@@ -171,9 +171,16 @@ function affects(entry: Entry, version: string): boolean {
   return false;
 }
 
+/**
+ * A GitHub Action pinned to a commit without a release named beside it: a commit ID is no point
+ * among the releases an advisory's ranges speak of, so it is placed in none (rather than read as a
+ * number: `11bd719…` would fall below every fix).
+ */
+const isCommitPin = (ref: PackageRef): boolean => ref.ecosystem === 'githubactions' && /^[0-9a-f]{7,40}$/i.test(ref.version);
+
 /** The affected entries (with their advisories) that hold this exact version. */
 function matchingEntries(index: AdvisoryIndex, ref: PackageRef): Entry[] {
-  if (!ref.version) return [];
+  if (!ref.version || isCommitPin(ref)) return [];
   const distribution = ref.distribution ?? null;
   const of = (name: string, version: string): Entry[] =>
     (index.byPackage.get(packageKey(ref.ecosystem, name)) ?? []).filter((e) => (e.affected.distribution ?? null) === distribution && affects(e, version));

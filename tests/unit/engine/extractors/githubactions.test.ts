@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ExtractError } from '../../../../server/engine/model.ts';
 import { scanTree } from '../../../../server/engine/scan.ts';
 import { normalizePackageName } from '../../../../server/engine/matchers/advisory.ts';
+import { buildAdvisoryIndex, matchPackage } from '../../../../server/engine/matchers/vulnerabilities.ts';
+import { mapOsvEcosystem } from '../../../../server/kb/formats/osv.ts';
 import { purlTypeOfOsvEcosystem } from '../../../../contract/ecosystems.ts';
 import { extractors } from '../../../../server/engine/extractors/githubactions/index.ts';
 import { parseUses, parseWorkflowOrAction } from '../../../../server/engine/extractors/githubactions/workflows.ts';
@@ -104,5 +106,24 @@ jobs:
     expect(purlTypeOfOsvEcosystem('GitHub Actions')).toBe('githubactions');
     expect(normalizePackageName('githubactions', 'github/codeql-action/init')).toBe('github/codeql-action');
     expect(normalizePackageName('githubactions', 'TJ-Actions/Changed-Files')).toBe('tj-actions/changed-files');
+    expect(mapOsvEcosystem('GitHub Actions')).toEqual({ ecosystem: 'githubactions', distribution: null });
+  });
+
+  it('an advisory on a repository matches its actions by release tag; a bare commit pin is placed in no range', () => {
+    const index = buildAdvisoryIndex([{
+      id: 'GHSA-mrrh-fwg8-r2c3', aliases: ['CVE-2025-30066'], summary: 'tj-actions/changed-files leaks secrets', level: 2, score: 8.6, vector: null, exploit: 1, cwes: [],
+      published: null, modified: null, withdrawn: false,
+      affected: [{ ecosystem: 'githubactions', name: 'tj-actions/changed-files', distribution: null, ranges: [{ type: 'ECOSYSTEM', events: [{ introduced: '0' }, { fixed: '46.0.1' }] }], versions: [], vulnerable: [], patched: [], fixed: ['46.0.1'] }],
+    }]);
+    const match = (uses: string, comment = '') => {
+      const use = parseUses(uses, comment)!;
+      return matchPackage(index, { ecosystem: 'githubactions', name: use.name, version: use.version }).map((f) => f.id);
+    };
+    expect(match('tj-actions/changed-files@v45.0.7')).toEqual(['CVE-2025-30066']);
+    expect(match('TJ-Actions/Changed-Files@v45')).toEqual(['CVE-2025-30066']);
+    expect(match('tj-actions/changed-files@v46.0.1')).toEqual([]);
+    expect(match('tj-actions/changed-files@0e58ed8671d6b60d0890c21b07f8835ace038e67', '# v45.0.7')).toEqual(['CVE-2025-30066']);
+    expect(match('tj-actions/changed-files@0e58ed8671d6b60d0890c21b07f8835ace038e67')).toEqual([]);
+    expect(match('tj-actions/changed-files/sub@v45.0.7')).toEqual(['CVE-2025-30066']);
   });
 });
