@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ExtractError } from '../../../../server/engine/model.ts';
 import { extractors } from '../../../../server/engine/extractors/cran/index.ts';
 import { dependencyNames, parseDcf, parseRenvLock } from '../../../../server/engine/extractors/cran/renv-lock.ts';
+import { parseDescription } from '../../../../server/engine/extractors/cran/description.ts';
 import { purlTypeOfOsvEcosystem } from '../../../../contract/ecosystems.ts';
 import { schemeForEcosystem } from '../../../../server/engine/matchers/versions/index.ts';
 import { useTempScan } from '../../../support/temp-scan.ts';
@@ -10,6 +12,7 @@ import { expectClaims, extractFile } from './extractor.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../fixtures/public/lockfiles/cran');
 const extractor = extractors[0]!;
+const description = extractors[1]!;
 const { scan } = useTempScan('cairn-renv-', extractors);
 
 /** renv >= 1.0 writes the DESCRIPTION fields; renv < 1.0 a Requirements list. */
@@ -78,5 +81,31 @@ describe('R renv.lock', () => {
   it('OSV\'s CRAN advisories meet these components under the CRAN version scheme', () => {
     expect(purlTypeOfOsvEcosystem('CRAN')).toBe('cran');
     expect(schemeForEcosystem('cran').id).toBe('cran');
+  });
+});
+
+describe('R DESCRIPTION', () => {
+  it('claims DESCRIPTION files only', () => {
+    expectClaims(description, ['DESCRIPTION', 'renv/library/R-4.3/x86_64-pc-linux-gnu/cli/DESCRIPTION', 'usr/lib/R/site-library/cli/DESCRIPTION'], ['DESCRIPTION.md', 'description', 'NAMESPACE']);
+  });
+
+  it('an installed copy (Built:) is the package itself, with its version and licence', () => {
+    const t = parseDescription(`${readFileSync(path.join(FIXTURES, 'syft-stringr/DESCRIPTION'), 'utf8')}Built: R 4.2.1; ; 2022-09-01 00:00:00 UTC; unix\n`, 'site-library/stringr/DESCRIPTION')!;
+    expect(t.type).toBe('r-description');
+    expect(t.components.map((c) => [c.name, c.version, c.purl, c.direct, c.licenses, c.dependsOn, c.locations])).toEqual([
+      ['stringr', '1.5.0.9000', 'pkg:cran/stringr@1.5.0.9000', true, ['MIT + file LICENSE'], [], [{ file: 'site-library/stringr/DESCRIPTION', startLine: 1, endLine: 47 }]],
+    ]);
+    expect(t.roots).toEqual(['pkg:cran/stringr@1.5.0.9000']);
+  });
+
+  it('source DESCRIPTION files (syft\'s stringr, renv\'s test package) and unrelated files of that name report nothing', async () => {
+    expect(await description.extract({ path: 'DESCRIPTION', size: 0, read: async () => Buffer.from(''), text: async () => readFileSync(path.join(FIXTURES, 'syft-stringr/DESCRIPTION'), 'utf8') }, undefined as never)).toEqual([]);
+    const result = await scan({
+      'pkg/DESCRIPTION': readFileSync(path.join(FIXTURES, 'renv-description/DESCRIPTION'), 'utf8'),
+      'docs/DESCRIPTION': 'A plain text file that describes the docs folder.\n',
+      'lib/cli/DESCRIPTION': 'Package: cli\nVersion: 3.6.1\nLicense: MIT + file LICENSE\nBuilt: R 4.3.1; x86_64-pc-linux-gnu; 2023-07-01 00:00:00 UTC; unix\n',
+    });
+    expect(result.problems).toEqual([]);
+    expect(result.targets.map((t) => [t.file, t.components.map((c) => c.purl)])).toEqual([['lib/cli/DESCRIPTION', ['pkg:cran/cli@3.6.1']]]);
   });
 });
