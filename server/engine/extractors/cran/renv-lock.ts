@@ -85,7 +85,12 @@ export function parseRenvLock(text: string, file: string, declared?: ReadonlySet
     const source = str(member(pkg, 'Source')) ?? 'Repository';
     if (source.toLowerCase() === 'local') continue;
     const name = str(member(pkg, 'Package')) ?? key;
-    const version = str(member(pkg, 'Version')) ?? '';
+    const version = str(member(pkg, 'Version'));
+    if (!version) {
+      // purl-spec's cran type needs a version: the entry is reported rather than guessed at.
+      (target.problems ??= []).push(`${file} 第 ${pkg.startLine} 行的包 ${name} 缺少 Version，未列入组件`);
+      continue;
+    }
     const requirements = member(pkg, 'Requirements');
     const requires = requirements?.kind === 'array'
       ? requirements.items.map((i) => str(i)).filter((n): n is string => !!n)

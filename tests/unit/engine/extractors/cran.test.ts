@@ -76,6 +76,9 @@ describe('R renv.lock', () => {
     expect(parseRenvLock('{"R": {"Version": "4.3.1"}}', 'renv.lock').components).toEqual([]);
     expect(() => parseRenvLock('{"Packages": [', 'renv.lock')).toThrow(ExtractError);
     expect(() => parseRenvLock('{"Packages": []}', 'renv.lock')).toThrow(/Packages 应为对象/);
+    const partial = parseRenvLock('{"Packages": {\n  "x": {"Package": "x"},\n  "y": {"Package": "y", "Version": "1.0"}\n}}', 'renv.lock');
+    expect(partial.components.map((c) => c.purl)).toEqual(['pkg:cran/y@1.0']);
+    expect(partial.problems).toEqual(['renv.lock 第 2 行的包 x 缺少 Version，未列入组件']);
   });
 
   it('OSV\'s CRAN advisories meet these components under the CRAN version scheme', () => {
