@@ -22,6 +22,7 @@ export const OSV_LANGUAGE_PURL_TYPE: Readonly<Record<string, string>> = {
   conancenter: 'conan',
   cocoapods: 'cocoapods',
   julia: 'julia',
+  'github actions': 'githubactions',
 };
 
 /** OSV OS ecosystems (the name before the first colon), lower-cased → purl type and distribution id. */

@@ -6,7 +6,8 @@ import { UserError } from '../errors.ts';
 /** purl types we produce (https://github.com/package-url/purl-spec). */
 export type Ecosystem =
   | 'npm' | 'maven' | 'pypi' | 'golang' | 'cargo' | 'gem' | 'composer' | 'nuget' | 'cocoapods'
-  | 'swift' | 'pub' | 'hex' | 'conan' | 'conda' | 'julia' | 'deb' | 'apk' | 'rpm' | 'alpm' | 'generic';
+  | 'swift' | 'pub' | 'hex' | 'conan' | 'conda' | 'julia' | 'terraform' | 'githubactions' | 'hackage' | 'cran' | 'cpan'
+  | 'deb' | 'apk' | 'rpm' | 'alpm' | 'generic';
 
 /** runtime: shipped with the product; development: build, test and tooling only. */
 export type Scope = 'runtime' | 'development';

@@ -6,10 +6,15 @@ import { extractors as cocoapods } from './cocoapods/index.ts';
 import { extractors as composer } from './composer/index.ts';
 import { extractors as conan } from './conan/index.ts';
 import { extractors as conda } from './conda/index.ts';
+import { extractors as cpan } from './cpan/index.ts';
+import { extractors as cran } from './cran/index.ts';
 import { extractors as excel } from './excel/extractor.ts';
+import { extractors as githubactions } from './githubactions/index.ts';
 import { extractors as golang } from './golang/index.ts';
 import { extractors as gradle } from './gradle/index.ts';
+import { extractors as hackage } from './hackage/index.ts';
 import { extractors as hex } from './hex/index.ts';
+import { extractors as julia } from './julia/index.ts';
 import { extractors as maven } from './maven/index.ts';
 import { extractors as npm } from './npm/index.ts';
 import { extractors as nuget } from './nuget/index.ts';
@@ -20,12 +25,14 @@ import { extractors as python } from './python/index.ts';
 import { extractors as ruby } from './ruby/index.ts';
 import { extractors as sbom } from './sbom/index.ts';
 import { extractors as swift } from './swift/index.ts';
+import { extractors as terraform } from './terraform/index.ts';
 import { extractors as yarn } from './yarn/index.ts';
 
 /** Each ecosystem's or format's own extractors, by folder name. */
 export const extractorFamilies = {
   bun, cargo, cocoapods, composer, conan, conda, excel, golang, gradle, hex, maven,
   npm, nuget, os, pnpm, pub, python, ruby, sbom, swift, yarn,
+  cpan, cran, githubactions, hackage, julia, terraform,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();

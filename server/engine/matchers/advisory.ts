@@ -76,6 +76,10 @@ export function normalizePackageName(ecosystem: string, name: string): string {
     case 'deb':
     case 'apk':
       return trimmed.toLowerCase();
+    case 'githubactions':
+      // `owner/repo[/path]`: advisories name the repository (case-insensitive); an action in a
+      // sub-folder (`github/codeql-action/init`) is affected with its repository.
+      return trimmed.split('/').slice(0, 2).join('/').toLowerCase();
     default:
       // Go module paths, gems, rpm names and the rest are case-sensitive.
       return trimmed;

@@ -182,6 +182,13 @@ function affects(entry: Entry, version: string): boolean {
   return false;
 }
 
+/**
+ * A GitHub Action pinned to a commit without a release named beside it: a commit ID is no point
+ * among the releases an advisory's ranges speak of, so it is placed in none (rather than read as a
+ * number: `11bd719…` would fall below every fix).
+ */
+const isCommitPin = (ref: PackageRef): boolean => ref.ecosystem === 'githubactions' && /^[0-9a-f]{7,40}$/i.test(ref.version);
+
 /** Every id and alias of an entry's advisory, upper case. */
 const idsOf = (entry: Entry): string[] => [entry.advisory.id, ...entry.advisory.aliases].map(idKey);
 
@@ -192,7 +199,7 @@ const idsOf = (entry: Entry): string[] => [entry.advisory.id, ...entry.advisory.
  * flaw names the exact release, and a not_affected statement for the release cancels the flaw.
  */
 function matchingEntries(index: AdvisoryIndex, ref: PackageRef): Entry[] {
-  if (!ref.version) return [];
+  if (!ref.version || isCommitPin(ref)) return [];
   const distribution = ref.distribution ?? null;
   const source = ref.source && ref.source.version && ref.source.name !== ref.name ? ref.source : null;
   const lookups: [string, string][] = source ? [[ref.name, ref.version], [source.name, source.version]] : [[ref.name, ref.version]];

@@ -28,6 +28,11 @@ export const ECOSYSTEMS: readonly EcosystemEntry[] = [
   { type: 'hex', label: 'Elixir / Erlang / Hex', aliases: ['elixir', 'erlang', 'hex'] },
   { type: 'conda', label: 'Conda', aliases: ['conda', 'anaconda'] },
   { type: 'julia', label: 'Julia', aliases: ['julia'] },
+  { type: 'hackage', label: 'Haskell / Hackage', aliases: ['haskell', 'hackage', 'cabal', 'stack', 'ghc'] },
+  { type: 'cran', label: 'R / CRAN', aliases: ['r', 'cran', 'renv', 'bioconductor'] },
+  { type: 'cpan', label: 'Perl / CPAN', aliases: ['perl', 'perl5', 'cpan', 'carton'] },
+  { type: 'terraform', label: 'Terraform / OpenTofu', aliases: ['terraform', 'opentofu', 'tofu', 'hcl'] },
+  { type: 'githubactions', label: 'GitHub Actions', aliases: ['githubactions', 'githubaction', 'actions', 'gha'] },
   { type: 'deb', namespace: 'debian', label: 'Debian（deb）', aliases: ['deb', 'debian', 'dpkg', 'apt'] },
   { type: 'deb', namespace: 'ubuntu', label: 'Ubuntu', aliases: ['ubuntu'] },
   { type: 'deb', namespace: 'uos', label: '统信 UOS', aliases: ['uos', '统信', '统信uos'] },
@@ -78,5 +83,5 @@ export function lookupEcosystem(value: string): EcosystemEntry | undefined {
 /** Purl types the engine models; other valid purl types are kept as written under `generic`. */
 export const KNOWN_TYPES: ReadonlySet<string> = new Set<Ecosystem>([
   'npm', 'maven', 'pypi', 'golang', 'cargo', 'gem', 'composer', 'nuget', 'cocoapods', 'swift', 'pub', 'hex',
-  'conan', 'conda', 'julia', 'deb', 'apk', 'rpm', 'alpm', 'generic',
+  'conan', 'conda', 'julia', 'terraform', 'githubactions', 'hackage', 'cran', 'cpan', 'deb', 'apk', 'rpm', 'alpm', 'generic',
 ]);
