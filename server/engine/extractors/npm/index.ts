@@ -71,10 +71,11 @@ function depNames(e: Record<string, unknown>): string[] {
 }
 
 /** lockfileVersion 2 and 3: the flat `packages` map. */
-function entriesV2(packages: Record<string, unknown>, spans: WeakMap<object, Span>): Map<string, Entry> {
+function entriesV2(packages: Record<string, unknown>, spans: WeakMap<object, Span>, skip: (key: string, what: string, raw: unknown) => void): Map<string, Entry> {
   const out = new Map<string, Entry>();
   for (const [path, raw] of Object.entries(packages)) {
-    if (!isObject(raw)) continue;
+    if (!isObject(raw)) { skip(path, '不是对象', undefined); continue; }
+    if (inNodeModules(path) && typeof raw.version !== 'string' && raw.link !== true) { skip(path, '没有 version', raw); continue; }
     const name = typeof raw.name === 'string' ? raw.name : nameFromPath(path);
     const version = typeof raw.version === 'string' ? raw.version : '';
     out.set(path, {
@@ -91,14 +92,15 @@ function entriesV2(packages: Record<string, unknown>, spans: WeakMap<object, Spa
 }
 
 /** lockfileVersion 1: the nested `dependencies` tree, flattened to install paths. */
-function entriesV1(deps: Record<string, unknown>, spans: WeakMap<object, Span>): Map<string, Entry> {
+function entriesV1(deps: Record<string, unknown>, spans: WeakMap<object, Span>, skip: (key: string, what: string, raw: unknown) => void): Map<string, Entry> {
   const out = new Map<string, Entry>();
   const stack: Array<[string, Record<string, unknown>]> = [['', deps]];
   while (stack.length) {
     const [parent, level] = stack.pop()!;
     for (const [key, raw] of Object.entries(level)) {
-      if (!isObject(raw)) continue;
       const path = parent ? `${parent}/node_modules/${key}` : `node_modules/${key}`;
+      if (!isObject(raw)) { skip(path, '不是对象', undefined); continue; }
+      if (typeof raw.version !== 'string') { skip(path, '没有 version', raw); continue; }
       const version = typeof raw.version === 'string' ? raw.version : '';
       const [name, v] = unalias(key, version);
       out.set(path, {
@@ -170,8 +172,14 @@ async function extractLockfile(file: InputFile, ctx: ExtractContext): Promise<Ta
   const dir = dirOf(file.path);
   const lockVersion = typeof value.lockfileVersion === 'number' ? value.lockfileVersion : 1;
   let entries: Map<string, Entry>;
-  if (lockVersion >= 2 && isObject(value.packages)) entries = entriesV2(value.packages, spans);
-  else if (isObject(value.dependencies) || value.dependencies === undefined) entries = entriesV1(isObject(value.dependencies) ? value.dependencies : {}, spans);
+  // npm passes over an entry it cannot use (not an object, no version) and installs the rest: so do we, and say so.
+  const problems: string[] = [];
+  const skip = (key: string, what: string, raw: unknown) => {
+    const span = isObject(raw) ? spans.get(raw) : undefined;
+    problems.push(`${file.path}${span ? ` 第 ${span.startLine} 行` : ''}：条目“${key}”${what}，已跳过`);
+  };
+  if (lockVersion >= 2 && isObject(value.packages)) entries = entriesV2(value.packages, spans, skip);
+  else if (isObject(value.dependencies) || value.dependencies === undefined) entries = entriesV1(isObject(value.dependencies) ? value.dependencies : {}, spans, skip);
   else throw new ExtractError(`${file.path} 不是有效的 npm 锁文件：dependencies 不是对象`);
   ctx.signal.throwIfAborted();
 
@@ -180,7 +188,8 @@ async function extractLockfile(file: InputFile, ctx: ExtractContext): Promise<Ta
   await readInstalledLicenses(nodes.values(), ctx);
   const name = typeof value.name === 'string' ? value.name : rootManifest?.name ?? '';
   const version = typeof value.version === 'string' ? value.version : rootManifest?.version ?? '';
-  return [assemble(nodes, { file: file.path, type: 'npm', project: name ? { name, version } : null, runtimeRoots, devRoots, explicitDev: true })];
+  const target = assemble(nodes, { file: file.path, type: 'npm', project: name ? { name, version } : null, runtimeRoots, devRoots, explicitDev: true });
+  return [problems.length ? { ...target, problems } : target];
 }
 
 /** Installed packages under `<dir>/node_modules`, recursively, keyed by install path. `own` are
@@ -246,7 +255,7 @@ async function extractInstalled(file: InputFile, ctx: ExtractContext): Promise<T
   if (hidden !== undefined) {
     try {
       const { value, spans } = parseJsonValues(hidden, 'node_modules/.package-lock.json', { jsonc: true });
-      if (isObject(value) && isObject(value.packages)) { entries = entriesV2(value.packages, spans); nodesFile = joinPath(dir, 'node_modules/.package-lock.json'); }
+      if (isObject(value) && isObject(value.packages)) { entries = entriesV2(value.packages, spans, () => undefined); nodesFile = joinPath(dir, 'node_modules/.package-lock.json'); }
     } catch {
       entries = undefined;
     }

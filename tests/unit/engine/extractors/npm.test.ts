@@ -161,6 +161,33 @@ describe('只有 package.json 与 node_modules', () => {
   });
 });
 
+describe('npm 读不了的条目', () => {
+  it('v3：没有 version 或不是对象的条目跳过并报告行号，其余照常读取', async () => {
+    const lock = {
+      name: 'app', lockfileVersion: 3, requires: true, futureField: { any: 1 },
+      packages: {
+        '': { name: 'app', dependencies: { a: '^1.0.0', b: '^2.0.0', c: '^3.0.0' } },
+        'node_modules/a': { version: '1.0.1', resolved: 'https://registry.npmjs.org/a/-/a-1.0.1.tgz', signatures: ['x'] },
+        'node_modules/b': { resolved: 'https://registry.npmjs.org/b/-/b-2.0.0.tgz' },
+        'node_modules/c': 'broken',
+      },
+    };
+    const r = await scan({ 'package-lock.json': JSON.stringify(lock, null, 2) });
+    expect(r.problems.map((p) => p.message)).toEqual([
+      'package-lock.json 第 24 行：条目“node_modules/b”没有 version，已跳过',
+      'package-lock.json：条目“node_modules/c”不是对象，已跳过',
+    ]);
+    expect(r.targets[0]!.components.map((c) => [c.purl, c.direct])).toEqual([['pkg:npm/a@1.0.1', true]]);
+  });
+
+  it('v1：没有 version 的依赖跳过并报告', async () => {
+    const lock = { name: 'app', lockfileVersion: 1, dependencies: { a: { version: '1.0.0' }, b: { requires: { a: '1' } } } };
+    const r = await scan({ 'package-lock.json': JSON.stringify(lock, null, 2) });
+    expect(r.problems.map((p) => p.message)).toEqual(['package-lock.json 第 8 行：条目“node_modules/b”没有 version，已跳过']);
+    expect(r.targets[0]!.components.map((c) => c.purl)).toEqual(['pkg:npm/a@1.0.0']);
+  });
+});
+
 describe('npm 格式错误的输入', () => {
   it.each([
     ['{ "lockfileVersion": 2, ', '不是有效的 JSON'],
