@@ -280,7 +280,11 @@ describe('odd but valid JSON', () => {
       'b/x.deps.json': JSON.stringify({ targets: { t: { '/1.0': { dependencies: { '': '1.0' } } } }, libraries: { '/1.0': { type: 'project' }, '/2.0': { type: 'package' }, 'Y/2.0': { type: 'package' } } }),
       'c/obj/project.assets.json': JSON.stringify({ targets: { t: { '/1.0': { type: 'package' }, 'Z/1.0': { type: 'package', dependencies: { '': '1.0' } } } } }),
     });
-    expect(r.problems).toEqual([]);
+    // What NuGet cannot restore from is told (file, line); other files have nothing to skip.
+    expect(r.problems.map((p) => p.message)).toEqual([
+      'a/packages.lock.json 第 1 行：“net8.0”中有一个没有名称的条目，已跳过',
+      'a/packages.lock.json：目标框架“other”的依赖不是对象，已跳过',
+    ]);
     expect(target(r, 'a/packages.lock.json').components.map((c) => c.purl)).toEqual(['pkg:nuget/X@1.0.0']);
     expect(target(r, 'b/x.deps.json').components.map((c) => c.purl)).toEqual(['pkg:nuget/Y@2.0']);
     expect(target(r, 'b/x.deps.json').project).toBeNull();

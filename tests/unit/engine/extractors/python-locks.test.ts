@@ -225,6 +225,13 @@ describe('pdm.lock', () => {
     expect(byName(t).idna.direct).toBe(false);
     expect(byName(t).pytest).toMatchObject({ direct: true, scope: 'development' });
   });
+
+  it('没有 name 的 [[package]] 跳过并报告行号，未知的段落不妨碍读取', async () => {
+    const text = '[metadata]\ngroups = ["default"]\n\n[tool.future]\nx = 1\n\n[[package]]\nversion = "1.0"\n\n[[package]]\nname = "idna"\nversion = "3.6"\ngroups = ["default"]\n';
+    const t = await run(pdm, { 'pdm.lock': text }, 'pdm.lock');
+    expect(t.problems).toEqual(['pdm.lock 第 7 行：[[package]] 缺少 name，已跳过']);
+    expect(t.components.map((c) => c.purl)).toEqual(['pkg:pypi/idna@3.6']);
+  });
 });
 
 describe('pylock.toml', () => {
