@@ -32,6 +32,8 @@ export interface NewComponent {
   location?: Location;
   licenses?: string[];
   dependsOn?: string[];
+  /** The declared range when no exact version is pinned. */
+  constraint?: string;
 }
 
 export function component(c: NewComponent): Component {
@@ -45,6 +47,7 @@ export function component(c: NewComponent): Component {
     locations: c.location ? [c.location] : [],
     licenses: c.licenses ?? [],
     dependsOn: c.dependsOn ?? [],
+    ...(c.constraint ? { constraint: c.constraint } : {}),
   };
 }
 
