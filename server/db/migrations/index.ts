@@ -28,6 +28,7 @@ import { kbImportFiles } from './0012_kb_import_files.ts';
 import { findingSeveritySource } from './0013_finding_severity_source.ts';
 import { licenceEvidence } from './0014_licence_evidence.ts';
 import { imageLayers } from './0015_image_layers.ts';
+import { declaredConstraint } from './0017_declared_constraint.ts';
 
 /** Every migration by name, in the order they run. */
 export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
@@ -46,6 +47,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0013_finding_severity_source': findingSeveritySource(kind),
   '0014_licence_evidence': licenceEvidence(kind),
   '0015_image_layers': imageLayers(kind),
+  '0017_declared_constraint': declaredConstraint(kind),
 });
 
 export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {
