@@ -3,8 +3,9 @@
 // hidden lockfile node_modules/.package-lock.json when present, else by reading each installed
 // package.json). Entries are keyed by install path and `requires`/`dependencies` are resolved the
 // way Node resolves modules: the nearest node_modules folder upwards wins.
-import type { ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
+import type { Component, ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
 import { ExtractError } from '../../model.ts';
+import { npmPurl } from '../../purl.ts';
 import { assemble, newNode, readInstalledLicenses } from '../js-common/graph.ts';
 import type { JsNode } from '../js-common/graph.ts';
 import { parseJsonValues } from '../common/json-positions.ts';
@@ -239,14 +240,17 @@ async function extractInstalled(file: InputFile, ctx: ExtractContext): Promise<T
     if (found.some(Boolean)) return [];
     if (!d) break;
   }
-  if (!(await ctx.exists(joinPath(dir, 'node_modules')))) return [];
+  const installed = await ctx.exists(joinPath(dir, 'node_modules'));
+  const text = await file.text();
   let manifest: Manifest | undefined;
   try {
-    manifest = manifestOf(JSON.parse(await file.text()));
+    manifest = manifestOf(JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text));
   } catch {
     throw new ExtractError(`${file.path} 不是有效的 package.json`);
   }
   if (!manifest) throw new ExtractError(`${file.path} 不是有效的 package.json：顶层不是对象`);
+  // Neither a lockfile nor installed packages: what the manifest declares, each with the range it declares.
+  if (!installed) return declaredOnly(file.path, text, manifest);
 
   // npm (7+) keeps a hidden lockfile of what it installed: exact, and cheaper than the walk.
   const hidden = await ctx.readText(joinPath(dir, 'node_modules/.package-lock.json')).catch(() => undefined);
@@ -276,6 +280,59 @@ async function extractInstalled(file: InputFile, ctx: ExtractContext): Promise<T
     file: file.path, type: 'npm', project: manifest.name ? { name: manifest.name, version: manifest.version } : null,
     runtimeRoots, devRoots, explicitDev: false,
   })];
+}
+
+/** An exact npm version (`1.2.3`, `=1.2.3`, `v1.2.3-beta.1`): what a range that pins one names. */
+const EXACT = /^(?:=|v)?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$/;
+/** Protocols that point at the project's own code, not at a package. */
+const OWN_CODE = /^(?:workspace|file|link|portal):/;
+
+/**
+ * A package.json without a lockfile and without node_modules: each declared dependency is a
+ * direct component with the version it pins, else version '' (未知版本) and the range it declares.
+ */
+function declaredOnly(path: string, text: string, manifest: Manifest): Target[] {
+  const lines = text.split('\n');
+  const lineOf = (section: string, name: string): number | undefined => {
+    const start = lines.findIndex((l) => l.includes(`"${section}"`));
+    if (start < 0) return undefined;
+    const at = lines.findIndex((l, k) => k > start && l.includes(`"${name}"`));
+    return at < 0 ? undefined : at + 1;
+  };
+  const components = new Map<string, Component>();
+  const sections: Array<[string, Record<string, string>, Component['scope']]> = [
+    ['dependencies', manifest.dependencies, 'runtime'], ['optionalDependencies', manifest.optionalDependencies, 'runtime'],
+    ['peerDependencies', manifest.peerDependencies, 'runtime'], ['devDependencies', manifest.devDependencies, 'development'],
+  ];
+  for (const [section, deps, scope] of sections) {
+    for (const [declaredName, rawRange] of Object.entries(deps)) {
+      let name = declaredName;
+      let range = rawRange.trim();
+      if (OWN_CODE.test(range)) continue;
+      const alias = /^npm:((?:@[^/@]+\/)?[^@]+)(?:@(.*))?$/.exec(range);
+      if (alias) { name = alias[1]!; range = alias[2] ?? ''; }
+      const exact = EXACT.exec(range)?.[1];
+      const version = exact ?? '';
+      const purl = npmPurl(name, version);
+      const existing = components.get(purl);
+      if (existing) { if (scope === 'runtime') existing.scope = 'runtime'; continue; }
+      const line = lineOf(section, declaredName);
+      components.set(purl, {
+        purl, ecosystem: 'npm', name, version, direct: true, scope,
+        locations: [{ file: path, ...(line ? { startLine: line, endLine: line } : {}) }],
+        licenses: [], dependsOn: [],
+        ...(exact ? {} : { constraint: range || '*' }),
+      });
+    }
+  }
+  if (!components.size) return [];
+  const list = [...components.values()];
+  return [{
+    file: path, type: 'npm', ecosystem: 'npm',
+    project: manifest.name ? { purl: npmPurl(manifest.name, manifest.version), name: manifest.name, version: manifest.version } : null,
+    roots: list.filter((c) => c.scope === 'runtime').map((c) => c.purl),
+    components: list,
+  }];
 }
 
 /** `<dir>/node_modules/<name>/package.json` (or `@scope/name`) under no other node_modules. */

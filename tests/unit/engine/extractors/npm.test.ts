@@ -149,7 +149,7 @@ describe('只有 package.json 与 node_modules', () => {
     expect(t.components[0].locations[0].file).toBe('node_modules/.package-lock.json');
   });
 
-  it('有锁文件或没有 node_modules 时不从 package.json 产出目标', async () => {
+  it('本目录或上层有锁文件时不从 package.json 产出目标', async () => {
     const r = await scan({
       'package.json': { name: 'app', dependencies: { a: '^1' } },
       'yarn.lock': '',
@@ -158,6 +158,28 @@ describe('只有 package.json 与 node_modules', () => {
       'other/package.json': { name: 'other', dependencies: { a: '^1' } },
     });
     expect(r.targets).toEqual([]);
+  });
+
+  it('没有锁文件也没有 node_modules：声明的依赖以空版本和声明的范围报告，固定的版本照用', async () => {
+    const pkg = {
+      name: 'web', version: '2.0.0',
+      dependencies: { express: '^4.18.2', lodash: '4.17.21', 'my-lib': 'workspace:*', react: 'latest', str: 'npm:string-width@^4' },
+      devDependencies: { jest: '~29.7.0', express: '^4.18.2' },
+      peerDependencies: { vue: '' },
+    };
+    const r = await scan({ 'web/package.json': pkg });
+    expect(r.problems).toEqual([]);
+    const t = r.targets[0]!;
+    expect(t).toMatchObject({ file: 'web/package.json', type: 'npm', project: { name: 'web', version: '2.0.0' } });
+    expect(t.components.map((c) => [c.purl, c.version, c.constraint, c.scope, c.direct])).toEqual([
+      ['pkg:npm/express', '', '^4.18.2', 'runtime', true],
+      ['pkg:npm/lodash@4.17.21', '4.17.21', undefined, 'runtime', true],
+      ['pkg:npm/react', '', 'latest', 'runtime', true],
+      ['pkg:npm/string-width', '', '^4', 'runtime', true],
+      ['pkg:npm/vue', '', '*', 'runtime', true],
+      ['pkg:npm/jest', '', '~29.7.0', 'development', true],
+    ]);
+    expect(t.components[0]!.locations).toEqual([{ file: 'web/package.json', startLine: 5, endLine: 5 }]);
   });
 });
 
