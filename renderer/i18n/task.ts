@@ -144,6 +144,8 @@ export const taskZh = {
     batchMark: '批量标记',
     markTitle: (n: number) => `标记 ${n} 个组件`,
     unknownVersion: '未知版本',
+    /** The tooltip / suffix of an unknown version that the manifest declares as a range. */
+    declaredRange: (range: string) => `声明的版本范围：${range}`,
     noLicense: '未声明',
   },
 
@@ -153,6 +155,7 @@ export const taskZh = {
     basic: '基本信息',
     purl: 'purl',
     versions: '版本',
+    declaredRange: '声明的版本范围',
     recommend: '推荐版本',
     licenses: '许可证',
     locations: '所在位置',

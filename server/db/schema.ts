@@ -356,6 +356,8 @@ export interface RunComponentsTable {
   mark_remark: Defaulted<string>;
   /** Image runs: index of the layer the component first appeared in (summary.image.layers); null otherwise (0015). */
   layer: number | null;
+  /** The version range the manifest declares when it pins no version, as written; null otherwise (0017). */
+  version_constraint: string | null;
 }
 
 export interface RunEdgesTable {

@@ -27,6 +27,11 @@ export interface Component {
   name: string;
   /** Exact version; '' when the input does not pin one. */
   version: string;
+  /**
+   * The version range the manifest declares when it pins no exact version (`>=2.0,<3`, `^1.2`,
+   * `[1.0,2.0)`), as written; absent when the version is exact or nothing was declared.
+   */
+  constraint?: string;
   /** Declared by the project itself rather than pulled in by another component. */
   direct: boolean;
   scope: Scope;

@@ -82,6 +82,7 @@ function componentRows(components: AnalysedComponent[]): RunResultRows['componen
       recommend_version: c.recommendVersion,
       locations: JSON.stringify(c.locations.slice(0, 50)),
       layer: c.layer ?? null,
+      version_constraint: c.constraint ?? null,
     };
   });
 }

@@ -37,6 +37,11 @@ export const ComponentRowSchema = Type.Object({
   locationCount: Type.Integer(),
   /** For an image run, the index of the layer the component first appeared in (RunImage.layers); null otherwise. */
   layer: Nullable(Type.Integer()),
+  /**
+   * 声明的版本范围: what the manifest declares when it pins no version (`>=2.0,<3`, `^1.2`), as
+   * written; the version is then '' (risk 未知版本). Null when the version is exact or nothing was declared.
+   */
+  constraint: Nullable(Type.String()),
   mark: ComponentMarkSchema,
   markRemark: Type.String(),
 });

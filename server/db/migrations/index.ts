@@ -29,6 +29,7 @@ import { findingSeveritySource } from './0013_finding_severity_source.ts';
 import { licenceEvidence } from './0014_licence_evidence.ts';
 import { imageLayers } from './0015_image_layers.ts';
 import { fixState } from './0016_fix_state.ts';
+import { declaredConstraint } from './0017_declared_constraint.ts';
 
 /** Every migration by name, in the order they run. */
 export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
@@ -48,6 +49,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0014_licence_evidence': licenceEvidence(kind),
   '0015_image_layers': imageLayers(kind),
   '0016_fix_state': fixState(kind),
+  '0017_declared_constraint': declaredConstraint(kind),
 });
 
 export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {

@@ -254,6 +254,7 @@ export function componentView(c: ComponentRecord): ComponentRow {
     recommendVersion: c.recommend_version,
     locationCount: parseJson<unknown[]>(c.locations, []).length,
     layer: c.layer === null || c.layer === undefined ? null : Number(c.layer),
+    constraint: c.version_constraint ?? null,
     mark: (c.mark || 'N') as ComponentRow['mark'],
     markRemark: c.mark_remark,
   };

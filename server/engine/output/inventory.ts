@@ -21,6 +21,8 @@ export interface InventoryEntry {
   maintainer?: string;
   /** Image inputs: index of the layer the component first appeared in (AnalyseResult.image.layers). */
   layer?: number;
+  /** The version range a manifest declares when none pins an exact version (Component.constraint). */
+  constraint?: string;
 }
 
 /** Declarations repeat across thousands of components ("MIT"): each is normalised once. */
@@ -54,6 +56,8 @@ export function inventory(result: ScanResult): InventoryEntry[] {
       if (c.scope === 'runtime') entry.scope = 'runtime';
       entry.direct ||= c.direct;
       if (c.maintainer) entry.maintainer ??= c.maintainer;
+      // The same unpinned package declared by several manifests: the ranges, each once.
+      if (c.constraint && !entry.constraint?.split(' | ').includes(c.constraint)) entry.constraint = entry.constraint ? `${entry.constraint} | ${c.constraint}` : c.constraint;
       for (const loc of c.locations) {
         const key = `${loc.file}:${loc.startLine ?? ''}`;
         if (!entry.seen.has(key)) { entry.seen.add(key); entry.locations.push(loc); }

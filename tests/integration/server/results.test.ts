@@ -76,7 +76,9 @@ describe.each(databases)('result calls on $name', (database) => {
     const dev = await post(member, `/api/component/list/${seeded.projectId}`, { scope: 'development' });
     expect(dev.body.data.content.map((c: { name: string }) => c.name)).toEqual(['jest']);
     const unknown = await post(member, `/api/component/list/${seeded.projectId}`, { riskLevels: [64], ecosystems: ['npm'] });
-    expect(unknown.body.data.content).toMatchObject([{ name: 'left-pad', version: '', licenseExpression: null, licenseLevel: 16 }]);
+    // An unpinned declaration keeps version '' (未知版本) and carries the range it declares.
+    expect(unknown.body.data.content).toMatchObject([{ name: 'left-pad', version: '', licenseExpression: null, licenseLevel: 16, constraint: '^1.3.0' }]);
+    expect(page.body.data.content[0].constraint).toBeNull();
     const sorted = await post(member, `/api/component/list/${seeded.projectId}?sort=name,desc&size=2`, {});
     expect(sorted.body.data.content.map((c: { name: string }) => c.name)).toEqual(['qs', 'pyqt5']);
 

@@ -46,6 +46,9 @@ describe.each(databases)('tasks on %s', (database) => {
     const names = components.map((c) => `${c.name}@${c.version}`);
     expect(names).toEqual(expect.arrayContaining(['golang.org/x/text@v0.3.6', 'Werkzeug@0.11', 'com.fasterxml.jackson.core:jackson-databind@2.9.1', 'Flask@2.0.0']));
     expect(components.some((c) => c.ecosystem === 'maven')).toBe(true);
+    // `MarkupSafe>2.0.0` pins nothing: kept with version '' (未知版本, risk 64) and the range it declares.
+    expect(components.find((c) => c.name === 'MarkupSafe')).toMatchObject({ version: '', version_constraint: '>2.0.0', risk_level: 64 });
+    expect(components.find((c) => c.name === 'Flask')!.version_constraint).toBeNull();
     const findings = await db.selectFrom('run_vulnerabilities').selectAll().where('run_id', '=', done.taskId).execute();
     expect(findings.length).toBeGreaterThan(3);
     expect(findings.map((f) => f.cve)).toContain('CVE-2021-38561');

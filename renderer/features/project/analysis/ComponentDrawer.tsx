@@ -98,6 +98,11 @@ export function ComponentDrawer({ componentId, onClose }: { componentId: number 
               <span className="cairn-mono cairn-break">{d.purl}</span>
             </Field>
             <Field label={t.versions}>{d.version || <Tag minimal intent="warning">{zh.task.component.unknownVersion}</Tag>}</Field>
+            {d.constraint ? (
+              <Field label={t.declaredRange}>
+                <span className="cairn-mono" data-testid="component-constraint">{d.constraint}</span>
+              </Field>
+            ) : null}
             <Field label={t.recommend}>{dash(d.recommendVersion)}</Field>
             <Field label={zh.task.component.columns.risk}>
               <RiskTag risk={d.riskLevel} notCovered={notCoveredIn(view.run.coverage, d.ecosystem, d.riskLevel)} />

@@ -41,11 +41,17 @@ async function extractBun(file: InputFile, ctx: ExtractContext): Promise<Target[
   const nodes = new Map<string, JsNode>();
   const pending: Array<[JsNode, string[], string[]]> = [];
   const workspaceNames = new Map<string, string>();
+  // bun passes over an entry it cannot read and installs the rest: so do we, and say which.
+  const problems: string[] = [];
+  const skip = (key: string, raw: unknown, what: string) => {
+    const span = isObject(raw) || Array.isArray(raw) ? spans.get(raw) : undefined;
+    problems.push(`${file.path}${span ? ` 第 ${span.startLine} 行` : ''}：packages 中的“${key}”${what}，已跳过`);
+  };
   for (const [key, raw] of Object.entries(packages)) {
-    if (!Array.isArray(raw) || typeof raw[0] !== 'string') throw new ExtractError(`${file.path} 不是有效的 bun.lock：packages 中的“${key}”格式不正确`);
+    if (!Array.isArray(raw) || typeof raw[0] !== 'string') { skip(key, raw, '格式不正确'); continue; }
     const ident = raw[0];
     const at = ident.indexOf('@', 1);
-    if (at <= 0) continue;
+    if (at <= 0) { skip(key, raw, `的“${ident}”没有版本`); continue; }
     const name = ident.slice(0, at);
     let version = ident.slice(at + 1);
     if (version.startsWith('workspace:')) { workspaceNames.set(joinPath(version.slice(10)), name); continue; }
@@ -85,7 +91,8 @@ async function extractBun(file: InputFile, ctx: ExtractContext): Promise<Target[
   const manifest = await readManifest(ctx.readText, joinPath(dirOf(file.path), 'package.json'));
   if (manifest && (!name || manifest.name === name)) { name = manifest.name; version = manifest.version; }
   await readInstalledLicenses(nodes.values(), ctx);
-  return [assemble(nodes, { file: file.path, type: 'bun', project: name ? { name, version } : null, runtimeRoots, devRoots, explicitDev: false })];
+  const target = assemble(nodes, { file: file.path, type: 'bun', project: name ? { name, version } : null, runtimeRoots, devRoots, explicitDev: false });
+  return [problems.length ? { ...target, problems } : target];
 }
 
 const bunExtractor: Extractor = {

@@ -63,7 +63,10 @@ function packageSpans(text: string): Array<{ start: number; end: number }> {
   return spans;
 }
 
-export function parseCargoLock(text: string, file: string): LockPackage[] {
+const KNOWN_KEYS = new Set(['version', 'package', 'metadata', 'patch', 'root']);
+
+/** Reads the lock's packages; a `[[package]]` without a name or version is passed over and told in `problems`. */
+export function parseCargoLock(text: string, file: string, problems: string[] = []): LockPackage[] {
   text = text.replace(/^\uFEFF/, ''); // a byte-order mark is not content
   let doc: Table;
   try {
@@ -71,13 +74,25 @@ export function parseCargoLock(text: string, file: string): LockPackage[] {
   } catch (error) {
     throw new ExtractError(`无法解析 ${file}：不是有效的 TOML（${(error as Error).message.split('\n')[0]}）`);
   }
+  // Cargo reads version, package, metadata and patch (root in very old locks) and ignores any other table.
+  for (const key of Object.keys(doc)) {
+    if (KNOWN_KEYS.has(key)) continue;
+    const line = text.split('\n').findIndex((l) => {
+      const t = l.trim().replace(/^\[+\s*/, '').replace(/^"/, '');
+      return t.startsWith(key) && /^["\s\].=]/.test(t.slice(key.length));
+    });
+    problems.push(`${file}${line >= 0 ? ` 第 ${line + 1} 行` : ''}：Cargo 不认识的“${key}”，已跳过`);
+  }
   const raw = doc['package'] ?? [];
   if (!Array.isArray(raw)) throw new ExtractError(`无法解析 ${file}：package 应为 [[package]] 数组`);
   const spans = packageSpans(text);
   const useSpans = spans.length === raw.length;
-  const packages = raw.map((entry, index) => {
+  const packages = raw.flatMap((entry: unknown, index) => {
     if (!isTable(entry) || typeof entry['name'] !== 'string' || typeof entry['version'] !== 'string') {
-      throw new ExtractError(`无法解析 ${file}：第 ${index + 1} 个 [[package]] 缺少 name 或 version`);
+      const where = useSpans ? `第 ${spans[index]!.start} 行` : `第 ${index + 1} 个 [[package]]`;
+      const name = isTable(entry) && typeof entry['name'] === 'string' ? `“${entry['name']}”` : '';
+      problems.push(`${file} ${where}：[[package]]${name}缺少 name 或 version，已跳过`);
+      return [];
     }
     const deps = Array.isArray(entry['dependencies']) ? entry['dependencies'].filter((d): d is string => typeof d === 'string') : [];
     const pkg: LockPackage = {
@@ -90,7 +105,7 @@ export function parseCargoLock(text: string, file: string): LockPackage[] {
       pkg.startLine = spans[index]!.start;
       pkg.endLine = spans[index]!.end;
     }
-    return pkg;
+    return [pkg];
   });
   // Very old lockfiles keep the root package in a `[root]` table.
   const root = doc['root'];
@@ -185,7 +200,8 @@ async function readManifests(dir: string, ctx: ExtractContext): Promise<{ root: 
 
 async function extractCargoLock(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
   const text = await file.text();
-  const packages = parseCargoLock(text, file.path);
+  const problems: string[] = [];
+  const packages = parseCargoLock(text, file.path, problems);
   const dir = dirOf(file.path);
   const { root, byName: manifests } = await readManifests(dir, ctx);
 
@@ -288,6 +304,7 @@ async function extractCargoLock(file: InputFile, ctx: ExtractContext): Promise<T
     project,
     roots: [...new Set([...directRuntime].map(purl))],
     components: [...components.values()],
+    ...(problems.length ? { problems } : {}),
   }];
 }
 

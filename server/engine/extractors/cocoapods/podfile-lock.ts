@@ -35,6 +35,8 @@ export function parsePodfileLock(text: string, file: string): Target {
 
   const byName = new Map<string, Component>();
   const childNames = new Map<Component, string[]>();
+  // CocoaPods passes over a PODS item it cannot read: so do we, and list it with its line.
+  const problems: string[] = [];
   for (const item of pods?.kind === 'seq' ? pods.items : []) {
     let headText: string | undefined;
     let children: string[] = [];
@@ -44,13 +46,17 @@ export function parsePodfileLock(text: string, file: string): Target {
       headText = entry.key;
       if (entry.value.kind === 'seq') children = entry.value.items.flatMap((c) => { const t = ytext(c); return t ? [splitPod(t).name] : []; });
     }
-    if (!headText) continue;
+    if (!headText) {
+      problems.push(`${file} 第 ${item.line} 行：PODS 条目不是“名称 (版本)”形式，已跳过`);
+      continue;
+    }
     const { name, spec: version } = splitPod(headText);
     if (!name || byName.has(name)) continue;
     let purl: string;
     try {
       purl = cocoapodsPurl(name, version);
     } catch {
+      problems.push(`${file} 第 ${item.line} 行：PODS 条目“${headText}”名称或版本无效，已跳过`);
       continue;
     }
     const component: Component = {
@@ -77,7 +83,7 @@ export function parsePodfileLock(text: string, file: string): Target {
 
   const components = new Map<string, Component>();
   for (const c of byName.values()) if (!components.has(c.purl)) components.set(c.purl, c);
-  return { ...empty, roots, components: [...components.values()] };
+  return { ...empty, roots, components: [...components.values()], ...(problems.length ? { problems } : {}) };
 }
 
 export const cocoapodsExtractor: Extractor = {

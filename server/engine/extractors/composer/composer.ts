@@ -36,9 +36,11 @@ function licensesOf(value: unknown): string[] {
   return [];
 }
 
-function readPackage(entry: unknown, dev: boolean, file: string, index: number, span: JsonSpan | undefined): ComposerPackage {
+/** One package entry; one without a name is passed over (told in `problems`, by line where known). */
+function readPackage(entry: unknown, dev: boolean, file: string, where: string, span: JsonSpan | undefined, problems: string[]): ComposerPackage | undefined {
   if (!isObject(entry) || typeof entry['name'] !== 'string' || !entry['name']) {
-    throw new ExtractError(`无法解析 ${file}：第 ${index + 1} 个包缺少 name`);
+    problems.push(`${file} ${span ? `第 ${span.startLine} 行` : where}：包条目缺少 name，已跳过`);
+    return undefined;
   }
   const version = typeof entry['version'] === 'string' ? entry['version'] : '';
   const keys = (v: unknown) => (isObject(v) ? Object.keys(v).map((k) => k.toLowerCase()) : []);
@@ -145,14 +147,23 @@ async function extractComposerLock(file: InputFile, ctx: ExtractContext): Promis
   const { value: doc, spans } = parseJson(text, file.path);
   if (!isObject(doc)) throw new ExtractError(`无法解析 ${file.path}：顶层应为 JSON 对象`);
   const packages: ComposerPackage[] = [];
+  const problems: string[] = [];
   for (const [key, dev] of [['packages', false], ['packages-dev', true]] as const) {
     const list = doc[key];
     if (list === undefined || list === null) continue;
-    if (!Array.isArray(list)) throw new ExtractError(`无法解析 ${file.path}：${key} 应为数组`);
-    list.forEach((entry, i) => packages.push(readPackage(entry, dev, file.path, i, isObject(entry) ? spans.get(entry) : undefined)));
+    if (!Array.isArray(list)) {
+      const span = isObject(list) ? spans.get(list) : undefined;
+      problems.push(`${file.path}${span ? ` 第 ${span.startLine} 行` : ''}：${key} 不是数组，已跳过`);
+      continue;
+    }
+    list.forEach((entry, i) => {
+      const pkg = readPackage(entry, dev, file.path, `${key} 的第 ${i + 1} 项`, isObject(entry) ? spans.get(entry) : undefined, problems);
+      if (pkg) packages.push(pkg);
+    });
   }
   const manifest = await readManifest(joinPath(dirOf(file.path), 'composer.json'), ctx);
-  return [buildTarget(file.path, 'composer', packages, manifest)];
+  const target = buildTarget(file.path, 'composer', packages, manifest);
+  return [problems.length ? { ...target, problems } : target];
 }
 
 const isVendorInstalled = (path: string) => path === 'vendor/composer/installed.json' || path.endsWith('/vendor/composer/installed.json');
@@ -185,15 +196,17 @@ async function extractInstalledJson(file: InputFile, ctx: ExtractContext): Promi
   }
   const looksComposer = list.every((e) => isObject(e) && typeof e['name'] === 'string' && e['name'].includes('/'));
   if (!strict && (!looksComposer || list.length === 0)) return [];
-  const packages = list.map((entry, i) => {
+  const problems: string[] = [];
+  const packages = list.flatMap((entry, i) => {
     const name = isObject(entry) && typeof entry['name'] === 'string' ? entry['name'].toLowerCase() : '';
-    return readPackage(entry, devNames.has(name), file.path, i, isObject(entry) ? spans.get(entry) : undefined);
+    return readPackage(entry, devNames.has(name), file.path, `第 ${i + 1} 个包`, isObject(entry) ? spans.get(entry) : undefined, problems) ?? [];
   });
   // vendor/composer/installed.json -> the project's composer.json two folders up.
   const manifest = strict
     ? await readManifest(joinPath(dirOf(dirOf(dirOf(file.path))), 'composer.json'), ctx)
     : undefined;
-  return [buildTarget(file.path, 'composer-vendor', packages, manifest)];
+  const target = buildTarget(file.path, 'composer-vendor', packages, manifest);
+  return [problems.length ? { ...target, problems } : target];
 }
 
 export const composerLockExtractor: Extractor = {

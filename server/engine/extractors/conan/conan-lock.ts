@@ -68,10 +68,16 @@ function parseV1(nodes: JsonNode, file: string): Target {
 
   const byId = new Map<string, Component>();
   let project: Target['project'] = null;
+  // Conan passes over a node it cannot read: so do we, and list it with its line.
+  const problems: string[] = [];
   for (const [id, node] of nodes.entries) {
-    if (node.kind !== 'object') continue;
-    const resolved = resolveRef(str(member(node, 'ref')));
-    if (!resolved) continue;
+    if (node.kind !== 'object') { problems.push(`${file} 第 ${node.startLine} 行：节点“${id}”不是对象，已跳过`); continue; }
+    const refText = str(member(node, 'ref'));
+    const resolved = resolveRef(refText);
+    if (!resolved) {
+      if (refText || id !== rootId) problems.push(`${file} 第 ${node.startLine} 行：节点“${id}”的 ref“${refText}”不是“名称/版本”形式，已跳过`);
+      continue;
+    }
     const { ref, purl } = resolved;
     if (id === rootId) {
       project = { purl, name: ref.name, version: ref.version };
@@ -114,19 +120,23 @@ function parseV1(nodes: JsonNode, file: string): Target {
 
   const components = dedupe([...byId.values()]);
   const roots = [...new Set([...rootRuntime, ...rootBuild].flatMap((id) => (byId.has(id) ? [byId.get(id)!.purl] : [])))];
-  return { file, type: 'conan', ecosystem: 'conan', project, roots, components };
+  return { file, type: 'conan', ecosystem: 'conan', project, roots, components, ...(problems.length ? { problems } : {}) };
 }
 
 function parseV2(root: JsonNode, file: string): Target {
   const components: Component[] = [];
+  const problems: string[] = [];
   const lists: Array<[string, Component['scope']]> = [['requires', 'runtime'], ['build_requires', 'development'], ['python_requires', 'development']];
   for (const [key, scope] of lists) {
     const list = member(root, key);
     if (!list) continue;
-    if (list.kind !== 'array') throw new ExtractError(`${file} 的 ${key} 应为数组`);
+    if (list.kind !== 'array') { problems.push(`${file} 第 ${list.startLine} 行：${key} 不是数组，已跳过`); continue; }
     for (const item of list.items) {
       const resolved = item.kind === 'string' ? resolveRef(item.value) : undefined;
-      if (!resolved) continue;
+      if (!resolved) {
+        problems.push(`${file} 第 ${item.startLine} 行：${key} 中的条目${item.kind === 'string' ? `“${item.value}”` : ''}不是“名称/版本”形式，已跳过`);
+        continue;
+      }
       const { ref, purl } = resolved;
       components.push({
         purl, ecosystem: 'conan', name: ref.name, version: ref.version, direct: false, scope,
@@ -134,7 +144,7 @@ function parseV2(root: JsonNode, file: string): Target {
       });
     }
   }
-  return { file, type: 'conan', ecosystem: 'conan', project: null, roots: [], components: dedupe(components) };
+  return { file, type: 'conan', ecosystem: 'conan', project: null, roots: [], components: dedupe(components), ...(problems.length ? { problems } : {}) };
 }
 
 /** One component per purl; a runtime occurrence wins over a development one. */

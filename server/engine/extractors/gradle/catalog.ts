@@ -77,13 +77,20 @@ function parseVersionCatalog(text: string, file: string): Component[] {
     const group = (coords[0] ?? '').trim();
     const name = (coords[1] ?? '').trim();
     if (!group || !name) continue;
+    const declared = version.trim();
     version = exactGradleVersion(version);
     const purl = mavenPurl(group, name, version);
     const line = lines.get(alias);
     const location = line ? { file, startLine: line, endLine: line } : { file };
     const existing = components.get(purl);
     if (existing) existing.locations.push(location);
-    else components.set(purl, { purl, ecosystem: 'maven', name: `${group}:${name}`, version, direct: true, scope: 'runtime', locations: [location], licenses: [], dependsOn: [] });
+    else {
+      components.set(purl, {
+        purl, ecosystem: 'maven', name: `${group}:${name}`, version, direct: true, scope: 'runtime', locations: [location], licenses: [], dependsOn: [],
+        // A range, dynamic or latest.* version pins nothing: version '' and what was declared.
+        ...(!version && declared && !declared.includes('$') ? { constraint: declared } : {}),
+      });
+    }
   }
   return [...components.values()];
 }

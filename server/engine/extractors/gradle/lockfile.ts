@@ -22,7 +22,7 @@ export const gradleScope = (configurations: string[]): Scope =>
 
 const LINE = /^([^\s:=#]+):([^\s:=#]+):([^\s:=#]+)(?:=(.*))?$/;
 
-function parseGradleLockfile(text: string, file: string, defaultConfiguration?: string): Component[] {
+function parseGradleLockfile(text: string, file: string, defaultConfiguration: string | undefined, problems: string[]): Component[] {
   if (text.includes('\u0000')) throw new ExtractError(`${file} 不是有效的 Gradle 锁文件：包含二进制内容`);
   const byPurl = new Map<string, Component & { configurations: Set<string> }>();
   const lines = text.split(/\r?\n/);
@@ -30,7 +30,11 @@ function parseGradleLockfile(text: string, file: string, defaultConfiguration?: 
     const line = lines[i]!.trim();
     if (!line || line.startsWith('#') || line.startsWith('empty=')) continue;
     const m = LINE.exec(line);
-    if (!m) continue; // Gradle ignores what it cannot read; so do we.
+    if (!m) {
+      // Not `group:name:version=configurations`: passed over, and told.
+      problems.push(`${file} 第 ${i + 1} 行：“${line.length > 80 ? `${line.slice(0, 80)}…` : line}”不是“组:名称:版本=配置”形式，已跳过`);
+      continue;
+    }
     const [, group, artifact, version, confs] = m;
     const configurations = confs === undefined ? (defaultConfiguration ? [defaultConfiguration] : []) : confs.split(',').map((c) => c.trim()).filter(Boolean);
     const purl = mavenPurl(group!, artifact!, version!);
@@ -59,7 +63,8 @@ function declaredInBuildScript(script: string): Set<string> {
 async function extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
   const base = file.path.slice(file.path.lastIndexOf('/') + 1);
   const perConfiguration = file.path.includes('dependency-locks/') ? base.replace(/\.lockfile$/, '') : undefined;
-  const components = parseGradleLockfile(await file.text(), file.path, perConfiguration);
+  const problems: string[] = [];
+  const components = parseGradleLockfile(await file.text(), file.path, perConfiguration, problems);
   // The lockfile does not say what the project declares; its build script does, when it names
   // the module in string notation (version catalog aliases are not followed).
   let dir = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '';
@@ -67,7 +72,10 @@ async function extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> 
   const scripts = await Promise.all(['build.gradle', 'build.gradle.kts'].map((n) => ctx.readText(dir ? `${dir}/${n}` : n)));
   const declared = declaredInBuildScript(scripts.filter((s) => s !== undefined).join('\n'));
   for (const c of components) if (declared.has(c.name)) c.direct = true;
-  return [{ file: file.path, type: 'gradle', ecosystem: 'maven', project: null, roots: components.filter((c) => c.direct).map((c) => c.purl), components }];
+  return [{
+    file: file.path, type: 'gradle', ecosystem: 'maven', project: null, roots: components.filter((c) => c.direct).map((c) => c.purl), components,
+    ...(problems.length ? { problems } : {}),
+  }];
 }
 
 export const gradleLockfileExtractor: Extractor = {

@@ -34,17 +34,23 @@ function parseMixLockDetailed(text: string, file: string): Parsed {
 
   const byApp = new Map<string, Component>();
   const children = new Map<string, string[]>();
+  // mix passes over a lock entry it cannot read: so do we, and list it with its line.
+  const problems: string[] = [];
   for (const { key, value } of root.entries) {
     const app = scalar(key);
-    if (!app || value.t !== 'tuple') continue;
+    if (!app || value.t !== 'tuple') {
+      problems.push(`${file} 第 ${key.line} 行：条目“${app ?? ''}”不是 {:hex, ...} 等形式的元组，已跳过`);
+      continue;
+    }
     const [kind, pkg, version, , , deps, repo] = value.items;
-    if (scalar(kind) !== 'hex') continue;
+    if (scalar(kind) !== 'hex') continue; // git and path dependencies: not hex packages
     const name = scalar(pkg) ?? app;
     const v = scalar(version) ?? '';
     let purl: string;
     try {
       purl = hexPurl(name, v, scalar(repo));
     } catch {
+      problems.push(`${file} 第 ${key.line} 行：条目“${app}”的包名或版本无效，已跳过`);
       continue;
     }
     byApp.set(app, {
@@ -66,7 +72,7 @@ function parseMixLockDetailed(text: string, file: string): Parsed {
   }
   const components = new Map<string, Component>();
   for (const c of byApp.values()) if (!components.has(c.purl)) components.set(c.purl, c);
-  return { target: { file, type: 'hex', ecosystem: 'hex', project: null, roots: [], components: [...components.values()] }, children, byApp };
+  return { target: { file, type: 'hex', ecosystem: 'hex', project: null, roots: [], components: [...components.values()], ...(problems.length ? { problems } : {}) }, children, byApp };
 }
 
 export function parseMixLock(text: string, file: string): Target {

@@ -415,7 +415,11 @@ function licenseId(name: string): string {
 
 // ---- extraction ------------------------------------------------------------------------
 
-interface Resolved { groupId: string; artifactId: string; version: string; scope: string; optional: boolean; location: Location }
+interface Resolved {
+  groupId: string; artifactId: string; version: string; scope: string; optional: boolean; location: Location;
+  /** The declared range (`[1.0,2.0)`) when it pins no version. */
+  constraint?: string;
+}
 
 function resolveDeps(model: Model, managed: Map<string, Managed>): Resolved[] {
   const interp = interpolator(model);
@@ -427,10 +431,13 @@ function resolveDeps(model: Model, managed: Map<string, Managed>): Resolved[] {
     const m = managed.get(`${groupId}:${artifactId}`);
     const scope = interp(d.scope) || m?.scope || 'compile';
     if (scope === 'import') continue;
+    const declared = (interp(d.version) || (m ? m.version : '')).trim();
+    const version = exactMavenVersion(declared);
     out.push({
       groupId,
       artifactId,
-      version: exactMavenVersion(interp(d.version) || (m ? m.version : '')),
+      version,
+      ...(!version && declared && !declared.includes('${') ? { constraint: declared } : {}),
       scope,
       optional: interp(d.optional) === 'true',
       location: { file: d.file, startLine: d.line, endLine: d.endLine },
@@ -462,7 +469,10 @@ async function extractPom(file: InputFile, ctx: ExtractContext): Promise<Target[
       if (scope === 'runtime') existing.scope = 'runtime';
       if (!existing.locations.some((l) => l.file === r.location.file && l.startLine === r.location.startLine)) existing.locations.push(r.location);
     } else {
-      components.set(purl, { purl, ecosystem: 'maven', name: ga, version: r.version, direct: isDirect, scope, locations: [r.location], licenses, dependsOn: [] });
+      components.set(purl, {
+        purl, ecosystem: 'maven', name: ga, version: r.version, direct: isDirect, scope, locations: [r.location], licenses, dependsOn: [],
+        ...(r.constraint ? { constraint: r.constraint } : {}),
+      });
     }
     if (!chosen.has(ga)) chosen.set(ga, purl);
     return purl;

@@ -3,8 +3,9 @@
 // hidden lockfile node_modules/.package-lock.json when present, else by reading each installed
 // package.json). Entries are keyed by install path and `requires`/`dependencies` are resolved the
 // way Node resolves modules: the nearest node_modules folder upwards wins.
-import type { ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
+import type { Component, ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
 import { ExtractError } from '../../model.ts';
+import { npmPurl } from '../../purl.ts';
 import { assemble, newNode, readInstalledLicenses } from '../js-common/graph.ts';
 import type { JsNode } from '../js-common/graph.ts';
 import { parseJsonValues } from '../common/json-positions.ts';
@@ -71,10 +72,11 @@ function depNames(e: Record<string, unknown>): string[] {
 }
 
 /** lockfileVersion 2 and 3: the flat `packages` map. */
-function entriesV2(packages: Record<string, unknown>, spans: WeakMap<object, Span>): Map<string, Entry> {
+function entriesV2(packages: Record<string, unknown>, spans: WeakMap<object, Span>, skip: (key: string, what: string, raw: unknown) => void): Map<string, Entry> {
   const out = new Map<string, Entry>();
   for (const [path, raw] of Object.entries(packages)) {
-    if (!isObject(raw)) continue;
+    if (!isObject(raw)) { skip(path, '不是对象', undefined); continue; }
+    if (inNodeModules(path) && typeof raw.version !== 'string' && raw.link !== true) { skip(path, '没有 version', raw); continue; }
     const name = typeof raw.name === 'string' ? raw.name : nameFromPath(path);
     const version = typeof raw.version === 'string' ? raw.version : '';
     out.set(path, {
@@ -91,14 +93,15 @@ function entriesV2(packages: Record<string, unknown>, spans: WeakMap<object, Spa
 }
 
 /** lockfileVersion 1: the nested `dependencies` tree, flattened to install paths. */
-function entriesV1(deps: Record<string, unknown>, spans: WeakMap<object, Span>): Map<string, Entry> {
+function entriesV1(deps: Record<string, unknown>, spans: WeakMap<object, Span>, skip: (key: string, what: string, raw: unknown) => void): Map<string, Entry> {
   const out = new Map<string, Entry>();
   const stack: Array<[string, Record<string, unknown>]> = [['', deps]];
   while (stack.length) {
     const [parent, level] = stack.pop()!;
     for (const [key, raw] of Object.entries(level)) {
-      if (!isObject(raw)) continue;
       const path = parent ? `${parent}/node_modules/${key}` : `node_modules/${key}`;
+      if (!isObject(raw)) { skip(path, '不是对象', undefined); continue; }
+      if (typeof raw.version !== 'string') { skip(path, '没有 version', raw); continue; }
       const version = typeof raw.version === 'string' ? raw.version : '';
       const [name, v] = unalias(key, version);
       out.set(path, {
@@ -170,8 +173,14 @@ async function extractLockfile(file: InputFile, ctx: ExtractContext): Promise<Ta
   const dir = dirOf(file.path);
   const lockVersion = typeof value.lockfileVersion === 'number' ? value.lockfileVersion : 1;
   let entries: Map<string, Entry>;
-  if (lockVersion >= 2 && isObject(value.packages)) entries = entriesV2(value.packages, spans);
-  else if (isObject(value.dependencies) || value.dependencies === undefined) entries = entriesV1(isObject(value.dependencies) ? value.dependencies : {}, spans);
+  // npm passes over an entry it cannot use (not an object, no version) and installs the rest: so do we, and say so.
+  const problems: string[] = [];
+  const skip = (key: string, what: string, raw: unknown) => {
+    const span = isObject(raw) ? spans.get(raw) : undefined;
+    problems.push(`${file.path}${span ? ` 第 ${span.startLine} 行` : ''}：条目“${key}”${what}，已跳过`);
+  };
+  if (lockVersion >= 2 && isObject(value.packages)) entries = entriesV2(value.packages, spans, skip);
+  else if (isObject(value.dependencies) || value.dependencies === undefined) entries = entriesV1(isObject(value.dependencies) ? value.dependencies : {}, spans, skip);
   else throw new ExtractError(`${file.path} 不是有效的 npm 锁文件：dependencies 不是对象`);
   ctx.signal.throwIfAborted();
 
@@ -180,7 +189,8 @@ async function extractLockfile(file: InputFile, ctx: ExtractContext): Promise<Ta
   await readInstalledLicenses(nodes.values(), ctx);
   const name = typeof value.name === 'string' ? value.name : rootManifest?.name ?? '';
   const version = typeof value.version === 'string' ? value.version : rootManifest?.version ?? '';
-  return [assemble(nodes, { file: file.path, type: 'npm', project: name ? { name, version } : null, runtimeRoots, devRoots, explicitDev: true })];
+  const target = assemble(nodes, { file: file.path, type: 'npm', project: name ? { name, version } : null, runtimeRoots, devRoots, explicitDev: true });
+  return [problems.length ? { ...target, problems } : target];
 }
 
 /** Installed packages under `<dir>/node_modules`, recursively, keyed by install path. `own` are
@@ -230,14 +240,17 @@ async function extractInstalled(file: InputFile, ctx: ExtractContext): Promise<T
     if (found.some(Boolean)) return [];
     if (!d) break;
   }
-  if (!(await ctx.exists(joinPath(dir, 'node_modules')))) return [];
+  const installed = await ctx.exists(joinPath(dir, 'node_modules'));
+  const text = await file.text();
   let manifest: Manifest | undefined;
   try {
-    manifest = manifestOf(JSON.parse(await file.text()));
+    manifest = manifestOf(JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text));
   } catch {
     throw new ExtractError(`${file.path} 不是有效的 package.json`);
   }
   if (!manifest) throw new ExtractError(`${file.path} 不是有效的 package.json：顶层不是对象`);
+  // Neither a lockfile nor installed packages: what the manifest declares, each with the range it declares.
+  if (!installed) return declaredOnly(file.path, text, manifest);
 
   // npm (7+) keeps a hidden lockfile of what it installed: exact, and cheaper than the walk.
   const hidden = await ctx.readText(joinPath(dir, 'node_modules/.package-lock.json')).catch(() => undefined);
@@ -246,7 +259,7 @@ async function extractInstalled(file: InputFile, ctx: ExtractContext): Promise<T
   if (hidden !== undefined) {
     try {
       const { value, spans } = parseJsonValues(hidden, 'node_modules/.package-lock.json', { jsonc: true });
-      if (isObject(value) && isObject(value.packages)) { entries = entriesV2(value.packages, spans); nodesFile = joinPath(dir, 'node_modules/.package-lock.json'); }
+      if (isObject(value) && isObject(value.packages)) { entries = entriesV2(value.packages, spans, () => undefined); nodesFile = joinPath(dir, 'node_modules/.package-lock.json'); }
     } catch {
       entries = undefined;
     }
@@ -267,6 +280,59 @@ async function extractInstalled(file: InputFile, ctx: ExtractContext): Promise<T
     file: file.path, type: 'npm', project: manifest.name ? { name: manifest.name, version: manifest.version } : null,
     runtimeRoots, devRoots, explicitDev: false,
   })];
+}
+
+/** An exact npm version (`1.2.3`, `=1.2.3`, `v1.2.3-beta.1`): what a range that pins one names. */
+const EXACT = /^(?:=|v)?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$/;
+/** Protocols that point at the project's own code, not at a package. */
+const OWN_CODE = /^(?:workspace|file|link|portal):/;
+
+/**
+ * A package.json without a lockfile and without node_modules: each declared dependency is a
+ * direct component with the version it pins, else version '' (未知版本) and the range it declares.
+ */
+function declaredOnly(path: string, text: string, manifest: Manifest): Target[] {
+  const lines = text.split('\n');
+  const lineOf = (section: string, name: string): number | undefined => {
+    const start = lines.findIndex((l) => l.includes(`"${section}"`));
+    if (start < 0) return undefined;
+    const at = lines.findIndex((l, k) => k > start && l.includes(`"${name}"`));
+    return at < 0 ? undefined : at + 1;
+  };
+  const components = new Map<string, Component>();
+  const sections: Array<[string, Record<string, string>, Component['scope']]> = [
+    ['dependencies', manifest.dependencies, 'runtime'], ['optionalDependencies', manifest.optionalDependencies, 'runtime'],
+    ['peerDependencies', manifest.peerDependencies, 'runtime'], ['devDependencies', manifest.devDependencies, 'development'],
+  ];
+  for (const [section, deps, scope] of sections) {
+    for (const [declaredName, rawRange] of Object.entries(deps)) {
+      let name = declaredName;
+      let range = rawRange.trim();
+      if (OWN_CODE.test(range)) continue;
+      const alias = /^npm:((?:@[^/@]+\/)?[^@]+)(?:@(.*))?$/.exec(range);
+      if (alias) { name = alias[1]!; range = alias[2] ?? ''; }
+      const exact = EXACT.exec(range)?.[1];
+      const version = exact ?? '';
+      const purl = npmPurl(name, version);
+      const existing = components.get(purl);
+      if (existing) { if (scope === 'runtime') existing.scope = 'runtime'; continue; }
+      const line = lineOf(section, declaredName);
+      components.set(purl, {
+        purl, ecosystem: 'npm', name, version, direct: true, scope,
+        locations: [{ file: path, ...(line ? { startLine: line, endLine: line } : {}) }],
+        licenses: [], dependsOn: [],
+        ...(exact ? {} : { constraint: range || '*' }),
+      });
+    }
+  }
+  if (!components.size) return [];
+  const list = [...components.values()];
+  return [{
+    file: path, type: 'npm', ecosystem: 'npm',
+    project: manifest.name ? { purl: npmPurl(manifest.name, manifest.version), name: manifest.name, version: manifest.version } : null,
+    roots: list.filter((c) => c.scope === 'runtime').map((c) => c.purl),
+    components: list,
+  }];
 }
 
 /** `<dir>/node_modules/<name>/package.json` (or `@scope/name`) under no other node_modules. */

@@ -16,8 +16,14 @@ async function extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> 
   const lines = jsonObjectLines(text, 3);
   const components = new Map<string, Component>();
   const roots = new Set<string>();
+  // NuGet restores what it can read of the lock: an entry without a resolved version is passed over, and told.
+  const problems: string[] = [];
   for (const [framework, packages] of Object.entries(doc.dependencies)) {
-    if (!isObject(packages)) continue;
+    if (!isObject(packages)) {
+      const at = locationFrom(file.path, lines, 'dependencies', framework).startLine;
+      problems.push(`${file.path}${at ? ` 第 ${at} 行` : ''}：目标框架“${framework}”的依赖不是对象，已跳过`);
+      continue;
+    }
     const resolved = new Map<string, string>();
     for (const [name, entry] of Object.entries(packages)) {
       const e = obj(entry);
@@ -26,7 +32,12 @@ async function extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> 
     }
     for (const [name, entry] of Object.entries(packages)) {
       const e = obj(entry);
-      if (!name.trim() || String(e.type ?? '').toLowerCase() === 'project' || typeof e.resolved !== 'string') continue;
+      if (String(e.type ?? '').toLowerCase() === 'project') continue;
+      if (!name.trim() || typeof e.resolved !== 'string') {
+        const at = locationFrom(file.path, lines, 'dependencies', framework, name).startLine;
+        problems.push(`${file.path}${at ? ` 第 ${at} 行` : ''}：“${framework}”中${name.trim() ? `的“${name}”没有 resolved 版本` : '有一个没有名称的条目'}，已跳过`);
+        continue;
+      }
       const purl = resolved.get(name.toLowerCase())!;
       const direct = String(e.type ?? '').toLowerCase() === 'direct';
       const location = locationFrom(file.path, lines, 'dependencies', framework, name);
@@ -48,7 +59,10 @@ async function extract(file: InputFile, ctx: ExtractContext): Promise<Target[]> 
   const dev = sibling ? await projectDevInfo(ctx, sibling.file) : undefined;
   if (dev) applyScopes(components.values(), dev.privateAll, dev.test);
   const project = sibling && { purl: sibling.purl, name: sibling.name, version: sibling.version };
-  return [{ file: file.path, type: 'nuget', ecosystem: 'nuget', project, roots: [...roots], components: [...components.values()] }];
+  return [{
+    file: file.path, type: 'nuget', ecosystem: 'nuget', project, roots: [...roots], components: [...components.values()],
+    ...(problems.length ? { problems } : {}),
+  }];
 }
 
 export const nugetLockExtractor: Extractor = {

@@ -108,6 +108,8 @@ async function centralVersions(ctx: ExtractContext, dir: string, props: Map<stri
   return { versions, global };
 }
 
+const FRAMEWORK_ASSEMBLY = /^(?:System|Microsoft|mscorlib|netstandard|WindowsBase|PresentationCore|PresentationFramework|Accessibility|UIAutomation\w*)(?:\.|$)/i;
+
 async function extractProject(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
   const root = parseXml(decodeXmlBytes(await file.read()), file.path);
   if (root.name !== 'Project') throw new ExtractError(`${file.path} 不是 MSBuild 项目文件：根元素是 <${root.name}>，应为 <Project>`);
@@ -129,8 +131,12 @@ async function extractProject(file: InputFile, ctx: ExtractContext): Promise<Tar
     || refs.some(({ el }) => expand(el.attrs.Include).toLowerCase() === 'microsoft.net.test.sdk');
 
   const components = new Map<string, Component>();
-  const add = (name: string, version: string, scope: Scope, location: Location) => {
-    const c = newComponent(name, exactNugetVersion(version), true, isTest ? 'development' : scope, location);
+  const add = (name: string, version: string, scope: Scope, location: Location, declared?: string) => {
+    const exact = exactNugetVersion(version);
+    const c = newComponent(name, exact, true, isTest ? 'development' : scope, location);
+    // A range or floating version (`[1.0,2.0)`, `1.*`) pins nothing: version '' and the range as declared.
+    const range = declared ?? version.trim();
+    if (!exact && range) c.constraint = range;
     const existing = components.get(c.purl);
     if (!existing) components.set(c.purl, c);
     else {
@@ -147,6 +153,23 @@ async function extractProject(file: InputFile, ctx: ExtractContext): Promise<Tar
     add(name, version, privateAll ? 'development' : 'runtime', { file: where, startLine: el.line, endLine: el.endLine });
   }
   for (const g of central.global) add(g.name, g.version, 'development', g.location);
+  // Old-style (packages.config era) assembly references: a HintPath into the packages folder names
+  // the package and its exact version; a third-party assembly referenced only by its assembly
+  // version pins no package version (version '' and `Version=…` as declared). Framework
+  // assemblies (System.*, Microsoft.*, mscorlib, …) are the platform, not packages.
+  for (const el of items(root, 'Reference')) {
+    const include = expand(el.attrs.Include);
+    const assembly = include.split(',')[0]!.trim();
+    if (!assembly) continue;
+    const hint = expand(meta(el, 'HintPath')).replace(/\\/g, '/');
+    const fromPackages = /(?:^|\/)packages\/([^/]+?)\.(\d+(?:\.\d+)+(?:-[0-9A-Za-z.-]+)?)\//i.exec(hint);
+    const location = { file: file.path, startLine: el.line, endLine: el.endLine };
+    if (fromPackages) { add(fromPackages[1]!, fromPackages[2]!, 'runtime', location); continue; }
+    if (FRAMEWORK_ASSEMBLY.test(assembly)) continue;
+    const assemblyVersion = /(?:^|,)\s*Version\s*=\s*([^,\s]+)/i.exec(include)?.[1];
+    if (!assemblyVersion) continue; // a bare assembly name: nothing says it is a package
+    add(assembly, '', 'runtime', location, `Version=${assemblyVersion}`);
+  }
 
   const name = expand(props.get('assemblyname')) || expand(props.get('packageid')) || path.posix.basename(file.path).replace(/\.\w+proj$/i, '');
   const version = exactNugetVersion(expand(props.get('version')) || expand(props.get('versionprefix')));

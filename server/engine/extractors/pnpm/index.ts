@@ -103,6 +103,7 @@ async function extractPnpm(file: InputFile, ctx: ExtractContext): Promise<Target
   const spans = entrySpans(text);
   const nodes = new Map<string, JsNode>();
   let hasDevFlags = false;
+  const problems: string[] = [];
   for (const [key, raw] of Object.entries(graph)) {
     const entry = isObject(raw) ? raw : {};
     const metaKey = major >= 9 ? key.split('(')[0] : key;
@@ -110,8 +111,12 @@ async function extractPnpm(file: InputFile, ctx: ExtractContext): Promise<Target
     const parsed = parsePnpmKey(key, major);
     const name = typeof meta.name === 'string' ? meta.name : parsed?.name;
     const version = typeof meta.version === 'string' || typeof meta.version === 'number' ? String(meta.version) : parsed?.version;
-    if (!name || !version) continue;
     const span = spans.get(metaKey);
+    if (!name || !version) {
+      // pnpm cannot install an entry whose key and fields name no package version: passed over, and told.
+      problems.push(`${file.path}${span ? ` 第 ${span[0]} 行` : ''}：条目“${key}”读不出包名或版本，已跳过`);
+      continue;
+    }
     const node = newNode(key, name, version, span ? { file: file.path, startLine: span[0], endLine: span[1] } : { file: file.path });
     node.dev = entry.dev === true;
     if (typeof entry.dev === 'boolean') hasDevFlags = true;
@@ -142,11 +147,12 @@ async function extractPnpm(file: InputFile, ctx: ExtractContext): Promise<Target
 
   const manifest = await readManifest(ctx.readText, joinPath(dir, 'package.json'));
   await readInstalledLicenses(nodes.values(), ctx);
-  return [assemble(nodes, {
+  const target = assemble(nodes, {
     file: file.path, type: 'pnpm', project: manifest?.name ? { name: manifest.name, version: manifest.version } : null,
     // Up to 6.x the lockfile flags dev-only packages; without any flag, reachability decides.
     runtimeRoots, devRoots, explicitDev: major < 9 && hasDevFlags,
-  })];
+  });
+  return [problems.length ? { ...target, problems } : target];
 }
 
 const pnpmExtractor: Extractor = {

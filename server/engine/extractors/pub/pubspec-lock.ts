@@ -20,11 +20,20 @@ export function parsePubspecLock(text: string, file: string): Target {
   if (packages!.kind !== 'map') throw new ExtractError(`${file} 的 packages 应为映射`);
 
   const components = new Map<string, Component>();
+  // dart pub passes over an entry it cannot read: so do we, and list it with its line.
+  const problems: string[] = [];
   for (const { key: name, value: entry, line } of packages!.entries) {
-    if (!name || entry.kind !== 'map') continue;
+    if (!name || entry.kind !== 'map') {
+      problems.push(`${file} 第 ${line} 行：packages 中的“${name}”不是映射，已跳过`);
+      continue;
+    }
     const source = ytext(yget(entry, 'source')) ?? 'hosted';
     if (source === 'path' || source === 'sdk') continue;
     const version = ytext(yget(entry, 'version')) ?? '';
+    if (!version) {
+      problems.push(`${file} 第 ${line} 行：packages 中的“${name}”没有 version，已跳过`);
+      continue;
+    }
     const kind = ytext(yget(entry, 'dependency')) ?? 'transitive';
     const direct = kind.startsWith('direct');
     const realName = ytext(yget(yget(entry, 'description'), 'name'));
@@ -33,6 +42,7 @@ export function parsePubspecLock(text: string, file: string): Target {
     try {
       purl = purlOf('pub', { name: pkgName, version });
     } catch {
+      problems.push(`${file} 第 ${line} 行：packages 中的“${name}”名称或版本无效，已跳过`);
       continue;
     }
     const existing = components.get(purl);
@@ -44,7 +54,7 @@ export function parsePubspecLock(text: string, file: string): Target {
     });
   }
   const list = [...components.values()];
-  return { ...empty, roots: list.filter((c) => c.direct).map((c) => c.purl), components: list };
+  return { ...empty, roots: list.filter((c) => c.direct).map((c) => c.purl), components: list, ...(problems.length ? { problems } : {}) };
 }
 
 /** name and version from a sibling pubspec.yaml, when present and readable. */

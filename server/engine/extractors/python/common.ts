@@ -32,6 +32,8 @@ export interface NewComponent {
   location?: Location;
   licenses?: string[];
   dependsOn?: string[];
+  /** The declared range when no exact version is pinned. */
+  constraint?: string;
 }
 
 export function component(c: NewComponent): Component {
@@ -45,6 +47,7 @@ export function component(c: NewComponent): Component {
     locations: c.location ? [c.location] : [],
     licenses: c.licenses ?? [],
     dependsOn: c.dependsOn ?? [],
+    ...(c.constraint ? { constraint: c.constraint } : {}),
   };
 }
 
@@ -70,6 +73,9 @@ export class TargetBuilder {
     return seen;
   }
 
+  /** What was passed over while reading the file (an entry the tool cannot use), in Chinese with file and line. */
+  readonly problems: string[] = [];
+
   get components(): Component[] {
     return [...this.byPurl.values()];
   }
@@ -84,6 +90,7 @@ export class TargetBuilder {
       project,
       roots: roots ?? components.filter((c) => c.direct).map((c) => c.purl),
       components,
+      ...(this.problems.length ? { problems: this.problems } : {}),
     };
   }
 }
@@ -125,19 +132,23 @@ export interface LockPackage {
  * The `[[package]]` entries of poetry.lock, pdm.lock and uv.lock: parsed, each required to have a
  * name, with the line range of its block (when the blocks line up with the parsed entries).
  */
-export function lockPackages(text: string, file: string, what: string): { doc: TomlTable; packages: LockPackage[] } {
+export function lockPackages(text: string, file: string, what: string, problems: string[] = []): { doc: TomlTable; packages: LockPackage[] } {
   const doc = parseTomlFile(text, file, what);
   if (doc.package !== undefined && !Array.isArray(doc.package)) throw new ExtractError(`${what} 文件 ${file} 的 package 不是表数组`);
-  const packages = tables(doc.package);
+  const all: unknown[] = Array.isArray(doc.package) ? doc.package : [];
   const blocks = tableBlocks(text, 'package');
-  return {
-    doc,
-    packages: packages.map((raw, i) => {
-      const name = str(raw.name);
-      if (!name) throw new ExtractError(`${what} 文件 ${file} 第 ${i + 1} 个 package 缺少 name`);
-      return { raw, name, span: blocks.length === packages.length ? blocks[i] : undefined };
-    }),
-  };
+  const packages: LockPackage[] = [];
+  all.forEach((raw, i) => {
+    const span = blocks.length === all.length ? blocks[i] : undefined;
+    const name = isTable(raw) ? str(raw.name) : '';
+    // The tool passes over a package it cannot name and locks the rest: so do we, and say where.
+    if (!isTable(raw) || !name) {
+      problems.push(`${file} ${span ? `第 ${span.startLine} 行` : `第 ${i + 1} 个 [[package]]`}：[[package]] 缺少 name，已跳过`);
+      return;
+    }
+    packages.push({ raw, name, span });
+  });
+  return { doc, packages };
 }
 
 /** Line ranges (1-based, inclusive) of each `[[name]]` array-of-tables entry, in file order. */

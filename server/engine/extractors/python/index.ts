@@ -1,5 +1,6 @@
 // PyPI extractors, one per input format, in the registry of server/engine/extractors/index.ts.
 import type { Extractor } from '../../model.ts';
+import { pipfile, pyproject } from './declared.ts';
 import { installed } from './installed.ts';
 import { pdm } from './pdm.ts';
 import { pipenv } from './pipenv.ts';
@@ -8,4 +9,4 @@ import { pylock } from './pylock.ts';
 import { requirements } from './requirements.ts';
 import { uv } from './uv.ts';
 
-export const extractors: Extractor[] = [requirements, pipenv, poetry, uv, pdm, pylock, installed];
+export const extractors: Extractor[] = [requirements, pipenv, poetry, uv, pdm, pylock, pipfile, pyproject, installed];

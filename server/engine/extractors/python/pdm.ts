@@ -18,7 +18,7 @@ export const pdm: Extractor = {
     const text = await file.text();
     const builder = new TargetBuilder();
     const entries: Array<{ c: Component; deps: unknown }> = [];
-    for (const { raw, name, span } of lockPackages(text, file.path, 'pdm.lock').packages) {
+    for (const { raw, name, span } of lockPackages(text, file.path, 'pdm.lock', builder.problems).packages) {
       const groupsRaw = Array.isArray(raw.groups) ? raw.groups : Array.isArray(raw.sections) ? raw.sections : undefined;
       const groups = groupsRaw?.map(String);
       const dev = groups !== undefined && groups.length > 0 && !groups.includes('default');

@@ -64,13 +64,22 @@ export const pipenv: Extractor = {
     for (const section of ['default', 'develop'] as const) {
       const entries = doc[section];
       if (entries === undefined) continue;
-      if (!isTable(entries)) throw new ExtractError(`Pipfile.lock 文件 ${file.path} 的 ${section} 不是对象`);
+      if (!isTable(entries)) {
+        builder.problems.push(`${file.path}：${section} 不是对象，已跳过该段`);
+        continue;
+      }
       for (const [name, entry] of Object.entries(entries)) {
-        if (!isTable(entry)) continue;
+        const span = spans.get(`${section}\u0000${name}`);
+        const where = span ? ` 第 ${span.startLine} 行` : '';
+        // pipenv passes over an entry it cannot install from (no version, no VCS, not an object): so do we, and say so.
+        if (!isTable(entry)) { builder.problems.push(`${file.path}${where}：${section} 中的“${name}”不是对象，已跳过`); continue; }
         const raw = str(entry.version);
         const version = raw.replace(/^===?\s*/, '');
-        if (!raw && !entry.git && !entry.hg && !entry.svn && !entry.bzr) continue;
-        const span = spans.get(`${section}\u0000${name}`);
+        if (!raw && !entry.git && !entry.hg && !entry.svn && !entry.bzr) {
+          if (entry.path !== undefined || entry.file !== undefined) continue; // local code (the project itself), not a component
+          builder.problems.push(`${file.path}${where}：${section} 中的“${name}”没有 version，已跳过`);
+          continue;
+        }
         const location: Location = span ? { file: file.path, ...span } : { file: file.path };
         const key = normalizePypiName(name);
         const direct = declared ? (section === 'default' ? declared.main.has(key) : declared.dev.has(key)) : false;

@@ -25,7 +25,7 @@ export const poetry: Extractor = {
     const text = await file.text();
     const builder = new TargetBuilder();
     const entries: Array<{ c: Component; raw: Record<string, unknown> }> = [];
-    for (const { raw, name, span } of lockPackages(text, file.path, 'poetry.lock').packages) {
+    for (const { raw, name, span } of lockPackages(text, file.path, 'poetry.lock', builder.problems).packages) {
       const version = str(raw.version);
       const groups = Array.isArray(raw.groups) ? raw.groups.map(String) : undefined;
       const dev = raw.category === 'dev' || (groups !== undefined && groups.length > 0 && !groups.includes('main'));

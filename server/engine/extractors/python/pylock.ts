@@ -29,16 +29,20 @@ export const pylock: Extractor = {
     const text = await file.text();
     const doc = parseTomlFile(text, file.path, 'pylock.toml');
     if (doc.packages !== undefined && !Array.isArray(doc.packages)) throw new ExtractError(`pylock.toml 文件 ${file.path} 的 packages 不是表数组`);
-    const packages = tables(doc.packages);
+    const all: unknown[] = Array.isArray(doc.packages) ? doc.packages : [];
     const blocks = tableBlocks(text, 'packages');
     const defaults = new Set(Array.isArray(doc['default-groups']) ? doc['default-groups'].map(String) : []);
     const builder = new TargetBuilder();
     const entries: Array<{ c: Component; raw: Raw }> = [];
     let root: { c: Component; raw: Raw } | undefined;
-    packages.forEach((raw, i) => {
-      const name = str(raw.name);
-      if (!name) throw new ExtractError(`pylock.toml 文件 ${file.path} 第 ${i + 1} 个 packages 缺少 name`);
-      const span = blocks.length === packages.length ? blocks[i] : undefined;
+    all.forEach((raw, i) => {
+      const span = blocks.length === all.length ? blocks[i] : undefined;
+      const name = isTable(raw) ? str(raw.name) : '';
+      if (!isTable(raw) || !name) {
+        // An installer passes over a package it cannot name: so do we, and say where.
+        builder.problems.push(`${file.path} ${span ? `第 ${span.startLine} 行` : `第 ${i + 1} 个 [[packages]]`}：[[packages]] 缺少 name，已跳过`);
+        return;
+      }
       const dev = devByMarker(str(raw.marker), defaults);
       const c = component({ name, version: str(raw.version), scope: dev ? 'development' : 'runtime', location: { file: file.path, ...span } });
       const dir = isTable(raw.directory) ? str(raw.directory.path) : '';

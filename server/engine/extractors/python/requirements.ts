@@ -11,8 +11,9 @@ import { component, normalizePypiName, parseRequirementHead, pinnedVersion, Targ
 
 export interface RequirementsOptions {
   /**
-   * Report requirements that pin nothing (`MarkupSafe>2.0.0`, `requests`) with version ''.
-   * Off by default, like trivy: an unpinned range names no installed version.
+   * Report requirements that pin nothing (`MarkupSafe>2.0.0`, `requests`) with version '' and
+   * their declared range (on by default: a declared dependency is never dropped silently; its
+   * unknown version is a risk of its own). `false` leaves them out, as trivy does.
    */
   includeUnpinned?: boolean;
 }
@@ -69,6 +70,8 @@ export interface Requirement {
   markers: string;
   /** URL, VCS or path requirement (editable or not). */
   url: string;
+  /** The version specifiers as written (`>=2.0,<3`), '' when none. */
+  specifier: string;
   editable: boolean;
   file: string;
   startLine: number;
@@ -90,7 +93,7 @@ const eggName = (url: string) => /[#&]egg=([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(url
 export function parseRequirement(textIn: string, file: string, startLine: number, endLine: number, editable = false): Requirement | undefined {
   // Per-requirement options (`--hash=...`, `--config-settings ...`) follow the requirement.
   const text = textIn.split(/\s+(?=--[A-Za-z])/)[0].trim();
-  const base = { extras: [] as string[], markers: '', url: '', editable, file, startLine, endLine };
+  const base = { extras: [] as string[], markers: '', url: '', specifier: '', editable, file, startLine, endLine };
   const looksLikeUrl = /^(?:[a-z][a-z0-9+.-]*:\/\/|git\+|hg\+|svn\+|bzr\+|\.{0,2}\/|file:)/i.test(text) || editable;
   if (looksLikeUrl) {
     // URL / VCS / path: the name comes from #egg= or the archive file name.
@@ -119,7 +122,7 @@ export function parseRequirement(textIn: string, file: string, startLine: number
     return { ...base, name: head.name, extras: head.extras, markers, url, version: archive && normalizePypiName(archive.name) === normalizePypiName(head.name) ? archive.version : '' };
   }
   if (rest && !/^[(<>=!~]/.test(rest)) return undefined;
-  return { ...base, name: head.name, extras: head.extras, markers, version: pinnedVersion(rest) };
+  return { ...base, name: head.name, extras: head.extras, markers, version: pinnedVersion(rest), specifier: rest.replace(/^\((.*)\)$/, '$1').replace(/\s+/g, '') };
 }
 
 interface Collected { requirements: Requirement[]; constraints: Map<string, string> }
@@ -198,7 +201,7 @@ export function requirementsExtractor(options: RequirementsOptions = {}): Extrac
         if (!version) {
           if (pinnedNames.has(key)) continue;
           version = constraints.get(key) ?? '';
-          if (!version && !r.url && !options.includeUnpinned) continue;
+          if (!version && !r.url && options.includeUnpinned === false) continue;
         }
         const c: Component = component({
           name: r.name,
@@ -206,6 +209,7 @@ export function requirementsExtractor(options: RequirementsOptions = {}): Extrac
           direct: true,
           scope: scopeOfFile(r.file),
           location: { file: r.file, startLine: r.startLine, endLine: r.endLine },
+          ...(!version && !r.url ? { constraint: r.specifier } : {}),
         });
         builder.add(c);
       }

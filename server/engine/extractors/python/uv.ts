@@ -26,8 +26,8 @@ export const uv: Extractor = {
   matches: (p) => path.posix.basename(p) === 'uv.lock',
   async extract(file: InputFile, _ctx: ExtractContext): Promise<Target[]> {
     const text = await file.text();
-    const { doc, packages } = lockPackages(text, file.path, 'uv.lock');
     const builder = new TargetBuilder();
+    const { doc, packages } = lockPackages(text, file.path, 'uv.lock', builder.problems);
     const entries: Array<{ c: Component; raw: Raw }> = [];
     let root: { c: Component; raw: Raw } | undefined;
     for (const { raw, name, span } of packages) {

@@ -13,6 +13,8 @@ interface Spec { name: string; version: string; section: string; remote: string 
 export interface ParsedLock {
   specs: Spec[];
   dependencies: Array<{ name: string; line: number }>;
+  /** What Bundler's own parser passes over (an unknown section, a malformed gem line), in Chinese, naming file and line. */
+  problems: string[];
 }
 
 const SECTIONS = new Set(['GEM', 'GIT', 'PATH', 'PLUGIN SOURCE', 'PLATFORMS', 'DEPENDENCIES', 'RUBY VERSION', 'BUNDLED WITH', 'CHECKSUMS']);
@@ -27,21 +29,27 @@ export function parseGemfileLock(text: string, file: string): ParsedLock {
   let inSpecs = false;
   let current: Spec | undefined;
   let sawSection = false;
+  let skipping = false; // inside a section Bundler does not know: its lines are passed over
+  const problems: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.replace(/\r$/, '');
     if (!line.trim()) continue;
     if (!line.startsWith(' ')) {
       section = line.trim();
-      if (!SECTIONS.has(section) && !/^[A-Z][A-Z ]*$/.test(section)) {
-        throw new ExtractError(`无法解析 ${file}：第 ${i + 1} 行不是 Gemfile.lock 的段落标题`);
-      }
-      sawSection = true;
       remote = undefined;
       inSpecs = false;
       current = undefined;
+      // Bundler's LockfileParser ignores a section it does not know (a newer Bundler's, a plugin's) with all its lines.
+      skipping = !SECTIONS.has(section);
+      if (skipping) problems.push(`${file} 第 ${i + 1} 行：Bundler 不认识的段落“${section}”，已跳过该段落`);
+      else sawSection = true;
       continue;
     }
-    if (section === undefined) throw new ExtractError(`无法解析 ${file}：第 ${i + 1} 行出现在任何段落之前`);
+    if (skipping) continue;
+    if (section === undefined) {
+      problems.push(`${file} 第 ${i + 1} 行：出现在任何段落之前，已跳过`);
+      continue;
+    }
     if (section === 'GEM' || section === 'GIT' || section === 'PATH' || section === 'PLUGIN SOURCE') {
       const m2 = /^ {2}(\S[^:]*):\s*(.*)$/.exec(line);
       if (m2 && !line.startsWith('   ')) {
@@ -60,11 +68,16 @@ export function parseGemfileLock(text: string, file: string): ParsedLock {
         continue;
       }
       const dep = /^ {6}(\S+)(?: \(.*\))?\s*$/.exec(line);
-      if (dep && current) {
+      if (dep) {
+        if (!current) continue; // a dependency of a skipped entry
         current.deps.push(dep[1]!);
         continue;
       }
-      if (/^ {4}\S/.test(line) && !/^ {4}(\S+)\s*$/.test(line)) throw new ExtractError(`无法解析 ${file}：第 ${i + 1} 行 gem 条目格式错误`);
+      if (/^ {4}\S/.test(line)) {
+        // Not `name (version)`: Bundler passes the line over; the gems indented below it go with it.
+        problems.push(`${file} 第 ${i + 1} 行：gem 条目“${line.trim()}”格式错误，已跳过`);
+        current = undefined;
+      }
       continue;
     }
     if (section === 'DEPENDENCIES') {
@@ -73,13 +86,13 @@ export function parseGemfileLock(text: string, file: string): ParsedLock {
     }
   }
   if (!sawSection) throw new ExtractError(`无法解析 ${file}：没有 GEM、GIT、PATH 或 DEPENDENCIES 段落，不是 Gemfile.lock`);
-  return { specs, dependencies };
+  return { specs, dependencies, problems };
 }
 
 export const gemPurl = (name: string, version: string) => purlOf('gem', { name, version });
 
 async function extractGemfileLock(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
-  const { specs, dependencies } = parseGemfileLock(await file.text(), file.path);
+  const { specs, dependencies, problems } = parseGemfileLock(await file.text(), file.path);
   const local = (s: Spec) => s.section === 'PATH';
   const byName = new Map<string, Spec>();
   for (const s of specs) if (!byName.has(s.name) || (local(byName.get(s.name)!) && !local(s))) byName.set(s.name, s);
@@ -154,6 +167,7 @@ async function extractGemfileLock(file: InputFile, ctx: ExtractContext): Promise
     project,
     roots: list.filter((c) => c.direct && c.scope === 'runtime').map((c) => c.purl),
     components: list,
+    ...(problems.length ? { problems } : {}),
   }];
 }
 

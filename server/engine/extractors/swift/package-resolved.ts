@@ -35,22 +35,26 @@ export function parsePackageResolved(text: string, file: string): Target {
   if (!pins && !member(root, 'object') && !member(root, 'pins')) throw new ExtractError(`${file} 不是 Package.resolved 格式：缺少 pins`);
 
   const components = new Map<string, Component>();
+  // SwiftPM resolves what it can read of the pins: a pin without a package location or state is passed over, and told.
+  const problems: string[] = [];
+  const skip = (pin: { startLine: number }, what: string) => problems.push(`${file} 第 ${pin.startLine} 行：${what}，已跳过`);
   for (const pin of pins?.kind === 'array' ? pins.items : []) {
-    if (pin.kind !== 'object') continue;
+    if (pin.kind !== 'object') { skip(pin, 'pins 中的条目不是对象'); continue; }
     const kind = str(member(pin, 'kind'));
     if (kind === 'fileSystem' || kind === 'localSourceControl') continue; // the project's own code
     const url = formatVersion > 1 ? str(member(pin, 'location')) : str(member(pin, 'repositoryURL'));
     // Registry identities are `scope.name`: the scope becomes the purl namespace.
     const identity = str(member(pin, 'identity'));
     const name = url ? swiftPackageName(url) : kind === 'registry' && identity ? identity : undefined;
-    if (!name) continue;
+    if (!name) { skip(pin, '依赖没有仓库地址或注册表标识'); continue; }
     const state = member(pin, 'state');
     const version = str(member(state, 'version')) || str(member(state, 'branch')) || str(member(state, 'revision')) || '';
-    if (!version) continue;
+    if (!version) { skip(pin, `依赖“${name}”没有版本、分支或修订`); continue; }
     let purl: string;
     try {
       purl = swiftPurl(url ? name : name.replace('.', '/'), version);
     } catch {
+      skip(pin, `依赖“${name}”的名称或版本无效`);
       continue;
     }
     if (components.has(purl)) continue;
@@ -60,7 +64,7 @@ export function parsePackageResolved(text: string, file: string): Target {
       licenses: [], dependsOn: [],
     });
   }
-  return { file, type: 'swift', ecosystem: 'swift', project: null, roots: [], components: [...components.values()] };
+  return { file, type: 'swift', ecosystem: 'swift', project: null, roots: [], components: [...components.values()], ...(problems.length ? { problems } : {}) };
 }
 
 export const swiftExtractor: Extractor = {

@@ -57,21 +57,49 @@ function splitField(content: string, fail: (what: string) => never): [string, st
   return [key, rest === '' ? undefined : unquote(rest, fail)];
 }
 
-export function parseClassic(text: string, file: string): ClassicEntry[] {
+class LineError extends Error {}
+
+/**
+ * Reads the entries. A malformed line costs only the entry it is in (up to the next top-level
+ * line), told in `problems`; a file where no entry could be read at all is not a yarn.lock.
+ */
+export function parseClassic(text: string, file: string, problems: string[] = []): ClassicEntry[] {
   const lines = (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split(/\r?\n/);
   const entries: ClassicEntry[] = [];
   let lineNo = 0;
   const fail = (what: string): never => {
-    throw new ExtractError(`${file} 不是有效的 yarn.lock：第 ${lineNo} 行${what}`);
+    throw new LineError(what);
   };
   let entry: ClassicEntry | undefined;
   // Objects open at each indentation level (index = indent / 2).
   let stack: ClassicObject[] = [];
   let pendingKey: string | undefined;
+  let skipping = false; // inside an entry dropped for a malformed line
+  const found: string[] = [];
   for (let k = 0; k < lines.length; k++) {
     lineNo = k + 1;
     const raw = lines[k];
     if (!raw.trim() || raw.trimStart().startsWith('#')) continue;
+    const top = raw[0] !== ' ' && raw[0] !== '\t';
+    if (skipping && !top) continue;
+    skipping = false;
+    try {
+      parseLine(raw);
+    } catch (error) {
+      if (!(error instanceof LineError)) throw error;
+      const dropped = entry && top === false ? entry : undefined;
+      if (dropped) entries.splice(entries.indexOf(dropped), 1);
+      const what = dropped ? `条目“${dropped.patterns.join(', ')}”（第 ${dropped.startLine} 行起）` : top ? '该行及其下的字段' : '直到下一个条目的内容';
+      found.push(`${file} 第 ${lineNo} 行：${error.message}，已跳过${what}`);
+      entry = undefined;
+      skipping = true;
+    }
+  }
+  if (found.length && !entries.length) throw new ExtractError(`${file} 不是有效的 yarn.lock：${found[0]!.slice(file.length + 1).replace(/，已跳过.*$/, '')}`);
+  problems.push(...found);
+  return entries;
+
+  function parseLine(raw: string): void {
     const indent = raw.length - raw.trimStart().length;
     const content = raw.trim();
     if (raw[indent - 1] === '\t' || indent % 2) fail('缩进不正确');
@@ -83,7 +111,7 @@ export function parseClassic(text: string, file: string): ClassicEntry[] {
       entries.push(entry);
       stack = [entry.fields];
       pendingKey = undefined;
-      continue;
+      return;
     }
     if (!entry) fail('字段不属于任何条目');
     if (pendingKey !== undefined) {
@@ -100,7 +128,6 @@ export function parseClassic(text: string, file: string): ClassicEntry[] {
     else stack[depth - 1][key] = value;
     entry!.endLine = lineNo;
   }
-  return entries;
 }
 
 /** Name of a `name@range` pattern (scoped names keep their leading `@`). */

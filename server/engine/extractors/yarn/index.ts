@@ -34,14 +34,18 @@ function lookup(byPattern: Map<string, string>, name: string, range: string): st
   return byPattern.get(`${name}@${range}`) ?? byPattern.get(`${name}@npm:${range}`);
 }
 
-function fromClassic(text: string, file: string): Parsed {
+function fromClassic(text: string, file: string, problems: string[]): Parsed {
   const nodes = new Map<string, JsNode>();
   const byPattern = new Map<string, string>();
   const pendingDeps = new Map<string, Array<[string, string]>>();
-  for (const e of parseClassic(text, file)) {
+  for (const e of parseClassic(text, file, problems)) {
     const version = typeof e.fields.version === 'string' ? e.fields.version : '';
     const first = e.patterns[0];
-    if (!version || LOCAL.test(rangeOf(first))) continue;
+    if (LOCAL.test(rangeOf(first))) continue;
+    if (!version) {
+      problems.push(`${file} 第 ${e.startLine} 行：条目“${e.patterns.join(', ')}”没有 version，已跳过`);
+      continue;
+    }
     let name = patternName(first);
     const range = rangeOf(first);
     if (range.startsWith('npm:')) name = patternName(range.slice(4));
@@ -80,7 +84,7 @@ function topLevelSpans(text: string): Map<string, [number, number]> {
   return out;
 }
 
-function fromBerry(text: string, file: string): Parsed {
+function fromBerry(text: string, file: string, problems: string[]): Parsed {
   const doc = parseYamlValues(text, file);
   if (!isObject(doc)) throw new ExtractError(`${file} 不是有效的 yarn.lock：顶层不是映射`);
   const spans = topLevelSpans(text);
@@ -88,8 +92,13 @@ function fromBerry(text: string, file: string): Parsed {
   const byPattern = new Map<string, string>();
   const workspaces = new Map<string, Array<[string, string]>>();
   const pendingDeps = new Map<string, Array<[string, string]>>();
+  const where = (key: string) => { const span = spans.get(key); return span ? ` 第 ${span[0]} 行` : ''; };
   for (const [key, raw] of Object.entries(doc)) {
-    if (key === '__metadata' || !isObject(raw)) continue;
+    if (key === '__metadata') continue;
+    if (!isObject(raw)) {
+      problems.push(`${file}${where(key)}：条目“${key}”不是映射，已跳过`);
+      continue;
+    }
     const patterns = key.split(',').map((p) => p.trim()).filter(Boolean);
     const resolution = typeof raw.resolution === 'string' ? raw.resolution : patterns[0];
     const version = raw.version === undefined || raw.version === null ? '' : String(raw.version);
@@ -103,7 +112,11 @@ function fromBerry(text: string, file: string): Parsed {
       workspaces.set(joinPath(protocol.slice('workspace:'.length)), deps);
       continue;
     }
-    if (!version || LOCAL.test(protocol)) continue;
+    if (LOCAL.test(protocol)) continue;
+    if (!version) {
+      problems.push(`${file}${where(key)}：条目“${key}”没有 version，已跳过`);
+      continue;
+    }
     const span = spans.get(key);
     const id = `${name}@${version}#${key}`;
     nodes.set(id, newNode(id, name, version, span ? { file, startLine: span[0], endLine: span[1] } : { file }));
@@ -121,7 +134,8 @@ const isBerry = (text: string) => /^__metadata:/m.test(text);
 
 async function extractYarn(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
   const text = await file.text();
-  const parsed = isBerry(text) ? fromBerry(text, file.path) : fromClassic(text, file.path);
+  const problems: string[] = [];
+  const parsed = isBerry(text) ? fromBerry(text, file.path, problems) : fromClassic(text, file.path, problems);
   ctx.signal.throwIfAborted();
   const dir = dirOf(file.path);
   const root = await readManifest(ctx.readText, joinPath(dir, 'package.json'));
@@ -154,10 +168,11 @@ async function extractYarn(file: InputFile, ctx: ExtractContext): Promise<Target
 
   for (const n of parsed.nodes.values()) n.installedManifest = joinPath(dir, 'node_modules', n.name, 'package.json');
   await readInstalledLicenses(parsed.nodes.values(), ctx);
-  return [assemble(parsed.nodes, {
+  const target = assemble(parsed.nodes, {
     file: file.path, type: 'yarn', project: root?.name ? { name: root.name, version: root.version } : null,
     runtimeRoots, devRoots, explicitDev: false,
-  })];
+  });
+  return [problems.length ? { ...target, problems } : target];
 }
 
 const yarnExtractor: Extractor = {

@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempScan } from '../../../support/temp-scan.ts';
+import { extractFile } from './extractor.ts';
 import type { Component, Target } from '../../../../server/engine/model.ts';
 import { extractors } from '../../../../server/engine/extractors/bun/index.ts';
 
@@ -70,14 +72,35 @@ describe('bun.lock', () => {
   it.each([
     ['{ "packages": { "a": ["a@1", } ', '不是有效的 JSON'],
     ['{ "packages": [] }', 'packages 不是对象'],
-    ['{ "packages": { "a": { "x": 1 } } }', '格式不正确'],
     ['"text"', '顶层不是对象'],
   ])('%j 报告中文问题', async (body, message) => {
     await scanMalformed('bun.lock', body, '{"packages": {"a": ["a@1.0.0", "", {}, "x"],},}', message);
   });
 
+  it('跳过 bun 读不了的条目并报告行号，其余照常读取', async () => {
+    const r = await scan({ 'bun.lock': '{\n  "packages": {\n    "a": { "x": 1 },\n    "b": ["b"],\n    "c": ["c@2.0.0", "", {}, "x"],\n  },\n}\n' });
+    expect(r.problems.map((p) => p.message)).toEqual([
+      'bun.lock 第 3 行：packages 中的“a”格式不正确，已跳过',
+      'bun.lock 第 4 行：packages 中的“b”的“b”没有版本，已跳过',
+    ]);
+    expect(r.targets[0]!.components.map((c) => c.purl)).toEqual(['pkg:npm/c@2.0.0']);
+  });
+
   it('嵌套过深的输入报告问题而不是崩溃', async () => {
     const r = await scan({ 'bun.lock': '['.repeat(200_000) });
     expect(r.problems.map((p) => p.message)).toEqual(['bun.lock 不是有效的 JSON（第 1 行嵌套层级过深）']);
+  });
+});
+
+describe('a real bun.lock with what bun passes over', () => {
+  it('skips the corrupt entry, lists it with its line, keeps the rest and ignores unknown fields', async () => {
+    const root = path.join(import.meta.dirname, '../../../fixtures/public/lockfiles/bun');
+    const t = await extractFile(extractors[0]!, root, 'bun.lock');
+    expect(t.problems).toEqual(['bun.lock 第 23 行：packages 中的“long”格式不正确，已跳过']);
+    expect(t.components.map((c) => [c.purl, c.direct, c.scope])).toEqual([
+      ['pkg:npm/boolbase@1.0.0', false, 'runtime'],
+      ['pkg:npm/css-what@2.1.3', true, 'development'],
+      ['pkg:npm/nth-check@1.0.2', true, 'runtime'],
+    ]);
   });
 });

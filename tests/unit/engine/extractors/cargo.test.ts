@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempScan } from '../../../support/temp-scan.ts';
-import { expectClaims } from './extractor.ts';
+import { expectClaims, extractFile } from './extractor.ts';
 import type { Target } from '../../../../server/engine/model.ts';
 import { scanTree } from '../../../../server/engine/scan.ts';
 import { cargoLockExtractor, extractors, parseCargoLock } from '../../../../server/engine/extractors/cargo/index.ts';
@@ -136,8 +136,9 @@ dependencies = [
     });
     expect(result.problems.map((p) => p.file)).toEqual(['a/Cargo.lock', 'b/Cargo.lock', 'c/Cargo.lock']);
     expect(result.problems[0]!.message).toMatch(/无法解析 a\/Cargo.lock：不是有效的 TOML/);
-    expect(result.problems[1]!.message).toMatch(/缺少 name 或 version/);
-    expect(result.targets.map((t) => t.file)).toEqual(['d/Cargo.lock']);
+    // A [[package]] without a version is passed over (as a problem naming its line); the rest of the lock is read.
+    expect(result.problems[1]!.message).toBe('b/Cargo.lock 第 1 行：[[package]]“x”缺少 name 或 version，已跳过');
+    expect(result.targets.map((t) => t.file)).toEqual(['b/Cargo.lock', 'd/Cargo.lock']);
   });
 });
 
@@ -145,5 +146,18 @@ describe('byte-order marks and CRLF line ends', () => {
   it('Cargo.lock', () => {
     const pkgs = parseCargoLock('\uFEFFversion = 3\r\n\r\n[[package]]\r\nname = "a"\r\nversion = "1.0.0"\r\nsource = "registry+https://github.com/rust-lang/crates.io-index"\r\n', 'Cargo.lock');
     expect(pkgs).toMatchObject([{ name: 'a', version: '1.0.0', startLine: 3, endLine: 6 }]);
+  });
+});
+
+describe('a real Cargo.lock with what Cargo passes over', () => {
+  it('skips the package without a version and the unknown table, lists them with their lines, keeps the rest', async () => {
+    const root = path.join(import.meta.dirname, '../../../fixtures/public/lockfiles/cargo');
+    const t = await extractFile(cargoLockExtractor, root, 'Cargo.lock');
+    expect(t.problems).toEqual([
+      'Cargo.lock 第 56 行：Cargo 不认识的“extra-metadata”，已跳过',
+      'Cargo.lock 第 23 行：[[package]]“quote”缺少 name 或 version，已跳过',
+    ]);
+    expect(t.components.map((c) => c.purl).sort()).toEqual(['pkg:cargo/proc-macro2@1.0.47', 'pkg:cargo/syn@1.0.103', 'pkg:cargo/unicode-ident@1.0.5']);
+    expect(t.components.find((c) => c.name === 'syn')!.dependsOn).toEqual(['pkg:cargo/proc-macro2@1.0.47', 'pkg:cargo/unicode-ident@1.0.5']);
   });
 });

@@ -80,9 +80,10 @@ describe('composer.lock', () => {
     });
     expect(result.problems.map((p) => p.file)).toEqual(['a/composer.lock', 'b/composer.lock', 'c/composer.lock', 'd/composer.lock']);
     expect(result.problems[0]!.message).toMatch(/^无法解析 a\/composer.lock：不是有效的 JSON/);
-    expect(result.problems[1]!.message).toMatch(/packages 应为数组/);
-    expect(result.problems[2]!.message).toMatch(/缺少 name/);
-    expect(result.targets).toEqual([]);
+    // A section or an entry Composer cannot use is passed over, named with its line; the file still yields a target.
+    expect(result.problems[1]!.message).toBe('b/composer.lock 第 1 行：packages 不是数组，已跳过');
+    expect(result.problems[2]!.message).toBe('c/composer.lock 第 1 行：包条目缺少 name，已跳过');
+    expect(result.targets.map((t) => [t.file, t.components.length])).toEqual([['b/composer.lock', 0], ['c/composer.lock', 0]]);
   });
 });
 

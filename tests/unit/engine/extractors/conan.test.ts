@@ -80,10 +80,20 @@ describe('conan conan.lock', () => {
   });
 
   it('malformed input throws ExtractError in Chinese', () => {
-    for (const bad of ['', '{', '[]', '{"graph_lock": {"nodes": []}}', '{"version": "0.5", "requires": "zlib/1"}', '{"something": 1}', '{"graph_lock": {"nodes": {"0": {}}}']) {
+    for (const bad of ['', '{', '[]', '{"graph_lock": {"nodes": []}}', '{"something": 1}', '{"graph_lock": {"nodes": {"0": {}}}']) {
       expect(() => parseConanLock(bad, 'conan.lock'), bad).toThrow(ExtractError);
     }
     expect(parseConanLock('{"graph_lock": {"nodes": {}}}', 'conan.lock').components).toEqual([]);
+  });
+
+  it('passes over what Conan cannot read, lists it with its line and keeps the rest', () => {
+    expect(parseConanLock('{"version": "0.5", "requires": "zlib/1"}', 'conan.lock').problems).toEqual(['conan.lock 第 1 行：requires 不是数组，已跳过']);
+    const v2 = parseConanLock('{\n "version": "0.5",\n "requires": [\n  "zlib/1.2.13#abc%1",\n  "???",\n  7\n ],\n "config_requires": []\n}', 'conan.lock');
+    expect(v2.components.map((c) => c.purl)).toEqual(['pkg:conan/zlib@1.2.13']);
+    expect(v2.problems).toEqual(['conan.lock 第 5 行：requires 中的条目“???”不是“名称/版本”形式，已跳过', 'conan.lock 第 6 行：requires 中的条目不是“名称/版本”形式，已跳过']);
+    const v1 = parseConanLock(JSON.stringify({ graph_lock: { nodes: { 0: { path: 'conanfile.txt', requires: ['1', '2'] }, 1: { ref: 'zlib/1.2.13' }, 2: { ref: 'broken' }, 3: 5 } }, version: '0.4' }, null, 1), 'conan.lock');
+    expect(v1.components.map((c) => c.purl)).toEqual(['pkg:conan/zlib@1.2.13']);
+    expect(v1.problems).toEqual(['conan.lock 第 14 行：节点“2”的 ref“broken”不是“名称/版本”形式，已跳过', 'conan.lock 第 17 行：节点“3”不是对象，已跳过']);
   });
 
   it('reads 5,000 nodes quickly', () => {

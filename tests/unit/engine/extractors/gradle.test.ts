@@ -137,6 +137,8 @@ describe('gradle version catalog', () => {
       ['pkg:maven/io.ktor/ktor-client-core', 6],
       ['pkg:maven/a/b', 7],
     ]);
+    // The strict range pins nothing: version '' with the range declared; an unresolved ref declares none.
+    expect(t.components.map((c) => [c.version, c.constraint])).toEqual([['2.3.7', undefined], ['', '[2.0,3.0)'], ['', undefined]]);
   });
 
   it('rejects malformed TOML and pins only exact versions', async () => {

@@ -232,3 +232,28 @@ describe('helpers', () => {
     for (const bad of ['', '<a>', '<a></b>', '<a/><b/>', 'text', '<a><!-- x', '<a x=1/>']) expect(() => parseXml(bad, 'bad.xml')).toThrow(ExtractError);
   });
 });
+
+describe('声明的版本范围', () => {
+  const { scan } = useTempScan('cairn-maven-range-', extractors);
+
+  it('版本范围不固定版本：以空版本和声明的范围报告；[1.0] 与软版本照用', async () => {
+    const pom = `<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>com.example</groupId>
+  <artifactId>app</artifactId>
+  <version>1.0.0</version>
+  <dependencies>
+    <dependency><groupId>org.slf4j</groupId><artifactId>slf4j-api</artifactId><version>[1.7,2.0)</version></dependency>
+    <dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>[4.13.2]</version><scope>test</scope></dependency>
+    <dependency><groupId>com.google.guava</groupId><artifactId>guava</artifactId><version>32.1.2-jre</version></dependency>
+  </dependencies>
+</project>`;
+    const result = await scan({ 'pom.xml': pom });
+    expect(result.problems).toEqual([]);
+    expect(result.targets[0]!.components.map((c) => [c.name, c.version, c.constraint])).toEqual([
+      ['org.slf4j:slf4j-api', '', '[1.7,2.0)'],
+      ['junit:junit', '4.13.2', undefined],
+      ['com.google.guava:guava', '32.1.2-jre', undefined],
+    ]);
+  });
+});

@@ -149,7 +149,7 @@ describe('只有 package.json 与 node_modules', () => {
     expect(t.components[0].locations[0].file).toBe('node_modules/.package-lock.json');
   });
 
-  it('有锁文件或没有 node_modules 时不从 package.json 产出目标', async () => {
+  it('本目录或上层有锁文件时不从 package.json 产出目标', async () => {
     const r = await scan({
       'package.json': { name: 'app', dependencies: { a: '^1' } },
       'yarn.lock': '',
@@ -158,6 +158,55 @@ describe('只有 package.json 与 node_modules', () => {
       'other/package.json': { name: 'other', dependencies: { a: '^1' } },
     });
     expect(r.targets).toEqual([]);
+  });
+
+  it('没有锁文件也没有 node_modules：声明的依赖以空版本和声明的范围报告，固定的版本照用', async () => {
+    const pkg = {
+      name: 'web', version: '2.0.0',
+      dependencies: { express: '^4.18.2', lodash: '4.17.21', 'my-lib': 'workspace:*', react: 'latest', str: 'npm:string-width@^4' },
+      devDependencies: { jest: '~29.7.0', express: '^4.18.2' },
+      peerDependencies: { vue: '' },
+    };
+    const r = await scan({ 'web/package.json': pkg });
+    expect(r.problems).toEqual([]);
+    const t = r.targets[0]!;
+    expect(t).toMatchObject({ file: 'web/package.json', type: 'npm', project: { name: 'web', version: '2.0.0' } });
+    expect(t.components.map((c) => [c.purl, c.version, c.constraint, c.scope, c.direct])).toEqual([
+      ['pkg:npm/express', '', '^4.18.2', 'runtime', true],
+      ['pkg:npm/lodash@4.17.21', '4.17.21', undefined, 'runtime', true],
+      ['pkg:npm/react', '', 'latest', 'runtime', true],
+      ['pkg:npm/string-width', '', '^4', 'runtime', true],
+      ['pkg:npm/vue', '', '*', 'runtime', true],
+      ['pkg:npm/jest', '', '~29.7.0', 'development', true],
+    ]);
+    expect(t.components[0]!.locations).toEqual([{ file: 'web/package.json', startLine: 5, endLine: 5 }]);
+  });
+});
+
+describe('npm 读不了的条目', () => {
+  it('v3：没有 version 或不是对象的条目跳过并报告行号，其余照常读取', async () => {
+    const lock = {
+      name: 'app', lockfileVersion: 3, requires: true, futureField: { any: 1 },
+      packages: {
+        '': { name: 'app', dependencies: { a: '^1.0.0', b: '^2.0.0', c: '^3.0.0' } },
+        'node_modules/a': { version: '1.0.1', resolved: 'https://registry.npmjs.org/a/-/a-1.0.1.tgz', signatures: ['x'] },
+        'node_modules/b': { resolved: 'https://registry.npmjs.org/b/-/b-2.0.0.tgz' },
+        'node_modules/c': 'broken',
+      },
+    };
+    const r = await scan({ 'package-lock.json': JSON.stringify(lock, null, 2) });
+    expect(r.problems.map((p) => p.message)).toEqual([
+      'package-lock.json 第 24 行：条目“node_modules/b”没有 version，已跳过',
+      'package-lock.json：条目“node_modules/c”不是对象，已跳过',
+    ]);
+    expect(r.targets[0]!.components.map((c) => [c.purl, c.direct])).toEqual([['pkg:npm/a@1.0.1', true]]);
+  });
+
+  it('v1：没有 version 的依赖跳过并报告', async () => {
+    const lock = { name: 'app', lockfileVersion: 1, dependencies: { a: { version: '1.0.0' }, b: { requires: { a: '1' } } } };
+    const r = await scan({ 'package-lock.json': JSON.stringify(lock, null, 2) });
+    expect(r.problems.map((p) => p.message)).toEqual(['package-lock.json 第 8 行：条目“node_modules/b”没有 version，已跳过']);
+    expect(r.targets[0]!.components.map((c) => c.purl)).toEqual(['pkg:npm/a@1.0.0']);
   });
 });
 

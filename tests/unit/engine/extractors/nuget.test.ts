@@ -179,6 +179,44 @@ describe('PackageReference in project files', () => {
   });
 });
 
+describe('没有固定版本的声明', () => {
+  it('PackageReference 的版本范围与浮动版本以空版本和声明的范围报告', async () => {
+    const csproj = `<Project Sdk="Microsoft.NET.Sdk">
+  <ItemGroup>
+    <PackageReference Include="Serilog" Version="[2.10.0,3.0.0)" />
+    <PackageReference Include="Dapper" Version="2.*" />
+    <PackageReference Include="Polly" Version="[7.2.3]" />
+    <PackageReference Include="NoVersion" />
+  </ItemGroup>
+</Project>`;
+    const t = target(await scanFiles({ 'App/App.csproj': csproj }), 'App/App.csproj');
+    expect(t.components.map((c) => [c.name, c.version, c.constraint])).toEqual([
+      ['Serilog', '', '[2.10.0,3.0.0)'], ['Dapper', '', '2.*'], ['Polly', '7.2.3', undefined], ['NoVersion', '', undefined],
+    ]);
+  });
+
+  it('旧式 <Reference>：packages 目录中的 HintPath 给出确切版本，只有程序集版本的以空版本和 Version= 报告，框架程序集不是组件', async () => {
+    const csproj = `<?xml version="1.0" encoding="utf-8"?>
+<Project ToolsVersion="15.0" xmlns="http://schemas.microsoft.com/developer/msbuild/2003">
+  <ItemGroup>
+    <Reference Include="Newtonsoft.Json, Version=12.0.0.0, Culture=neutral, PublicKeyToken=30ad4fe6b2a6aeed, processorArchitecture=MSIL">
+      <HintPath>..\\packages\\Newtonsoft.Json.12.0.3\\lib\\net45\\Newtonsoft.Json.dll</HintPath>
+    </Reference>
+    <Reference Include="log4net, Version=2.0.8.0, Culture=neutral, PublicKeyToken=669e0ddf0bb1aa2a, processorArchitecture=MSIL" />
+    <Reference Include="System" />
+    <Reference Include="System.Core" />
+    <Reference Include="Microsoft.CSharp" />
+    <Reference Include="LocalHelper" />
+  </ItemGroup>
+</Project>`;
+    const t = target(await scanFiles({ 'Legacy/Legacy.csproj': csproj }), 'Legacy/Legacy.csproj');
+    expect(t.components.map((c) => [c.purl, c.version, c.constraint, c.locations[0]!.startLine])).toEqual([
+      ['pkg:nuget/Newtonsoft.Json@12.0.3', '12.0.3', undefined, 4],
+      ['pkg:nuget/log4net', '', 'Version=2.0.8.0', 7],
+    ]);
+  });
+});
+
 describe('project.assets.json', () => {
   it('reads targets, edges, direct dependencies and development-only subgraphs', async () => {
     const assets = {
@@ -280,7 +318,11 @@ describe('odd but valid JSON', () => {
       'b/x.deps.json': JSON.stringify({ targets: { t: { '/1.0': { dependencies: { '': '1.0' } } } }, libraries: { '/1.0': { type: 'project' }, '/2.0': { type: 'package' }, 'Y/2.0': { type: 'package' } } }),
       'c/obj/project.assets.json': JSON.stringify({ targets: { t: { '/1.0': { type: 'package' }, 'Z/1.0': { type: 'package', dependencies: { '': '1.0' } } } } }),
     });
-    expect(r.problems).toEqual([]);
+    // What NuGet cannot restore from is told (file, line); other files have nothing to skip.
+    expect(r.problems.map((p) => p.message)).toEqual([
+      'a/packages.lock.json 第 1 行：“net8.0”中有一个没有名称的条目，已跳过',
+      'a/packages.lock.json：目标框架“other”的依赖不是对象，已跳过',
+    ]);
     expect(target(r, 'a/packages.lock.json').components.map((c) => c.purl)).toEqual(['pkg:nuget/X@1.0.0']);
     expect(target(r, 'b/x.deps.json').components.map((c) => c.purl)).toEqual(['pkg:nuget/Y@2.0']);
     expect(target(r, 'b/x.deps.json').project).toBeNull();

@@ -129,7 +129,12 @@ describe('poetry.lock', () => {
   it('无效 TOML 抛出中文 ExtractError', async () => {
     await expect(run(poetry, { 'poetry.lock': '[[package]\nname = "x"' }, 'poetry.lock')).rejects.toThrow(/poetry\.lock 文件 poetry\.lock 不是有效的 TOML/);
     await expect(run(poetry, { 'poetry.lock': 'package = 3' }, 'poetry.lock')).rejects.toThrow(ExtractError);
-    await expect(run(poetry, { 'poetry.lock': '[[package]]\nversion = "1"' }, 'poetry.lock')).rejects.toThrow(/缺少 name/);
+  });
+
+  it('没有 name 的 [[package]] 跳过并报告行号，其余照常读取', async () => {
+    const t = await run(poetry, { 'poetry.lock': '[[package]]\nversion = "1"\n\n[[package]]\nname = "six"\nversion = "1.16.0"\n' }, 'poetry.lock');
+    expect(t.problems).toEqual(['poetry.lock 第 1 行：[[package]] 缺少 name，已跳过']);
+    expect(t.components.map((c) => c.purl)).toEqual(['pkg:pypi/six@1.16.0']);
   });
 });
 
@@ -219,6 +224,13 @@ describe('pdm.lock', () => {
     expect(byName(t).requests.direct).toBe(true);
     expect(byName(t).idna.direct).toBe(false);
     expect(byName(t).pytest).toMatchObject({ direct: true, scope: 'development' });
+  });
+
+  it('没有 name 的 [[package]] 跳过并报告行号，未知的段落不妨碍读取', async () => {
+    const text = '[metadata]\ngroups = ["default"]\n\n[tool.future]\nx = 1\n\n[[package]]\nversion = "1.0"\n\n[[package]]\nname = "idna"\nversion = "3.6"\ngroups = ["default"]\n';
+    const t = await run(pdm, { 'pdm.lock': text }, 'pdm.lock');
+    expect(t.problems).toEqual(['pdm.lock 第 7 行：[[package]] 缺少 name，已跳过']);
+    expect(t.components.map((c) => c.purl)).toEqual(['pkg:pypi/idna@3.6']);
   });
 });
 

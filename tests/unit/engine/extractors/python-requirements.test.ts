@@ -20,16 +20,17 @@ function memory(files: Record<string, string>): { ctx: ExtractContext; file: (p:
   return { ctx, file, reads };
 }
 
-async function run(files: Record<string, string>, entry: string, includeUnpinned = false): Promise<Target> {
+/** Reads `entry`; unpinned requirements are left out unless `options` says otherwise (the extractor's default reports them). */
+async function run(files: Record<string, string>, entry: string, options: { includeUnpinned?: boolean } = { includeUnpinned: false }): Promise<Target> {
   const m = memory(files);
-  const [target] = await requirementsExtractor({ includeUnpinned }).extract(m.file(entry), m.ctx);
+  const [target] = await requirementsExtractor(options).extract(m.file(entry), m.ctx);
   return target;
 }
 
 const byName = (t: Target) => Object.fromEntries(t.components.map((c) => [c.name, c]));
 
 describe('requirements.txt', () => {
-  it('读取 trivy 的 pip 示例：只报告 == 固定的版本，带行号', async () => {
+  it('读取 trivy 的 pip 示例：== 固定的版本，未固定的以空版本和声明的范围报告，带行号', async () => {
     const text = await readFile(path.join(TRIVY, 'repo/pip/requirements.txt'), 'utf8');
     const m = memory({ 'requirements.txt': text });
     const [t] = await requirements.extract(m.file('requirements.txt'), m.ctx);
@@ -37,11 +38,13 @@ describe('requirements.txt', () => {
     expect(t.file).toBe('requirements.txt');
     expect(t.components.map((c) => c.purl).sort()).toEqual([
       'pkg:pypi/click@8.0.0', 'pkg:pypi/flask@2.0.0', 'pkg:pypi/itsdangerous@2.0.0', 'pkg:pypi/jinja2@3.0.0',
-      'pkg:pypi/oauth2-client@4.0.0', 'pkg:pypi/python-gitlab@2.0.0', 'pkg:pypi/werkzeug@0.11',
+      'pkg:pypi/markupsafe', 'pkg:pypi/oauth2-client@4.0.0', 'pkg:pypi/python-gitlab@2.0.0', 'pkg:pypi/werkzeug@0.11',
     ]);
+    expect(byName(t).MarkupSafe).toMatchObject({ version: '', constraint: '>2.0.0', direct: true, locations: [{ file: 'requirements.txt', startLine: 5, endLine: 5 }] });
+    expect(byName(t).Flask.constraint).toBeUndefined();
     const flask = byName(t).Flask;
     expect(flask).toMatchObject({ name: 'Flask', version: '2.0.0', direct: true, scope: 'runtime', locations: [{ file: 'requirements.txt', startLine: 2, endLine: 2 }] });
-    expect(t.roots).toHaveLength(7);
+    expect(t.roots).toHaveLength(8);
   });
 
   it('匹配文件名', () => {
@@ -85,13 +88,18 @@ describe('requirements.txt', () => {
     expect(t.components).toHaveLength(5);
   });
 
-  it('未固定版本：默认不报告，includeUnpinned 时以空版本报告；别处固定的只报告固定版本', async () => {
-    const files = { 'requirements.txt': 'flask>=2\nrequests\nclick>=8\nclick==8.1.0\n' };
+  it('未固定版本：默认以空版本和声明的范围报告，includeUnpinned: false 时不报告；别处固定的只报告固定版本', async () => {
+    const files = { 'requirements.txt': 'flask>=2\nrequests\nclick>=8\nclick==8.1.0\nDjango (>=3.2, <4.0) ; python_version >= "3.8"\n' };
     const off = await run(files, 'requirements.txt');
     expect(off.components.map((c) => c.purl)).toEqual(['pkg:pypi/click@8.1.0']);
-    const on = await run(files, 'requirements.txt', true);
-    expect(on.components.map((c) => c.purl).sort()).toEqual(['pkg:pypi/click@8.1.0', 'pkg:pypi/flask', 'pkg:pypi/requests']);
-    expect(byName(on).flask.version).toBe('');
+    const on = await run(files, 'requirements.txt', {});
+    expect(on.components.map((c) => c.purl).sort()).toEqual(['pkg:pypi/click@8.1.0', 'pkg:pypi/django', 'pkg:pypi/flask', 'pkg:pypi/requests']);
+    expect(byName(on).flask).toMatchObject({ version: '', constraint: '>=2' });
+    expect(byName(on).Django).toMatchObject({ version: '', constraint: '>=3.2,<4.0' });
+    // Nothing declared at all: version '' and no range.
+    expect(byName(on).requests.version).toBe('');
+    expect(byName(on).requests.constraint).toBeUndefined();
+    expect(byName(on).click.constraint).toBeUndefined();
   });
 
   it('-r 与 -c 相对于所在文件解析，约束文件只固定版本', async () => {

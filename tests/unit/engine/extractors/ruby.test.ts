@@ -1,6 +1,7 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempScan } from '../../../support/temp-scan.ts';
-import { expectClaims } from './extractor.ts';
+import { expectClaims, extractFile } from './extractor.ts';
 import type { Target } from '../../../../server/engine/model.ts';
 import {
   extractors, gemfileLockExtractor, gemspecExtractor, parseGemfileGroups, parseGemfileLock, parseGemspec,
@@ -139,10 +140,15 @@ gem "bootsnap", :group => "default"
   });
 
   it('reports malformed lockfiles in Chinese', async () => {
-    expect(() => parseGemfileLock('this is not a lockfile\n', 'Gemfile.lock')).toThrow(/不是 Gemfile.lock 的段落标题/);
-    expect(() => parseGemfileLock('   indented first\n', 'Gemfile.lock')).toThrow(/任何段落之前/);
+    expect(() => parseGemfileLock('this is not a lockfile\n', 'Gemfile.lock')).toThrow(/不是 Gemfile.lock/);
+    expect(() => parseGemfileLock('   indented first\n', 'Gemfile.lock')).toThrow(/不是 Gemfile.lock/);
     expect(() => parseGemfileLock('', 'Gemfile.lock')).toThrow(/不是 Gemfile.lock/);
-    expect(() => parseGemfileLock('GEM\n  specs:\n    broken (1.0\n', 'Gemfile.lock')).toThrow(/格式错误/);
+    // What Bundler passes over is passed over here too, and told.
+    expect(parseGemfileLock('GEM\n  specs:\n    broken (1.0\n      dep\n    ok (2.0)\n', 'Gemfile.lock')).toMatchObject({
+      specs: [{ name: 'ok', version: '2.0', deps: [] }],
+      problems: ['Gemfile.lock 第 3 行：gem 条目“broken (1.0”格式错误，已跳过'],
+    });
+    expect(parseGemfileLock('   first\nGEM\n  specs:\n    ok (2.0)\n', 'Gemfile.lock').problems).toEqual(['Gemfile.lock 第 1 行：出现在任何段落之前，已跳过']);
     const result = await scan({ 'a/Gemfile.lock': '<<<<<<< HEAD\n', 'b/Gemfile.lock': LOCK });
     expect(result.problems.map((p) => p.file)).toEqual(['a/Gemfile.lock']);
     expect(result.targets.map((t) => t.file)).toEqual(['b/Gemfile.lock']);
@@ -239,5 +245,25 @@ describe('byte-order marks and CRLF line ends', () => {
     const lock = parseGemfileLock('\uFEFFGEM\r\n  remote: https://rubygems.org/\r\n  specs:\r\n    rack (3.0.8)\r\n\r\nDEPENDENCIES\r\n  rack\r\n', 'Gemfile.lock');
     expect(lock.specs.map((s) => `${s.name}@${s.version}`)).toEqual(['rack@3.0.8']);
     expect(lock.dependencies.map((d) => d.name)).toEqual(['rack']);
+  });
+});
+
+describe('a real Gemfile.lock with what Bundler passes over', () => {
+  it('skips the unknown section and the corrupt gem, lists them with their lines, keeps the rest', async () => {
+    const root = path.join(import.meta.dirname, '../../../fixtures/public/lockfiles/ruby');
+    const t = await extractFile(gemfileLockExtractor, root, 'Gemfile.lock');
+    expect(t.problems).toEqual([
+      'Gemfile.lock 第 24 行：gem 条目“rainbow (2.1.0”格式错误，已跳过',
+      'Gemfile.lock 第 52 行：Bundler 不认识的段落“SIGNATURES”，已跳过该段落',
+    ]);
+    expect(t.components).toHaveLength(20);
+    expect(t.components.some((c) => c.name === 'rainbow')).toBe(false);
+    expect(t.project).toMatchObject({ name: 'simple_commander', version: '0.5.1' });
+    const rubocop = t.components.find((c) => c.name === 'rubocop')!;
+    expect(rubocop).toMatchObject({ version: '0.29.1', direct: true });
+    // The dependency on the skipped gem has nothing to point at; the others stay.
+    expect(rubocop.dependsOn).toEqual(['pkg:gem/astrolabe@1.3.1', 'pkg:gem/parser@2.3.3.1', 'pkg:gem/powerpack@0.1.1', 'pkg:gem/ruby-progressbar@1.8.1']);
+    // DEPENDENCIES after the unknown section is read as ever.
+    expect(t.components.filter((c) => c.direct).map((c) => c.name).sort()).toEqual(['codeclimate-test-reporter', 'colorized', 'highline', 'rake', 'rspec', 'rubocop', 'simplecov']);
   });
 });

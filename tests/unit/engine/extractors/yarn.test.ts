@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { extractFile } from './extractor.ts';
 import { useTempScan } from '../../../support/temp-scan.ts';
 import type { Component, Target } from '../../../../server/engine/model.ts';
 import { extractors } from '../../../../server/engine/extractors/yarn/index.ts';
@@ -223,5 +225,17 @@ describe('yarn 格式错误的输入', () => {
     ['__metadata:\n  version: 6\n"a@npm:1":\n  version: [1\n', '不是有效的 YAML'],
   ])('%j 报告中文问题', async (body, message) => {
     await scanMalformed('yarn.lock', body, 'a@^1:\n  version "1.0.0"\n', message);
+  });
+});
+
+describe('a real yarn.lock (v1) with what yarn passes over', () => {
+  it('skips the corrupt entry, lists it with its line, keeps the rest and the unknown field', async () => {
+    const root = path.join(import.meta.dirname, '../../../fixtures/public/lockfiles/yarn');
+    const t = await extractFile(extractors[0]!, root, 'yarn.lock');
+    expect(t.problems).toEqual(['yarn.lock 第 57 行：引号不匹配，已跳过条目“isstream@~0.1.2”（第 56 行起）']);
+    expect(t.components).toHaveLength(12);
+    expect(t.components.some((c) => c.name === 'isstream')).toBe(false);
+    expect(t.components.find((c) => c.name === 'ms')).toMatchObject({ version: '2.0.0' });
+    expect(t.components.find((c) => c.name === 'is-type-of')!.dependsOn.sort()).toEqual(['pkg:npm/core-util-is@1.0.2', 'pkg:npm/is-class-hotfix@0.0.6']);
   });
 });

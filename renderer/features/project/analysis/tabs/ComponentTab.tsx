@@ -103,7 +103,11 @@ export function ComponentTab() {
   const columns = [
     <Column key="check" name="" cellRenderer={checkCell} />,
     <Column key="name" name={c.name} cellRenderer={cell((r) => <a className="cairn-link-strong">{r.name}</a>)} />,
-    <Column key="version" name={c.version} cellRenderer={cell((r) => r.version || <span className="cairn-muted">{t.unknownVersion}</span>)} />,
+    <Column key="version" name={c.version} cellRenderer={cell((r) => r.version || (
+      <span className="cairn-muted" title={r.constraint ? t.declaredRange(r.constraint) : undefined}>
+        {t.unknownVersion}{r.constraint ? `（${r.constraint}）` : ''}
+      </span>
+    ))} />,
     <Column key="ecosystem" name={c.ecosystem} cellRenderer={cell((r) => r.ecosystem)} />,
     <Column key="risk" name={c.risk} cellRenderer={cell((r) => <RiskTag risk={r.riskLevel} notCovered={notCoveredIn(run.coverage, r.ecosystem, r.riskLevel)} />)} />,
     <Column key="vulns" name={c.vulns} cellRenderer={cell((r) => (r.vulCount ? <b style={{ color: riskColor(r.riskLevel) }}>{r.vulCount}</b> : <span className="cairn-muted">0</span>))} />,
