@@ -41,7 +41,7 @@ export function examineBytes(examiners: readonly Examiner[], path: string, name:
 }
 
 /** Texts waiting in the second thread at most (each a file of at most MAX_TEXT_BYTES). */
-const QUEUE = 4;
+const QUEUE = 16;
 /** Below this many files the second thread's start-up (loading the recognisers) is not worth it. */
 export const SECOND_THREAD_MIN_FILES = 1_000;
 
