@@ -32,7 +32,7 @@ describe.each(databases)('licence scope migration on $name', (database: TestData
     expect((await migrator.migrateTo('0010_knowledge_base_list_indexes')).error).toBeUndefined();
 
     const ownerId = await createUser(db, { username: 'owner', name: 'owner', passwordHash: await hashPassword('Owner@12345'), roleCodes: [], updatedPwd: true });
-    const { runId } = await seedRun(db, { ownerId });
+    const { runId } = await seedRun(db, { ownerId, before0011: true });
     const found = (file: string, spdx_id: string, source: string) => ({ run_id: runId, component_id: null, file, spdx_id, source, score: 0.99, start_line: 1, end_line: 600 });
     await (db as Kysely<any>).insertInto('run_licenses').values([
       found('test/fixtures/licenses/agpl-3.0.txt', 'AGPL-3.0-only', 'text'),
