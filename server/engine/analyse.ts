@@ -5,7 +5,7 @@
 // (analyse-thread.ts); the component analyzers (vulnerabilities, licence levels) need the caller's
 // knowledge and run afterwards in analyse-project.ts.
 import { createHash } from 'node:crypto';
-import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import { lstat, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { RunImage } from '../../contract/api/image.ts';
 import type { InputKind } from '../../contract/sources.ts';
@@ -22,7 +22,7 @@ import { projectRootOf, readProjectLicense, type ProjectLicense } from './projec
 import { attributeLayers, imageSummary, prepareImage, type PreparedImage } from './image-analysis.ts';
 import { featureImageTree } from './feature/image.ts';
 import { detectFormat, unpackArchive, UnpackError, type UnpackLimits } from './sources/unpack.ts';
-import { walkTree } from './sources/tree.ts';
+import { confinedPath, walkTree } from './sources/tree.ts';
 import { isFeatureFile, readFeatureFile, type FeatureTree } from './feature/read.ts';
 
 export type { FileFindings };
@@ -197,13 +197,10 @@ async function packageLicenceFiles(root: string, scan: ScanResult, signal: Abort
     }
   }
   const out: Array<{ path: string; size: number; absolute: string }> = [];
-  const realRoot = await realpath(root);
   for (const rel of [...paths].sort()) {
     signal.throwIfAborted();
-    if (rel.split('/').includes('..')) continue;
+    if (!(await confinedPath(root, rel))) continue;
     const absolute = path.join(root, rel);
-    const real = await realpath(absolute).catch(() => null);
-    if (!real || !real.startsWith(realRoot + path.sep)) continue;
     const info = await lstat(absolute).catch(() => null);
     if (info?.isFile()) out.push({ path: rel, size: info.size, absolute });
   }
