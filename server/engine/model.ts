@@ -42,7 +42,46 @@ export interface Component {
   dependsOn: string[];
   /** Who maintains the package, as an OS package database names them (`Name <mail>`): dpkg Maintainer, apk m:. */
   maintainer?: string;
+  /**
+   * How a component found in a built artefact (an archive, an executable, a package file) was
+   * identified: which file, which rule, which bytes. Absent for manifests and lockfiles, whose
+   * location says it all.
+   */
+  evidence?: Evidence[];
+  /**
+   * How sure the identification is, 0–1 (see CONFIDENCE): 1 for metadata the build tool wrote,
+   * less for a file name or a version string. Absent means certain (a lockfile entry).
+   */
+  confidence?: number;
 }
+
+/** One observation that identified a component in a binary artefact. */
+export interface Evidence {
+  /** The file, relative to the scan root; inside archives `app.war!/WEB-INF/lib/x.jar!/META-INF/...`. */
+  file: string;
+  /** The rule that matched, as a user reads it: `pom.properties`, `MANIFEST.MF`, `文件名`, `SHA-1 索引`, `Go 构建信息`, `版本字符串 OpenSSL`. */
+  rule: string;
+  /** The bytes that matched, as text (printable, at most 200 characters). */
+  text?: string;
+  /** Byte offset of `text` in `file`, when the rule read it at a position. */
+  offset?: number;
+}
+
+/**
+ * The confidence each kind of identification carries, one scale for every binary extractor:
+ * metadata a build or package tool wrote (pom.properties, Go build info, cargo-auditable, a package
+ * file's control data, a wheel's METADATA) is exact; a hash found in an imported index nearly so;
+ * a manifest's Implementation-* attributes or a .NET version resource are what the author
+ * declared; an embedded version string is the library speaking for itself but may be a copy; a
+ * file name is a guess.
+ */
+export const CONFIDENCE = {
+  METADATA: 1,
+  HASH: 0.95,
+  MANIFEST: 0.8,
+  VERSION_STRING: 0.7,
+  FILE_NAME: 0.5,
+} as const;
 
 /** One manifest, lockfile or SBOM that yielded components. */
 export interface Target {
