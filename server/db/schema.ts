@@ -358,6 +358,10 @@ export interface RunComponentsTable {
   layer: number | null;
   /** The version range the manifest declares when it pins no version, as written; null otherwise (0017). */
   version_constraint: string | null;
+  /** Components found in built artefacts: JSON Evidence[] (engine model.ts); null otherwise (0018). */
+  evidence: JsonText | null;
+  /** How sure the identification in a built artefact is, 0–1; null for manifests and lockfiles (0018). */
+  confidence: number | null;
 }
 
 export interface RunEdgesTable {

@@ -38,9 +38,9 @@ export async function analyseInWorker(...args: Parameters<typeof import('./analy
 // ---- Scanning a tree (the CLI, benchmarks) ----------------------------------------------------
 
 export type {
-  Component, Ecosystem, ExtractContext, Extractor, InputFile, Location, ScanProblem, ScanResult, Scope, Target,
+  Component, Ecosystem, Evidence, ExtractContext, Extractor, InputFile, Location, ScanProblem, ScanResult, Scope, Target,
 } from './model.ts';
-export { ExtractError } from './model.ts';
+export { CONFIDENCE, ExtractError, identityTechnique } from './model.ts';
 export type { ScanOptions } from './scan.ts';
 export type { WalkedFile } from './sources/tree.ts';
 export type { WorkerScanOptions } from './worker.ts';

@@ -83,6 +83,14 @@ export const CONFIDENCE = {
   FILE_NAME: 0.5,
 } as const;
 
+/** The CycloneDX 1.6 identity technique (evidence.identity.methods) a confidence of that scale stands for. */
+export function identityTechnique(confidence: number): string {
+  if (confidence <= CONFIDENCE.FILE_NAME) return 'filename';
+  if (confidence === CONFIDENCE.VERSION_STRING) return 'binary-analysis';
+  if (confidence === CONFIDENCE.HASH) return 'hash-comparison';
+  return 'manifest-analysis';
+}
+
 /** One manifest, lockfile or SBOM that yielded components. */
 export interface Target {
   /** Path of the file relative to the scan root. */

@@ -83,6 +83,8 @@ function componentRows(components: AnalysedComponent[]): RunResultRows['componen
       locations: JSON.stringify(c.locations.slice(0, 50)),
       layer: c.layer ?? null,
       version_constraint: c.constraint ?? null,
+      evidence: c.evidence?.length ? JSON.stringify(c.evidence) : null,
+      confidence: c.confidence ?? null,
     };
   });
 }

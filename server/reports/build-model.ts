@@ -12,7 +12,7 @@ import {
   advisoryDetails, componentPage, coverNames, edgesOf, findingPage, licenceFacts, licenceFindings, licenceUses, markLogRows, runsOf, type RunInfo,
 } from '../db/repositories/report-model.ts';
 import { nearestOfId, scoreOf, unfiltered, type LicenceFilter } from '../db/repositories/results-licences.ts';
-import { locationsOf, parseJson } from '../db/repositories/results.ts';
+import { evidenceOf, locationsOf, parseJson } from '../db/repositories/results.ts';
 import { markValueLabel } from '../db/repositories/results-marks.ts';
 import { taskLevelCounts } from '../db/repositories/level-counts.ts';
 import { conflictOf, OSADL_VERSION } from '../licenses/conflicts.ts';
@@ -89,6 +89,8 @@ async function readComponents(db: Kysely<Database>, runs: RunInfo[], layered: bo
         // Counted from the findings below, so a merged component counts each distinct finding once.
         vulnerabilityCount: 0,
         locations: locationsOf(c.locations).map((l) => ({ file: l.file, line: l.startLine })),
+        evidence: evidenceOf(c.evidence),
+        confidence: c.confidence === null || c.confidence === undefined ? null : Number(c.confidence),
         mark: c.mark, markRemark: c.mark_remark, recommendVersion: c.recommend_version,
         covered: !isEcosystemUncovered(run.coverage, c.ecosystem),
         // A component's layer means something only beside its image: a single image run's report.

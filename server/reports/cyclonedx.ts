@@ -6,6 +6,7 @@
 import { COMPONENT_NOT_COVERED, COMPONENT_NOT_COVERED_REASON } from '../../contract/coverage.ts';
 import { randomUUID } from 'node:crypto';
 import { Enums, Models, Serialize, Spec, SPDX } from '@cyclonedx/cyclonedx-library';
+import { CONFIDENCE, identityTechnique } from '../engine/index.ts';
 import { VULNERABILITY_MARK_LABEL, fixedInText } from '../../contract/enums.ts';
 import type { Level, ReportComponent, ReportModel, ReportVulnerability } from './model.ts';
 import { documentName, spdxLicence } from './spdx.ts';
@@ -269,5 +270,31 @@ export function serializeBom(bom: InstanceType<typeof Models.Bom>): string {
 }
 
 export async function writeCycloneDx(model: ReportModel, file: string): Promise<void> {
-  await writePrivateFile(file, serializeBom(buildBom(model)));
+  await writePrivateFile(file, withEvidence(serializeBom(buildBom(model)), model));
+}
+
+/**
+ * CycloneDX 1.6 `evidence` of components identified in built artefacts (the identity: technique,
+ * rules and confidence; the occurrences: file and byte offset). The library's model has no
+ * evidence, so it is added to the serialised document, whose shape the library already checked.
+ */
+export function withEvidence(json: string, model: ReportModel): string {
+  const byRef = new Map(model.components.filter((c) => c.evidence.length).map((c) => [c.ref, c]));
+  if (!byRef.size) return json;
+  const bom = JSON.parse(json) as { components?: Array<Record<string, unknown>> };
+  for (const component of bom.components ?? []) {
+    const c = byRef.get(String(component['bom-ref']));
+    if (!c) continue;
+    const confidence = c.confidence ?? CONFIDENCE.METADATA;
+    component.evidence = {
+      identity: [{
+        field: 'purl',
+        confidence,
+        ...(c.purl && { concludedValue: c.purl }),
+        methods: c.evidence.map((e) => ({ technique: identityTechnique(confidence), confidence, value: `${e.rule}: ${e.file}${e.text ? ` (${e.text})` : ''}` })),
+      }],
+      occurrences: c.evidence.map((e) => ({ location: e.file, ...(e.offset !== null && { offset: e.offset }), ...(e.text && { additionalContext: e.text }) })),
+    };
+  }
+  return `${JSON.stringify(bom, null, 2)}\n`;
 }

@@ -30,6 +30,10 @@ export interface ReportComponent {
   vulnerabilityCount: number;
   /** Where it was declared: manifest paths with an optional line. */
   locations: Array<{ file: string; line: number | null }>;
+  /** How a component found in a built artefact was identified (contract Evidence); empty otherwise. */
+  evidence: Array<{ file: string; rule: string; text: string | null; offset: number | null }>;
+  /** Confidence of that identification, 0–1; null for manifests, lockfiles and SBOMs. */
+  confidence: number | null;
   /** Component mark N/F/L/W/Y with its remark (contract COMPONENT_MARK_LABEL). */
   mark: string;
   markRemark: string;

@@ -156,10 +156,27 @@ export const ComponentLicenseSchema = Type.Object({
   known: Type.Boolean(),
 });
 
+/** 识别依据: one observation that identified a component in a built artefact (engine model.ts Evidence). */
+export const EvidenceSchema = Type.Object({
+  /** The file; inside archives `app.war!/WEB-INF/lib/x.jar!/META-INF/...`. */
+  file: Type.String(),
+  /** The rule that matched: `pom.properties`, `MANIFEST.MF`, `文件名`, `版本字符串 OpenSSL` ... */
+  rule: Type.String(),
+  /** The matched bytes as text; null when the rule matched no particular bytes. */
+  text: Nullable(Type.String()),
+  /** Byte offset of `text` in the file; null when not read at a position. */
+  offset: Nullable(Type.Integer()),
+});
+export type Evidence = Static<typeof EvidenceSchema>;
+
 export const ComponentDetailSchema = Type.Object({
   ...ComponentRowSchema.properties,
   projectId: Type.Integer(),
   locations: Type.Array(LocationSchema),
+  /** How a component found in a built artefact was identified; empty for manifests, lockfiles and SBOMs. */
+  evidence: Type.Array(EvidenceSchema),
+  /** 置信度 of that identification, 0–1; null for components a manifest, lockfile or SBOM names. */
+  confidence: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
   licenses: Type.Array(ComponentLicenseSchema),
   /** All findings of the component in this run (VEX 不受影响 included, flagged by `vex`). */
   vulnerabilities: Type.Array(FindingRowSchema),

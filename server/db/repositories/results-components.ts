@@ -10,7 +10,7 @@ import { likePattern } from '../like.ts';
 import type { Database } from '../schema.ts';
 import { levelsOf } from './licenses.ts';
 import {
-  componentView, emptyLevels, findingView, findingsQuery, locationsOf, lowerLike, lowerLikeJson, parseJson,
+  componentView, emptyLevels, evidenceOf, findingView, findingsQuery, locationsOf, lowerLike, lowerLikeJson, parseJson,
   type ComponentRecord, type Db, type ProjectRecord, type RunRecord,
 } from './results.ts';
 import { loadAncestry, pathSteps, pathsTo } from './results-trees.ts';
@@ -152,6 +152,8 @@ export async function componentDetail(db: Db, component: ComponentRecord, run: R
     ...componentView(component),
     projectId: project.id,
     locations: locationsOf(component.locations),
+    evidence: evidenceOf(component.evidence),
+    confidence: component.confidence === null || component.confidence === undefined ? null : Number(component.confidence),
     licenses,
     vulnerabilities: findings.map(findingView),
     paths: shortest.map((p) => pathSteps(graph, p)),

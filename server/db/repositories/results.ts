@@ -2,7 +2,7 @@
 // included), and the row views of runs, components and findings. The run_* tables are written by
 // server/jobs/save-results.ts; JSON columns are read defensively since old rows may lack keys.
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { ComponentRow, FindingRow, LevelCounts, Location, ProjectHeader, RiskCounts, RunRow } from '../../../contract/api/result/index.ts';
+import type { ComponentRow, Evidence, FindingRow, LevelCounts, Location, ProjectHeader, RiskCounts, RunRow } from '../../../contract/api/result/index.ts';
 import type { KbCoverage } from '../../../contract/api/kb-status.ts';
 import type { RunImage } from '../../../contract/api/image.ts';
 import { TASK_STATUS, parseAnalysisModes } from '../../../contract/enums.ts';
@@ -234,6 +234,11 @@ export async function projectHeader(db: Db, projectId: number): Promise<ProjectH
 
 export const locationsOf = (json: string): Location[] =>
   parseJson<Array<Partial<Location>>>(json, []).map((l) => ({ file: String(l.file ?? ''), startLine: l.startLine ?? null, endLine: l.endLine ?? null }));
+
+export const evidenceOf = (json: string | null | undefined): Evidence[] =>
+  parseJson<Array<Partial<Evidence>>>(json, []).map((e) => ({
+    file: String(e.file ?? ''), rule: String(e.rule ?? ''), text: e.text ?? null, offset: typeof e.offset === 'number' ? e.offset : null,
+  }));
 
 export function componentView(c: ComponentRecord): ComponentRow {
   return {

@@ -4,7 +4,7 @@ import { PackageURL } from 'packageurl-js';
 import { layerStep, type RunImage } from '../../../contract/api/image.ts';
 import { parsePurl } from '../purl.ts';
 import { parseImageReference } from '../sources/image/registry/reference.ts';
-import type { ScanResult } from '../model.ts';
+import { identityTechnique, type ScanResult } from '../model.ts';
 import { inventory, type InventoryEntry } from './inventory.ts';
 
 export const OUTPUT_FORMATS = ['json', 'cyclonedx', 'spdx'] as const;
@@ -120,9 +120,33 @@ function cdxComponent(c: InventoryEntry, image?: ImageOutput) {
     scope: c.scope === 'development' ? 'optional' : 'required',
     purl: c.purl,
     ...(c.licenses.length && { licenses: cdxLicenses(c.licenses) }),
-    ...(c.locations.length && { evidence: { occurrences: c.locations.map((l) => ({ location: l.file, ...(l.startLine && { line: l.startLine }) })) } }),
+    ...cdxEvidence(c),
     properties: [{ name: 'cairn:direct', value: String(c.direct) }, { name: 'cairn:ecosystem', value: c.ecosystem }, ...layerProperties(image, c)],
   };
+}
+
+/**
+ * CycloneDX 1.6 evidence: where the component was found (occurrences: the manifest line, or the
+ * file and byte offset of the bytes that identified it in a binary) and, for components
+ * identified in built artefacts, how (identity: the technique, the rules and the confidence).
+ */
+function cdxEvidence(c: InventoryEntry) {
+  const occurrences = [
+    ...c.locations.map((l) => ({ location: l.file, ...(l.startLine && { line: l.startLine }) })),
+    ...(c.evidence ?? [])
+      .filter((e) => !c.locations.some((l) => l.file === e.file))
+      .map((e) => ({ location: e.file, ...(e.offset !== undefined && { offset: e.offset }), ...(e.text && { additionalContext: e.text }) })),
+  ];
+  const identity = c.evidence?.length && c.confidence !== undefined
+    ? [{
+        field: 'purl',
+        confidence: c.confidence,
+        concludedValue: c.purl,
+        methods: c.evidence.map((e) => ({ technique: identityTechnique(c.confidence!), confidence: c.confidence!, value: `${e.rule}: ${e.file}${e.text ? ` (${e.text})` : ''}` })),
+      }]
+    : undefined;
+  if (!occurrences.length && !identity) return {};
+  return { evidence: { ...(identity && { identity }), ...(occurrences.length && { occurrences }) } };
 }
 
 /** The document's subject: the scanned folder or archive, or the container image. */

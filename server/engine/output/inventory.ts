@@ -1,7 +1,7 @@
 // The scan's components merged across targets: one entry per purl, whichever files declared it.
 // This is what the CLI prints and what SBOM exports describe.
 import { normalizeDeclared } from '../matchers/licenses/expression.ts';
-import type { Component, Location, ScanResult, Scope } from '../model.ts';
+import type { Component, Evidence, Location, ScanResult, Scope } from '../model.ts';
 
 export interface InventoryEntry {
   purl: string;
@@ -23,7 +23,14 @@ export interface InventoryEntry {
   layer?: number;
   /** The version range a manifest declares when none pins an exact version (Component.constraint). */
   constraint?: string;
+  /** How a component found in a built artefact was identified (Component.evidence), each observation once. */
+  evidence?: Evidence[];
+  /** The highest confidence any identification gave; absent when a manifest or lockfile names it. */
+  confidence?: number;
 }
+
+/** A component found in thousands of copies of one library keeps the first observations only. */
+const MAX_EVIDENCE = 20;
 
 /** Declarations repeat across thousands of components ("MIT"): each is normalised once. */
 const normalised = new Map<string, string | null>();
@@ -58,6 +65,13 @@ export function inventory(result: ScanResult): InventoryEntry[] {
       if (c.maintainer) entry.maintainer ??= c.maintainer;
       // The same unpinned package declared by several manifests: the ranges, each once.
       if (c.constraint && !entry.constraint?.split(' | ').includes(c.constraint)) entry.constraint = entry.constraint ? `${entry.constraint} | ${c.constraint}` : c.constraint;
+      if (c.confidence !== undefined) entry.confidence = Math.max(entry.confidence ?? 0, c.confidence);
+      for (const ev of c.evidence ?? []) {
+        const key = `ev:${ev.file}:${ev.rule}:${ev.offset ?? ''}`;
+        if (entry.seen.has(key)) continue;
+        entry.seen.add(key);
+        if ((entry.evidence ??= []).length < MAX_EVIDENCE) entry.evidence.push(ev);
+      }
       for (const loc of c.locations) {
         const key = `${loc.file}:${loc.startLine ?? ''}`;
         if (!entry.seen.has(key)) { entry.seen.add(key); entry.locations.push(loc); }

@@ -103,6 +103,11 @@ export function ComponentDrawer({ componentId, onClose }: { componentId: number 
                 <span className="cairn-mono" data-testid="component-constraint">{d.constraint}</span>
               </Field>
             ) : null}
+            {d.confidence !== null ? (
+              <Field label={t.confidence}>
+                <span data-testid="component-confidence">{t.confidenceValue(d.confidence)}</span>
+              </Field>
+            ) : null}
             <Field label={t.recommend}>{dash(d.recommendVersion)}</Field>
             <Field label={zh.task.component.columns.risk}>
               <RiskTag risk={d.riskLevel} notCovered={notCoveredIn(view.run.coverage, d.ecosystem, d.riskLevel)} />
@@ -142,6 +147,25 @@ export function ComponentDrawer({ componentId, onClose }: { componentId: number 
         <Panel title={t.locations}>
           <Locations componentId={d.id} />
         </Panel>
+        {d.evidence.length ? (
+          <Panel title={t.evidence}>
+            <HTMLTable className="cairn-table" compact striped aria-label={t.evidence}>
+              <thead>
+                <tr>{t.evidenceHeaders.map((h) => <th key={h}>{h}</th>)}</tr>
+              </thead>
+              <tbody>
+                {d.evidence.map((e, i) => (
+                  <tr key={i}>
+                    <td className="cairn-mono cairn-break">{e.file}</td>
+                    <td>{e.rule}</td>
+                    <td className="cairn-mono cairn-break">{dash(e.text)}</td>
+                    <td className="cairn-mono">{e.offset === null ? DASH : `0x${e.offset.toString(16)}`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          </Panel>
+        ) : null}
         <Panel
           title={
             <>

@@ -38,3 +38,42 @@ describe('声明的版本范围', () => {
     expect(inventory(result([unpinned('d/requirements.txt')]))[0]!.constraint).toBeUndefined();
   });
 });
+
+describe('二进制识别依据与置信度', () => {
+  const jar = (file: string, confidence: number, rule: string, offset?: number): Component => ({
+    purl: 'pkg:maven/org.apache.commons/commons-lang3@3.12.0', ecosystem: 'maven', name: 'org.apache.commons:commons-lang3', version: '3.12.0',
+    direct: false, scope: 'runtime', locations: [{ file }], licenses: [], dependsOn: [],
+    evidence: [{ file: `${file}!/META-INF/x`, rule, text: 'version=3.12.0', ...(offset !== undefined && { offset }) }], confidence,
+  });
+  const result = (components: Component[]): ScanResult => ({
+    root: '/x', problems: [], stats: { files: 1, bytes: 1, ms: 0 },
+    targets: components.map((c) => ({ file: c.locations[0]!.file, type: 'jar', ecosystem: 'maven', project: null, roots: [], components: [c] })),
+  });
+
+  it('同一组件的多处依据各记一次，置信度取最高', () => {
+    const [entry] = inventory(result([jar('a.jar', 0.5, '文件名'), jar('b.war', 1, 'pom.properties', 42), jar('b.war', 1, 'pom.properties', 42)]));
+    expect(entry!.confidence).toBe(1);
+    expect(entry!.evidence).toEqual([
+      { file: 'a.jar!/META-INF/x', rule: '文件名', text: 'version=3.12.0' },
+      { file: 'b.war!/META-INF/x', rule: 'pom.properties', text: 'version=3.12.0', offset: 42 },
+    ]);
+  });
+
+  it('CycloneDX 输出带 evidence.identity（技术、置信度）与带偏移的 occurrences', async () => {
+    const { toCycloneDx } = await import('../../../../server/engine/output/formats.ts');
+    const bom = toCycloneDx(result([jar('b.war', 1, 'pom.properties', 42)]), { name: 'cairn', version: '0' }, 'app') as {
+      components: Array<{ evidence: { identity: Array<{ field: string; confidence: number; methods: Array<{ technique: string }> }>; occurrences: Array<Record<string, unknown>> } }>;
+    };
+    const evidence = bom.components[0]!.evidence;
+    expect(evidence.identity[0]).toMatchObject({ field: 'purl', confidence: 1, methods: [{ technique: 'manifest-analysis' }] });
+    expect(evidence.occurrences).toContainEqual({ location: 'b.war' });
+    expect(evidence.occurrences).toContainEqual({ location: 'b.war!/META-INF/x', offset: 42, additionalContext: 'version=3.12.0' });
+  });
+
+  it('清单与锁文件的组件没有 identity', () => {
+    const c: Component = { purl: 'pkg:npm/a@1.0.0', ecosystem: 'npm', name: 'a', version: '1.0.0', direct: true, scope: 'runtime', locations: [{ file: 'package-lock.json', startLine: 3 }], licenses: [], dependsOn: [] };
+    const [entry] = inventory({ root: '/x', problems: [], stats: { files: 1, bytes: 1, ms: 0 }, targets: [{ file: 'package-lock.json', type: 'npm', ecosystem: 'npm', project: null, roots: [], components: [c] }] });
+    expect(entry!.evidence).toBeUndefined();
+    expect(entry!.confidence).toBeUndefined();
+  });
+});
