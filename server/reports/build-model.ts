@@ -91,6 +91,7 @@ async function readComponents(db: Kysely<Database>, runs: RunInfo[], layered: bo
         locations: locationsOf(c.locations).map((l) => ({ file: l.file, line: l.startLine })),
         evidence: evidenceOf(c.evidence),
         confidence: c.confidence === null || c.confidence === undefined ? null : Number(c.confidence),
+        constraint: c.version_constraint ?? null,
         mark: c.mark, markRemark: c.mark_remark, recommendVersion: c.recommend_version,
         covered: !isEcosystemUncovered(run.coverage, c.ecosystem),
         // A component's layer means something only beside its image: a single image run's report.

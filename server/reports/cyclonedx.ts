@@ -105,6 +105,7 @@ function componentOf(c: ReportComponent, image: ReportModel['image']): Component
   for (const l of c.locations) component.properties.add(property('location', l.line ? `${l.file}:${l.line}` : l.file));
   if (c.mark && c.mark !== 'N') component.properties.add(property('mark', c.markRemark ? `${c.mark}：${c.markRemark}` : c.mark));
   if (c.recommendVersion) component.properties.add(property('recommendVersion', c.recommendVersion));
+  if (c.constraint) component.properties.add(property('versionConstraint', c.constraint));
   if (!c.covered) component.properties.add(property('vulnerabilityCoverage', `${COMPONENT_NOT_COVERED}：${COMPONENT_NOT_COVERED_REASON}`));
   // An image run's component: the layer it first appeared in (server/reports/image.ts names them).
   for (const [name, value] of layerProperties(image, c.layer)) component.properties.add(property(name, value));

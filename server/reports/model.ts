@@ -34,6 +34,8 @@ export interface ReportComponent {
   evidence: Array<{ file: string; rule: string; text: string | null; offset: number | null }>;
   /** Confidence of that identification, 0–1; null for manifests, lockfiles and SBOMs. */
   confidence: number | null;
+  /** 声明的版本范围 of a component no input pins a version for (`>=2`, `^1.2`); null otherwise. */
+  constraint: string | null;
   /** Component mark N/F/L/W/Y with its remark (contract COMPONENT_MARK_LABEL). */
   mark: string;
   markRemark: string;

@@ -171,8 +171,9 @@ function buildSpdx(model: ReportModel): Record<string, unknown> {
       ...(locations.length ? { sourceInfo: `声明位置：${locations.join('，')}` } : {}),
       ...(component.covered ? {} : { comment: `漏洞${COMPONENT_NOT_COVERED}：${COMPONENT_NOT_COVERED_REASON}` }),
       ...(component.purl ? { externalRefs: [{ referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: component.purl }] } : {}),
-      // An image run's component: the layer it first appeared in, as annotations (server/reports/image.ts).
-      ...(image && component.layer !== null ? { annotations: annotations(layerProperties(image, component.layer)) } : {}),
+      // Besides: an image run's component's layer (server/reports/image.ts), the declared range of
+      // an unpinned component, and how a component found in a built artefact was identified.
+      ...(componentProperties(component, image).length ? { annotations: annotations(componentProperties(component, image)) } : {}),
     };
   });
   const scopeOf = new Map(model.components.map((c) => [c.ref, c.scope]));
@@ -255,4 +256,14 @@ function buildSpdx(model: ReportModel): Record<string, unknown> {
 
 export async function writeSpdx(model: ReportModel, file: string): Promise<void> {
   await writePrivateFile(file, `${JSON.stringify(buildSpdx(model), null, 2)}\n`);
+}
+
+/** The `cairn:` facts of a component that SPDX 2.3 has no field for, as name/value pairs for annotations. */
+function componentProperties(component: ReportModel['components'][number], image: ReportModel['image']): Array<[string, string]> {
+  return [
+    ...(image && component.layer !== null ? layerProperties(image, component.layer) : []),
+    ...(component.constraint ? [['versionConstraint', component.constraint] as [string, string]] : []),
+    ...(component.confidence !== null ? [['confidence', String(component.confidence)] as [string, string]] : []),
+    ...component.evidence.map((e): [string, string] => ['evidence', `${e.rule}: ${e.file}${e.offset !== null ? ` @${e.offset}` : ''}${e.text ? ` (${e.text})` : ''}`]),
+  ];
 }

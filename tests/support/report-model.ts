@@ -42,6 +42,7 @@ export function sampleReportModel(options: { components?: number; vulnerabilitie
       // The first Maven component was also found as a jar inside a war (a binary identification).
       evidence: e.eco === 'maven' && i < ECOSYSTEMS.length ? [{ file: `app.war!/WEB-INF/lib/${name}-${version}.jar!/META-INF/maven/org.example/${name}/pom.properties`, rule: 'pom.properties', text: `version=${version}`, offset: 1234 }] : [],
       confidence: e.eco === 'maven' && i < ECOSYSTEMS.length ? 1 : null,
+      constraint: null,
       mark: i % 11 === 0 ? 'F' : 'N',
       markRemark: i % 11 === 0 ? '测试依赖，不随产品发布' : '',
       recommendVersion: i % 3 === 0 ? `${2 + (i % 5)}.0.0` : null,
@@ -190,7 +191,7 @@ export function sampleImageReportModel(options: { components?: number; vulnerabi
     model.components.push({
       ref: `c${model.components.length + 1}`, name, version, purl: `pkg:deb/debian/${name}@${version}?arch=amd64&distro=debian-12`, ecosystem: 'deb',
       direct: name === 'base-files' || name === 'curl', scope: 'runtime', license, licenseLevel: 8, risk: 32, vulnerabilityCount: 0,
-      locations: [{ file: 'var/lib/dpkg/status', line: null }], evidence: [], confidence: null, mark: 'N', markRemark: '', recommendVersion: null, covered: true, layer: null,
+      locations: [{ file: 'var/lib/dpkg/status', line: null }], evidence: [], confidence: null, constraint: null, mark: 'N', markRemark: '', recommendVersion: null, covered: true, layer: null,
     });
   }
   const refOf = (name: string) => model.components.find((c) => c.name === name)!.ref;

@@ -121,7 +121,11 @@ function cdxComponent(c: InventoryEntry, image?: ImageOutput) {
     purl: c.purl,
     ...(c.licenses.length && { licenses: cdxLicenses(c.licenses) }),
     ...cdxEvidence(c),
-    properties: [{ name: 'cairn:direct', value: String(c.direct) }, { name: 'cairn:ecosystem', value: c.ecosystem }, ...layerProperties(image, c)],
+    properties: [
+      { name: 'cairn:direct', value: String(c.direct) }, { name: 'cairn:ecosystem', value: c.ecosystem },
+      ...(c.constraint ? [{ name: 'cairn:versionConstraint', value: c.constraint }] : []),
+      ...layerProperties(image, c),
+    ],
   };
 }
 
@@ -147,6 +151,16 @@ function cdxEvidence(c: InventoryEntry) {
     : undefined;
   if (!occurrences.length && !identity) return {};
   return { evidence: { ...(identity && { identity }), ...(occurrences.length && { occurrences }) } };
+}
+
+/** The `cairn:` facts of a component SPDX 2.3 has no field for. */
+function spdxProperties(c: InventoryEntry, image?: ImageOutput): Array<{ name: string; value: string }> {
+  return [
+    ...(image && c.layer !== undefined ? layerProperties(image, c) : []),
+    ...(c.constraint ? [{ name: 'cairn:versionConstraint', value: c.constraint }] : []),
+    ...(c.confidence !== undefined ? [{ name: 'cairn:confidence', value: String(c.confidence) }] : []),
+    ...(c.evidence ?? []).map((e) => ({ name: 'cairn:evidence', value: `${e.rule}: ${e.file}${e.offset !== undefined ? ` @${e.offset}` : ''}${e.text ? ` (${e.text})` : ''}` })),
+  ];
 }
 
 /** The document's subject: the scanned folder or archive, or the container image. */
@@ -281,9 +295,10 @@ export function toSpdx(result: ScanResult, tool: ToolInfo, rootName: string, ima
         licenseConcluded: 'NOASSERTION',
         licenseDeclared: spdxLicense(c.licenses),
         externalRefs: [{ referenceCategory: 'PACKAGE-MANAGER', referenceType: 'purl', referenceLocator: c.purl }],
-        // SPDX 2.3 packages carry no properties: the layer goes in an annotation, one `name=value` line each.
-        ...(image && c.layer !== undefined && {
-          annotations: [{ annotator, annotationDate: created, annotationType: 'OTHER', comment: layerProperties(image, c).map((p) => `${p.name}=${p.value}`).join('\n') }],
+        // SPDX 2.3 packages carry no properties: the layer, the declared range of an unpinned
+        // component and how a binary one was identified go in an annotation, one `name=value` line each.
+        ...(spdxProperties(c, image).length && {
+          annotations: [{ annotator, annotationDate: created, annotationType: 'OTHER', comment: spdxProperties(c, image).map((p) => `${p.name}=${p.value}`).join('\n') }],
         }),
       })),
     ],

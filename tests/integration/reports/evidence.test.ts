@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Spec, Validation } from '@cyclonedx/cyclonedx-library';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeCycloneDx } from '../../../server/reports/cyclonedx.ts';
+import { writeSpdx } from '../../../server/reports/spdx.ts';
 import { sampleReportModel } from '../../support/report-model.ts';
 
 describe('CycloneDX 报告中的二进制识别依据', () => {
@@ -31,5 +32,22 @@ describe('CycloneDX 报告中的二进制识别依据', () => {
     const others = bom.components.filter((c) => !identified.some((i) => i.ref === c['bom-ref']));
     expect(others.length).toBeGreaterThan(0);
     expect(others.every((c) => c.evidence === undefined)).toBe(true);
+  }, 60_000);
+
+  it('未固定版本的组件：CycloneDX 属性 cairn:versionConstraint，SPDX 注释；二进制组件的依据进入 SPDX 注释', async () => {
+    const model = sampleReportModel({ components: 16, vulnerabilities: 4 });
+    const unpinned = model.components.find((c) => !c.evidence.length)!;
+    unpinned.version = '';
+    unpinned.constraint = '>=2,<3';
+    await writeCycloneDx(model, path.join(dir, 'c.cdx.json'));
+    const bom = JSON.parse(readFileSync(path.join(dir, 'c.cdx.json'), 'utf8')) as { components: Array<{ 'bom-ref': string; properties?: Array<{ name: string; value: string }> }> };
+    expect(bom.components.find((c) => c['bom-ref'] === unpinned.ref)!.properties).toContainEqual({ name: 'cairn:versionConstraint', value: '>=2,<3' });
+    await writeSpdx(model, path.join(dir, 'c.spdx.json'));
+    const doc = JSON.parse(readFileSync(path.join(dir, 'c.spdx.json'), 'utf8')) as { packages: Array<{ name: string; annotations?: Array<{ comment: string }> }> };
+    expect(doc.packages.find((p) => p.name === unpinned.name)!.annotations!.map((a) => a.comment)).toEqual(['cairn:versionConstraint: >=2,<3']);
+    const identified = model.components.find((c) => c.evidence.length)!;
+    expect(doc.packages.find((p) => p.name === identified.name)!.annotations!.map((a) => a.comment)).toEqual([
+      'cairn:confidence: 1', `cairn:evidence: pom.properties: ${identified.evidence[0]!.file} @1234 (${identified.evidence[0]!.text})`,
+    ]);
   }, 60_000);
 });

@@ -77,3 +77,27 @@ describe('二进制识别依据与置信度', () => {
     expect(entry!.confidence).toBeUndefined();
   });
 });
+
+describe('SBOM 输出中的声明范围与识别依据', () => {
+  it('未固定版本的组件在 CycloneDX 属性与 SPDX 注释中带声明的范围；二进制组件在 SPDX 注释中带依据与置信度', async () => {
+    const { toCycloneDx, toSpdx } = await import('../../../../server/engine/output/formats.ts');
+    const unpinned: Component = { purl: 'pkg:pypi/flask', ecosystem: 'pypi', name: 'flask', version: '', constraint: '>=2', direct: true, scope: 'runtime', locations: [{ file: 'requirements.txt', startLine: 1 }], licenses: [], dependsOn: [] };
+    const jar: Component = {
+      purl: 'pkg:maven/g/a@1.0', ecosystem: 'maven', name: 'g:a', version: '1.0', direct: false, scope: 'runtime', locations: [{ file: 'x.jar' }], licenses: [], dependsOn: [],
+      evidence: [{ file: 'x.jar', rule: '文件名', text: 'a-1.0.jar' }], confidence: 0.5,
+    };
+    const result: ScanResult = {
+      root: '/x', problems: [], stats: { files: 2, bytes: 1, ms: 0 },
+      targets: [
+        { file: 'requirements.txt', type: 'pip', ecosystem: 'pypi', project: null, roots: [], components: [unpinned] },
+        { file: 'x.jar', type: 'jar', ecosystem: 'maven', project: null, roots: [], components: [jar] },
+      ],
+    };
+    const bom = toCycloneDx(result, { name: 'cairn', version: '0' }, 'app') as { components: Array<{ purl: string; properties: Array<{ name: string; value: string }>; evidence?: { identity?: Array<{ methods: Array<{ technique: string }> }> } }> };
+    expect(bom.components.find((c) => c.purl === 'pkg:pypi/flask')!.properties).toContainEqual({ name: 'cairn:versionConstraint', value: '>=2' });
+    expect(bom.components.find((c) => c.purl === jar.purl)!.evidence!.identity![0]!.methods[0]!.technique).toBe('filename');
+    const doc = toSpdx(result, { name: 'cairn', version: '0' }, 'app') as { packages: Array<{ name: string; annotations?: Array<{ comment: string }> }> };
+    expect(doc.packages.find((p) => p.name === 'flask')!.annotations![0]!.comment).toBe('cairn:versionConstraint=>=2');
+    expect(doc.packages.find((p) => p.name === 'g:a')!.annotations![0]!.comment).toBe('cairn:confidence=0.5\ncairn:evidence=文件名: x.jar (a-1.0.jar)');
+  });
+});
