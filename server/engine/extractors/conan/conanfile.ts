@@ -11,6 +11,7 @@
 // the name, and the version when it is written out.
 import path from 'node:path';
 import type { Component, ExtractContext, Extractor, InputFile, Scope, Target } from '../../model.ts';
+import { expressionAt, lineAt, literals, withoutComments } from '../common/python-source.ts';
 import { conanPurl } from './conan-lock.ts';
 
 interface Declared { text: string; scope: Scope; line: number }
@@ -55,70 +56,6 @@ export function parseConanfileTxt(text: string): Declared[] {
   });
   return out;
 }
-
-/** The text with `#` comments blanked (newlines kept), so offsets and lines still match. */
-function withoutComments(text: string): string {
-  let out = '';
-  let i = 0;
-  const n = text.length;
-  while (i < n) {
-    const c = text[i]!;
-    if (c === '#') {
-      const end = text.indexOf('\n', i);
-      const stop = end < 0 ? n : end;
-      out += ' '.repeat(stop - i);
-      i = stop;
-    } else if (c === '"' || c === "'") {
-      const triple = text.startsWith(c.repeat(3), i);
-      const q = triple ? c.repeat(3) : c;
-      let j = i + q.length;
-      while (j < n && !text.startsWith(q, j)) {
-        if (text[j] === '\\') j++;
-        else if (!triple && text[j] === '\n') break;
-        j++;
-      }
-      j = Math.min(n, j + q.length);
-      out += text.slice(i, j);
-      i = j;
-    } else {
-      out += c;
-      i++;
-    }
-  }
-  return out;
-}
-
-/** String literals of a Python expression (prefixes f/r/b/u allowed), with their offsets. */
-function literals(expr: string): Array<{ value: string; offset: number }> {
-  const out: Array<{ value: string; offset: number }> = [];
-  const re = /[fFrRbBuU]{0,2}("""|'''|"|')((?:\\.|(?!\1)[^\\])*?)\1/gs;
-  for (let m = re.exec(expr); m; m = re.exec(expr)) out.push({ value: m[2]!, offset: m.index });
-  return out;
-}
-
-/** The expression starting at `start`: up to the end of the logical line (brackets may span lines). */
-function expressionAt(text: string, start: number): string {
-  let depth = 0;
-  let i = start;
-  for (; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '"' || c === "'") {
-      const triple = text.startsWith(c.repeat(3), i);
-      const q = triple ? c.repeat(3) : c;
-      i += q.length;
-      while (i < text.length && !text.startsWith(q, i)) { if (text[i] === '\\') i++; i++; }
-      i += q.length - 1;
-    } else if (c === '(' || c === '[' || c === '{') depth++;
-    else if (c === ')' || c === ']' || c === '}') { if (depth === 0) break; depth--; } else if (c === '\n' && depth === 0 && text[i - 1] !== '\\') break;
-  }
-  return text.slice(start, i);
-}
-
-const lineAt = (text: string, offset: number) => {
-  let line = 1;
-  for (let k = text.indexOf('\n'); k >= 0 && k < offset; k = text.indexOf('\n', k + 1)) line++;
-  return line;
-};
 
 const PY_ATTRIBUTES: Record<string, Scope> = { requires: 'runtime', tool_requires: 'development', build_requires: 'development', test_requires: 'development', python_requires: 'development' };
 

@@ -20,7 +20,11 @@ export type ErlTerm =
   | { t: 'bin' | 'str' | 'atom' | 'int'; v: string; line: number; endLine: number };
 
 class ErlSyntaxError extends Error {
-  constructor(message: string, readonly line: number) { super(message); }
+  line: number;
+  constructor(message: string, line: number) {
+    super(message);
+    this.line = line;
+  }
 }
 
 const MAX_DEPTH = 64;
