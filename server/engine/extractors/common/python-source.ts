@@ -1,5 +1,6 @@
 // Reading Python source as text, never running it (conanfile.py, setup.py): comments blanked,
-// string literals with their offsets, one expression (brackets may span lines), offset -> line.
+// string literals with their offsets, one expression (brackets may span lines); and offset -> line
+// for any text (the Gradle build-script reader uses it too).
 
 /** The text with `#` comments blanked (newlines kept), so offsets and lines still match. */
 export function withoutComments(text: string): string {
@@ -56,10 +57,11 @@ export function literals(expr: string): PyLiteral[] {
 }
 
 /** The expression starting at `start`: up to the end of the logical line (brackets may span lines). */
-export function expressionAt(text: string, start: number): string {
+export function expressionAt(text: string, start: number, limit = 65536): string {
   let depth = 0;
   let i = start;
-  for (; i < text.length; i++) {
+  const stop = Math.min(text.length, start + limit); // an unclosed bracket does not swallow the file
+  for (; i < stop; i++) {
     const c = text[i]!;
     if (c === '"' || c === "'") {
       const triple = text.startsWith(c.repeat(3), i);
@@ -73,8 +75,20 @@ export function expressionAt(text: string, start: number): string {
   return text.slice(start, i);
 }
 
-export const lineAt = (text: string, offset: number) => {
-  let line = 1;
-  for (let k = text.indexOf('\n'); k >= 0 && k < offset; k = text.indexOf('\n', k + 1)) line++;
-  return line;
+/** offset -> 1-based line, by binary search over the line starts (one pass per text, cached). */
+let lastText: { text: string; starts: number[] } | undefined;
+export const lineAt = (text: string, offset: number): number => {
+  if (lastText?.text !== text) {
+    const starts = [0];
+    for (let k = text.indexOf('\n'); k >= 0; k = text.indexOf('\n', k + 1)) starts.push(k + 1);
+    lastText = { text, starts };
+  }
+  const { starts } = lastText;
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid; else hi = mid - 1;
+  }
+  return lo + 1;
 };

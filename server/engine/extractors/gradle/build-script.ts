@@ -17,6 +17,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import type { Component, ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
 import { mavenPurl } from '../../purl.ts';
+import { lineAt } from '../common/python-source.ts';
 import { exactGradleVersion, richVersion } from './catalog.ts';
 import { isDevConfiguration } from './lockfile.ts';
 
@@ -64,7 +65,8 @@ function withoutComments(text: string): string {
 function statementAt(text: string, start: number): string {
   let depth = 0;
   let i = start;
-  for (; i < text.length; i++) {
+  const stop = Math.min(text.length, start + 4096); // an unclosed bracket does not swallow the file
+  for (; i < stop; i++) {
     const c = text[i]!;
     if (c === '"' || c === "'") {
       const end = text.indexOf(c, i + 1);
@@ -76,11 +78,6 @@ function statementAt(text: string, start: number): string {
   return text.slice(start, i);
 }
 
-const lineAt = (text: string, offset: number) => {
-  let line = 1;
-  for (let k = text.indexOf('\n'); k >= 0 && k < offset; k = text.indexOf('\n', k + 1)) line++;
-  return line;
-};
 
 /** Properties the build script assigns itself: `ext.x = '1'`, `ext { x = '1' }`, `def x = '1'`, `val x = "1"`, `extra["x"] = "1"`, `set("x", "1")`. */
 function scriptProperties(text: string): Map<string, string> {

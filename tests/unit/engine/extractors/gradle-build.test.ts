@@ -141,3 +141,15 @@ dependencies {
     expect(parseBuildScript('', 'build.gradle')).toEqual([]);
   });
 });
+
+describe('large and damaged build scripts', () => {
+  it('reads 3,000 declarations; an unclosed bracket costs only its own statement', () => {
+    const lines = ['dependencies {'];
+    for (let i = 0; i < 3000; i++) lines.push(`    implementation "org.example:lib${i}:1.0.${i}"`);
+    lines.push('    implementation("broken:call:1.0"', '    implementation "after:broken:2.0"', '}');
+    const list = parseBuildScript(lines.join('\n'), 'build.gradle');
+    expect(list).toHaveLength(3002);
+    expect(list[2999]).toMatchObject({ purl: 'pkg:maven/org.example/lib2999@1.0.2999', locations: [{ file: 'build.gradle', startLine: 3001, endLine: 3001 }] });
+    expect(list.at(-1)!.purl).toBe('pkg:maven/after/broken@2.0');
+  });
+});
