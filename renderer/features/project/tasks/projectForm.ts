@@ -229,6 +229,7 @@ const MANIFEST_NAMES = new Set([
   'build.gradle.kts', 'go.mod', 'go.sum', 'requirements.txt', 'pipfile.lock', 'poetry.lock', 'pdm.lock', 'uv.lock',
   'cargo.lock', 'composer.lock', 'gemfile.lock', 'packages.config', 'packages.lock.json', 'conan.lock', 'pubspec.lock',
   'mix.lock', 'podfile.lock', 'package.resolved',
+  'conanfile.txt', 'conanfile.py', 'rebar.lock', 'setup.py', 'setup.cfg', 'paket.lock', 'bun.lockb',
 ]);
 
 const ARCHIVES = ['.zip', '.tar', '.tar.gz', '.tgz', '.tar.bz2', '.tar.xz', '.7z'];

@@ -1,7 +1,7 @@
 // bun.lock, bun's text lockfile (JSON with trailing commas). `workspaces` holds the project's own
 // declarations (root "" and each workspace folder); `packages` maps install paths (`a`, `a/b` for
 // b nested under a) to `[name@version, registry, {dependencies...}, integrity]`. Dependencies
-// resolve like Node: the nearest nesting level upwards. The binary bun.lockb is not read.
+// resolve like Node: the nearest nesting level upwards. The binary bun.lockb is lockb.ts.
 import type { ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
 import { ExtractError } from '../../model.ts';
 import { assemble, newNode, readInstalledLicenses } from '../js-common/graph.ts';
@@ -10,6 +10,7 @@ import { parseJsonValues } from '../common/json-positions.ts';
 import { isObject, stringMap } from '../common/values.ts';
 import { declared, manifestOf, readManifest } from '../js-common/manifest.ts';
 import { baseOf, dirOf, joinPath } from '../js-common/paths.ts';
+import { bunLockbExtractor } from './lockb.ts';
 
 const LOCAL = /^(workspace|link|file|portal):/;
 
@@ -103,4 +104,4 @@ const bunExtractor: Extractor = {
   extract: extractBun,
 };
 
-export const extractors: Extractor[] = [bunExtractor];
+export const extractors: Extractor[] = [bunExtractor, bunLockbExtractor];

@@ -19,7 +19,7 @@ export function exactGradleVersion(v: string): string {
   return s;
 }
 
-function richVersion(v: unknown, versions: Table, depth = 0): string {
+export function richVersion(v: unknown, versions: Table, depth = 0): string {
   if (typeof v === 'string') return v;
   if (!isTable(v) || depth > 4) return '';
   if (typeof v.ref === 'string') return richVersion(versions[v.ref], versions, depth + 1);

@@ -1,6 +1,8 @@
 // Dart / Flutter pubspec.lock: `packages.<name>` with `dependency` ("direct main", "direct dev",
 // "direct overridden", "transitive"), `source` (hosted, git, path, sdk) and `version`. Path and
-// SDK packages are the project's own code or the SDK, not third-party components. The lockfile
+// SDK packages (`sdk: flutter`: flutter, flutter_test, sky_engine) are the project's own code or
+// the SDK, not third-party components; git packages keep their pubspec version; hosted packages
+// from a repository other than pub.dev carry it in the purl (pubRepository). The lockfile
 // records no edges. A sibling pubspec.yaml names the project.
 import type { Component, ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
 import { ExtractError } from '../../model.ts';
@@ -8,6 +10,19 @@ import { purlOf } from '../../purl.ts';
 import { isEmptyNode, parseLockYaml, yget, ytext } from '../common/yaml-lines.ts';
 
 const baseName = (p: string) => p.slice(p.lastIndexOf('/') + 1);
+
+/**
+ * pub.dev and its public mirrors serve the same packages (PUB_HOSTED_URL in China points at them):
+ * a package hosted there is plain `pkg:pub/name@version`. Any other hosted URL is a private or
+ * third-party repository, whose packages are not pub.dev's: the purl says where with
+ * `repository_url`.
+ */
+const PUB_DEV = /^https?:\/\/(?:pub\.dev|pub\.dartlang\.org|pub\.flutter-io\.cn|mirrors\.tuna\.tsinghua\.edu\.cn\/dart-pub|mirrors\.cloud\.tencent\.com\/dart-pub|mirrors\.sjtug\.sjtu\.edu\.cn\/dart-pub|dart-pub\.mirrors\.sjtug\.sjtu\.edu\.cn)\/?$/i;
+
+export function pubRepository(source: string, url: string | undefined): string | undefined {
+  if (source !== 'hosted' || !url || PUB_DEV.test(url.trim())) return undefined;
+  return url.trim().replace(/\/+$/, '');
+}
 const dirOf = (p: string) => (p.includes('/') ? p.slice(0, p.lastIndexOf('/') + 1) : '');
 
 export function parsePubspecLock(text: string, file: string): Target {
@@ -38,9 +53,10 @@ export function parsePubspecLock(text: string, file: string): Target {
     const direct = kind.startsWith('direct');
     const realName = ytext(yget(yget(entry, 'description'), 'name'));
     const pkgName = source === 'hosted' && realName ? realName : name;
+    const repository = pubRepository(source, ytext(yget(yget(entry, 'description'), 'url')));
     let purl: string;
     try {
-      purl = purlOf('pub', { name: pkgName, version });
+      purl = purlOf('pub', { name: pkgName, version, qualifiers: repository ? { repository_url: repository } : null });
     } catch {
       problems.push(`${file} 第 ${line} 行：packages 中的“${name}”名称或版本无效，已跳过`);
       continue;

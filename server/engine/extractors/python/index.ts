@@ -7,6 +7,7 @@ import { pipenv } from './pipenv.ts';
 import { poetry } from './poetry.ts';
 import { pylock } from './pylock.ts';
 import { requirements } from './requirements.ts';
+import { setupCfg, setupPy } from './setup.ts';
 import { uv } from './uv.ts';
 
-export const extractors: Extractor[] = [requirements, pipenv, poetry, uv, pdm, pylock, pipfile, pyproject, installed];
+export const extractors: Extractor[] = [requirements, pipenv, poetry, uv, pdm, pylock, pipfile, pyproject, setupPy, setupCfg, installed];

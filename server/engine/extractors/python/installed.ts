@@ -1,6 +1,6 @@
 // Installed distributions found anywhere in the tree (site-packages, dist-packages, vendored
-// folders): `*.dist-info/METADATA`, `*.egg-info/PKG-INFO`, `EGG-INFO/PKG-INFO` and single-file
-// `*.egg-info` in site-/dist-packages, and zipped eggs (`*.egg`, read in place). Core-metadata headers give name, version and licence
+// folders): `*.dist-info/METADATA`, `*.egg-info/PKG-INFO` (with requires.txt), `EGG-INFO/PKG-INFO` and
+// single-file `*.egg-info`, and zipped eggs (`*.egg`, read in place). Core-metadata headers give name, version and licence
 // (License-Expression, else a short License field, else License classifiers). Requires-Dist edges
 // point at the distributions installed beside it (same folder), extras' optional ones excluded.
 import path from 'node:path';
@@ -13,8 +13,16 @@ import { component, normalizePypiName, parseRequirementHead, pypiPurl, TargetBui
 
 export function isInstalledMetadata(p: string): boolean {
   return /\.dist-info\/METADATA$/.test(p) || /\.egg-info\/PKG-INFO$/.test(p) || /(^|\/)EGG-INFO\/PKG-INFO$/.test(p)
-    || /(^|\/)(site|dist)-packages\/[^/]+\.egg-info$/.test(p) || isZippedEgg(p);
+    || isEggInfoFile(p) || isZippedEgg(p);
 }
+
+/**
+ * A distutils install's metadata as one file, `Name-Version(-pyX.Y).egg-info`: in site-packages,
+ * or wherever else a sys.path entry holds it (Debian's `lib-dynload/Python-2.7.egg-info`).
+ * importlib.metadata, and so pip, lists it wherever it lies on the path; a scan cannot know the
+ * path, so a file named so is read anywhere (as `.dist-info` folders are).
+ */
+const isEggInfoFile = (p: string) => /(^|\/)(site|dist)-packages\/[^/]+\.egg-info$/.test(p) || /(^|\/)[A-Za-z0-9][A-Za-z0-9._]*-\d[^/-]*(-py\d[\d.]*)?\.egg-info$/.test(p);
 
 /** An egg installed as one zip file (easy_install), `site-packages/foo-1.0-py3.8.egg`. */
 const isZippedEgg = (p: string) => /(^|\/)(site|dist)-packages\/[^/]+\.egg$/.test(p);
@@ -103,6 +111,28 @@ function installedIn(ctx: ExtractContext, dir: string): Promise<Map<string, stri
   return found;
 }
 
+/**
+ * An egg's requires.txt as Requires-Dist values: the lines before any section are unconditional,
+ * `[:marker]` sections hold requirements under that marker, `[extra]` / `[extra:marker]` those
+ * of an extra (kept with an `extra ==` marker, so they are not edges).
+ */
+export function eggRequires(text: string): string[] {
+  const out: string[] = [];
+  let marker = '';
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/(^|\s)#.*$/, '').trim();
+    if (!line) continue;
+    const section = /^\[(.*)\]$/.exec(line);
+    if (section) {
+      const [extra = '', cond = ''] = section[1]!.split(':');
+      marker = [extra.trim() ? `extra == "${extra.trim()}"` : '', cond.trim()].filter(Boolean).join(' and ');
+      continue;
+    }
+    out.push(marker ? `${line}; ${marker}` : line);
+  }
+  return out;
+}
+
 export const installed: Extractor = {
   name: 'python-pkg',
   ecosystem: 'pypi',
@@ -128,6 +158,12 @@ export const installed: Extractor = {
 
     const dependsOn: string[] = [];
     const requires = headers.get('requires-dist') ?? [];
+    // An egg's PKG-INFO rarely lists Requires-Dist: setuptools writes them to requires.txt beside
+    // it, which importlib.metadata (and so pip) reads instead.
+    if (!requires.length && /(\.egg-info|(^|\/)EGG-INFO)\/PKG-INFO$/.test(file.path)) {
+      const txt = await ctx.readText(`${path.posix.dirname(file.path)}/requires.txt`).catch(() => undefined);
+      if (txt) requires.push(...eggRequires(txt));
+    }
     if (requires.length) {
       // <site>/<name>.dist-info/METADATA -> siblings in <site>; <site>/x.egg-info (file) -> <site>.
       const metaDir = /\.egg(-info)?$/.test(file.path) ? file.path : path.posix.dirname(file.path);

@@ -12,9 +12,11 @@ const baseName = (p: string) => p.slice(p.lastIndexOf('/') + 1);
 /** `https://github.com/apple/swift-nio.git` -> `github.com/apple/swift-nio`. */
 export function swiftPackageName(url: string): string {
   let name = url.trim();
-  const ssh = /^(?:ssh:\/\/)?[\w.-]+@([^:/]+)[:/](.+)$/.exec(name);
-  if (ssh) name = `${ssh[1]}/${ssh[2]}`;
-  else name = name.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^[^@/]+@/, '');
+  // scp-like `git@host:owner/repo.git` (no port possible there), else any URL: host without
+  // user and port, then the path.
+  const scp = /^[\w.-]+@([^:/]+):(?!\/)(.+)$/.exec(name);
+  if (scp) name = `${scp[1]}/${scp[2]}`;
+  else name = name.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/^[^@/]+@/, '').replace(/^([^/:]+):\d+(?=\/)/, '$1');
   return name.replace(/\/+$/, '').replace(/\.git$/i, '');
 }
 

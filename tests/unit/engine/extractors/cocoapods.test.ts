@@ -90,4 +90,17 @@ describe('cocoapods Podfile.lock', () => {
     expect(t.components).toHaveLength(5000);
     expect(t.components[0]!.dependsOn).toEqual(['pkg:cocoapods/Pod1@1.0.1']);
   });
+
+  it('reads syft\'s Podfile.lock with external sources: subspecs in the purl subpath, git and path pods kept', () => {
+    const file = path.resolve(import.meta.dirname, '../../../fixtures/public/lockfiles/cocoapods/syft-external-sources/Podfile.lock');
+    const t = parsePodfileLock(readFileSync(file, 'utf8'), 'Podfile.lock');
+    expect(t.problems).toBeUndefined();
+    expect(t.components.map((c) => [c.purl, c.name, c.version, c.direct])).toEqual([
+      ['pkg:cocoapods/Analytics@1.4.0', 'Analytics', '1.4.0', true],
+      ['pkg:cocoapods/Flutter@1.0.0', 'Flutter', '1.0.0', true],
+      ['pkg:cocoapods/Flutter@1.0.0#Core', 'Flutter/Core', '1.0.0', false],
+      ['pkg:cocoapods/GlossButtonNode@3.1.2', 'GlossButtonNode', '3.1.2', true],
+      ['pkg:cocoapods/GlossButtonNode@3.1.2#Core', 'GlossButtonNode/Core', '3.1.2', false],
+    ]);
+  });
 });

@@ -112,4 +112,41 @@ describe('pub pubspec.lock', () => {
     const t = parsePubspecLock(lines.join('\n') + '\n', 'pubspec.lock');
     expect(t.components).toHaveLength(5000);
   });
+
+  it('hosted packages from pub.dev or a public mirror are plain pub purls; another repository is named in the purl', () => {
+    const lock = `packages:
+  http:
+    dependency: "direct main"
+    description:
+      name: http
+      url: "https://pub.flutter-io.cn"
+    source: hosted
+    version: "1.1.0"
+  path:
+    dependency: transitive
+    description:
+      name: path
+      url: "https://pub.dartlang.org"
+    source: hosted
+    version: "1.8.3"
+  acme_ui:
+    dependency: "direct main"
+    description:
+      name: acme_ui
+      url: "https://dart.cloudsmith.io/acme/private/"
+    source: hosted
+    version: "2.0.1"
+  flutter_test:
+    dependency: "direct dev"
+    description: flutter
+    source: sdk
+    version: "0.0.0"
+`;
+    const t = parsePubspecLock(lock, 'pubspec.lock');
+    expect(t.components.map((c) => c.purl)).toEqual([
+      'pkg:pub/http@1.1.0',
+      'pkg:pub/path@1.8.3',
+      'pkg:pub/acme_ui@2.0.1?repository_url=https%3A%2F%2Fdart.cloudsmith.io%2Facme%2Fprivate',
+    ]);
+  });
 });

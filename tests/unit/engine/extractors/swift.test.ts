@@ -92,4 +92,22 @@ describe('swift Package.resolved', () => {
     const t = parsePackageResolved(text, 'Package.resolved');
     expect(t.components).toHaveLength(5000);
   });
+
+  it('reads syft\'s v3 Package.resolved: a branch pin is versioned by its branch (as trivy does), a tagged one by its version', () => {
+    const file = path.resolve(import.meta.dirname, '../../../fixtures/public/lockfiles/swift/syft-v3/Package.resolved');
+    const t = parsePackageResolved(readFileSync(file, 'utf8'), 'Package.resolved');
+    expect(t.problems).toBeUndefined();
+    expect(t.components.map((c) => [c.purl, c.name, c.version, c.locations[0]!.startLine])).toEqual([
+      ['pkg:swift/github.com/apple/swift-mmio@swift-embedded-examples', 'github.com/apple/swift-mmio', 'swift-embedded-examples', 4],
+      ['pkg:swift/github.com/apple/swift-syntax@509.1.1', 'github.com/apple/swift-syntax', '509.1.1', 13],
+    ]);
+  });
+
+  it('an ssh location names the same package as its https one (user and port dropped)', () => {
+    const t = parsePackageResolved(JSON.stringify({ pins: [
+      { identity: 'bkscore', kind: 'remoteSourceControl', location: 'git@github.com:bkatnich/BKSCore.git', state: { revision: 'c83ff21', version: '1.0.1' } },
+      { identity: 'x', kind: 'remoteSourceControl', location: 'ssh://git@gitlab.example.com:2222/team/x.git', state: { revision: 'abc', version: '2.0.0' } },
+    ], version: 2 }, null, 2), 'Package.resolved');
+    expect(t.components.map((c) => c.purl)).toEqual(['pkg:swift/github.com/bkatnich/BKSCore@1.0.1', 'pkg:swift/gitlab.example.com/team/x@2.0.0']);
+  });
 });
