@@ -1,0 +1,90 @@
+// Well-known C libraries and programs in native executables and shared libraries, by the version
+// strings they compile into themselves (rules.ts): OpenSSL in libcrypto.so.3 or statically linked
+// into a program, zlib, curl, SQLite, BusyBox, ... Only the constant data is read (.rodata,
+// .rdata, __TEXT,__cstring, ...; the whole file when its section table is stripped or damaged),
+// in 1 MiB chunks whatever the file's size. Every component carries the matched bytes and their
+// offset as evidence, at CONFIDENCE.VERSION_STRING: a version string is the library speaking for
+// itself, but a program may carry a copy of it for another reason.
+import type { Component, Extractor, InputFile, Target } from '../../model.ts';
+import { CONFIDENCE } from '../../model.ts';
+import { purlOf } from '../../purl.ts';
+import { baseName, dataRanges, forEachChunk, isNativeCandidate, openNative } from './files.ts';
+import { MAX_MATCH, VERSION_RULES } from './rules.ts';
+import type { VersionRule } from './rules.ts';
+
+/** Distinct matches kept per rule: more is a table of versions, not a library's own string. */
+const MAX_PER_RULE = 8;
+
+interface Match { rule: VersionRule; version: string; text: string; offset: number }
+
+/** Printable text of the matched bytes for the evidence (NULs and control characters as spaces). */
+export function printable(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    out += code < 0x20 || (code >= 0x7f && code < 0xa0) ? ' ' : text[i];
+  }
+  return out.trim().slice(0, 200);
+}
+
+/** The version strings of the rules that apply to a file named `base`, in bytes read from `ranges`. */
+export function findVersionStrings(chunk: Buffer, start: number, rules: readonly VersionRule[], base: string, found: Map<string, Match>, counts: Map<VersionRule, number>): void {
+  for (const rule of rules) {
+    for (const needle of rule.needles) {
+      const bytes = Buffer.from(needle, 'latin1');
+      for (let i = chunk.indexOf(bytes); i >= 0; i = chunk.indexOf(bytes, i + 1)) {
+        if ((counts.get(rule) ?? 0) >= MAX_PER_RULE) break;
+        const window = chunk.toString('latin1', i, Math.min(chunk.length, i + MAX_MATCH));
+        rule.pattern.lastIndex = 0;
+        const m = rule.pattern.exec(window);
+        if (!m) continue;
+        const version = m[1]!;
+        if (rule.accept && !rule.accept(version, base)) continue;
+        const key = `${rule.name}\0${version}`;
+        if (found.has(key)) continue;
+        found.set(key, { rule, version, text: printable(m[0]), offset: start + i + (m[0].length - m[0].replace(/^\0+/, '').length) });
+        counts.set(rule, (counts.get(rule) ?? 0) + 1);
+      }
+    }
+  }
+}
+
+async function extractVersionStrings(file: InputFile, signal?: AbortSignal): Promise<Target[]> {
+  const opened = await openNative(file);
+  if (!opened) return [];
+  const base = baseName(file.path);
+  const rules = VERSION_RULES.filter((r) => !r.fileName || r.fileName.test(base));
+  const found = new Map<string, Match>();
+  const counts = new Map<VersionRule, number>();
+  await forEachChunk(opened.src, dataRanges(opened), MAX_MATCH, (chunk, start) => findVersionStrings(chunk, start, rules, base, found, counts), signal);
+
+  const components: Component[] = [];
+  for (const m of found.values()) {
+    // A bare version found in a file named like its library: only the first one is the library's own.
+    if (m.rule.fileName && components.some((c) => c.name === m.rule.name)) continue;
+    const purl = purlOf('generic', { name: m.rule.name, version: m.version });
+    components.push({
+      purl, ecosystem: 'generic', name: m.rule.name, version: m.version, direct: true, scope: 'runtime',
+      locations: [{ file: file.path }], licenses: [], dependsOn: [],
+      evidence: [{ file: file.path, rule: `版本字符串 ${m.rule.label}`, text: m.text, offset: m.offset }],
+      confidence: CONFIDENCE.VERSION_STRING,
+    });
+  }
+  const problems = opened.exe.problems;
+  if (components.length === 0 && problems.length === 0) return [];
+  return [{ file: file.path, type: 'native', ecosystem: 'generic', project: null, roots: components.map((c) => c.purl), components, ...(problems.length ? { problems } : {}) }];
+}
+
+export const versionStringExtractor: Extractor = {
+  name: 'native',
+  ecosystem: 'generic',
+  reads: ['*.so', '*.dll', '*.dylib', '可执行文件'],
+  matches: isNativeCandidate,
+  extract: (file, ctx) => extractVersionStrings(file, ctx.signal),
+};
+
+/** The CPE 2.3 name of a component this extractor reported, for a matcher keyed by CPE. */
+export function cpeOf(name: string, version: string): string | undefined {
+  const rule = VERSION_RULES.find((r) => r.name === name);
+  return rule ? `cpe:2.3:a:${rule.cpe}:${version}:*:*:*:*:*:*:*` : undefined;
+}
