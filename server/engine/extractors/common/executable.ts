@@ -21,6 +21,8 @@ export interface Section {
   size: number;
   /** Its address in memory (PE: relative to the image base). */
   vaddr: bigint;
+  /** The table claimed more bytes than the file holds: `size` is what is there. */
+  truncated?: boolean;
 }
 
 export interface ExecutableImage {
@@ -73,15 +75,15 @@ async function exact(src: RandomAccess, position: number, length: number): Promi
 }
 
 /** A section's bytes kept within the file: a section claiming more than the file holds is a problem, cut at the end. */
-function bounded(name: string, offset: number, size: number, fileSize: number, problems: string[]): { offset: number; size: number } {
+function bounded(name: string, offset: number, size: number, fileSize: number, problems: string[]): { offset: number; size: number; truncated?: boolean } {
   if (size === 0) return { offset, size };
   if (offset >= fileSize) {
     problems.push(`节 ${name} 的位置 ${hex(offset)} 超出文件末尾（文件 ${fileSize} 字节），已跳过`);
-    return { offset, size: 0 };
+    return { offset, size: 0, truncated: true };
   }
   if (offset + size > fileSize) {
     problems.push(`节 ${name} 的长度 ${size} 字节超出文件末尾，只读取文件内的 ${fileSize - offset} 字节`);
-    return { offset, size: fileSize - offset };
+    return { offset, size: fileSize - offset, truncated: true };
   }
   return { offset, size };
 }
