@@ -32,6 +32,8 @@ export interface ExecutableImage {
   sections: Section[];
   /** PE only: the data directories by index (2 resources, 14 CLR header: a .NET assembly). */
   directories?: Array<{ rva: number; size: number }>;
+  /** The shared libraries it links dynamically (ELF DT_NEEDED, Mach-O LC_LOAD_DYLIB), as written: `libcrypto.so.3`, `/usr/lib/libz.1.dylib`. */
+  needed?: string[];
 }
 
 export interface ExecutableFile {
@@ -47,6 +49,7 @@ const MAX_PE_SECTIONS = 96;
 const MAX_MACHO_COMMANDS_SIZE = 4 << 20;
 const MAX_FAT_ARCHES = 32;
 const MAX_NAME_TABLE = 1 << 20;
+const MAX_DYNAMIC = 64 * 1024;
 
 const ELF = 0x7f454c46;
 const FAT = 0xcafebabe;
@@ -118,6 +121,7 @@ async function readElf(src: RandomAccess, problems: string[]): Promise<Executabl
     const size = is64 ? safe(u64(sh, so + 32, le)) : u32(sh, so + 20, le);
     names = await exact(src, at, Math.min(size, MAX_NAME_TABLE, Math.max(0, src.size - at)));
   }
+  let dynamic: { offset: number; size: number; link: number } | undefined;
   for (let i = 1; i < shnum; i++) {
     const o = i * shentsize;
     const nameAt = u32(sh, o, le);
@@ -128,12 +132,36 @@ async function readElf(src: RandomAccess, problems: string[]): Promise<Executabl
     const vaddr = is64 ? u64(sh, o + 16, le) : BigInt(u32(sh, o + 12, le));
     const offset = is64 ? safe(u64(sh, o + 24, le)) : u32(sh, o + 16, le);
     const size = is64 ? safe(u64(sh, o + 32, le)) : u32(sh, o + 20, le);
+    if (type === 6 && !dynamic) dynamic = { offset, size, link: u32(sh, o + (is64 ? 40 : 24), le) }; // SHT_DYNAMIC
     if (type === 8) { image.sections.push({ name, kind: 'bss', offset, size: 0, vaddr }); continue; } // SHT_NOBITS
     const alloc = (flags & 2) !== 0;
     const kind: SectionKind = !alloc || type !== 1 ? 'other' : flags & 4 ? 'code' : flags & 1 ? 'data' : 'rodata';
     image.sections.push({ name, kind, vaddr, ...bounded(name, offset, size, src.size, problems) });
   }
+  if (dynamic && dynamic.link < shnum) image.needed = await readNeeded(src, sh, shentsize, dynamic, is64, le);
   return image;
+}
+
+/** DT_NEEDED entries of the dynamic section, names from the string table it links to (both bounded). */
+async function readNeeded(src: RandomAccess, sh: Buffer, shentsize: number, dynamic: { offset: number; size: number; link: number }, is64: boolean, le: boolean): Promise<string[]> {
+  const entry = is64 ? 16 : 8;
+  const table = await exact(src, dynamic.offset, Math.min(dynamic.size, MAX_DYNAMIC) - (Math.min(dynamic.size, MAX_DYNAMIC) % entry));
+  const so = dynamic.link * shentsize;
+  const strAt = is64 ? safe(u64(sh, so + 24, le)) : u32(sh, so + 16, le);
+  const strSize = is64 ? safe(u64(sh, so + 32, le)) : u32(sh, so + 20, le);
+  const strings = await exact(src, strAt, Math.min(strSize, MAX_NAME_TABLE, Math.max(0, src.size - strAt)));
+  if (!table || !strings) return [];
+  const needed: string[] = [];
+  for (let o = 0; o + entry <= table.length; o += entry) {
+    const tag = is64 ? u64(table, o, le) : BigInt(u32(table, o, le));
+    if (tag === 0n) break; // DT_NULL
+    if (tag !== 1n) continue; // DT_NEEDED
+    const at = is64 ? safe(u64(table, o + 8, le)) : u32(table, o + 4, le);
+    if (at >= strings.length) continue;
+    const end = strings.indexOf(0, at);
+    needed.push(strings.toString('latin1', at, end < 0 ? undefined : end));
+  }
+  return needed;
 }
 
 async function readPe(src: RandomAccess, problems: string[]): Promise<ExecutableImage | undefined> {
@@ -182,11 +210,18 @@ async function readMachO(src: RandomAccess, base: number, problems: string[]): P
   if (sizeofcmds > MAX_MACHO_COMMANDS_SIZE) { problems.push(`Mach-O 加载命令不合理（${sizeofcmds} 字节），已按整个文件读取`); return image; }
   const cmds = await exact(src, base + (is64 ? 32 : 28), sizeofcmds);
   if (!cmds) { problems.push('Mach-O 加载命令超出文件末尾：文件被截断或已损坏，已按整个文件读取'); return image; }
+  const needed: string[] = [];
+  image.needed = needed;
   let o = 0;
   for (let i = 0; i < ncmds && o + 8 <= cmds.length; i++) {
     const cmd = u32(cmds, o, le);
     const size = u32(cmds, o + 4, le);
     if (size < 8 || o + size > cmds.length) { problems.push(`Mach-O 第 ${i + 1} 条加载命令长度不合理（${size} 字节）`); break; }
+    // LC_LOAD_DYLIB, LC_LOAD_WEAK_DYLIB, LC_REEXPORT_DYLIB, LC_LAZY_LOAD_DYLIB, LC_LOAD_UPWARD_DYLIB: a dylib_command whose name is at its offset.
+    if ((cmd === 0xc || cmd === 0x80000018 || cmd === 0x8000001f || cmd === 0x20 || cmd === 0x80000023) && size >= 24) {
+      const at = u32(cmds, o + 8, le);
+      if (at < size) needed.push(cmds.toString('latin1', o + at, o + size).replace(/\0.*$/s, ''));
+    }
     if ((cmd === 0x19 && is64) || (cmd === 0x1 && !is64)) { // LC_SEGMENT_64 / LC_SEGMENT
       const segment = cmds.toString('latin1', o + 8, o + 24).replace(/\0.*$/s, '');
       const nsects = u32(cmds, o + (is64 ? 64 : 48), le);

@@ -20,38 +20,47 @@ export interface VersionRule {
   /** Only in files whose base name matches (for bare versions); the version must pass `accept` too. */
   fileName?: RegExp;
   accept?: (version: string, baseName: string) => boolean;
-  /** The version as advisories write it (`1.2.13` from zlib's `1.2.13.1-motley`...). */
-  normalize?: (version: string) => string;
+  /**
+   * The library's shared-object name: a file that links it dynamically carries its version string
+   * only as the header it was compiled against (`openssl version`, `curl --version`), not the
+   * library itself, so the rule is not applied there.
+   */
+  library?: RegExp;
 }
 
 export const VERSION_RULES: readonly VersionRule[] = [
   {
     // OPENSSL_VERSION_TEXT: "OpenSSL 3.0.19 27 Jan 2026", "OpenSSL 1.1.1w  11 Sep 2023", "OpenSSL 1.0.2k-fips  26 Jan 2017".
     name: 'openssl', label: 'OpenSSL', cpe: 'openssl:openssl',
+    library: /^lib(crypto|ssl)([.-]\d|\.so|\.dylib|\.dll)/i,
     needles: ['OpenSSL '],
     pattern: /OpenSSL (\d+\.\d+\.\d+[a-z]{0,2})(?:-[\w.]+)? {1,2}\d{1,2} [A-Z][a-z]{2} \d{4}/y,
   },
   {
     // LibreSSL's own OPENSSL_VERSION_TEXT: "LibreSSL 3.8.2".
     name: 'libressl', label: 'LibreSSL', cpe: 'openbsd:libressl',
+    library: /^lib(crypto|ssl|tls)([.-]\d|\.so|\.dylib|\.dll)/i,
     needles: ['LibreSSL '],
     pattern: /LibreSSL (\d+\.\d+\.\d+)\0/y,
   },
   {
     // deflate_copyright / inflate_copyright: " deflate 1.2.13 Copyright 1995-2022 Jean-loup Gailly and Mark Adler ".
     name: 'zlib', label: 'zlib', cpe: 'zlib:zlib',
+    library: /^(libz\.(so|\d|dylib)|zlib1?\.dll)/i,
     needles: ['deflate ', 'inflate '],
     pattern: /(?:de|in)flate (\d+\.\d+(?:\.\d+){0,2})(?:\.\d+-motley|-\w+)? Copyright 1995-\d{4} /y,
   },
   {
     // curl_version(): LIBCURL_NAME "/" LIBCURL_VERSION, and the `curl` tool's "curl 8.5.0 (x86_64-pc-linux-gnu)".
     name: 'curl', label: 'curl', cpe: 'haxx:curl',
+    library: /^libcurl/i,
     needles: ['libcurl/', 'CLIENT libcurl ', 'curl '],
     pattern: /(?:libcurl\/|CLIENT libcurl |curl )(\d+\.\d+\.\d+)(?:-DEV)?(?:\0| \([\w.-]+\) )/y,
   },
   {
     // png_get_header_version(): " libpng version 1.6.39 - November 20, 2022".
     name: 'libpng', label: 'libpng', cpe: 'libpng:libpng',
+    library: /^libpng/i,
     needles: ['libpng version '],
     pattern: /libpng version (\d+\.\d+\.\d+)/y,
   },
@@ -64,48 +73,56 @@ export const VERSION_RULES: readonly VersionRule[] = [
   {
     // XML_ExpatVersion(): "expat_2.5.0".
     name: 'expat', label: 'Expat', cpe: 'libexpat_project:libexpat',
+    library: /^libexpat/i,
     needles: ['expat_'],
     pattern: /expat_(\d+\.\d+\.\d+)\0/y,
   },
   {
     // PCRE2_MAJOR "." PCRE2_MINOR " " PCRE2_DATE of pcre2_config(PCRE2_CONFIG_VERSION): "10.42 2022-12-11".
     name: 'pcre2', label: 'PCRE2', cpe: 'pcre:pcre2',
+    library: /^libpcre2-/i,
     needles: ['\u000010.'],
     pattern: /\0(10\.\d{2})(?:-RC\d)? 20\d\d-\d\d-\d\d\0/y,
   },
   {
     // pcre_version(): "8.45 2021-06-15".
     name: 'pcre', label: 'PCRE', cpe: 'pcre:pcre',
+    library: /^libpcre\./i,
     needles: ['\u00008.'],
     pattern: /\0(8\.\d{2}) 20\d\d-\d\d-\d\d\0/y,
   },
   {
     // BZ2_bzlibVersion(): "1.0.8, 13-Jul-2019".
     name: 'bzip2', label: 'bzip2', cpe: 'bzip:bzip2',
+    library: /^libbz2/i,
     needles: ['\u00001.'],
     pattern: /\0(1\.\d\.\d+), \d{1,2}-[A-Z][a-z]{2}-\d{4}\0/y,
   },
   {
     // "libjpeg-turbo version 2.1.5 (build 20230203)".
     name: 'libjpeg-turbo', label: 'libjpeg-turbo', cpe: 'libjpeg-turbo:libjpeg-turbo',
+    library: /^(libjpeg|libturbojpeg)/i,
     needles: ['libjpeg-turbo version '],
     pattern: /libjpeg-turbo version (\d+\.\d+\.\d+)/y,
   },
   {
     // TIFFGetVersion(): "LIBTIFF, Version 4.5.0\nCopyright (c) 1988-1996 Sam Leffler".
     name: 'libtiff', label: 'libtiff', cpe: 'libtiff:libtiff',
+    library: /^libtiff/i,
     needles: ['LIBTIFF, Version '],
     pattern: /LIBTIFF, Version (\d+\.\d+\.\d+)/y,
   },
   {
     // gnutls_global_init() logging: "Enabled GnuTLS 3.7.9 logging...".
     name: 'gnutls', label: 'GnuTLS', cpe: 'gnu:gnutls',
+    library: /^libgnutls/i,
     needles: ['Enabled GnuTLS '],
     pattern: /Enabled GnuTLS (\d+\.\d+\.\d+) logging/y,
   },
   {
     // gcry_check_version's banner: "This is Libgcrypt 1.10.1 - The GNU Crypto Library".
     name: 'libgcrypt', label: 'Libgcrypt', cpe: 'gnupg:libgcrypt',
+    library: /^libgcrypt/i,
     needles: ['This is Libgcrypt '],
     pattern: /This is Libgcrypt (\d+\.\d+\.\d+)/y,
   },
@@ -150,6 +167,7 @@ export const VERSION_RULES: readonly VersionRule[] = [
   {
     // sqlite3_libversion(): SQLITE_VERSION "3.40.1", next to the source id.
     name: 'sqlite', label: 'SQLite', cpe: 'sqlite:sqlite',
+    library: /^libsqlite3/i,
     needles: ['\u00003.'],
     pattern: /\0(3\.\d{1,2}\.\d{1,2})\0/y,
     fileName: /^(libsqlite3\.so(\.\d+)*|libsqlite3(-\d+)?\.dylib|(lib)?sqlite3(-\d+)?\.dll|sqlite3(\.exe)?)$/i,
@@ -157,6 +175,7 @@ export const VERSION_RULES: readonly VersionRule[] = [
   {
     // lzma_version_string(): LZMA_VERSION_STRING "5.4.1".
     name: 'xz', label: 'xz / liblzma', cpe: 'tukaani:xz',
+    library: /^liblzma/i,
     needles: ['\u00005.'],
     pattern: /\0(5\.\d\.\d{1,2}(?:alpha|beta)?)\0/y,
     fileName: /^(liblzma\.so(\.\d+)*|liblzma(\.\d+)?\.dylib|liblzma\.dll|xz(\.exe)?)$/i,
@@ -164,6 +183,7 @@ export const VERSION_RULES: readonly VersionRule[] = [
   {
     // PY_VERSION "3.11.2" of the interpreter or libpython, whose name carries the same major.minor.
     name: 'python', label: 'Python', cpe: 'python:python',
+    library: /^libpython/i,
     needles: ['\u00002.', '\u00003.'],
     pattern: /\0([23]\.\d{1,2}\.\d{1,2})(?:[abc]|rc\d)?\0/y,
     fileName: /^(python[23]\.\d+m?|libpython[23]\.\d+m?\.so(\.\d+)*|libpython[23]\.\d+\.dylib|python[23]\d+\.dll)$/i,

@@ -53,15 +53,19 @@ async function extractVersionStrings(file: InputFile, signal?: AbortSignal): Pro
   const opened = await openNative(file);
   if (!opened) return [];
   const base = baseName(file.path);
-  const rules = VERSION_RULES.filter((r) => !r.fileName || r.fileName.test(base));
+  const linked = opened.exe.images.flatMap((i) => i.needed ?? []).map(baseName);
+  const rules = VERSION_RULES.filter((r) => (!r.fileName || r.fileName.test(base)) && !(r.library && linked.some((l) => r.library!.test(l))));
   const found = new Map<string, Match>();
   const counts = new Map<VersionRule, number>();
   await forEachChunk(opened.src, dataRanges(opened), MAX_MATCH, (chunk, start) => findVersionStrings(chunk, start, rules, base, found, counts), signal);
 
   const components: Component[] = [];
-  for (const m of found.values()) {
+  const all = [...found.values()];
+  for (const m of all) {
     // A bare version found in a file named like its library: only the first one is the library's own.
     if (m.rule.fileName && components.some((c) => c.name === m.rule.name)) continue;
+    // `OpenSSH_9.2` beside `OpenSSH_9.2p1`: the shorter is a prefix of the other (a compatibility pattern).
+    if (all.some((o) => o.rule === m.rule && o.version.length > m.version.length && o.version.startsWith(m.version) && !/^\d/.test(o.version.slice(m.version.length)))) continue;
     const purl = purlOf('generic', { name: m.rule.name, version: m.version });
     components.push({
       purl, ecosystem: 'generic', name: m.rule.name, version: m.version, direct: true, scope: 'runtime',

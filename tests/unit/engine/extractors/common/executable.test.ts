@@ -46,6 +46,8 @@ describe('section tables', () => {
     expect(byName.get('.data')!.kind).toBe('data');
     expect(byName.get('.bss')).toMatchObject({ kind: 'bss', size: 0 });
     expect(byName.get('.dynstr')!.kind).toBe('other');
+    // The libraries it links dynamically, from DT_NEEDED.
+    expect(image!.needed).toEqual(['libc.so.6']);
   });
 
   it('PE: .rdata read-only, .data writable, the data directories', async () => {
@@ -64,6 +66,7 @@ describe('section tables', () => {
     const [image] = exe.images;
     expect(image!.format).toBe('macho');
     expect(image!.sections.map((s) => [s.name, s.kind])).toEqual(expect.arrayContaining([['__TEXT,__text', 'code'], ['__TEXT,__rodata', 'rodata'], ['__DATA,__data', 'data'], ['__DATA,__bss', 'bss']]));
+    expect(image!.needed).toEqual(['/usr/lib/libSystem.B.dylib']);
   });
 
   it('a universal binary: every architecture, its sections at their place in the file; a slice past the end is a problem', async () => {
