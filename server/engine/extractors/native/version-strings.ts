@@ -27,14 +27,32 @@ export function printable(text: string): string {
   return out.trim().slice(0, 200);
 }
 
-/** The version strings of the rules that apply to a file named `base`, in bytes read from `ranges`. */
-export function findVersionStrings(chunk: Buffer, start: number, rules: readonly VersionRule[], base: string, found: Map<string, Match>, counts: Map<VersionRule, number>): void {
+/**
+ * The needles of `rules`, each searched once: a needle that starts with NUL (a bare version
+ * delimited by the string before it) is searched without it and the byte before checked, since
+ * NUL bytes are everywhere in binary data and would stall the search on its first byte.
+ */
+export function needleTable(rules: readonly VersionRule[]): Array<{ bytes: Buffer; nul: boolean; rules: VersionRule[] }> {
+  const table = new Map<string, { bytes: Buffer; nul: boolean; rules: VersionRule[] }>();
   for (const rule of rules) {
     for (const needle of rule.needles) {
-      const bytes = Buffer.from(needle, 'latin1');
-      for (let i = chunk.indexOf(bytes); i >= 0; i = chunk.indexOf(bytes, i + 1)) {
-        if ((counts.get(rule) ?? 0) >= MAX_PER_RULE) break;
-        const window = chunk.toString('latin1', i, Math.min(chunk.length, i + MAX_MATCH));
+      const entry = table.get(needle) ?? { bytes: Buffer.from(needle.replace(/^\0/, ''), 'latin1'), nul: needle.startsWith('\0'), rules: [] };
+      entry.rules.push(rule);
+      table.set(needle, entry);
+    }
+  }
+  return [...table.values()];
+}
+
+/** Matches of the rules' patterns in one chunk (`start`: its file offset), at most MAX_PER_RULE distinct versions per rule. */
+export function findVersionStrings(chunk: Buffer, start: number, needles: ReturnType<typeof needleTable>, base: string, found: Map<string, Match>, counts: Map<VersionRule, number>): void {
+  for (const { bytes, nul, rules } of needles) {
+    for (let i = chunk.indexOf(bytes, nul ? 1 : 0); i >= 0; i = chunk.indexOf(bytes, i + 1)) {
+      if (nul && chunk[i - 1] !== 0) continue;
+      const at = nul ? i - 1 : i;
+      const window = chunk.toString('latin1', at, Math.min(chunk.length, at + MAX_MATCH));
+      for (const rule of rules) {
+        if ((counts.get(rule) ?? 0) >= MAX_PER_RULE) continue;
         rule.pattern.lastIndex = 0;
         const m = rule.pattern.exec(window);
         if (!m) continue;
@@ -42,7 +60,7 @@ export function findVersionStrings(chunk: Buffer, start: number, rules: readonly
         if (rule.accept && !rule.accept(version, base)) continue;
         const key = `${rule.name}\0${version}`;
         if (found.has(key)) continue;
-        found.set(key, { rule, version, text: printable(m[0]), offset: start + i + (m[0].length - m[0].replace(/^\0+/, '').length) });
+        found.set(key, { rule, version, text: printable(m[0]), offset: start + at + (m[0].length - m[0].replace(/^\0+/, '').length) });
         counts.set(rule, (counts.get(rule) ?? 0) + 1);
       }
     }
@@ -57,7 +75,8 @@ async function extractVersionStrings(file: InputFile, signal?: AbortSignal): Pro
   const rules = VERSION_RULES.filter((r) => (!r.fileName || r.fileName.test(base)) && !(r.library && linked.some((l) => r.library!.test(l))));
   const found = new Map<string, Match>();
   const counts = new Map<VersionRule, number>();
-  await forEachChunk(opened.src, dataRanges(opened), MAX_MATCH, (chunk, start) => findVersionStrings(chunk, start, rules, base, found, counts), signal);
+  const needles = needleTable(rules);
+  await forEachChunk(opened.src, dataRanges(opened), MAX_MATCH, (chunk, start) => findVersionStrings(chunk, start, needles, base, found, counts), signal);
 
   const components: Component[] = [];
   const all = [...found.values()];
