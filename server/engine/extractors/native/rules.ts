@@ -127,6 +127,20 @@ export const VERSION_RULES: readonly VersionRule[] = [
     pattern: /This is Libgcrypt (\d+\.\d+\.\d+)/y,
   },
   {
+    // LIBSSH2_SSH_DEFAULT_BANNER: "SSH-2.0-libssh2_1.10.0".
+    name: 'libssh2', label: 'libssh2', cpe: 'libssh2:libssh2',
+    library: /^libssh2/i,
+    needles: ['SSH-2.0-libssh2_'],
+    pattern: /SSH-2\.0-libssh2_(\d+\.\d+\.\d+)/y,
+  },
+  {
+    // KRB5_BRAND (patchlevel.h): "KRB5_BRAND: krb5-1.20.1-final 1.20.1 20221111".
+    name: 'kerberos', label: 'MIT Kerberos', cpe: 'mit:kerberos_5',
+    library: /^libkrb5\./i,
+    needles: ['KRB5_BRAND: krb5-'],
+    pattern: /KRB5_BRAND: krb5-(\d+\.\d+(?:\.\d+)?)/y,
+  },
+  {
     // SSH_VERSION: "OpenSSH_9.2p1" (the compatibility table's "OpenSSH_7.4*" patterns are not versions).
     name: 'openssh', label: 'OpenSSH', cpe: 'openbsd:openssh',
     needles: ['OpenSSH_'],
@@ -163,6 +177,30 @@ export const VERSION_RULES: readonly VersionRule[] = [
     needles: ['\u00001.'],
     pattern: /\0(1\.\d\.\d{1,2})\0/y,
     fileName: /^(ld-musl-[\w-]+\.so\.1|libc\.musl-[\w-]+\.so\.1)$/,
+  },
+  {
+    // event_get_version(): EVENT__VERSION "2.1.12-stable".
+    name: 'libevent', label: 'libevent', cpe: 'libevent_project:libevent',
+    library: /^libevent/i,
+    needles: ['\u00002.'],
+    pattern: /\0(2\.\d+\.\d+)-(?:stable|beta|alpha|rc)\0/y,
+    fileName: /^libevent(_core|_extra|_openssl|_pthreads)?(-\d+\.\d+)?\.(so(\.\d+)*|dylib)$/i,
+  },
+  {
+    // LZ4_versionString(): LZ4_VERSION_STRING "1.9.4".
+    name: 'lz4', label: 'LZ4', cpe: 'lz4_project:lz4',
+    library: /^liblz4/i,
+    needles: ['\u00001.'],
+    pattern: /\0(1\.\d+\.\d+)\0/y,
+    fileName: /^liblz4\.(so(\.\d+)*|\d+\.dylib|dylib)$/i,
+  },
+  {
+    // hb_version_string(): HB_VERSION_STRING "6.0.0".
+    name: 'harfbuzz', label: 'HarfBuzz', cpe: 'harfbuzz_project:harfbuzz',
+    library: /^libharfbuzz\./i,
+    needles: ['\u00001.', '\u00002.', '\u00003.', '\u00004.', '\u00005.', '\u00006.', '\u00007.', '\u00008.', '\u00009.'],
+    pattern: /\0(\d+\.\d+\.\d+)\0/y,
+    fileName: /^libharfbuzz\.(so(\.\d+)*|\d+\.dylib|dylib)$/i,
   },
   {
     // sqlite3_libversion(): SQLITE_VERSION "3.40.1", next to the source id.
