@@ -50,6 +50,7 @@ const MAX_MACHO_COMMANDS_SIZE = 4 << 20;
 const MAX_FAT_ARCHES = 32;
 const MAX_NAME_TABLE = 1 << 20;
 const MAX_DYNAMIC = 64 * 1024;
+const MAX_IMPORTS = 1024;
 
 const ELF = 0x7f454c46;
 const FAT = 0xcafebabe;
@@ -193,7 +194,28 @@ async function readPe(src: RandomAccess, problems: string[]): Promise<Executable
     const kind: SectionKind = chars & 0x20000000 ? 'code' : chars & 0x80 && !(chars & 0x40) ? 'bss' : chars & 0x40 ? (chars & 0x80000000 ? 'data' : 'rodata') : 'other';
     image.sections.push({ name, kind, vaddr: BigInt(va), ...bounded(name, rawAt, kind === 'bss' ? 0 : rawSize, src.size, problems) });
   }
+  image.needed = await readPeImports(src, image);
   return image;
+}
+
+/** The DLL names of the import directory (IMAGE_IMPORT_DESCRIPTOR, 20 bytes each, up to an all-zero one). */
+async function readPeImports(src: RandomAccess, image: ExecutableImage): Promise<string[]> {
+  const dir = image.directories?.[1];
+  if (!dir?.rva) return [];
+  const at = peOffsetOf(image, dir.rva, 20);
+  if (at === undefined) return [];
+  const table = await src.read(at, Math.min(MAX_IMPORTS * 20, Math.max(20, dir.size)));
+  const needed: string[] = [];
+  for (let o = 0; o + 20 <= table.length; o += 20) {
+    const nameRva = table.readUInt32LE(o + 12);
+    if (nameRva === 0) break;
+    const nameAt = peOffsetOf(image, nameRva, 1);
+    if (nameAt === undefined) continue;
+    const name = await src.read(nameAt, 256);
+    const end = name.indexOf(0);
+    needed.push(name.toString('latin1', 0, end < 0 ? undefined : end));
+  }
+  return needed;
 }
 
 async function readMachO(src: RandomAccess, base: number, problems: string[]): Promise<ExecutableImage | undefined> {

@@ -32,7 +32,7 @@ export const VERSION_RULES: readonly VersionRule[] = [
   {
     // OPENSSL_VERSION_TEXT: "OpenSSL 3.0.19 27 Jan 2026", "OpenSSL 1.1.1w  11 Sep 2023", "OpenSSL 1.0.2k-fips  26 Jan 2017".
     name: 'openssl', label: 'OpenSSL', cpe: 'openssl:openssl',
-    library: /^lib(crypto|ssl)([.-]\d|\.so|\.dylib|\.dll)/i,
+    library: /^(lib(crypto|ssl)([.-]\d|\.so|\.dylib|\.dll)|(lib|ssl)eay32\.dll)/i,
     needles: ['OpenSSL '],
     pattern: /OpenSSL (\d+\.\d+\.\d+[a-z]{0,2})(?:-[\w.]+)? {1,2}\d{1,2} [A-Z][a-z]{2} \d{4}/y,
   },

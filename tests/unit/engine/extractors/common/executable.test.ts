@@ -56,6 +56,7 @@ describe('section tables', () => {
     expect(image!.format).toBe('pe');
     expect(image!.sections.map((s) => [s.name, s.kind])).toEqual(expect.arrayContaining([['.text', 'code'], ['.rdata', 'rodata'], ['.data', 'data']]));
     expect(image!.directories).toHaveLength(16);
+    expect(image!.needed).toEqual(['kernel32.dll']);
     const rdata = image!.sections.find((s) => s.name === '.rdata')!;
     expect(peOffsetOf(image!, Number(rdata.vaddr) + 4, 4)).toBe(rdata.offset + 4);
     expect(peOffsetOf(image!, 0x7fff_0000, 4)).toBeUndefined();
