@@ -13,7 +13,10 @@ export interface VersionRule {
   label: string;
   /** CPE 2.3 vendor:product, for a matcher keyed by CPE. */
   cpe: string;
-  /** Literal bytes (latin1) that start a match. */
+  /**
+   * Literal bytes (latin1) that start a match. A leading NUL marks a string that starts there: the
+   * byte before must not continue a word or number (a NUL, the end of a table), and is not part of the match.
+   */
   needles: string[];
   /** Read at the needle (sticky, so it starts there); group 1 is the version. */
   pattern: RegExp;
@@ -82,21 +85,21 @@ export const VERSION_RULES: readonly VersionRule[] = [
     name: 'pcre2', label: 'PCRE2', cpe: 'pcre:pcre2',
     library: /^libpcre2-/i,
     needles: ['\u000010.'],
-    pattern: /\0(10\.\d{2})(?:-RC\d)? 20\d\d-\d\d-\d\d\0/y,
+    pattern: /(10\.\d{2})(?:-RC\d)? 20\d\d-\d\d-\d\d\0/y,
   },
   {
     // pcre_version(): "8.45 2021-06-15".
     name: 'pcre', label: 'PCRE', cpe: 'pcre:pcre',
     library: /^libpcre\./i,
     needles: ['\u00008.'],
-    pattern: /\0(8\.\d{2}) 20\d\d-\d\d-\d\d\0/y,
+    pattern: /(8\.\d{2}) 20\d\d-\d\d-\d\d\0/y,
   },
   {
     // BZ2_bzlibVersion(): "1.0.8, 13-Jul-2019".
     name: 'bzip2', label: 'bzip2', cpe: 'bzip:bzip2',
     library: /^libbz2/i,
     needles: ['\u00001.'],
-    pattern: /\0(1\.\d\.\d+), \d{1,2}-[A-Z][a-z]{2}-\d{4}\0/y,
+    pattern: /(1\.\d\.\d+), \d{1,2}-[A-Z][a-z]{2}-\d{4}\0/y,
   },
   {
     // "libjpeg-turbo version 2.1.5 (build 20230203)".
@@ -175,7 +178,7 @@ export const VERSION_RULES: readonly VersionRule[] = [
     // musl's dynamic loader: "musl libc (x86_64)\nVersion %s\n" with the version "1.2.4" in a string of its own.
     name: 'musl', label: 'musl', cpe: 'musl-libc:musl',
     needles: ['\u00001.'],
-    pattern: /\0(1\.\d\.\d{1,2})\0/y,
+    pattern: /(1\.\d\.\d{1,2})\0/y,
     fileName: /^(ld-musl-[\w-]+\.so\.1|libc\.musl-[\w-]+\.so\.1)$/,
   },
   {
@@ -183,7 +186,7 @@ export const VERSION_RULES: readonly VersionRule[] = [
     name: 'libevent', label: 'libevent', cpe: 'libevent_project:libevent',
     library: /^libevent/i,
     needles: ['\u00002.'],
-    pattern: /\0(2\.\d+\.\d+)-(?:stable|beta|alpha|rc)\0/y,
+    pattern: /(2\.\d+\.\d+)-(?:stable|beta|alpha|rc)\0/y,
     fileName: /^libevent(_core|_extra|_openssl|_pthreads)?(-\d+\.\d+)?\.(so(\.\d+)*|dylib)$/i,
   },
   {
@@ -191,7 +194,7 @@ export const VERSION_RULES: readonly VersionRule[] = [
     name: 'lz4', label: 'LZ4', cpe: 'lz4_project:lz4',
     library: /^liblz4/i,
     needles: ['\u00001.'],
-    pattern: /\0(1\.\d+\.\d+)\0/y,
+    pattern: /(1\.\d+\.\d+)\0/y,
     fileName: /^liblz4\.(so(\.\d+)*|\d+\.dylib|dylib)$/i,
   },
   {
@@ -199,7 +202,7 @@ export const VERSION_RULES: readonly VersionRule[] = [
     name: 'harfbuzz', label: 'HarfBuzz', cpe: 'harfbuzz_project:harfbuzz',
     library: /^libharfbuzz\./i,
     needles: ['\u00001.', '\u00002.', '\u00003.', '\u00004.', '\u00005.', '\u00006.', '\u00007.', '\u00008.', '\u00009.'],
-    pattern: /\0(\d+\.\d+\.\d+)\0/y,
+    pattern: /(\d+\.\d+\.\d+)\0/y,
     fileName: /^libharfbuzz\.(so(\.\d+)*|\d+\.dylib|dylib)$/i,
   },
   {
@@ -207,7 +210,7 @@ export const VERSION_RULES: readonly VersionRule[] = [
     name: 'sqlite', label: 'SQLite', cpe: 'sqlite:sqlite',
     library: /^libsqlite3/i,
     needles: ['\u00003.'],
-    pattern: /\0(3\.\d{1,2}\.\d{1,2})\0/y,
+    pattern: /(3\.\d{1,2}\.\d{1,2})\0/y,
     fileName: /^(libsqlite3\.so(\.\d+)*|libsqlite3(-\d+)?\.dylib|(lib)?sqlite3(-\d+)?\.dll|sqlite3(\.exe)?)$/i,
   },
   {
@@ -215,7 +218,7 @@ export const VERSION_RULES: readonly VersionRule[] = [
     name: 'xz', label: 'xz / liblzma', cpe: 'tukaani:xz',
     library: /^liblzma/i,
     needles: ['\u00005.'],
-    pattern: /\0(5\.\d\.\d{1,2}(?:alpha|beta)?)\0/y,
+    pattern: /(5\.\d\.\d{1,2}(?:alpha|beta)?)\0/y,
     fileName: /^(liblzma\.so(\.\d+)*|liblzma(\.\d+)?\.dylib|liblzma\.dll|xz(\.exe)?)$/i,
   },
   {
@@ -223,7 +226,7 @@ export const VERSION_RULES: readonly VersionRule[] = [
     name: 'python', label: 'Python', cpe: 'python:python',
     library: /^libpython/i,
     needles: ['\u00002.', '\u00003.'],
-    pattern: /\0([23]\.\d{1,2}\.\d{1,2})(?:[abc]|rc\d)?\0/y,
+    pattern: /([23]\.\d{1,2}\.\d{1,2})(?:[abc]|rc\d)?\0/y,
     fileName: /^(python[23]\.\d+m?|libpython[23]\.\d+m?\.so(\.\d+)*|libpython[23]\.\d+\.dylib|python[23]\d+\.dll)$/i,
     accept: (version, base) => {
       const m = /python([23])\.?(\d+)/i.exec(base);

@@ -27,10 +27,13 @@ export function printable(text: string): string {
   return out.trim().slice(0, 200);
 }
 
+/** Bytes that continue a word or a number: a string does not start after one. */
+const CONTINUES = new Set([...Buffer.from('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz._-+/', 'latin1')]);
+
 /**
- * The needles of `rules`, each searched once: a needle that starts with NUL (a bare version
- * delimited by the string before it) is searched without it and the byte before checked, since
- * NUL bytes are everywhere in binary data and would stall the search on its first byte.
+ * The needles of `rules`, each searched once: a needle that starts with NUL (a bare version that
+ * starts a string) is searched without it and the byte before checked not to continue a word or
+ * number, since NUL bytes are everywhere in binary data and would stall the search on its first byte.
  */
 export function needleTable(rules: readonly VersionRule[]): Array<{ bytes: Buffer; nul: boolean; rules: VersionRule[] }> {
   const table = new Map<string, { bytes: Buffer; nul: boolean; rules: VersionRule[] }>();
@@ -48,8 +51,8 @@ export function needleTable(rules: readonly VersionRule[]): Array<{ bytes: Buffe
 export function findVersionStrings(chunk: Buffer, start: number, needles: ReturnType<typeof needleTable>, base: string, found: Map<string, Match>, counts: Map<VersionRule, number>): void {
   for (const { bytes, nul, rules } of needles) {
     for (let i = chunk.indexOf(bytes, nul ? 1 : 0); i >= 0; i = chunk.indexOf(bytes, i + 1)) {
-      if (nul && chunk[i - 1] !== 0) continue;
-      const at = nul ? i - 1 : i;
+      if (nul && CONTINUES.has(chunk[i - 1]!)) continue;
+      const at = i;
       const window = chunk.toString('latin1', at, Math.min(chunk.length, at + MAX_MATCH));
       for (const rule of rules) {
         if ((counts.get(rule) ?? 0) >= MAX_PER_RULE) continue;
@@ -60,7 +63,7 @@ export function findVersionStrings(chunk: Buffer, start: number, needles: Return
         if (rule.accept && !rule.accept(version, base)) continue;
         const key = `${rule.name}\0${version}`;
         if (found.has(key)) continue;
-        found.set(key, { rule, version, text: printable(m[0]), offset: start + at + (m[0].length - m[0].replace(/^\0+/, '').length) });
+        found.set(key, { rule, version, text: printable(m[0]), offset: start + at });
         counts.set(rule, (counts.get(rule) ?? 0) + 1);
       }
     }

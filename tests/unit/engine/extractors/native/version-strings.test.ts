@@ -28,6 +28,7 @@ const DEBIAN: Array<[string, string, string, string]> = [
   [`${LIB}/libpng16.so.16`, 'libpng16-16', 'libpng', 'libpng'],
   [`${LIB}/libexpat.so.1`, 'libexpat1', 'expat', 'Expat'],
   [`${LIB}/libpcre2-8.so.0`, 'libpcre2-8-0', 'pcre2', 'PCRE2'],
+  [`${LIB}/libpcre.so.3`, 'libpcre3', 'pcre', 'PCRE'],
   [`${LIB}/libbz2.so.1.0`, 'libbz2-1.0', 'bzip2', 'bzip2'],
   [`${LIB}/liblzma.so.5`, 'liblzma5', 'xz', 'xz / liblzma'],
   [`${LIB}/libjpeg.so.62`, 'libjpeg62-turbo', 'libjpeg-turbo', 'libjpeg-turbo'],
