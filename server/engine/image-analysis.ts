@@ -20,7 +20,7 @@ import type { UnpackLimits } from './sources/limits.ts';
 import { treeContext } from './sources/tree.ts';
 
 /** Extractors whose file is one package's own executable or archive (its layer is the layer that wrote it). */
-const WHOLE_FILE_EXTRACTORS = new Set(['gobinary', 'jar']);
+const WHOLE_FILE_EXTRACTORS = new Set(['gobinary', 'jar', 'native', 'cargo-auditable', 'dotnet-assembly', 'nupkg']);
 
 export interface ImageInput {
   /** An image archive (docker save, OCI layout tar) or an OCI layout folder (a registry pull). */
