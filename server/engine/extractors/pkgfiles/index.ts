@@ -1,0 +1,10 @@
+// Package files as shipped: Debian .deb/.udeb and opkg .ipk, .rpm, Alpine .apk, Python wheels and
+// eggs, npm tarballs (what `npm pack` writes). Each file is one component, identified from the
+// metadata its package tool wrote, with evidence and CONFIDENCE.METADATA, in the registry of
+// server/engine/extractors/index.ts.
+import type { Extractor } from '../../model.ts';
+import { debFileExtractor } from './deb.ts';
+
+export { debFileExtractor, parseControl } from './deb.ts';
+
+export const extractors: Extractor[] = [debFileExtractor];
