@@ -4,7 +4,9 @@
 // server/engine/extractors/index.ts.
 import type { Extractor } from '../../model.ts';
 import { debFileExtractor } from './deb.ts';
+import { rpmFileExtractor } from './rpm.ts';
 
 export { debFileExtractor, parseControl } from './deb.ts';
+export { readRpmFile, rpmFileExtractor } from './rpm.ts';
 
-export const extractors: Extractor[] = [debFileExtractor];
+export const extractors: Extractor[] = [debFileExtractor, rpmFileExtractor];
