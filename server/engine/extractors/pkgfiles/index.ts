@@ -3,10 +3,12 @@
 // metadata its package tool wrote, with evidence and CONFIDENCE.METADATA, in the registry of
 // server/engine/extractors/index.ts.
 import type { Extractor } from '../../model.ts';
+import { apkFileExtractor } from './apk.ts';
 import { debFileExtractor } from './deb.ts';
 import { rpmFileExtractor } from './rpm.ts';
 
+export { apkFileExtractor, parsePkgInfo } from './apk.ts';
 export { debFileExtractor, parseControl } from './deb.ts';
 export { readRpmFile, rpmFileExtractor } from './rpm.ts';
 
-export const extractors: Extractor[] = [debFileExtractor, rpmFileExtractor];
+export const extractors: Extractor[] = [debFileExtractor, rpmFileExtractor, apkFileExtractor];
