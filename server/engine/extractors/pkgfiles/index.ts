@@ -6,9 +6,11 @@ import type { Extractor } from '../../model.ts';
 import { apkFileExtractor } from './apk.ts';
 import { debFileExtractor } from './deb.ts';
 import { rpmFileExtractor } from './rpm.ts';
+import { eggExtractor, wheelExtractor } from './wheel.ts';
 
 export { apkFileExtractor, parsePkgInfo } from './apk.ts';
 export { debFileExtractor, parseControl } from './deb.ts';
 export { readRpmFile, rpmFileExtractor } from './rpm.ts';
+export { eggExtractor, eggNameVersion, wheelExtractor, wheelNameVersion } from './wheel.ts';
 
-export const extractors: Extractor[] = [debFileExtractor, rpmFileExtractor, apkFileExtractor];
+export const extractors: Extractor[] = [debFileExtractor, rpmFileExtractor, apkFileExtractor, wheelExtractor, eggExtractor];
