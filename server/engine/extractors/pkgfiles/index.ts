@@ -5,12 +5,14 @@
 import type { Extractor } from '../../model.ts';
 import { apkFileExtractor } from './apk.ts';
 import { debFileExtractor } from './deb.ts';
+import { npmTarballExtractor } from './npm-tarball.ts';
 import { rpmFileExtractor } from './rpm.ts';
 import { eggExtractor, wheelExtractor } from './wheel.ts';
 
 export { apkFileExtractor, parsePkgInfo } from './apk.ts';
 export { debFileExtractor, parseControl } from './deb.ts';
+export { npmTarballExtractor } from './npm-tarball.ts';
 export { readRpmFile, rpmFileExtractor } from './rpm.ts';
 export { eggExtractor, eggNameVersion, wheelExtractor, wheelNameVersion } from './wheel.ts';
 
-export const extractors: Extractor[] = [debFileExtractor, rpmFileExtractor, apkFileExtractor, wheelExtractor, eggExtractor];
+export const extractors: Extractor[] = [debFileExtractor, rpmFileExtractor, apkFileExtractor, wheelExtractor, eggExtractor, npmTarballExtractor];
