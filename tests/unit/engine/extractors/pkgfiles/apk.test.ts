@@ -19,7 +19,7 @@ async function tarOf(entries: Array<[string, Buffer]>, cut: boolean): Promise<Bu
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   const done = new Promise<void>((resolve, reject) => {
-    pack.on('data', (c: Buffer) => chunks.push(c));
+    pack.on('data', (c: unknown) => chunks.push(c as Buffer));
     pack.on('end', () => resolve());
     pack.on('error', reject);
   });
