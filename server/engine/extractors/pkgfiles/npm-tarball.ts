@@ -5,8 +5,10 @@
 // read. The package is the component (name, version, licence); the dependencies it declares
 // (dependencies, optionalDependencies, peerDependencies — not devDependencies, which installing
 // the package does not install) are components of their own with the range as their constraint,
-// as the npm extractor reports a package.json without a lockfile. A .tgz that is not an npm
-// package (a source tarball without package.json, any other archive) is passed over silently.
+// as the npm extractor reports a package.json without a lockfile — unless the tarball bundles
+// them (bundleDependencies: `<top>/node_modules/**/package.json`, read on to the end then), when
+// they are the bundled packages with their exact versions. A .tgz that is not an npm package (a
+// source tarball without package.json, any other archive) is passed over silently.
 import type { Component, Extractor, InputFile, Target } from '../../model.ts';
 import { CONFIDENCE, ExtractError } from '../../model.ts';
 import { npmPurl } from '../../purl.ts';
@@ -26,6 +28,22 @@ const MAX_MANIFEST = 4 * 1024 * 1024;
 const EXACT = /^(?:=|v)?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$/;
 /** Protocols that point at code outside any registry. */
 const OWN_CODE = /^(?:workspace|file|link|portal):/;
+
+/** A bundled package's manifest, relative to the top folder: `node_modules/x/package.json`, `node_modules/@s/x/node_modules/y/package.json`. */
+const BUNDLED = /^(?:node_modules\/(?:@[^/]+\/)?[^/@][^/]*\/)+package\.json$/;
+/** Bundled package manifests kept at most. */
+const MAX_BUNDLED = 5_000;
+
+/** Whether a package.json bundles dependencies (`bundleDependencies` / `bundledDependencies`: a non-empty list, or true). */
+function declaresBundled(text: string): boolean {
+  try {
+    const pkg = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as Record<string, unknown>;
+    const value = pkg.bundleDependencies ?? pkg.bundledDependencies;
+    return value === true || (Array.isArray(value) && value.length > 0);
+  } catch {
+    return false;
+  }
+}
 
 const topOf = (name: string) => (name.includes('/') ? name.slice(0, name.indexOf('/')) : undefined);
 
@@ -55,6 +73,8 @@ export const npmTarballExtractor: Extractor = {
     let top: string | undefined;
     let single = true;
     let manifest: { name: string; text: string } | undefined;
+    let bundles = false;
+    const bundled: Array<{ name: string; text: string }> = [];
     const scanner = new TarScanner(
       (name) => {
         // Files at the root (macOS tar's `._package` AppleDouble entries) say nothing either way.
@@ -62,12 +82,16 @@ export const npmTarballExtractor: Extractor = {
         if (t === undefined) return false;
         if (top === undefined) top = t;
         else if (t !== top) single = false;
-        return name === `${t}/package.json`;
+        return name === `${t}/package.json` || (BUNDLED.test(name.slice(t.length + 1)) && bundled.length < MAX_BUNDLED);
       },
       (entry) => {
         if (entry.size > MAX_MANIFEST) return false;
-        manifest = { name: entry.name, text: entry.data.toString('utf8') };
-        return true;
+        const text = entry.data.toString('utf8');
+        if (entry.name !== `${top}/package.json`) { bundled.push({ name: entry.name, text }); return false; }
+        manifest = { name: entry.name, text };
+        // The packages it bundles are in the tarball too, before or after it: read on only then.
+        bundles = declaresBundled(text);
+        return !bundles;
       },
     );
     const npmPack = () => top === 'package';
@@ -129,12 +153,56 @@ export const npmTarballExtractor: Extractor = {
         confidence: CONFIDENCE.MANIFEST,
       });
     }
+    // Bundled packages: in the tarball with their exact versions. A declared dependency the
+    // tarball bundles is that package, not a range.
+    const inBundle = new Map<string, Component>();
+    const bundledDeps = new Map<string, Record<string, string>>();
+    for (const b of bundled) {
+      let bm: ReturnType<typeof manifestOf>;
+      try {
+        bm = manifestOf(JSON.parse(b.text.charCodeAt(0) === 0xfeff ? b.text.slice(1) : b.text));
+      } catch {
+        bm = undefined;
+      }
+      if (!bm?.name || !bm.version) continue;
+      const bp = npmPurl(bm.name, bm.version);
+      const where = `${file.path}!/${b.name}`;
+      const seen = inBundle.get(bm.name);
+      if (seen?.purl === bp) continue;
+      const c: Component = {
+        purl: bp, ecosystem: 'npm', name: bm.name, version: bm.version, direct: false, scope: 'runtime',
+        locations: [{ file: file.path }], licenses: bm.licenses, dependsOn: [],
+        evidence: [evidence(where, 'package.json', `"name": "${bm.name}", "version": "${bm.version}"`, keyOffset(b.text, 'name'))],
+        confidence: CONFIDENCE.METADATA,
+      };
+      // The shallowest copy of a name holds the name (what the package itself resolves); nested
+      // copies of other versions are components too.
+      const depth = (where: string) => where.split('node_modules/').length;
+      if (!seen) inBundle.set(bm.name, c);
+      else if (depth(where) < depth(seen.evidence![0]!.file)) { inBundle.set(`${bm.name}\0${seen.purl}`, seen); inBundle.set(bm.name, c); }
+      else inBundle.set(`${bm.name}\0${bp}`, c);
+      bundledDeps.set(bp, { ...bm.dependencies, ...bm.optionalDependencies });
+    }
+    for (const c of inBundle.values()) {
+      for (const name of Object.keys(bundledDeps.get(c.purl) ?? {})) {
+        const hit = inBundle.get(name);
+        if (hit && hit.purl !== c.purl && !c.dependsOn.includes(hit.purl)) c.dependsOn.push(hit.purl);
+      }
+    }
+    for (const [key, dep] of [...dependencies]) {
+      const hit = inBundle.get(dep.name);
+      if (!hit) continue;
+      dependencies.delete(key);
+      dependencies.set(hit.purl, hit);
+    }
+    const extra = [...inBundle.values()].filter((c) => !dependencies.has(c.purl));
+
     const component: Component = {
       purl, ecosystem: 'npm', name: m.name, version: m.version, direct: true, scope: 'runtime',
       locations: [{ file: file.path }], licenses: m.licenses, dependsOn: [...dependencies.keys()],
       evidence: [evidence(inside, 'package.json', `"name": "${m.name}", "version": "${m.version}"`, keyOffset(manifest.text, 'name'))],
       confidence: CONFIDENCE.METADATA,
     };
-    return [{ file: file.path, type: 'npm-tarball', ecosystem: 'npm', project: null, roots: [purl], components: [component, ...dependencies.values()] }];
+    return [{ file: file.path, type: 'npm-tarball', ecosystem: 'npm', project: null, roots: [purl], components: [component, ...dependencies.values(), ...extra] }];
   },
 };

@@ -84,6 +84,27 @@ describe('npm tarballs', () => {
     expect(JSON.parse(manifestOf('types-ms-0.7.34.tgz', 'ms/package.json')).version).toBe('0.7.34');
   });
 
+  it('bundled dependencies are the packages in the tarball, with their exact versions (npm pack of a package bundling debug)', async () => {
+    const dir = mkdtempSync(path.join(work, 'bundle-'));
+    for (const [name, tgz] of [['debug', 'debug-4.3.4.tgz'], ['ms', 'ms-2.1.2.tgz']]) {
+      mkdirSync(path.join(dir, 'node_modules', name!), { recursive: true });
+      execFileSync('tar', ['-xzf', path.join(FIXTURES, tgz!), '--strip-components=1', '-C', path.join(dir, 'node_modules', name!)]);
+    }
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'bundler-demo', version: '1.0.0', license: 'ISC', dependencies: { debug: '^4.3.4', chalk: '^4.1.2' }, bundleDependencies: ['debug'] }));
+    writeFileSync(path.join(dir, 'index.js'), 'module.exports = 1;\n');
+    const packed = execFileSync('npm', ['pack', '--silent', '--offline'], { cwd: dir, encoding: 'utf8' }).trim().split('\n').pop()!;
+    const result = await scan({ 'bundler-demo-1.0.0.tgz': readFileSync(path.join(dir, packed)) });
+    expect(result.problems).toEqual([]);
+    const byPurl = Object.fromEntries(result.targets[0]!.components.map((c) => [c.purl, c]));
+    expect(Object.keys(byPurl).sort()).toEqual(['pkg:npm/bundler-demo@1.0.0', 'pkg:npm/chalk', 'pkg:npm/debug@4.3.4', 'pkg:npm/ms@2.1.2']);
+    expect(byPurl['pkg:npm/bundler-demo@1.0.0']!.dependsOn.sort()).toEqual(['pkg:npm/chalk', 'pkg:npm/debug@4.3.4']);
+    expect(byPurl['pkg:npm/chalk']!.constraint).toBe('^4.1.2');
+    const debug = byPurl['pkg:npm/debug@4.3.4']!;
+    expect([debug.licenses, debug.dependsOn, debug.constraint, debug.confidence]).toEqual([['MIT'], ['pkg:npm/ms@2.1.2'], undefined, CONFIDENCE.METADATA]);
+    expect(debug.evidence![0]!.file).toBe('bundler-demo-1.0.0.tgz!/package/node_modules/debug/package.json');
+    expect(byPurl['pkg:npm/ms@2.1.2']!.licenses).toEqual(['MIT']);
+  });
+
   it('passes over tarballs that are no npm package', async () => {
     const result = await scan({
       'src-1.0.tar.gz': tgzOf({ 'src-1.0/README': 'hello\n', 'src-1.0/main.c': 'int main(){}\n' }),
