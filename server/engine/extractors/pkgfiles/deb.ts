@@ -71,7 +71,7 @@ async function arMembers(file: string, src: RandomAccess): Promise<Members> {
   const members = await listAr(src);
   const control = members.find((m) => /^control\.tar(?:\.\w+)?$/.test(m.name));
   const data = members.find((m) => /^data\.tar(?:\.\w+)?$/.test(m.name));
-  if (!members.some((m) => m.name === 'debian-binary')) throw new ExtractError(`${file} 不是 Debian 软件包：ar 归档中没有 debian-binary`);
+  if (!members.some((m) => m.name === 'debian-binary')) throw new ExtractError(`${file} 无效：ar 归档中没有 debian-binary`);
   if (!control) throw new ExtractError(`${file} 中没有 control.tar 成员`);
   if (control.size > MAX_CONTROL_MEMBER) throw new ExtractError(`${file} 的 ${control.name} 有 ${control.size} 字节，超过控制数据上限`);
   const window = (offset: number, size: number): RandomAccess => ({
@@ -137,13 +137,14 @@ function debPurl(control: DebControl, ipk: boolean): string {
   }, null);
 }
 
+/** `file` names the package in messages (`Debian 软件包 pool/x.deb`). */
 async function readPackage(file: string, src: RandomAccess): Promise<{ members: Members; control: DebControl; at: { name: string; offset: number } }> {
   const head = await src.read(0, 8);
   let members: Members;
   try {
     if (isAr(head)) members = await arMembers(file, src);
     else if (head[0] === 0x1f && head[1] === 0x8b && /\.ipk$/i.test(file)) members = await tarIpkMembers(file, src);
-    else throw new ExtractError(`${file} 不是 Debian/opkg 软件包（既不是 ar 归档，也不是 gzip 压缩的 tar）`);
+    else throw new ExtractError(`${file} 不是有效的软件包（既不是 ar 归档，也不是 gzip 压缩的 tar）`);
     const read = await readControl(file, members);
     let control: DebControl;
     try {
@@ -166,11 +167,12 @@ export const debFileExtractor: Extractor = {
   matches: (p) => DEB_FILE.test(p),
   async extract(file: InputFile): Promise<Target[]> {
     const src = await fileAccess(file);
-    if (src.size === 0) throw new ExtractError(`${file.path} 是空文件`);
     const ipk = /\.ipk$/i.test(file.path);
-    const { members, control, at } = await readPackage(file.path, src);
+    const label = `${ipk ? 'opkg' : 'Debian'} 软件包 ${file.path}`;
+    if (src.size === 0) throw new ExtractError(`${label} 是空文件`);
+    const { members, control, at } = await readPackage(label, src);
     const purl = debPurl(control, ipk);
-    const copyright = await readCopyright(file.path, members, control.name);
+    const copyright = await readCopyright(label, members, control.name);
 
     const versionAt = lineOffset(control.text, /^Package:.*$/im);
     const component: Component = {

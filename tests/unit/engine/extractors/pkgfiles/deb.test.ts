@@ -111,10 +111,10 @@ describe('deb package files', () => {
     expect(result.targets.map((t) => t.file)).toEqual([`ok/${WEBENC}`]);
     const byFile = Object.fromEntries(result.problems.map((p) => [p.file, p.message]));
     expect(Object.keys(byFile).sort()).toEqual(['cut-in-control.deb', 'cut.deb', 'empty.deb', 'text.deb']);
-    expect(byFile['cut.deb']).toMatch(/cut\.deb 已损坏：.*截断/);
+    expect(byFile['cut.deb']).toMatch(/^Debian 软件包 cut\.deb 已损坏：成员 control\.tar\.xz 声明 \d+ 字节，超出文件末尾（文件被截断）$/);
     expect(byFile['cut-in-control.deb']).toMatch(/已损坏|截断/);
-    expect(byFile['empty.deb']).toBe('empty.deb 是空文件');
-    expect(byFile['text.deb']).toContain('不是 Debian/opkg 软件包');
+    expect(byFile['empty.deb']).toBe('Debian 软件包 empty.deb 是空文件');
+    expect(byFile['text.deb']).toBe('Debian 软件包 text.deb 不是有效的软件包（既不是 ar 归档，也不是 gzip 压缩的 tar）');
     for (const message of Object.values(byFile)) expect(message).toMatch(/[\u4e00-\u9fff]/);
   });
 
@@ -131,6 +131,6 @@ describe('deb package files', () => {
     const result = await scan({ 'bomb.deb': readFileSync(path.join(dir, 'bomb.deb')), [WEBENC]: fixture(WEBENC) });
     expect(result.targets.map((t) => t.file)).toEqual([WEBENC]);
     expect(result.problems).toHaveLength(1);
-    expect(result.problems[0]!.message).toMatch(/bomb\.deb 的 control\.tar\.gz .*疑似压缩炸弹/);
+    expect(result.problems[0]!.message).toMatch(/^Debian 软件包 bomb\.deb 的 control\.tar\.gz .*疑似压缩炸弹/);
   });
 });
