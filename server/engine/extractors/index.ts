@@ -20,6 +20,7 @@ import { extractors as native } from './native/index.ts';
 import { extractors as npm } from './npm/index.ts';
 import { extractors as nuget } from './nuget/index.ts';
 import { extractors as os } from './os/index.ts';
+import { extractors as pkgfiles } from './pkgfiles/index.ts';
 import { extractors as pnpm } from './pnpm/index.ts';
 import { extractors as pub } from './pub/index.ts';
 import { extractors as python } from './python/index.ts';
@@ -34,7 +35,7 @@ export const extractorFamilies = {
   bun, cargo, cocoapods, composer, conan, conda, excel, golang, gradle, hex, maven,
   npm, nuget, os, pnpm, pub, python, ruby, sbom, swift, yarn,
   cpan, cran, githubactions, hackage, julia, terraform,
-  native,
+  native, pkgfiles,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();
