@@ -15,6 +15,7 @@ import { extractors as gradle } from './gradle/index.ts';
 import { extractors as hackage } from './hackage/index.ts';
 import { extractors as hex } from './hex/index.ts';
 import { extractors as julia } from './julia/index.ts';
+import { extractors as luarocks } from './luarocks/index.ts';
 import { extractors as maven } from './maven/index.ts';
 import { extractors as npm } from './npm/index.ts';
 import { extractors as nuget } from './nuget/index.ts';
@@ -33,6 +34,7 @@ export const extractorFamilies = {
   bun, cargo, cocoapods, composer, conan, conda, excel, golang, gradle, hex, maven,
   npm, nuget, os, pnpm, pub, python, ruby, sbom, swift, yarn,
   cpan, cran, githubactions, hackage, julia, terraform,
+  luarocks,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();

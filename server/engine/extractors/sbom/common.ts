@@ -6,7 +6,7 @@ import { purlOf } from '../../purl.ts';
 
 const ECOSYSTEMS: ReadonlySet<string> = new Set<Ecosystem>([
   'npm', 'maven', 'pypi', 'golang', 'cargo', 'gem', 'composer', 'nuget', 'cocoapods',
-  'swift', 'pub', 'hex', 'conan', 'conda', 'julia', 'terraform', 'githubactions', 'hackage', 'cran', 'cpan', 'deb', 'apk', 'rpm', 'alpm', 'generic',
+  'swift', 'pub', 'hex', 'conan', 'conda', 'julia', 'terraform', 'githubactions', 'hackage', 'cran', 'cpan', 'luarocks', 'opam', 'nix', 'brew', 'pear', 'pecl', 'wordpress', 'bazel', 'deb', 'apk', 'rpm', 'alpm', 'generic',
 ]);
 
 /** Decodes bytes by their BOM (UTF-8, UTF-16 LE/BE); without a BOM, UTF-16 is recognised by NUL bytes. */
