@@ -14,6 +14,7 @@ import { extractors as golang } from './golang/index.ts';
 import { extractors as gradle } from './gradle/index.ts';
 import { extractors as hackage } from './hackage/index.ts';
 import { extractors as hex } from './hex/index.ts';
+import { extractors as jenkins } from './jenkins/index.ts';
 import { extractors as julia } from './julia/index.ts';
 import { extractors as luarocks } from './luarocks/index.ts';
 import { extractors as maven } from './maven/index.ts';
@@ -35,6 +36,7 @@ export const extractorFamilies = {
   npm, nuget, os, pnpm, pub, python, ruby, sbom, swift, yarn,
   cpan, cran, githubactions, hackage, julia, terraform,
   luarocks,
+  jenkins,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();
