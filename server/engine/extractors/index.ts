@@ -1,5 +1,6 @@
 // Every extractor the scan offers files to. Each ecosystem folder exports its own list.
 import type { Extractor } from '../model.ts';
+import { extractors as bazel } from './bazel/index.ts';
 import { extractors as bun } from './bun/index.ts';
 import { extractors as cargo } from './cargo/index.ts';
 import { extractors as cocoapods } from './cocoapods/index.ts';
@@ -37,6 +38,7 @@ export const extractorFamilies = {
   cpan, cran, githubactions, hackage, julia, terraform,
   luarocks,
   jenkins,
+  bazel,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();
