@@ -21,6 +21,7 @@ import { extractors as luarocks } from './luarocks/index.ts';
 import { extractors as maven } from './maven/index.ts';
 import { extractors as npm } from './npm/index.ts';
 import { extractors as nuget } from './nuget/index.ts';
+import { extractors as opam } from './opam/index.ts';
 import { extractors as os } from './os/index.ts';
 import { extractors as pnpm } from './pnpm/index.ts';
 import { extractors as pub } from './pub/index.ts';
@@ -39,6 +40,7 @@ export const extractorFamilies = {
   luarocks,
   jenkins,
   bazel,
+  opam,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();
