@@ -19,6 +19,7 @@ import { extractors as jenkins } from './jenkins/index.ts';
 import { extractors as julia } from './julia/index.ts';
 import { extractors as luarocks } from './luarocks/index.ts';
 import { extractors as maven } from './maven/index.ts';
+import { extractors as nix } from './nix/index.ts';
 import { extractors as npm } from './npm/index.ts';
 import { extractors as nuget } from './nuget/index.ts';
 import { extractors as opam } from './opam/index.ts';
@@ -41,6 +42,7 @@ export const extractorFamilies = {
   jenkins,
   bazel,
   opam,
+  nix,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();
