@@ -1,6 +1,7 @@
 // Every extractor the scan offers files to. Each ecosystem folder exports its own list.
 import type { Extractor } from '../model.ts';
 import { extractors as bazel } from './bazel/index.ts';
+import { extractors as brew } from './brew/index.ts';
 import { extractors as bun } from './bun/index.ts';
 import { extractors as cargo } from './cargo/index.ts';
 import { extractors as cocoapods } from './cocoapods/index.ts';
@@ -43,6 +44,7 @@ export const extractorFamilies = {
   bazel,
   opam,
   nix,
+  brew,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();
