@@ -25,6 +25,7 @@ import { extractors as npm } from './npm/index.ts';
 import { extractors as nuget } from './nuget/index.ts';
 import { extractors as opam } from './opam/index.ts';
 import { extractors as os } from './os/index.ts';
+import { extractors as pear } from './pear/index.ts';
 import { extractors as pnpm } from './pnpm/index.ts';
 import { extractors as pub } from './pub/index.ts';
 import { extractors as python } from './python/index.ts';
@@ -45,6 +46,7 @@ export const extractorFamilies = {
   opam,
   nix,
   brew,
+  pear,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();
