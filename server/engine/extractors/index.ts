@@ -33,6 +33,7 @@ import { extractors as ruby } from './ruby/index.ts';
 import { extractors as sbom } from './sbom/index.ts';
 import { extractors as swift } from './swift/index.ts';
 import { extractors as terraform } from './terraform/index.ts';
+import { extractors as wordpress } from './wordpress/index.ts';
 import { extractors as yarn } from './yarn/index.ts';
 
 /** Each ecosystem's or format's own extractors, by folder name. */
@@ -47,6 +48,7 @@ export const extractorFamilies = {
   nix,
   brew,
   pear,
+  wordpress,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();
