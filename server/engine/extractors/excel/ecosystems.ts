@@ -39,7 +39,7 @@ export const ECOSYSTEMS: readonly EcosystemEntry[] = [
   { type: 'brew', label: 'Homebrew', aliases: ['brew', 'homebrew'] },
   { type: 'pear', label: 'PHP / PEAR', aliases: ['pear'] },
   { type: 'pecl', label: 'PHP / PECL', aliases: ['pecl'] },
-  { type: 'wordpress', label: 'WordPress 插件', aliases: ['wordpress', 'wp', 'wordpressplugin', 'wordpress插件'] },
+  { type: 'wordpress', namespace: 'plugin', label: 'WordPress 插件', aliases: ['wordpress', 'wp', 'wordpressplugin', 'wordpress插件'] },
   { type: 'bazel', label: 'Bazel 模块', aliases: ['bazel', 'bzlmod', 'bcr'] },
   { type: 'deb', namespace: 'debian', label: 'Debian（deb）', aliases: ['deb', 'debian', 'dpkg', 'apt'] },
   { type: 'deb', namespace: 'ubuntu', label: 'Ubuntu', aliases: ['ubuntu'] },

@@ -4,6 +4,8 @@ import { allExtractors } from '../../../../server/engine/extractors/index.ts';
 import { extractors } from '../../../../server/engine/extractors/wordpress/index.ts';
 import { headerField, pluginTarget } from '../../../../server/engine/extractors/wordpress/plugins.ts';
 import { scanTree } from '../../../../server/engine/scan.ts';
+import { normalizePurl } from '../../../../server/engine/extractors/sbom/common.ts';
+import { lookupEcosystem } from '../../../../server/engine/extractors/excel/ecosystems.ts';
 import { expectClaims } from './extractor.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../fixtures/public/lockfiles/wordpress');
@@ -36,5 +38,10 @@ describe('WordPress plugins', () => {
     expect(hello.components[0]!.purl).toBe('pkg:wordpress/plugin/hello@1.7.2');
     expect(headerField(' * Version: 2.0 */', 'Version')).toBe('2.0');
     expect(pluginTarget('<?php echo 1;', 'wp-content/plugins/x/x.php')).toBeNull();
+  });
+
+  it('an SBOM or a component list naming a plugin gives the same component', () => {
+    expect(normalizePurl('pkg:wordpress/plugin/akismet@5.0.2')).toMatchObject({ ecosystem: 'wordpress', name: 'akismet', version: '5.0.2' });
+    expect(lookupEcosystem('WordPress')).toMatchObject({ type: 'wordpress', namespace: 'plugin' });
   });
 });
