@@ -12,8 +12,9 @@ import type { Component, ExtractContext, Extractor, InputFile, Target } from '..
 import { CONFIDENCE } from '../../model.ts';
 import { purlOf } from '../../purl.ts';
 
+/** A file in (or an entry of) a nix/store folder; the entry's name is checked when the store is listed. */
+const STORE_ENTRY = /^(.*?(?:^|\/)nix\/store)\/([^/]+-[^/]+)(?:\/|$)/;
 /** Nix's base-32 alphabet (no e, o, u, t): store hashes are 32 of these. */
-const STORE_ENTRY = /^(.*?(?:^|\/)nix\/store)\/([0-9abcdfghijklmnpqrsvwxyz]{32}-[^/]+)(?:\/|$)/;
 const ENTRY_NAME = /^([0-9abcdfghijklmnpqrsvwxyz]{32})-(.+)$/;
 /** Build inputs kept in the store as files: derivations, source archives, patches, scripts. */
 const NOT_A_PACKAGE = /\.(?:drv|tar|tar\.\w+|tgz|tbz2?|txz|zip|gem|crate|whl|jar|patch|diff|sh|bash|nix|lock|json|toml|ya?ml|cabal|el|pl|py|c|h|patch\.gz)$/i;

@@ -30,10 +30,12 @@ const temp = mkdtempSync(path.join(os.tmpdir(), 'cairn-nix-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
 describe('Nix store', () => {
-  it('claims files under nix/store/<hash>-<name> only', () => {
+  it('claims files under nix/store/<entry>', () => {
     expectClaims(extractor, ['nix/store/h0cnbmfcn93xm5dg2x27ixhag1cwndga-glibc-2.34-210-bin/lib/glibc.so', 'img/nix/store/5av396z8xa13jg89g9jws145c0k26k2x-glibc-2.34-210.drv'], [
-      'nix/store/not-a-hash-glibc-2.34/lib/x.so', 'nix/var/nix/db/db.sqlite', 'mynix/store/h0cnbmfcn93xm5dg2x27ixhag1cwndga-x-1.0/a',
+      'nix/store/lib/x.so', 'nix/var/nix/db/db.sqlite', 'mynix/store/h0cnbmfcn93xm5dg2x27ixhag1cwndga-x-1.0/a',
     ]);
+    // An entry without a store hash is no package (the listing decides).
+    expect(parseStorePath('not-a-hash-glibc-2.34')).toBeNull();
   });
 
   it('scans syft\'s fixture: the glibc bin output, one target for the store', async () => {
