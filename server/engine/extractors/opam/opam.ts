@@ -102,8 +102,12 @@ export const opamExtractor: Extractor = {
     return (base.endsWith('.opam') && base !== '.opam') || (base.endsWith('.opam.locked') && base !== '.opam.locked') || base === 'opam';
   },
   async extract(file: InputFile, ctx: ExtractContext) {
+    if (baseName(file.path) === 'opam') {
+      // An `opam` that is no opam file (the opam executable in an image, a script) is not read whole.
+      const head = Buffer.from(file.readAt ? await file.readAt(0, 2048) : (await file.read()).subarray(0, 2048)).toString('utf8');
+      if (!/^\s*(?:#.*\n\s*)*[a-z-]+\s*:/.test(head)) return [];
+    }
     const text = await file.text();
-    if (baseName(file.path) === 'opam' && !/^\s*(?:#.*\n\s*)*[a-z-]+\s*:/m.test(text.slice(0, 2048))) return []; // an `opam` that is not an opam file (a binary, a folder's script)
     const declared = file.path.endsWith('.opam.locked') ? await declaredOf(file.path, ctx) : undefined;
     return [parseOpam(text, file.path, declared)];
   },
