@@ -22,6 +22,7 @@ export const OSV_LANGUAGE_PURL_TYPE: Readonly<Record<string, string>> = {
   conancenter: 'conan',
   cocoapods: 'cocoapods',
   julia: 'julia',
+  opam: 'opam',
   'github actions': 'githubactions',
 };
 

@@ -73,7 +73,7 @@ const ARCHIVES = ['.zip', '.jar', '.war', '.tar', '.tar.gz', '.tgz', '.tar.bz2',
 /** Manifests and lockfiles the engine reads, by extension (names like go.mod end in .mod). */
 const FEATURE_FILES = ['.json', '.lock', '.xml', '.txt', '.toml', '.mod', '.sum', '.gradle', '.kts', '.yaml', '.yml', '.csproj', '.config', '.cfg', '.gemspec', '.podspec'];
 const BINARIES = ['.jar', '.war', '.ear', '.zip', '.apk', '.aar', '.whl', '.nupkg', '.gem', '.tgz', '.egg', '.exe', '.dll', '.so', '.deb', '.rpm'];
-const SBOMS = ['.json', '.xml', '.spdx', '.spdx.json', '.yaml', '.yml', '.rdf', '.tv'];
+const SBOMS = ['.json', '.xml', '.spdx', '.spdx.json', '.yaml', '.yml', '.rdf', '.tv', '.jsonld', '.textproto', '.txtpb', '.pb', '.ttl'];
 const SHEETS = ['.xlsx', '.xls', '.csv'];
 const IMAGE_ARCHIVES = ['.tar', '.tar.gz', '.tgz'];
 

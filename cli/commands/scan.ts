@@ -3,7 +3,7 @@
 // OCI layout folder or tar, told by content) is analysed as an image, each component with its
 // layer; `cairn scan --image <reference>` pulls one from a registry into a private temp folder
 // first. The engine is loaded when a scan runs, not for `cairn scan --help`.
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -51,7 +51,7 @@ async function readProcessStdin(): Promise<string> {
 const defaultIo: ScanIo = { readStdin: readProcessStdin, progress: (line) => console.error(line) };
 
 /** Files that are an inventory by themselves: Excel/CSV component lists and SBOMs. */
-const SINGLE_FILE = /\.(xlsx|xlsm|xls|csv|json|xml|spdx|ya?ml|rdf|tv|jsonl)$/i;
+const SINGLE_FILE = /\.(xlsx|xlsm|xls|csv|json|xml|spdx|ya?ml|rdf|tv|jsonl|jsonld|textproto|txtpb|ttl|swidtag)$|\.(?:cdx|bom)\.(?:pb|bin|protobuf)$/i;
 
 async function importFile(file: string): Promise<ScanResult> {
   const { ExtractError, loadComponentLists, loadSbom } = await engine();
@@ -65,8 +65,8 @@ async function importFile(file: string): Promise<ScanResult> {
       for (const r of imported.rejected) console.error(r.reason);
       target = imported.target;
     } else {
-      const { importSbom } = await loadSbom();
-      target = await importSbom(await readFile(file, 'utf8'), name);
+      const { importSbomFile } = await loadSbom();
+      target = await importSbomFile(await readFile(file), name);
     }
   } catch (error) {
     throw error instanceof ExtractError ? new UsageError(error.message) : error;
@@ -100,12 +100,32 @@ async function scanFeatureInput(file: string): Promise<{ result: ScanResult; ima
   }
 }
 
+/** Whether a file that is no archive is an SBOM, read or not (its first 4 MiB decide). */
+async function isSbomFile(file: string): Promise<boolean> {
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) return false;
+  const { loadSbom } = await engine();
+  const { describeSbomFile } = await loadSbom();
+  const handle = await open(file, 'r');
+  try {
+    const bytes = Buffer.alloc(Math.min(info.size, 4 * 1024 * 1024));
+    await handle.read(bytes, 0, bytes.length, 0);
+    return describeSbomFile(bytes, path.basename(file)) !== null;
+  } finally {
+    await handle.close();
+  }
+}
+
 /** A directory is scanned in place; an archive is unpacked (with limits) into a temp folder. */
 async function scanInput(given: string): Promise<ScanResult> {
   const { loadExtractors, openInput, scanTree, UnpackError } = await engine();
-  const input = await openInput(given).catch((error: unknown) => {
-    throw error instanceof UnpackError ? new UsageError(error.message) : error;
+  const input = await openInput(given).catch(async (error: unknown) => {
+    if (!(error instanceof UnpackError)) throw error;
+    // An SBOM under another name (or in a serialisation Cairn does not read) is named as such, not as no archive.
+    if (error.code === 'not-archive' && (await isSbomFile(given))) return null;
+    throw new UsageError(error.message);
   });
+  if (!input) return importFile(given);
   try {
     const { allExtractors } = await loadExtractors();
     const result = await scanTree(input.root, { extractors: allExtractors });

@@ -64,7 +64,7 @@ export const importFiles = defineCall({
  */
 export const OSV_MIRROR_ECOSYSTEMS = [
   'npm', 'Maven', 'PyPI', 'Go', 'crates.io', 'RubyGems', 'Packagist', 'NuGet', 'Pub', 'Hex', 'SwiftURL',
-  'CRAN', 'Bioconductor', 'Hackage', 'GHC', 'ConanCenter', 'Julia', 'GitHub Actions', 'Linux', 'Android', 'OSS-Fuzz',
+  'CRAN', 'Bioconductor', 'Hackage', 'GHC', 'ConanCenter', 'Julia', 'opam', 'GitHub Actions', 'Linux', 'Android', 'OSS-Fuzz',
   'Debian', 'Ubuntu', 'Alpine', 'Red Hat', 'Rocky Linux', 'AlmaLinux', 'SUSE', 'openSUSE', 'openEuler', 'Wolfi', 'Chainguard',
 ] as const;
 

@@ -84,7 +84,6 @@ export interface AnalyseResult {
 export const MAX_TEXT_BYTES = 4 * 1024 * 1024;
 /** Distinct texts whose findings are remembered (name and SHA-1 of the bytes); beyond, the memory starts again. */
 const MAX_EXAMINED = 20_000;
-const SBOM_NAME = /\.(json|xml|spdx|ya?ml|rdf|tv|jsonl)$/i;
 const EXCEL_NAME = /\.(xlsx|xlsm|xls|csv)$/i;
 
 export async function analyse(request: AnalyseRequest, onProgress: (p: AnalyseProgress) => void, signal: AbortSignal): Promise<AnalyseResult> {
@@ -245,6 +244,9 @@ async function prepareTree(request: AnalyseRequest, onProgress: (p: AnalyseProgr
     return { root, files: unpacked.files, problems: unpacked.problems };
   }
   if (request.kind === 'source') {
+    const { describeSbomAt, sbomNotArchiveMessage } = await import('./extractors/sbom/index.ts');
+    const sbom = await describeSbomAt(request.file, request.fileName);
+    if (sbom) throw new UnpackError('not-archive', sbomNotArchiveMessage(request.fileName, sbom));
     throw new UnpackError('not-archive', `上传的文件 ${request.fileName} 不是可识别的压缩包（支持 zip、jar、war、tar、tar.gz、tar.bz2、tar.xz、7z）`);
   }
   // A feature file or a single binary artifact is analysed as a folder holding just that file.
@@ -264,9 +266,9 @@ async function importList(request: AnalyseRequest, started: number): Promise<Ana
     for (const r of imported.rejected) problems.push({ file: request.fileName, message: r.reason });
     target = imported.target;
   } else {
-    if (!SBOM_NAME.test(request.fileName)) throw new ExtractError(`SBOM 文件 ${request.fileName} 的格式无法识别（支持 CycloneDX 与 SPDX 的 JSON、XML、YAML、tag-value 文件）`);
-    const { importSbom } = await import('./extractors/sbom/index.ts');
-    target = await importSbom(await readFile(request.file, 'utf8'), request.fileName);
+    // The content decides (a .textproto, a .jsonld, a binary .pb is named by what it is).
+    const { importSbomFile } = await import('./extractors/sbom/index.ts');
+    target = await importSbomFile(await readFile(request.file), request.fileName);
   }
   const scan: ScanResult = { root: request.fileName, targets: [target], problems, stats: { files: 1, bytes: size, ms: 0 } };
   return finish(scan, [{ path: request.fileName, size }], [], started, null, '');

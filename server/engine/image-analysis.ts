@@ -19,8 +19,11 @@ import { unpackImage, type ImageInfo, type SquashedImage } from './sources/image
 import type { UnpackLimits } from './sources/limits.ts';
 import { treeContext } from './sources/tree.ts';
 
-/** Extractors whose file is one package's own executable or archive (its layer is the layer that wrote it). */
-const WHOLE_FILE_EXTRACTORS = new Set(['gobinary', 'jar', 'native', 'cargo-auditable', 'dotnet-assembly', 'nupkg']);
+/**
+ * Extractors whose file is one package's own executable or archive (its layer is the layer that wrote
+ * it), or, for the Nix store, any file of a store entry, which only leads to the store's listing.
+ */
+const WHOLE_FILE_EXTRACTORS = new Set(['gobinary', 'jar', 'native', 'cargo-auditable', 'dotnet-assembly', 'nupkg', 'deb-file', 'rpm-file', 'apk-file', 'wheel', 'egg', 'npm-tarball', 'nix-store']);
 
 export interface ImageInput {
   /** An image archive (docker save, OCI layout tar) or an OCI layout folder (a registry pull). */

@@ -178,6 +178,13 @@ export async function isFeatureFile(...args: Parameters<typeof import('./feature
 /** The SBOM importer (CycloneDX, SPDX, in-toto): importSbom, validateCycloneDx, decodeText, normalizePurl, sbomExtractor, … */
 export const loadSbom = () => import('./extractors/sbom/index.ts');
 
+/** What an SBOM file on disk is (`CycloneDX JSON 格式的 SBOM`, `CycloneDX protobuf 二进制格式`), or null: for refusals naming it. */
+export async function describeSbomAt(...args: Parameters<typeof import('./extractors/sbom/index.ts').describeSbomAt>) {
+  return (await import('./extractors/sbom/index.ts')).describeSbomAt(...args);
+}
+
+export { sbomNotArchiveMessage } from './extractors/sbom/serialisations.ts';
+
 /** Excel / CSV component lists (exceljs): importComponentList, buildTemplate, TEMPLATE_FILE_NAME, TEMPLATE_HEADERS, … */
 export const loadComponentLists = () => import('./extractors/excel/index.ts');
 

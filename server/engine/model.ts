@@ -7,6 +7,7 @@ import { UserError } from '../errors.ts';
 export type Ecosystem =
   | 'npm' | 'maven' | 'pypi' | 'golang' | 'cargo' | 'gem' | 'composer' | 'nuget' | 'cocoapods'
   | 'swift' | 'pub' | 'hex' | 'conan' | 'conda' | 'julia' | 'terraform' | 'githubactions' | 'hackage' | 'cran' | 'cpan'
+  | 'luarocks' | 'opam' | 'nix' | 'brew' | 'pear' | 'pecl' | 'wordpress' | 'bazel'
   | 'deb' | 'apk' | 'rpm' | 'alpm' | 'generic';
 
 /** runtime: shipped with the product; development: build, test and tooling only. */

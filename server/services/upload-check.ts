@@ -8,7 +8,7 @@
 import { isImageUploadType } from '../../contract/enums.ts';
 import { inputKindOf, isArchiveName } from '../../contract/sources.ts';
 import type { Db } from '../db/transaction.ts';
-import { choosePlatform, detectImage, ImageError, imagePlatforms, verifyArchiveInWorker } from '../engine/index.ts';
+import { choosePlatform, describeSbomAt, detectImage, ImageError, imagePlatforms, sbomNotArchiveMessage, verifyArchiveInWorker } from '../engine/index.ts';
 import { isUserError, UserError } from '../errors.ts';
 import { workRoot } from '../jobs/leftovers.ts';
 import { findCompleteUpload } from '../uploads/store.ts';
@@ -77,7 +77,11 @@ export async function checkUploadInput(db: Db, dataDir: string, getCodeType: num
   // project; an image's is read only by 镜像特征文件.
   if (feature === 'image') throw new UserError(TASK_MSG.imageFeatureFile(upload.fileName), 'invalid', { field: 'uploadId' });
   if (feature && kind !== 'feature') throw new UserError(TASK_MSG.featureFileElsewhere(upload.fileName), 'invalid', { field: 'uploadId' });
-  if (!archive && (kind === 'source' || isArchiveName(upload.fileName))) throw new UserError(TASK_MSG.notArchive(upload.fileName), 'invalid', { field: 'uploadId' });
+  if (!archive && (kind === 'source' || isArchiveName(upload.fileName))) {
+    // An SBOM given as a source archive is named as the SBOM it is.
+    const sbom = await describeSbomAt(upload.path, upload.fileName).catch(() => null);
+    throw new UserError(sbom ? sbomNotArchiveMessage(upload.fileName, sbom) : TASK_MSG.notArchive(upload.fileName), 'invalid', { field: 'uploadId' });
+  }
 }
 
 /**

@@ -1,5 +1,7 @@
 // Every extractor the scan offers files to. Each ecosystem folder exports its own list.
 import type { Extractor } from '../model.ts';
+import { extractors as bazel } from './bazel/index.ts';
+import { extractors as brew } from './brew/index.ts';
 import { extractors as bun } from './bun/index.ts';
 import { extractors as cargo } from './cargo/index.ts';
 import { extractors as cocoapods } from './cocoapods/index.ts';
@@ -14,12 +16,17 @@ import { extractors as golang } from './golang/index.ts';
 import { extractors as gradle } from './gradle/index.ts';
 import { extractors as hackage } from './hackage/index.ts';
 import { extractors as hex } from './hex/index.ts';
+import { extractors as jenkins } from './jenkins/index.ts';
 import { extractors as julia } from './julia/index.ts';
+import { extractors as luarocks } from './luarocks/index.ts';
 import { extractors as maven } from './maven/index.ts';
 import { extractors as native } from './native/index.ts';
+import { extractors as nix } from './nix/index.ts';
 import { extractors as npm } from './npm/index.ts';
 import { extractors as nuget } from './nuget/index.ts';
+import { extractors as opam } from './opam/index.ts';
 import { extractors as os } from './os/index.ts';
+import { extractors as pear } from './pear/index.ts';
 import { extractors as pkgfiles } from './pkgfiles/index.ts';
 import { extractors as pnpm } from './pnpm/index.ts';
 import { extractors as pub } from './pub/index.ts';
@@ -28,6 +35,7 @@ import { extractors as ruby } from './ruby/index.ts';
 import { extractors as sbom } from './sbom/index.ts';
 import { extractors as swift } from './swift/index.ts';
 import { extractors as terraform } from './terraform/index.ts';
+import { extractors as wordpress } from './wordpress/index.ts';
 import { extractors as yarn } from './yarn/index.ts';
 
 /** Each ecosystem's or format's own extractors, by folder name. */
@@ -36,6 +44,14 @@ export const extractorFamilies = {
   npm, nuget, os, pnpm, pub, python, ruby, sbom, swift, yarn,
   cpan, cran, githubactions, hackage, julia, terraform,
   native, pkgfiles,
+  luarocks,
+  jenkins,
+  bazel,
+  opam,
+  nix,
+  brew,
+  pear,
+  wordpress,
 } as const satisfies Record<string, readonly Extractor[]>;
 
 export const allExtractors: readonly Extractor[] = Object.values(extractorFamilies).flat();

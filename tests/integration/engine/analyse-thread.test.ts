@@ -50,6 +50,18 @@ describe('analyseInWorker', () => {
       .rejects.toThrow(/不是可识别的压缩包/);
   });
 
+  it('names an SBOM given as a source archive, and the SBOM serialisation it does not read', async () => {
+    const spdx3 = path.resolve(import.meta.dirname, '../../fixtures/public/sbom/spdx3/example11-sbom.spdx.json');
+    await expect(analyseInWorker({ file: spdx3, fileName: 'sbom.spdx.json', kind: 'source', modes: [1], workDir: mkdtempSync(path.join(work, 'run-')) }))
+      .rejects.toThrow('上传的文件 sbom.spdx.json 是SPDX 3.0 JSON-LD 格式的 SBOM，不是压缩包：请选择「SBOM 文件」来源类型分析它');
+    const pb = path.join(work, 'bom.cdx.pb');
+    writeFileSync(pb, Buffer.concat([Buffer.from([0x0a, 0x03]), Buffer.from('1.6'), Buffer.from([0x10, 0x01])]));
+    await expect(analyseInWorker({ file: pb, fileName: 'bom.cdx.pb', kind: 'sbom', modes: [1], workDir: mkdtempSync(path.join(work, 'run-')) }))
+      .rejects.toThrow(/^SBOM 文件 bom\.cdx\.pb 是CycloneDX protobuf 二进制格式/);
+    const result = await analyseInWorker({ file: spdx3, fileName: 'sbom.spdx.json', kind: 'sbom', modes: [1], workDir: mkdtempSync(path.join(work, 'run-')) });
+    expect(result.components.map((c) => c.purl).sort()).toEqual(['pkg:cargo/hyper@0.14', 'pkg:cargo/pretty_env_logger@0.4.0', 'pkg:cargo/tokio@1.19.2']);
+  });
+
   it('keeps a refusal a UserError across the thread, so a run shows its message as it is', async () => {
     const error: unknown = await analyseInWorker({ file: path.resolve('package.json'), fileName: 'package.json', kind: 'source', modes: [1], workDir: mkdtempSync(path.join(work, 'run-')) })
       .catch((e: unknown) => e);

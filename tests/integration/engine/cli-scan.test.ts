@@ -1,6 +1,6 @@
 // `cairn scan`: a folder and the same folder as a tar.gz give the same components; the JSON
 // format carries what the README documents; bad arguments are refused in Chinese.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -75,7 +75,21 @@ describe('cairn scan on single files, cairn template', () => {
     expect(doc.components).toHaveLength(903);
     const bad = path.join(work, 'bad.json');
     writeFileSync(bad, '{}');
-    await expect(scanCommand([bad])).rejects.toThrow(/无法识别的 SBOM 文件/);
+    await expect(scanCommand([bad])).rejects.toThrow(/SBOM 文件 bad\.json 的格式无法识别/);
+  });
+
+  it('imports the newer serialisations (SPDX 3 JSON-LD, CycloneDX protobuf text) and names the ones it does not read, never as no archive', async () => {
+    const spdx3 = path.resolve(import.meta.dirname, '../../fixtures/public/sbom/spdx3/example11-sbom.spdx.json');
+    expect((JSON.parse((await scanCommand([spdx3])).output) as JsonOut).components).toHaveLength(3);
+    const textproto = path.resolve(import.meta.dirname, '../../fixtures/public/sbom/cdx-textproto/valid-dependency-1.5.textproto');
+    expect((JSON.parse((await scanCommand([textproto])).output) as JsonOut).components).toHaveLength(3);
+    const pb = path.join(work, 'bom.cdx.pb');
+    writeFileSync(pb, Buffer.concat([Buffer.from([0x0a, 0x03]), Buffer.from('1.5'), Buffer.from([0x10, 0x01])]));
+    await expect(scanCommand([pb])).rejects.toThrow('SBOM 文件 bom.cdx.pb 是CycloneDX protobuf 二进制格式，Cairn 不读取该格式');
+    // An SBOM under a name the command does not take for one is still recognised by its content.
+    const renamed = path.join(work, 'inventory.dat');
+    writeFileSync(renamed, readFileSync(textproto));
+    expect((JSON.parse((await scanCommand([renamed])).output) as JsonOut).components).toHaveLength(3);
   });
 
   it('writes the Chinese template, which imports as a component list once filled', async () => {

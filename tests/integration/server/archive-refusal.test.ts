@@ -53,6 +53,14 @@ describe.each(databases)('archives refused at launch on %s', (database) => {
     expect(name).toBe(path.basename(files[key]));
   });
 
+  it('names an SBOM uploaded as a source archive instead of calling it no archive', async () => {
+    const before = await counts();
+    const { reply } = await launch(path.resolve(import.meta.dirname, '../../fixtures/public/sbom/spdx3/example11-sbom.spdx.json'), 'sbom-as-source');
+    expect(reply.body).toMatchObject({ code: 0, data: null, field: 'uploadId' });
+    expect(reply.body.message).toBe('上传的文件 example11-sbom.spdx.json 是SPDX 3.0 JSON-LD 格式的 SBOM，不是压缩包：请选择「SBOM 文件」来源类型分析它');
+    expect(await counts()).toEqual(before);
+  });
+
   it('refuses a re-launch onto a bad upload and a batch import row, keeping everything as it was', async () => {
     const good = await uploadFile(user, files.noManifest);
     const saved = await user.request({ method: 'POST', url: '/api/analysis', body: { subjectId, projectName: 'relaunch-me', getCodeType: 0, uploadId: good, launch: false } });

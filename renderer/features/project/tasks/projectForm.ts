@@ -233,7 +233,7 @@ const MANIFEST_NAMES = new Set([
 ]);
 
 const ARCHIVES = ['.zip', '.tar', '.tar.gz', '.tgz', '.tar.bz2', '.tar.xz', '.7z'];
-const SBOM_FILES = ['.spdx', '.spdx.json', '.cdx.json', '.bom.json', '.cdx.xml', '.bom.xml', '.rdf', '.tv'];
+const SBOM_FILES = ['.spdx', '.spdx.json', '.cdx.json', '.bom.json', '.cdx.xml', '.bom.xml', '.rdf', '.tv', '.jsonld', '.textproto', '.txtpb'];
 const BINARY_FILES = ['.jar', '.war', '.ear', '.apk', '.aar', '.whl', '.nupkg', '.gem', '.egg', '.exe', '.dll', '.so', '.deb', '.rpm'];
 
 /** What a dropped file most likely is to the engine: a manifest or lockfile, a sheet, an SBOM, a binary artefact, any other archive. */

@@ -33,6 +33,14 @@ export const ECOSYSTEMS: readonly EcosystemEntry[] = [
   { type: 'cpan', label: 'Perl / CPAN', aliases: ['perl', 'perl5', 'cpan', 'carton'] },
   { type: 'terraform', label: 'Terraform / OpenTofu', aliases: ['terraform', 'opentofu', 'tofu', 'hcl'] },
   { type: 'githubactions', label: 'GitHub Actions', aliases: ['githubactions', 'githubaction', 'actions', 'gha'] },
+  { type: 'luarocks', label: 'Lua / LuaRocks', aliases: ['lua', 'luarocks', 'rockspec'] },
+  { type: 'opam', label: 'OCaml / opam', aliases: ['ocaml', 'opam'] },
+  { type: 'nix', label: 'Nix', aliases: ['nix', 'nixpkgs', 'nixos'] },
+  { type: 'brew', label: 'Homebrew', aliases: ['brew', 'homebrew'] },
+  { type: 'pear', label: 'PHP / PEAR', aliases: ['pear'] },
+  { type: 'pecl', label: 'PHP / PECL', aliases: ['pecl'] },
+  { type: 'wordpress', namespace: 'plugin', label: 'WordPress 插件', aliases: ['wordpress', 'wp', 'wordpressplugin', 'wordpress插件'] },
+  { type: 'bazel', label: 'Bazel 模块', aliases: ['bazel', 'bzlmod', 'bcr'] },
   { type: 'deb', namespace: 'debian', label: 'Debian（deb）', aliases: ['deb', 'debian', 'dpkg', 'apt'] },
   { type: 'deb', namespace: 'ubuntu', label: 'Ubuntu', aliases: ['ubuntu'] },
   { type: 'deb', namespace: 'uos', label: '统信 UOS', aliases: ['uos', '统信', '统信uos'] },
@@ -83,5 +91,5 @@ export function lookupEcosystem(value: string): EcosystemEntry | undefined {
 /** Purl types the engine models; other valid purl types are kept as written under `generic`. */
 export const KNOWN_TYPES: ReadonlySet<string> = new Set<Ecosystem>([
   'npm', 'maven', 'pypi', 'golang', 'cargo', 'gem', 'composer', 'nuget', 'cocoapods', 'swift', 'pub', 'hex',
-  'conan', 'conda', 'julia', 'terraform', 'githubactions', 'hackage', 'cran', 'cpan', 'deb', 'apk', 'rpm', 'alpm', 'generic',
+  'conan', 'conda', 'julia', 'terraform', 'githubactions', 'hackage', 'cran', 'cpan', 'luarocks', 'opam', 'nix', 'brew', 'pear', 'pecl', 'wordpress', 'bazel', 'deb', 'apk', 'rpm', 'alpm', 'generic',
 ]);

@@ -213,10 +213,12 @@ function build(entry: EcosystemEntry, given: Given, warnings: string[]): Identit
 const goVersion = (version: string): string => (/^\d/.test(version) ? `v${version}` : version);
 
 const OS_TYPES = new Set(['deb', 'rpm', 'apk', 'alpm']);
+/** Namespaces that say what kind of package it is (a WordPress plugin or theme), not part of its name. */
+const KIND_NAMESPACE_TYPES = new Set(['wordpress']);
 
 /** The name as its ecosystem writes it. */
 function displayName(type: string, namespace: string, name: string): string {
-  if (!namespace || OS_TYPES.has(type)) return name;
+  if (!namespace || OS_TYPES.has(type) || KIND_NAMESPACE_TYPES.has(type)) return name;
   return type === 'maven' ? `${namespace}:${name}` : `${namespace}/${name}`;
 }
 

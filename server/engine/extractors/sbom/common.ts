@@ -6,7 +6,7 @@ import { purlOf } from '../../purl.ts';
 
 const ECOSYSTEMS: ReadonlySet<string> = new Set<Ecosystem>([
   'npm', 'maven', 'pypi', 'golang', 'cargo', 'gem', 'composer', 'nuget', 'cocoapods',
-  'swift', 'pub', 'hex', 'conan', 'conda', 'julia', 'terraform', 'githubactions', 'hackage', 'cran', 'cpan', 'deb', 'apk', 'rpm', 'alpm', 'generic',
+  'swift', 'pub', 'hex', 'conan', 'conda', 'julia', 'terraform', 'githubactions', 'hackage', 'cran', 'cpan', 'luarocks', 'opam', 'nix', 'brew', 'pear', 'pecl', 'wordpress', 'bazel', 'deb', 'apk', 'rpm', 'alpm', 'generic',
 ]);
 
 /** Decodes bytes by their BOM (UTF-8, UTF-16 LE/BE); without a BOM, UTF-16 is recognised by NUL bytes. */
@@ -41,6 +41,9 @@ export interface PurlInfo {
 /** Ecosystems whose package name carries the purl namespace, and how they join it. */
 const NAME_JOIN: Record<string, string> = { maven: ':', npm: '/', golang: '/', composer: '/', swift: '/', github: '/', gitlab: '/', bitbucket: '/', docker: '/', oci: '/', huggingface: '/', cran: '/', conan: '/' };
 
+/** purl types whose namespace says what kind of package it is rather than being part of its name. */
+const KIND_NAMESPACE: ReadonlySet<string> = new Set(['wordpress']);
+
 /** Parses and re-serialises a purl (canonical form); null when it is not a valid purl. */
 export function normalizePurl(raw: string): PurlInfo | null {
   let parsed: PackageURL;
@@ -50,7 +53,8 @@ export function normalizePurl(raw: string): PurlInfo | null {
     return null;
   }
   const join = NAME_JOIN[parsed.type];
-  const name = parsed.namespace ? (join ? `${parsed.namespace}${join}${parsed.name}` : `${parsed.namespace}/${parsed.name}`) : parsed.name;
+  // A WordPress purl's namespace is the kind (plugin, theme, core); the slug alone is the name.
+  const name = parsed.namespace && !KIND_NAMESPACE.has(parsed.type) ? (join ? `${parsed.namespace}${join}${parsed.name}` : `${parsed.namespace}/${parsed.name}`) : parsed.name;
   return { purl: parsed.toString(), ecosystem: ecosystemOfType(parsed.type), name, version: parsed.version ?? '' };
 }
 

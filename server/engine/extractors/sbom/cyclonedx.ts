@@ -9,7 +9,7 @@ import { ComponentTable, derivedPurl, normalizePurl, type PurlInfo } from './com
 import { validateCycloneDxJson, validateCycloneDxXml, type CycloneDxValidation } from './validate.ts';
 
 /** The parts of a CycloneDX component we read, in the JSON shape (XML is converted to it). */
-interface CdxComponent {
+export interface CdxComponent {
   'bom-ref'?: string;
   type?: string;
   group?: string;
@@ -20,9 +20,9 @@ interface CdxComponent {
   licenses?: CdxLicense[];
   components?: CdxComponent[];
 }
-type CdxLicense = { license?: { id?: string; name?: string }; expression?: string };
-interface CdxDependency { ref?: string; dependsOn?: string[] }
-interface CdxBom {
+export type CdxLicense = { license?: { id?: string; name?: string }; expression?: string };
+export interface CdxDependency { ref?: string; dependsOn?: string[] }
+export interface CdxBom {
   specVersion?: string;
   metadata?: { component?: CdxComponent };
   components?: CdxComponent[];
@@ -39,14 +39,14 @@ function refused(validation: CycloneDxValidation): ExtractError {
 export async function importCycloneDxJson(doc: unknown, file: string): Promise<Target> {
   const validation = await validateCycloneDxJson(doc);
   if (!validation.valid) throw refused(validation);
-  return toTarget(doc as CdxBom, file);
+  return cycloneDxBomToTarget(doc as CdxBom, file);
 }
 
 /** Imports CycloneDX XML text (validated against the XSD of its namespace version first). */
 export async function importCycloneDxXml(text: string, file: string): Promise<Target> {
   const validation = await validateCycloneDxXml(text);
   if (!validation.valid) throw refused(validation);
-  return toTarget(xmlToBom(text), file);
+  return cycloneDxBomToTarget(xmlToBom(text), file);
 }
 
 const ARRAY_PARENTS: Record<string, string> = { component: 'components', license: 'licenses', expression: 'licenses', dependency: '' };
@@ -147,7 +147,8 @@ function purlInfo(component: CdxComponent): PurlInfo {
   return given ?? derivedPurl(component.name ?? '', version, component.group);
 }
 
-function toTarget(bom: CdxBom, file: string): Target {
+/** The target of a CycloneDX BOM in its JSON shape (other serialisations are converted to it). */
+export function cycloneDxBomToTarget(bom: CdxBom, file: string, type = 'cyclonedx'): Target {
   const table = new ComponentTable(file);
   const meta = bom.metadata?.component;
   let project: PurlInfo | null = null;
@@ -190,5 +191,5 @@ function toTarget(bom: CdxBom, file: string): Target {
     if (!from) continue;
     for (const child of dependency.dependsOn ?? []) if (!systems.has(child)) table.link(from, child);
   }
-  return table.toTarget('cyclonedx', project);
+  return table.toTarget(type, project);
 }

@@ -84,6 +84,10 @@ const ECOSYSTEMS = new Map<string, SchemeId>([
     // pacman's vercmp is rpm's rpmvercmp: epoch, version, release (pacman compares the release only
     // when both versions have one; rpm's ordering differs only there and in `^`, which pacman lacks).
     'alpm': 'rpm',
+    // opam orders versions with Debian's algorithm (OpamVersionCompare is dpkg's verrevcmp, `~`
+    // first), over the whole version: the deb scheme's epoch and revision split changes nothing
+    // for versions without `:` and compares `4.12-501` as opam does.
+    'opam': 'deb',
     'arch linux': 'rpm',
   } satisfies Record<string, SchemeId>),
 ]);

@@ -402,6 +402,14 @@ describe('importComponentList — CSV', () => {
     const { target } = await importComponentList(input(file));
     expect(target.components.map((c) => c.purl)).toEqual(['pkg:cargo/serde@1.0.188', 'pkg:gem/rails@7.0.8']);
   });
+  it('the ecosystems of issue 17 by their usual names', async () => {
+    const rows = ['组件名称,版本,语言/生态', 'lpeg,1.0.2-1,Lua', 'alcotest,1.5.0,OCaml', 'glibc,2.34-210,Nix', 'openssl@3,3.2.1,Homebrew', 'Archive_Tar,1.4.14,PEAR', 'memcached,3.2.0,PECL', 'akismet,5.0.2,WordPress', 'rules_python,1.4.1,Bazel'];
+    const { target } = await importComponentList(input(await write('new.csv', `${rows.join('\n')}\n`)));
+    expect(target.components.map((c) => [c.purl, c.name])).toEqual([
+      ['pkg:luarocks/lpeg@1.0.2-1', 'lpeg'], ['pkg:opam/alcotest@1.5.0', 'alcotest'], ['pkg:nix/glibc@2.34-210', 'glibc'], ['pkg:brew/openssl%403@3.2.1', 'openssl@3'],
+      ['pkg:pear/Archive_Tar@1.4.14', 'Archive_Tar'], ['pkg:pecl/memcached@3.2.0', 'memcached'], ['pkg:wordpress/plugin/akismet@5.0.2', 'akismet'], ['pkg:bazel/rules_python@1.4.1', 'rules_python'],
+    ]);
+  });
   it('English headers and semicolons', async () => {
     const file = await write('en.csv', 'Name;Version;Language;License\nrequests;2.31.0;PyPI;Apache-2.0\n');
     const { target } = await importComponentList(input(file));
