@@ -34,7 +34,7 @@ const isElf = (file: string) => {
 };
 
 /** Go programs first (they carry build info), then the largest other ELF executables and libraries. */
-export function pickExecutables(): string[] {
+function pickExecutables(): string[] {
   const go = [
     '/usr/bin/docker-registry', '/usr/bin/skopeo',
     ...realFiles('/usr/lib/go-1.19/bin', () => true),
@@ -72,7 +72,7 @@ function zipOf(out: string, files: Record<string, string>, work: string, stored 
   rmSync(dir, { recursive: true, force: true });
 }
 
-export function buildBinaryFolder(root: string, work: string): { jars: number; nested: number; executables: number; bytes: number } {
+function buildBinaryFolder(root: string, work: string): { jars: number; nested: number; executables: number; bytes: number } {
   const jars = realFiles('/usr/share/java', (n) => n.endsWith('.jar')).sort();
   if (!jars.length) throw new Error('/usr/share/java 中没有 jar：先安装 .ci/run 中的 Debian 软件包');
   let next = 0;

@@ -381,7 +381,7 @@ function toTarget(root: Found, file: string): Target {
   return { file, type: 'jar', ecosystem: 'maven', project: null, roots, components: [...components.values()] };
 }
 
-async function extractArchive(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
+async function extractArchive(file: InputFile, ctx: ExtractContext, limits: InPlaceLimits): Promise<Target[]> {
   const src = await fileAccess(file);
   // Unpacked beside itself by the upload's unpacker: its nested archives are scanned as files.
   const readNested = !(await ctx.exists(`${file.path}!`));
@@ -393,7 +393,7 @@ async function extractArchive(file: InputFile, ctx: ExtractContext): Promise<Tar
     if (xml) sibling = fromSiblingPom(xml, pomFile);
   }
   let found: Found | undefined;
-  const walk: Walk = { limits: IN_PLACE_LIMITS, archives: 0, entries: 0, inflated: 0, held: 0, stopped: false, readNested, index: jarIndex(), problems: [] };
+  const walk: Walk = { limits, archives: 0, entries: 0, inflated: 0, held: 0, stopped: false, readNested, index: jarIndex(), problems: [] };
   try {
     found = await readArchive(src, file.path, 0, walk, sibling);
   } catch (error) {
@@ -406,10 +406,16 @@ async function extractArchive(file: InputFile, ctx: ExtractContext): Promise<Tar
   return target.components.length || walk.problems.length ? [target] : [];
 }
 
-export const javaArchiveExtractor: Extractor = {
-  name: 'jar',
-  ecosystem: 'maven',
-  reads: ['*.jar', '*.war', '*.ear', '*.aar', '*.hpi', '*.jpi'],
-  matches: (p) => ARCHIVE.test(p),
-  extract: extractArchive,
-};
+/** The extractor with other in-place limits than IN_PLACE_LIMITS (tests of each budget). */
+export function javaArchiveExtractorWith(limits: Partial<InPlaceLimits>): Extractor {
+  const merged = { ...IN_PLACE_LIMITS, ...limits };
+  return {
+    name: 'jar',
+    ecosystem: 'maven',
+    reads: ['*.jar', '*.war', '*.ear', '*.aar', '*.hpi', '*.jpi'],
+    matches: (p) => ARCHIVE.test(p),
+    extract: (file, ctx) => extractArchive(file, ctx, merged),
+  };
+}
+
+export const javaArchiveExtractor: Extractor = javaArchiveExtractorWith({});

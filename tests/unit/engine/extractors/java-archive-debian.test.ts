@@ -10,14 +10,15 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CONFIDENCE } from '../../../../server/engine/model.ts';
 import type { Component, Target } from '../../../../server/engine/model.ts';
-import { extractors, javaArchiveExtractor } from '../../../../server/engine/extractors/maven/index.ts';
+import { extractors, javaArchiveExtractor, javaArchiveExtractorWith } from '../../../../server/engine/extractors/maven/index.ts';
+import { scanTree } from '../../../../server/engine/scan.ts';
 import { loadJarIndex, parseJarIndex, useJarIndex } from '../../../../server/engine/extractors/maven/jar-index.ts';
 import { IN_PLACE_LIMITS } from '../../../../server/engine/sources/limits.ts';
 import { makeZip } from '../../../support/make-zip.ts';
 import { useTempScan } from '../../../support/temp-scan.ts';
 import { expectClaims } from './extractor.ts';
 
-const { scan } = useTempScan('cairn-jar-deb-', extractors);
+const { scan, writeTree } = useTempScan('cairn-jar-deb-', extractors);
 const work = mkdtempSync(path.join(tmpdir(), 'cairn-jar-build-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 afterEach(() => useJarIndex(undefined));
@@ -236,6 +237,39 @@ describe('JAR bombs', () => {
     zip.writeUInt32LE(0, second + 42);
     const result = await scan({ 'overlap.jar': zip });
     expect(result.problems.map((p) => p.message)).toEqual(['Java 归档 overlap.jar 的多个条目共用同一段数据（疑似 ZIP 炸弹），其内嵌归档未读取']);
+  });
+});
+
+describe('in-place budgets (the same checks with small limits)', () => {
+  const io = () => readFileSync(DEBIAN[1]!.file);
+  const lang3 = () => readFileSync(DEBIAN[0]!.file);
+  const scanWith = async (limits: Parameters<typeof javaArchiveExtractorWith>[0], files: Record<string, Buffer>) => scanTree(await writeTree(files), { extractors: [javaArchiveExtractorWith(limits)] });
+
+  it('bytes inflated in all: the jars within the budget are read, then one problem', async () => {
+    const war = makeZip({ entries: { 'WEB-INF/lib/a/commons-io-2.11.0.jar': io(), 'WEB-INF/lib/b/commons-lang3-3.12.0.jar': lang3(), 'WEB-INF/lib/c/commons-io-2.11.0.jar': io() } });
+    const result = await scanWith({ maxTotalBytes: io().length + lang3().length / 2 }, { 'app.war': war });
+    expect(result.problems.map((p) => p.message)).toEqual([expect.stringMatching(/^Java 归档 app\.war 内嵌的归档解压后合计超过 .+（疑似 JAR 炸弹），其余未读取$/)]);
+    expect(result.targets[0]!.components.map((c) => c.purl)).toEqual([purlOf(DEBIAN[1]!)]);
+  });
+
+  it('entries in all: past the budget no further nested archive is read', async () => {
+    const war = makeZip({ entries: { 'WEB-INF/lib/commons-lang3-3.12.0.jar': lang3(), 'WEB-INF/lib/commons-io-2.11.0.jar': io() } });
+    const result = await scanWith({ maxFiles: 10 }, { 'app.war': war });
+    expect(result.problems.map((p) => p.message)).toEqual(['Java 归档 app.war!/WEB-INF/lib/commons-lang3-3.12.0.jar 及其内嵌归档的条目超过 10 个（疑似 JAR 炸弹），其余内嵌归档未读取']);
+    // The archive that crossed the line is still identified; its sibling is not read.
+    expect(result.targets[0]!.components.map((c) => c.purl)).toEqual([purlOf(DEBIAN[0]!)]);
+  });
+
+  it('memory held: a deflated jar inside a deflated jar is not inflated past the bound on what is held at once', async () => {
+    const fat = makeZip({ entries: { 'META-INF/maven/com.example/fat/pom.properties': 'groupId=com.example\nartifactId=fat\nversion=1\n', 'lib/commons-io-2.11.0.jar': io() } });
+    const war = makeZip({ entries: { 'WEB-INF/lib/fat-1.jar': fat } });
+    const result = await scanWith({ maxHeldBytes: fat.length + 1000 }, { 'app.war': war });
+    expect(result.problems.map((p) => p.message)).toEqual([expect.stringMatching(/^未读取内嵌的 Java 归档 app\.war!\/WEB-INF\/lib\/fat-1\.jar!\/lib\/commons-io-2\.11\.0\.jar：解压后 .+，超过同时读入内存的上限 .+$/)]);
+    expect(result.targets[0]!.components.map((c) => c.purl)).toEqual(['pkg:maven/com.example/fat@1']);
+    // With room for both, both are read.
+    const roomy = await scanWith({ maxHeldBytes: fat.length + io().length + 1000 }, { 'app.war': war });
+    expect(roomy.problems).toEqual([]);
+    expect(roomy.targets[0]!.components.map((c) => c.purl)).toEqual(['pkg:maven/com.example/fat@1', purlOf(DEBIAN[1]!)]);
   });
 });
 
