@@ -183,6 +183,7 @@ export const loadComponentLists = () => import('./extractors/excel/index.ts');
 
 /** The SHA-1 index of Java archives a user imports (cairn scan --jar-index), loaded when used. */
 export const loadJarIndexes = () => import('./extractors/maven/jar-index.ts');
+export { JAR_INDEX_FILE } from './extractors/maven/jar-index.ts';
 
 // ---- Output formats ---------------------------------------------------------------------------
 

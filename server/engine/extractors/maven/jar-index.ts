@@ -7,6 +7,9 @@
 //   sha1,groupId,artifactId,version        (the header line `sha1,groupId,artifactId,version` is allowed)
 //   sha1 groupId:artifactId:version        (Maven coordinates as one field)
 // `#` starts a comment line; blank lines are skipped. The SHA-1 is 40 hex digits, either case.
+// Where it comes from: `cairn scan --jar-index <file>`, and for the platform's analyses the file
+// JAR_INDEX_FILE in its data folder (read at the start of each analysis, so replacing the file
+// takes effect from the next one).
 import { readFile } from 'node:fs/promises';
 import { UserError } from '../../../errors.ts';
 
@@ -17,6 +20,9 @@ export interface JarIndex {
   source: string;
   bySha1: Map<string, IndexedArtifact>;
 }
+
+/** Where the platform keeps the index the user imported: this file in its data folder (CAIRN_DATA_DIR). */
+export const JAR_INDEX_FILE = 'jar-index.csv';
 
 /** Lines of a larger index are refused: it is held in memory while analysing. */
 const MAX_ENTRIES = 20_000_000;
@@ -47,14 +53,15 @@ export function parseJarIndex(text: string, source: string): JarIndex {
   return { source, bySha1 };
 }
 
-export async function loadJarIndex(file: string): Promise<JarIndex> {
+/** Reads an index file; `shown` is how messages name it (the platform does not show its data folder's path). */
+export async function loadJarIndex(file: string, shown = file): Promise<JarIndex> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UserError(`无法读取 Java 归档 SHA-1 索引 ${file}：${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'invalid');
+    throw new UserError(`无法读取 Java 归档 SHA-1 索引 ${shown}：${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, 'invalid');
   }
-  return parseJarIndex(text, file);
+  return parseJarIndex(text, shown);
 }
 
 let current: JarIndex | undefined;
