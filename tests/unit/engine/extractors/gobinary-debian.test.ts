@@ -97,6 +97,32 @@ describe('stripped Go executables', () => {
     }
   });
 
+  it('a writable segment claiming an absurd size (no section headers) is read only as far as the file goes', async () => {
+    const bytes = Buffer.from(readFileSync(stripped));
+    bytes.writeBigUInt64LE(0n, 0x28);
+    bytes.writeUInt16LE(0, 0x3c);
+    bytes.writeUInt16LE(0, 0x3e);
+    const phoff = Number(bytes.readBigUInt64LE(0x20));
+    const phentsize = bytes.readUInt16LE(0x36);
+    let patched = 0;
+    for (let i = 0; i < bytes.readUInt16LE(0x38); i++) {
+      const o = phoff + i * phentsize;
+      if (bytes.readUInt32LE(o) !== 1 || (bytes.readUInt32LE(o + 4) & 3) !== 2) continue;
+      // p_filesz and p_memsz: a terabyte each.
+      bytes.writeBigUInt64LE(1n << 40n, o + 32);
+      bytes.writeBigUInt64LE(1n << 40n, o + 40);
+      patched++;
+    }
+    expect(patched).toBe(1);
+    const result = await scan({ 'bin/tool': bytes });
+    expect(result.problems).toEqual([]);
+    expect(result.targets[0]!.components.map((c) => c.name).sort()).toEqual(['example.com/colors', 'example.com/greeting', 'example.com/hello', 'stdlib']);
+    // The same claim with the blob wiped: searched to the end of the file, then nothing found.
+    const wiped = Buffer.from(bytes);
+    for (let at = wiped.indexOf('\xff Go buildinf:', 0, 'latin1'); at >= 0; at = wiped.indexOf('\xff Go buildinf:', at + 1, 'latin1')) wiped[at] = 0;
+    expect((await scan({ 'bin/tool': wiped })).targets).toEqual([]);
+  });
+
   it('the evidence names the module line of the build info', async () => {
     const result = await scan({ 'bin/hello': readFileSync(stripped) });
     const colors = result.targets[0]!.components.find((c) => c.name === 'example.com/colors')!;
