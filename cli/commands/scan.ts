@@ -20,6 +20,9 @@ export const scanUsage = `用法：cairn scan <目录、压缩包（zip/jar/war�
   --kb              用漏洞知识库（cairn kb import 生成的数据库文件）匹配漏洞；json 格式中每个组件
                     增加 riskLevel 和 vulnerabilities（id、aliases、level、score、exploit、fixedVersions、
                     fixState（发行版修复状态：fixed、affected、will_not_fix 等）、summary）
+  --jar-index       Java 归档的 SHA-1 索引文件（每行 “sha1,groupId,artifactId,version” 或
+                    “sha1 groupId:artifactId:version”，# 开头为注释）：没有 pom.properties 的 jar/war
+                    按内容的 SHA-1 查得坐标，精确匹配，优先于按文件名推测
 
 容器镜像（按内容识别，也可用 --image 从镜像仓库拉取；拉取到私有临时目录，分析后删除）：
   --image           从镜像仓库拉取并分析的镜像地址，例如 registry.example.com/team/app:1.0
@@ -223,6 +226,7 @@ const OPTIONS = {
   format: { type: 'string', short: 'f', default: 'json' },
   output: { type: 'string', short: 'o' },
   kb: { type: 'string' },
+  'jar-index': { type: 'string' },
   ...REGISTRY_OPTIONS,
 } as const;
 
@@ -254,6 +258,15 @@ export async function scanCommand(args: string[], io: ScanIo = defaultIo): Promi
   if (values.kb && format !== 'json') throw new UsageError('--kb 目前只能与 --format json 一起使用（CycloneDX 漏洞导出随报告功能提供）');
   const kbFile = values.kb ? path.resolve(values.kb) : null;
   if (kbFile && !(await stat(kbFile).catch(() => null))?.isFile()) throw new UsageError(`找不到知识库文件：${values.kb}（先用 cairn kb import --db ${values.kb} <漏洞数据> 建立）`);
+
+  // The SHA-1 index of this scan (none unless given: a previous scan's in the same process is dropped).
+  const { loadJarIndex, useJarIndex } = await (await engine()).loadJarIndexes();
+  const { UserError } = await import('../../server/errors.ts');
+  try {
+    useJarIndex(values['jar-index'] !== undefined ? await loadJarIndex(path.resolve(values['jar-index'])) : undefined);
+  } catch (error) {
+    throw error instanceof UserError ? new UsageError(error.message) : error;
+  }
 
   let result: ScanResult;
   let image: ScannedImage | null = null;

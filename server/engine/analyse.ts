@@ -13,6 +13,8 @@ import { copyPrivateFile, makePrivateDir } from '../files/private.ts';
 import { fileAnalyzersFor } from './analyzers/index.ts';
 import { hasFindings, noFindings, type FileFindings } from './analyzers/model.ts';
 import { allExtractors, noManifestMessage } from './extractors/index.ts';
+import { loadJarIndex, useJarIndex } from './extractors/maven/jar-index.ts';
+import { UserError } from '../errors.ts';
 import { LICENCE_FILE } from './extractors/js-common/licence-file.ts';
 import { ExtractError, type ScanProblem, type ScanResult, type Target } from './model.ts';
 import { inventory, type InventoryEntry } from './output/inventory.ts';
@@ -45,6 +47,11 @@ export interface AnalyseRequest {
   platform?: string;
   /** Image inputs: the name the image was asked for (`registry/name:tag`), shown as its reference. */
   imageReference?: string;
+  /**
+   * The SHA-1 index of Java archives the user imported (jar-index.ts): archives without
+   * pom.properties are looked up in it. An unreadable index is a problem of the analysis, not a failure.
+   */
+  jarIndex?: string;
 }
 
 export type AnalyseStage = 'preparing' | 'scanning' | 'licenses';
@@ -95,6 +102,15 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
   const image = request.kind === 'image' ? await prepareImageInput(request, onProgress, signal) : null;
   const { root, files: scanned, problems, feature } = image ?? await prepareTree(request, onProgress, signal);
 
+  let indexProblem: ScanProblem | undefined;
+  const index = request.jarIndex
+    ? await loadJarIndex(request.jarIndex, `数据目录中的 ${path.basename(request.jarIndex)}`).catch((error: unknown) => {
+      if (!(error instanceof UserError)) throw error;
+      indexProblem = { file: path.basename(request.jarIndex!), message: `${error.message}；本次分析未使用该索引` };
+      return undefined;
+    })
+    : undefined;
+  useJarIndex(index);
   let seen = 0;
   const scan = await scanTree(root, {
     extractors: allExtractors,
@@ -108,6 +124,8 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
   const layers = image ? await attributeLayers(scan, image.squashed, allExtractors, signal) : null;
   onProgress({ stage: 'scanning', fraction: 1 });
   // Nested archives left packed (too deep, damaged) are problems of the scan: their contents were not read.
+  useJarIndex(undefined);
+  if (indexProblem) problems.push(indexProblem);
   if (problems.length) scan.problems = [...scan.problems, ...problems].sort((a, b) => a.file.localeCompare(b.file));
   // Nothing to read is not a failure (the licence and copyright analyses still ran), but it is said,
   // first, with what would have been read.

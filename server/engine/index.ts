@@ -188,6 +188,10 @@ export { sbomNotArchiveMessage } from './extractors/sbom/serialisations.ts';
 /** Excel / CSV component lists (exceljs): importComponentList, buildTemplate, TEMPLATE_FILE_NAME, TEMPLATE_HEADERS, … */
 export const loadComponentLists = () => import('./extractors/excel/index.ts');
 
+/** The SHA-1 index of Java archives a user imports (cairn scan --jar-index), loaded when used. */
+export const loadJarIndexes = () => import('./extractors/maven/jar-index.ts');
+export { JAR_INDEX_FILE } from './extractors/maven/jar-index.ts';
+
 // ---- Output formats ---------------------------------------------------------------------------
 
 export type { InventoryEntry } from './output/inventory.ts';

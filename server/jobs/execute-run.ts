@@ -5,6 +5,7 @@
 // progress to the run as it goes, and saves everything in one transaction. A run paused or stopped
 // from elsewhere is noticed at the next progress write and abandoned. The queue runs this in a
 // thread of its own with its own database connection (run-thread.ts), never on the event loop.
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { RunStage } from '../../contract/api/task.ts';
@@ -14,7 +15,7 @@ import type { Database } from '../db/schema.ts';
 import { levelsOf } from '../db/repositories/licenses.ts';
 import { findProject, type ProjectRow } from '../db/repositories/projects.ts';
 import { reportProgress, type RunRow } from '../db/repositories/runs.ts';
-import { analyseProject, formatImageReference, pullImage, RegistryError, type KnowledgeSource, type ProjectLicense, type PullProgress } from '../engine/index.ts';
+import { analyseProject, formatImageReference, JAR_INDEX_FILE, pullImage, RegistryError, type KnowledgeSource, type ProjectLicense, type PullProgress } from '../engine/index.ts';
 import { UserError } from '../errors.ts';
 import { getAdvisoryIndex } from '../kb/index-cache.ts';
 import { runCoverage } from '../kb/status.ts';
@@ -91,7 +92,7 @@ export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: Abort
       : { file: upload!.path, fileName: upload!.fileName, platform: uploadPlatformOf(project) };
     const preparing = (fraction: number) => (pulled ? PULL_SHARE + (1 - PULL_SHARE) * fraction : fraction);
     const { analysis, components } = await analyseProject(
-      { ...input, kind, modes: parseAnalysisModes(run.analysis_modes), workParent: folder.dir },
+      { ...input, kind, modes: parseAnalysisModes(run.analysis_modes), workParent: folder.dir, jarIndex: await jarIndexOf(ctx.dataDir) },
       knowledge,
       {
         signal: controller.signal,
@@ -135,6 +136,12 @@ const textOf = (v: unknown): string | undefined => (typeof v === 'string' && v.t
 function uploadPlatformOf(project: ProjectRow): string | undefined {
   if (!isImageUploadType(project.get_code_type)) return undefined;
   return textOf((JSON.parse(project.source) as Record<string, unknown>).imagePlatform);
+}
+
+/** The SHA-1 index of Java archives the user put in the data folder, when there is one. */
+async function jarIndexOf(dataDir: string): Promise<string | undefined> {
+  const file = path.join(dataDir, JAR_INDEX_FILE);
+  return (await stat(file).catch(() => null))?.isFile() ? file : undefined;
 }
 
 function registrySettingsOf(project: ProjectRow, dataDir: string): RegistrySettings {

@@ -34,6 +34,37 @@ export const DEFAULT_LIMITS: Readonly<UnpackLimits> = Object.freeze({
   maxPathBytes: 1024,
 });
 
+/**
+ * Archives read in place rather than unpacked (the jars of a war of an ear, read by the Java
+ * archive extractor without writing them out): nesting to any depth up to `maxDepth`, within the
+ * same byte, entry and ratio budget as unpacking, for an archive and everything nested in it.
+ */
+export interface InPlaceLimits {
+  /** Levels of archives inside archives; deeper ones are reported, not read. */
+  maxDepth: number;
+  /** Bytes inflated in all, nested archives and their metadata together. */
+  maxTotalBytes: number;
+  /** Entries listed in all, nested archives included. */
+  maxFiles: number;
+  /** Uncompressed / compressed of one nested entry, once it is past `ratioGraceBytes`. */
+  maxRatio: number;
+  ratioGraceBytes: number;
+  /** Inflated nested archives held in memory at once (the chain from the outer archive down). */
+  maxHeldBytes: number;
+  /** Nested archives read in all. */
+  maxArchives: number;
+}
+
+export const IN_PLACE_LIMITS: Readonly<InPlaceLimits> = Object.freeze({
+  maxDepth: 16,
+  maxTotalBytes: DEFAULT_LIMITS.maxTotalBytes,
+  maxFiles: DEFAULT_LIMITS.maxFiles,
+  maxRatio: DEFAULT_LIMITS.maxRatio,
+  ratioGraceBytes: DEFAULT_LIMITS.ratioGraceBytes,
+  maxHeldBytes: 256 * MiB,
+  maxArchives: 10_000,
+});
+
 export function resolveLimits(limits?: Partial<UnpackLimits>): UnpackLimits {
   const merged = { ...DEFAULT_LIMITS };
   for (const [key, value] of Object.entries(limits ?? {}) as [keyof UnpackLimits, number | undefined][]) {

@@ -1,6 +1,7 @@
 // `cairn scan`: a folder and the same folder as a tar.gz give the same components; the JSON
 // format carries what the README documents; bad arguments are refused in Chinese.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -51,6 +52,27 @@ describe('cairn scan', () => {
     const notArchive = path.join(work, 'note.txt');
     writeFileSync(notArchive, 'hello');
     await expect(scanCommand([notArchive])).rejects.toThrow(/不是支持的压缩格式/);
+  });
+});
+
+describe('cairn scan --jar-index', () => {
+  it('names a jar without pom.properties or manifest by its SHA-1 in the index; a bad index is refused', async () => {
+    // Debian's commons-io (libcommons-io-java) without its Maven metadata and manifest, under a name that says nothing.
+    const dir = path.join(work, 'jars');
+    mkdirSync(dir, { recursive: true });
+    const jar = path.join(dir, 'io.jar');
+    copyFileSync('/usr/share/java/commons-io.jar', jar);
+    execFileSync('zip', ['-q', '-d', jar, 'META-INF/maven/*', 'META-INF/MANIFEST.MF']);
+    const sha1 = createHash('sha1').update(readFileSync(jar)).digest('hex');
+    const index = path.join(work, 'index.tsv');
+    writeFileSync(index, `${sha1}\tcommons-io\tcommons-io\t2.11.0\n`);
+    const purls = async (args: string[]) => (JSON.parse((await scanCommand([dir, ...args])).output) as JsonOut).components.map((c) => c.purl);
+    expect(await purls(['--jar-index', index])).toEqual(['pkg:maven/commons-io/commons-io@2.11.0']);
+    // Without it the jar names no version: nothing to report; the index is not kept from the previous scan.
+    expect(await purls([])).toEqual([]);
+    writeFileSync(index, 'commons-io 2.11.0\n');
+    await expect(scanCommand([dir, '--jar-index', index])).rejects.toThrow(/Java 归档 SHA-1 索引 .*index\.tsv 第 1 行格式不正确/);
+    await expect(scanCommand([dir, '--jar-index', path.join(work, 'missing.tsv')])).rejects.toBeInstanceOf(UsageError);
   });
 });
 

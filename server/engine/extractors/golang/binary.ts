@@ -11,7 +11,8 @@
 // Files are claimed by name (executables have no extension on Unix, `.exe` on Windows; anything
 // under bin/, sbin/ or libexec/) and rejected on their first bytes, so a claimed text file costs
 // one small read.
-import type { Component, Extractor, InputFile, Target } from '../../model.ts';
+import type { Component, Evidence, Extractor, InputFile, Target } from '../../model.ts';
+import { CONFIDENCE } from '../../model.ts';
 import { golangPurl } from '../../purl.ts';
 import { fileAccess } from '../common/random-access.ts';
 import { isExecutableMagic, readGoBuildInfo } from './buildinfo.ts';
@@ -77,25 +78,40 @@ function effective(m: GoModule): { path: string; version: string } {
 /** A module path a purl can name: no directory paths, nothing empty between slashes. */
 const isModulePath = (p: string) => p !== '' && !/^(\.|\/|[A-Za-z]:)/.test(p) && !p.split('/').includes('') && !/\s/.test(p);
 
+/** The line of `go version -m` that names a module, as evidence: `dep github.com/x/y v1.2.3 h1:…`, `=> ../fork`. */
+function moduleLine(kind: 'mod' | 'dep', m: GoModule): string {
+  const line = `${kind} ${m.path} ${m.version}${m.sum ? ` ${m.sum}` : ''}`;
+  return m.replace ? `${line} => ${m.replace.path} ${m.replace.version}`.trim() : line;
+}
+
 export function componentsFromBuildInfo(info: GoBuildInfo, file: string): Target {
   const location = [{ file }];
   const components: Component[] = [];
   const seen = new Set<string>();
-  const add = (name: string, version: string, direct: boolean): string => {
+  const evidence = (text: string): Evidence[] => [{ file, rule: 'Go 构建信息', text: text.slice(0, 200), offset: info.offset }];
+  const add = (name: string, version: string, direct: boolean, text: string): string => {
     const purl = golangPurl(name, version);
     if (!seen.has(purl)) {
       seen.add(purl);
-      components.push({ purl, ecosystem: 'golang', name, version, direct, scope: 'runtime', locations: location, licenses: [], dependsOn: [] });
+      components.push({
+        purl, ecosystem: 'golang', name, version, direct, scope: 'runtime', locations: location, licenses: [], dependsOn: [],
+        evidence: evidence(text), confidence: CONFIDENCE.METADATA,
+      });
     }
     return purl;
   };
-  const deps = info.deps.map(effective).filter((d) => isModulePath(d.path)).map((d) => add(d.path, d.version === '(devel)' ? '' : d.version, false));
+  const deps = info.deps
+    .map((m) => ({ m, e: effective(m) }))
+    .filter(({ e }) => isModulePath(e.path))
+    .map(({ m, e }) => add(e.path, e.version === '(devel)' ? '' : e.version, false, moduleLine('dep', m)));
   const std = stdlibVersion(info.goVersion);
-  if (std) deps.push(add('stdlib', std, false));
+  if (std) deps.push(add('stdlib', std, false, info.goVersion));
   const mainPath = info.main?.path || info.path;
   let roots = deps;
   if (isModulePath(mainPath) && mainPath !== 'command-line-arguments') {
-    const main = add(mainPath, mainVersion(info), true);
+    const version = mainVersion(info);
+    const text = info.main ? moduleLine('mod', info.main) : `path ${info.path}`;
+    const main = add(mainPath, version, true, version && version !== info.main?.version ? `${text}; ${version}` : text);
     const mainComponent = components.find((c) => c.purl === main)!;
     mainComponent.dependsOn = deps.filter((d) => d !== main);
     roots = [main];

@@ -12,6 +12,8 @@ const HEADER_SIZE = 32;
 const ALIGN = 16;
 /** How far into the data segment the header is looked for (the go command reads 64 KiB). */
 const SEARCH_SIZE = 64 * 1024;
+/** How far into a writable segment it is looked for when the file has no section naming it. */
+const MAX_SEGMENT_SEARCH = 64 * 1024 * 1024;
 /** Upper bound on the version and module strings (a module list of thousands of dependencies). */
 const MAX_STRING = 16 * 1024 * 1024;
 
@@ -21,8 +23,12 @@ interface Region { vaddr: bigint; offset: number; filesz: number }
 interface Executable {
   format: 'elf' | 'pe' | 'macho';
   regions: Region[];
-  /** Virtual address and size of where the header is looked for. */
-  dataStart?: { vaddr: bigint; size: number };
+  /**
+   * Virtual address and size of where the header is looked for; `whole` when that is a writable
+   * segment rather than the build info's own section (a binary whose section headers were removed:
+   * the blob may lie past the segment's first 64 KiB, after a cgo binary's relocated data).
+   */
+  dataStart?: { vaddr: bigint; size: number; whole?: boolean };
 }
 
 export interface GoModule {
@@ -42,6 +48,8 @@ export interface GoBuildInfo {
   deps: GoModule[];
   /** `build` lines: -ldflags, vcs.revision, GOOS, ... */
   settings: Map<string, string>;
+  /** File offset of the `\xff Go buildinf:` header: where the evidence is. */
+  offset: number;
 }
 
 const u16 = (b: Buffer, o: number, le: boolean) => (le ? b.readUInt16LE(o) : b.readUInt16BE(o));
@@ -81,7 +89,7 @@ async function parseElf(src: RandomAccess, head: Buffer): Promise<Executable | u
   const shstrndx = u16(h, is64 ? 0x3e : 0x32, le);
 
   const regions: Region[] = [];
-  let firstWritable: { vaddr: bigint; size: number } | undefined;
+  let firstWritable: { vaddr: bigint; size: number; whole?: boolean } | undefined;
   const ph = phnum && phentsize >= (is64 ? 56 : 32) ? await exact(src, phoff, phnum * phentsize) : undefined;
   for (let i = 0; ph && i < phnum; i++) {
     const o = i * phentsize;
@@ -92,7 +100,7 @@ async function parseElf(src: RandomAccess, head: Buffer): Promise<Executable | u
     const filesz = is64 ? safe(u64(ph, o + 32, le)) : u32(ph, o + 16, le);
     const memsz = is64 ? safe(u64(ph, o + 40, le)) : u32(ph, o + 20, le);
     regions.push({ vaddr, offset, filesz });
-    if (!firstWritable && (flags & 3) === 2) firstWritable = { vaddr, size: memsz }; // PF_W without PF_X
+    if (!firstWritable && (flags & 3) === 2) firstWritable = { vaddr, size: Math.min(memsz, filesz), whole: true }; // PF_W without PF_X
   }
 
   let section: { vaddr: bigint; size: number } | undefined;
@@ -166,7 +174,7 @@ async function parseMachO(src: RandomAccess, base: number): Promise<Executable |
   if (!cmds) return undefined;
   const regions: Region[] = [];
   let section: { vaddr: bigint; size: number } | undefined;
-  let firstWritable: { vaddr: bigint; size: number } | undefined;
+  let firstWritable: { vaddr: bigint; size: number; whole?: boolean } | undefined;
   let o = 0;
   for (let i = 0; i < ncmds && o + 8 <= cmds.length; i++) {
     const cmd = u32(cmds, o, le);
@@ -251,8 +259,8 @@ function unframe(mod: string): string {
   return mod.length >= 33 && mod[mod.length - 17] === '\n' ? mod.slice(16, -16) : '';
 }
 
-export function parseModInfo(text: string): Omit<GoBuildInfo, 'format' | 'goVersion'> {
-  const info: Omit<GoBuildInfo, 'format' | 'goVersion'> = { path: '', deps: [], settings: new Map() };
+export function parseModInfo(text: string): Omit<GoBuildInfo, 'format' | 'goVersion' | 'offset'> {
+  const info: Omit<GoBuildInfo, 'format' | 'goVersion' | 'offset'> = { path: '', deps: [], settings: new Map() };
   let last: GoModule | undefined;
   for (const line of text.split('\n')) {
     const [kind, a = '', b = '', c = ''] = line.split('\t');
@@ -288,13 +296,18 @@ async function readBuildInfo(src: RandomAccess): Promise<GoBuildInfo | undefined
   const { vaddr: start } = exe.dataStart;
   const startAt = offsetOf(exe, start, 1);
   if (startAt === undefined) return undefined;
-  const window = await src.read(startAt, Math.min(SEARCH_SIZE, Math.max(exe.dataStart.size, HEADER_SIZE)));
+  // The go command reads the first 64 KiB; a segment without its section is read on, a window at a time.
+  const searchEnd = exe.dataStart.whole ? Math.min(exe.dataStart.size, MAX_SEGMENT_SEARCH) : SEARCH_SIZE;
   let found = -1;
-  for (let i = window.indexOf(MAGIC); i >= 0; i = window.indexOf(MAGIC, i + 1)) {
-    if (i % ALIGN === 0 && window.length - i >= HEADER_SIZE) { found = i; break; }
+  let header: Buffer | undefined;
+  for (let base = 0; base < Math.max(searchEnd, HEADER_SIZE) && found < 0; base += SEARCH_SIZE) {
+    const window = await src.read(startAt + base, Math.min(SEARCH_SIZE, Math.max(searchEnd - base, 0)) + HEADER_SIZE);
+    for (let i = window.indexOf(MAGIC); i >= 0 && i < SEARCH_SIZE; i = window.indexOf(MAGIC, i + 1)) {
+      if ((base + i) % ALIGN === 0 && window.length - i >= HEADER_SIZE) { found = base + i; header = window.subarray(i, i + HEADER_SIZE); break; }
+    }
+    if (window.length < SEARCH_SIZE) break;
   }
-  if (found < 0) return undefined;
-  const header = window.subarray(found, found + HEADER_SIZE);
+  if (found < 0 || !header) return undefined;
   const ptrSize = header[14]!;
   const flags = header[15]!;
 
@@ -331,5 +344,5 @@ async function readBuildInfo(src: RandomAccess): Promise<GoBuildInfo | undefined
     mod = await readString(ptr(header, 16 + ptrSize));
   }
   if (!goVersion.startsWith('go') && !goVersion.startsWith('devel')) return undefined;
-  return { format: exe.format, goVersion, ...parseModInfo(unframe(mod)) };
+  return { format: exe.format, goVersion, ...parseModInfo(unframe(mod)), offset: startAt + found };
 }

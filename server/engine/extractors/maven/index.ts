@@ -3,6 +3,6 @@ import type { Extractor } from '../../model.ts';
 import { javaArchiveExtractor } from './archive.ts';
 import { pomExtractor } from './pom.ts';
 
-export { javaArchiveExtractor, nameAndVersionOf, parseManifest, parseProperties } from './archive.ts';
+export { javaArchiveExtractor, javaArchiveExtractorWith, nameAndVersionOf, parseManifest, parseProperties } from './archive.ts';
 
 export const extractors: Extractor[] = [pomExtractor, javaArchiveExtractor];
