@@ -19,9 +19,9 @@ import { UserError } from '../errors.ts';
 import { decryptSecret, encryptSecret } from '../secrets.ts';
 import { hasUrlCredentials } from './url-credentials.ts';
 
-export const SCAN_SETTING = 'scan.online';
+const SCAN_SETTING = 'scan.online';
 
-export const SCAN_MSG = {
+const SCAN_MSG = {
   notFound: '仓库配置不存在',
   nameMissing: '请填写名称',
   duplicate: (name: string) => `名称“${name}”已被同类仓库使用`,
@@ -33,7 +33,7 @@ export const SCAN_MSG = {
 } as const;
 
 /** The address checked (http or https with a host, no credentials, query or fragment), ending in `/`. */
-export function checkRepositoryUrl(text: string): string {
+function checkRepositoryUrl(text: string): string {
   const trimmed = text.trim();
   let url: URL;
   try {

@@ -27,7 +27,7 @@ export async function listScanRepositories(db: Db, ecosystem: ScanEcosystem, sub
   return rows.map((r) => toRow(r, r.creator ?? null));
 }
 
-export function toRow(r: ScanRepositoryRecord, createdBy: string | null): ScanRepositoryRow {
+function toRow(r: ScanRepositoryRecord, createdBy: string | null): ScanRepositoryRow {
   return {
     id: r.id,
     ecosystem: r.ecosystem as ScanEcosystem,

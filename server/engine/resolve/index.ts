@@ -16,7 +16,6 @@ import type { TargetResolution } from './model.ts';
 import { isRequirementsFile } from '../extractors/python/requirements.ts';
 
 export type { Repository, ResolveLimits } from './http.ts';
-export { DEFAULT_ENVIRONMENT, ENVIRONMENT_LABEL } from './markers.ts';
 
 export interface OnlineResolution {
   maven: Repository[];

@@ -18,9 +18,6 @@ export const DEFAULT_ENVIRONMENT: Readonly<Record<string, string>> = {
   platform_version: '',
 };
 
-/** How the environment is described in the closing note and the problems. */
-export const ENVIRONMENT_LABEL = 'CPython 3.12、Linux x86_64';
-
 const VERSION_VARS = new Set(['python_version', 'python_full_version', 'implementation_version']);
 
 type Token = { kind: 'str' | 'var' | 'op' | '(' | ')' | 'and' | 'or'; text: string };

@@ -57,7 +57,7 @@ function readDep(el: XmlElement): Dep {
   };
 }
 
-export function parseRawPom(text: string, file: string): RawPom {
+function parseRawPom(text: string, file: string): RawPom {
   const root = parseXml(text, file);
   if (root.name !== 'project') throw new Error(`${file} 不是 Maven POM`);
   const props = new Map<string, string>();
