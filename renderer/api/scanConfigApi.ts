@@ -32,6 +32,10 @@ const scanConfigApi = platformApi.enhanceEndpoints({ addTagTypes: ['ScanConfig']
           requests: ({ ecosystem, id }: { ecosystem: ScanEcosystem; id: number }, to) => [to[ecosystem]({ params: { id } })],
           combine: () => null,
         }),
+        subjectMavenRepositories: query(c.subjectMavenList, { args: (subjectId: number) => ({ query: { subjectId } }) }),
+        addSubjectMavenRepository: mutation(c.subjectMavenAdd),
+        updateSubjectMavenRepository: mutation(c.subjectMavenUpdate),
+        removeSubjectMavenRepository: mutation(c.subjectMavenRemove),
         scanSettings: query(c.settings),
         saveScanSettings: mutation(c.saveSettings),
       },
@@ -40,5 +44,6 @@ const scanConfigApi = platformApi.enhanceEndpoints({ addTagTypes: ['ScanConfig']
 
 export const {
   useScanRepositoriesQuery, useAddScanRepositoryMutation, useUpdateScanRepositoryMutation, useRemoveScanRepositoryMutation,
-  useScanSettingsQuery, useSaveScanSettingsMutation,
+  useScanSettingsQuery, useSaveScanSettingsMutation, useSubjectMavenRepositoriesQuery, useAddSubjectMavenRepositoryMutation,
+  useUpdateSubjectMavenRepositoryMutation, useRemoveSubjectMavenRepositoryMutation,
 } = scanConfigApi;

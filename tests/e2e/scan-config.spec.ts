@@ -1,9 +1,10 @@
 // 扫描配置 end to end on a freshly started embedded platform (/system/systemSettings/scanConfig):
 // online resolution off by default and switched on, a Maven repository added (an ftp address
 // refused by the form, one with credentials by the platform beside the field), its password shown only as 已设置 and kept on edit, the npm tab empty,
-// disable and delete. Screenshots at 1440×900 go to test-results/scan-config-*.png.
+// disable and delete; an 应用's own Maven repository added in its 基本设置. Screenshots at 1440×900 go to test-results/scan-config-*.png.
 import { expect, test } from '@playwright/test';
 import { firstLogin } from './admin-login.ts';
+import { createSubjectOnScreen } from './project-flows.ts';
 import { startWebHost, type WebHost } from './web-host.ts';
 
 const shot = (name: string) => `test-results/scan-config-${name}.png`;
@@ -80,4 +81,17 @@ test('扫描配置：在线解析开关、Maven 仓库增改删、密码不回�
   await rows.first().getByRole('button', { name: /^删除/ }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: '删除' }).click();
   await expect(page.getByText('还没有Maven 仓库')).toBeVisible();
+
+  // ---- an 应用's own Maven repository, in its 基本设置 ----------------------------------------------
+  const subjectId = await createSubjectOnScreen(page, host.origin, '商城');
+  await page.goto(`${host.origin}/#/project/projectSettings/basicSetup?subjectId=${subjectId}`);
+  await expect(page.getByText('本应用没有自己的 Maven 仓库，在线解析只使用系统设置中的仓库。')).toBeVisible();
+  await page.getByRole('button', { name: '新增Maven 仓库' }).click();
+  const own = page.getByRole('dialog', { name: '新增Maven 仓库' });
+  await own.getByLabel(/名称/).fill('商城私服');
+  await own.getByLabel(/仓库地址/).fill('https://nexus.shop.example.com/repository/maven/');
+  await own.getByRole('button', { name: '保存' }).click();
+  await expect(own).toBeHidden();
+  await expect(page.locator('table.cairn-table tbody tr').first()).toContainText('商城私服');
+  await page.screenshot({ path: shot('4-subject') });
 });

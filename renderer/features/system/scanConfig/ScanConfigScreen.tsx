@@ -2,41 +2,31 @@
 // default) with its bounds, and the repositories it resolves through, one tab per ecosystem (Maven
 // 仓库, npm 注册表, PyPI 索引): add, edit (the password write-only), enable or disable, delete.
 import { useEffect, useState } from 'react';
-import { Button, ButtonGroup, Callout, FormGroup, NumericInput, Switch, Tab, Tabs, Tag, Tooltip } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, FormGroup, NumericInput, Switch, Tab, Tabs, Tooltip } from '@blueprintjs/core';
 import {
   DEFAULT_SCAN_SETTINGS, SCAN_ECOSYSTEM_LABEL, SCAN_ECOSYSTEMS, type ScanEcosystem, type ScanRepositoryRow, type ScanSettings,
 } from '../../../../contract/api/scan-config.ts';
 import { ADMIN_SUCCESS_MESSAGES } from '../../../../contract/errors.ts';
-import { formatDateTime, orDash } from '../../../../contract/format.ts';
 import { routeTitle } from '../../../../contract/routes.ts';
 import { apiErrorMessage } from '../../../api/baseQuery.ts';
 import {
-  useRemoveScanRepositoryMutation, useSaveScanSettingsMutation, useScanRepositoriesQuery, useScanSettingsQuery, useUpdateScanRepositoryMutation,
+  useAddScanRepositoryMutation, useRemoveScanRepositoryMutation, useSaveScanSettingsMutation, useScanRepositoriesQuery, useScanSettingsQuery, useUpdateScanRepositoryMutation,
 } from '../../../api/scanConfigApi.ts';
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { Page } from '../../../common/PageHeader.tsx';
 import { Panel, QueryBody } from '../../../common/Panel.tsx';
-import { DataTable, type Column } from '../../../common/list/DataTable.tsx';
+import { DataTable } from '../../../common/list/DataTable.tsx';
 import { useConfirmDelete } from '../../../common/list/useConfirmDelete.tsx';
 import { EmptyState } from '../../../common/states.tsx';
-import { ScanRepositoryDialog } from './ScanRepositoryDialog.tsx';
+import { SCAN_REPOSITORY_COLUMNS } from '../../../common/scanRepository/columns.tsx';
+import { ScanRepositoryDialog } from '../../../common/scanRepository/ScanRepositoryDialog.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
 
 const t = zh.system.scanConfig;
 const PATH = '/system/systemSettings/scanConfig';
 
-const COLUMNS: ReadonlyArray<Column<ScanRepositoryRow>> = [
-  { key: 'name', title: t.name, className: 'cairn-col-name', cell: (r) => r.name },
-  { key: 'url', title: t.url, cell: (r) => <code>{r.url}</code> },
-  { key: 'username', title: t.username, cell: (r) => orDash(r.username) },
-  { key: 'password', title: t.password, cell: (r) => (r.hasPassword ? t.passwordSet : t.passwordNone) },
-  { key: 'enabled', title: t.enabled, cell: (r) => <Tag minimal intent={r.enabled ? 'success' : 'none'}>{r.enabled ? t.on : t.off}</Tag> },
-  { key: 'priority', title: t.priority, className: 'cairn-col-number', cell: (r) => r.priority },
-  { key: 'remark', title: t.remark, cell: (r) => orDash(r.remark) },
-  { key: 'updatedAt', title: t.updatedAt, cell: (r) => formatDateTime(r.updatedAt) },
-];
 
 function SettingsPanel() {
   const query = useScanSettingsQuery();
@@ -85,6 +75,7 @@ function SettingsPanel() {
 function RepositoryTab({ ecosystem }: { ecosystem: ScanEcosystem }) {
   const label = SCAN_ECOSYSTEM_LABEL[ecosystem];
   const query = useScanRepositoriesQuery(ecosystem);
+  const [add] = useAddScanRepositoryMutation();
   const [update] = useUpdateScanRepositoryMutation();
   const [remove] = useRemoveScanRepositoryMutation();
   const [dialog, setDialog] = useState<{ row: ScanRepositoryRow | null } | null>(null);
@@ -111,7 +102,7 @@ function RepositoryTab({ ecosystem }: { ecosystem: ScanEcosystem }) {
         ) : (
           <DataTable
             rows={rows}
-            columns={COLUMNS}
+            columns={SCAN_REPOSITORY_COLUMNS}
             rowKey={(r) => r.id}
             rowLabel={(r) => r.name}
             actions={(row) => (
@@ -126,7 +117,14 @@ function RepositoryTab({ ecosystem }: { ecosystem: ScanEcosystem }) {
           />
         ))}
       </QueryBody>
-      {dialog ? <ScanRepositoryDialog ecosystem={ecosystem} row={dialog.row} onClose={() => setDialog(null)} /> : null}
+      {dialog ? (
+        <ScanRepositoryDialog
+          ecosystem={ecosystem}
+          row={dialog.row}
+          onClose={() => setDialog(null)}
+          send={(form) => (dialog.row ? update({ ecosystem, id: dialog.row.id, form }).unwrap() : add({ ecosystem, form }).unwrap())}
+        />
+      ) : null}
       {removal.element}
     </>
   );

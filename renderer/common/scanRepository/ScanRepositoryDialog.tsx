@@ -1,15 +1,15 @@
-// Add or edit a repository of 扫描配置: name, address (http or https, no credentials in it),
-// username and password (write-only: a stored one is kept unless replaced or cleared), enabled,
-// priority and remark. The platform's refusals are shown beside their fields.
+// Add or edit a repository online resolution asks (扫描配置, and an 应用's own Maven repositories in
+// its 基本设置): name, address (http or https, no credentials in it), username and password
+// (write-only: a stored one is kept unless replaced or cleared), enabled, priority and remark. The
+// caller sends it; the platform's refusals are shown beside their fields.
 import { Checkbox, FormGroup, InputGroup, NumericInput, Switch, TextArea } from '@blueprintjs/core';
 import {
   SCAN_ECOSYSTEM_LABEL, SCAN_NAME_MAX, SCAN_PASSWORD_MAX, SCAN_REMARK_MAX, SCAN_URL_EXAMPLE, SCAN_URL_MAX, SCAN_USERNAME_MAX,
   type ScanEcosystem, type ScanRepositoryForm, type ScanRepositoryRow,
-} from '../../../../contract/api/scan-config.ts';
-import { ADMIN_SUCCESS_MESSAGES } from '../../../../contract/errors.ts';
-import { useAddScanRepositoryMutation, useUpdateScanRepositoryMutation } from '../../../api/scanConfigApi.ts';
-import { FormDialog } from '../../../common/form/FormDialog.tsx';
-import { zh } from '../../../i18n/zh-CN.ts';
+} from '../../../contract/api/scan-config.ts';
+import { ADMIN_SUCCESS_MESSAGES } from '../../../contract/errors.ts';
+import { FormDialog } from '../form/FormDialog.tsx';
+import { zh } from '../../i18n/zh-CN.ts';
 
 const t = zh.system.scanConfig;
 type Values = Required<ScanRepositoryForm>;
@@ -24,9 +24,13 @@ function validate(values: Values): Partial<Record<keyof Values, string>> {
   return errors;
 }
 
-export function ScanRepositoryDialog({ ecosystem, row, onClose }: { ecosystem: ScanEcosystem; row: ScanRepositoryRow | null; onClose: () => void }) {
-  const [add] = useAddScanRepositoryMutation();
-  const [update] = useUpdateScanRepositoryMutation();
+export function ScanRepositoryDialog({ ecosystem, row, onClose, send }: {
+  ecosystem: ScanEcosystem;
+  row: ScanRepositoryRow | null;
+  onClose: () => void;
+  /** Adds (row null) or updates the repository. */
+  send: (form: ScanRepositoryForm) => Promise<unknown>;
+}) {
   const label = SCAN_ECOSYSTEM_LABEL[ecosystem];
   const initial: Values = {
     name: row?.name ?? '', url: row?.url ?? '', username: row?.username ?? '', password: '', clearPassword: false,
@@ -36,7 +40,7 @@ export function ScanRepositoryDialog({ ecosystem, row, onClose }: { ecosystem: S
     const form: ScanRepositoryForm = { ...values, name: values.name.trim(), url: values.url.trim(), username: values.username.trim() };
     if (!form.password) delete form.password;
     if (!form.clearPassword) delete form.clearPassword;
-    return row ? update({ ecosystem, id: row.id, form }).unwrap() : add({ ecosystem, form }).unwrap();
+    return send(form);
   };
 
   return (
