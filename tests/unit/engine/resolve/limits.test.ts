@@ -62,6 +62,17 @@ describe('bounds', () => {
   const pom = (deps: string) => `<project><modelVersion>4.0.0</modelVersion><groupId>g</groupId><artifactId>a</artifactId><version>1</version><dependencies>${deps}</dependencies></project>`;
   const CORE = '<dependency><groupId>org.apache.maven</groupId><artifactId>maven-core</artifactId><version>3.8.7</version></dependency>';
 
+  it('resolves a version range to the highest version maven-metadata.xml lists inside it', async () => {
+    const root = await writeTree({ 'pom.xml': pom('<dependency><groupId>org.apache.commons</groupId><artifactId>commons-lang3</artifactId><version>[3.0,4.0)</version></dependency>') });
+    const scan = await scanTree(root, { extractors: allExtractors });
+    await resolveOnline(root, scan, { maven: [{ url: repo.url }], npm: [], pypi: [] }, never);
+    expect(scan.targets[0]!.components.map((c) => ({ purl: c.purl, constraint: c.constraint }))).toEqual([{ purl: 'pkg:maven/org.apache.commons/commons-lang3@3.12.0', constraint: '[3.0,4.0)' }]);
+    const outside = await writeTree({ 'pom.xml': pom('<dependency><groupId>org.apache.commons</groupId><artifactId>commons-lang3</artifactId><version>[4.0,)</version></dependency>') });
+    const none = await scanTree(outside, { extractors: allExtractors });
+    await resolveOnline(outside, none, { maven: [{ url: repo.url, name: '测试仓库' }], npm: [], pypi: [] }, never);
+    expect(none.problems).toEqual([{ file: 'pom.xml', message: '无法在线解析 org.apache.commons:commons-lang3：在仓库 测试仓库 中没有 org.apache.commons:commons-lang3 符合 [4.0,) 的版本' }]);
+  });
+
   it('stops at the package cap and says so', async () => {
     const root = await writeTree({ 'pom.xml': pom(CORE) });
     const scan = await scanTree(root, { extractors: allExtractors });
