@@ -62,7 +62,14 @@ function kindOf(target: Target): 'maven' | 'npm' | 'pypi' | undefined {
 export async function resolveOnline(root: string, scan: ScanResult, options: OnlineResolution, signal: AbortSignal): Promise<ResolutionSummary> {
   const limits: ResolveLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const client = new RepoClient(limits, signal);
-  const maven = options.maven.length ? new MavenResolver(client, options.maven) : undefined;
+  // The project's own modules (every pom.xml the scan read, by its coordinates): read in the tree.
+  const reactor = new Map<string, string>();
+  for (const t of scan.targets) {
+    if (t.type === 'pom' && t.project?.version && !t.file.includes('META-INF/')) reactor.set(`${t.project.name}:${t.project.version}`, t.file);
+  }
+  const maven = options.maven.length
+    ? new MavenResolver(client, options.maven, async (key) => { const file = reactor.get(key); return file === undefined ? undefined : readInRoot(root, file); })
+    : undefined;
   const npm = options.npm.length ? new NpmResolver(client, options.npm) : undefined;
   const pypi = options.pypi.length ? new PypiResolver(client, options.pypi) : undefined;
   const summary: ResolutionSummary = { manifests: { maven: 0, npm: 0, pypi: 0 }, components: 0, requests: 0 };

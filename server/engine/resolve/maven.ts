@@ -42,6 +42,8 @@ interface Model {
 }
 
 const MAX_PARENTS = 32;
+/** Where a module of the scanned project itself comes from (not a repository). */
+const LOCAL: Repository = { url: '', name: '本项目模块' };
 const ga = (d: { groupId: string; artifactId: string }) => `${d.groupId}:${d.artifactId}`;
 
 function readDep(el: XmlElement): Dep {
@@ -141,9 +143,13 @@ export class MavenResolver {
   private readonly client: RepoClient;
   private readonly repos: Repository[];
 
-  constructor(client: RepoClient, repos: Repository[]) {
+  /** The poms of the scanned tree's own modules (reactor), by `g:a:v`: read there, never fetched. */
+  private readonly local: (key: string) => Promise<string | undefined>;
+
+  constructor(client: RepoClient, repos: Repository[], local: (key: string) => Promise<string | undefined> = async () => undefined) {
     this.client = client;
     this.repos = repos;
+    this.local = local;
   }
 
   private repoList(): string {
@@ -158,6 +164,13 @@ export class MavenResolver {
       hit = (async () => {
         const rel = `${g.replace(/\./g, '/')}/${a}/${v}/${a}-${v}.pom`;
         const failures: string[] = [];
+        // A module of the project itself: its pom in the tree (the repository need not have it).
+        const own = await this.local(key);
+        if (own !== undefined) {
+          try {
+            return { pom: parseRawPom(own, `${key}.pom`), repo: LOCAL };
+          } catch { /* unreadable here: try the repositories */ }
+        }
         for (const repo of this.repos) {
           try {
             const text = await this.client.text(repo, joinUrl(repo.url, rel));
@@ -437,7 +450,7 @@ export async function resolveMaven(resolver: MavenResolver, request: MavenReques
       }
       component.licenses = m.licenses;
       const repo = await resolver.sourceOf(node.dep.groupId, node.dep.artifactId, version);
-      if (repo) component.evidence = [onlineEvidence(target.file, repo)];
+      if (repo && repo !== LOCAL) component.evidence = [onlineEvidence(target.file, repo)];
       if (node.depth >= request.maxDepth) continue;
       for (const child of m.deps) {
         if (child.optional) continue;

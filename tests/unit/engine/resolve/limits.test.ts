@@ -105,3 +105,30 @@ describe('bounds', () => {
     expect(again.problems[0]!.message).toContain('慢仓库：无法连接：连接超时');
   });
 });
+
+describe('a multi-module project', () => {
+  let repo: FileRepository;
+  beforeAll(async () => { repo = await serveFiles(path.join(FIXTURES, 'maven-repo')); });
+  afterAll(async () => { await repo.stop(); });
+
+  it('reads its own modules in the tree and resolves their dependencies through the repository', async () => {
+    const module = (artifactId: string, deps: string) => `<project><modelVersion>4.0.0</modelVersion><parent><groupId>com.example</groupId><artifactId>parent</artifactId><version>2.0</version></parent><artifactId>${artifactId}</artifactId><dependencies>${deps}</dependencies></project>`;
+    const root = await writeTree({
+      'pom.xml': '<project><modelVersion>4.0.0</modelVersion><groupId>com.example</groupId><artifactId>parent</artifactId><version>2.0</version><packaging>pom</packaging><modules><module>core</module><module>app</module></modules></project>',
+      'core/pom.xml': module('core', '<dependency><groupId>com.fasterxml.jackson.core</groupId><artifactId>jackson-databind</artifactId><version>2.14.0</version></dependency>'),
+      'app/pom.xml': module('app', '<dependency><groupId>com.example</groupId><artifactId>core</artifactId><version>${project.version}</version></dependency>'),
+    });
+    const scan = await scanTree(root, { extractors: allExtractors });
+    await resolveOnline(root, scan, { maven: [{ url: repo.url }], npm: [], pypi: [] }, never);
+    expect(scan.problems).toEqual([]);
+    const app = scan.targets.find((t) => t.file === 'app/pom.xml')!;
+    expect(app.components.map((c) => c.purl).sort()).toEqual([
+      'pkg:maven/com.example/core@2.0', 'pkg:maven/com.fasterxml.jackson.core/jackson-annotations@2.x',
+      'pkg:maven/com.fasterxml.jackson.core/jackson-core@2.x', 'pkg:maven/com.fasterxml.jackson.core/jackson-databind@2.14.0',
+    ]);
+    // The module is the project's own: not marked as resolved from a repository; what it brings is.
+    expect(app.components.find((c) => c.name === 'com.example:core')!.evidence).toBeUndefined();
+    expect(app.components.find((c) => c.name === 'com.fasterxml.jackson.core:jackson-core')!.evidence).toHaveLength(1);
+    expect(repo.requests.some((r) => r.path.includes('/com/example/'))).toBe(false);
+  });
+});
