@@ -4,8 +4,10 @@
 // version, pre-releases only when the range names one), dist-tags as ranges, `npm:` aliases;
 // dependencies, optionalDependencies and peerDependencies (npm 7+ installs peers; optional peers
 // skipped) breadth first, a version already chosen for the package reused when it satisfies the
-// range (npm's dedupe), a second version added only when none does. Components reachable from the
-// runtime dependencies are runtime, the rest (devDependencies' trees) development.
+// range (npm's dedupe), a second version added only when none does. An optional dependency npm
+// could not install, or one for another platform (`os`/`cpu` against Linux x64), is left out
+// without a problem, as npm does. Components reachable from the runtime dependencies are runtime,
+// the rest (devDependencies' trees) development.
 import type { Component, Target } from '../model.ts';
 import { npmPurl } from '../purl.ts';
 import { compareSemver, npmScheme } from '../matchers/versions/npm.ts';
@@ -19,6 +21,8 @@ interface VersionInfo {
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   license?: unknown;
   deprecated?: string;
+  os?: string[];
+  cpu?: string[];
 }
 
 interface Packument {
@@ -112,6 +116,17 @@ export class NpmResolver {
   }
 }
 
+/** npm's `os`/`cpu` check for the platform resolution assumes (Linux x64); `!x` excludes x. */
+function fitsPlatform(info: VersionInfo): boolean {
+  const fits = (list: string[] | undefined, value: string) => {
+    if (!Array.isArray(list) || !list.length) return true;
+    if (list.includes(`!${value}`)) return false;
+    const allowed = list.filter((x) => !x.startsWith('!'));
+    return !allowed.length || allowed.includes(value);
+  };
+  return fits(info.os, 'linux') && fits(info.cpu, 'x64');
+}
+
 export interface NpmRequest {
   target: Target;
   maxPackages: number;
@@ -134,7 +149,7 @@ export async function resolveNpm(resolver: NpmResolver, request: NpmRequest): Pr
   const roots: string[] = [];
   const runtimeRoots: string[] = [];
   const failed = new Set<string>();
-  interface Node { name: string; range: string; depth: number; parent?: string; direct?: Component }
+  interface Node { name: string; range: string; depth: number; parent?: string; direct?: Component; optional?: boolean }
   let level: Node[] = [];
   const kept: Component[] = [];
   for (const c of target.components) {
@@ -179,6 +194,8 @@ export async function resolveNpm(resolver: NpmResolver, request: NpmRequest): Pr
         continue;
       }
       if ('error' in p) {
+        // npm leaves out an optional dependency it cannot install, without failing.
+        if (n.optional) continue;
         if (n.direct) kept.push(n.direct);
         if (!failed.has(`${n.name}@${n.range}`)) { failed.add(`${n.name}@${n.range}`); problems.push(`无法在线解析 ${n.name}@${n.range}：${p.error}`); }
         continue;
@@ -186,6 +203,8 @@ export async function resolveNpm(resolver: NpmResolver, request: NpmRequest): Pr
       if (components.size >= request.maxPackages) { capped = true; if (n.direct) kept.push(n.direct); continue; }
       if (!p.pick) continue;
       const { version, info, repo } = p.pick;
+      // An optional dependency for another platform (fsevents on Linux): npm skips it.
+      if (n.optional && !fitsPlatform(info)) continue;
       chosen.set(n.name, [...(chosen.get(n.name) ?? []), version]);
       const purl = npmPurl(n.name, version);
       components.set(purl, {
@@ -199,8 +218,9 @@ export async function resolveNpm(resolver: NpmResolver, request: NpmRequest): Pr
       const component = components.get(purl)!;
       pending.push(resolver.licenceOf(n.name, version, repo, info).then((l) => { component.licenses = l; }));
       if (n.depth >= request.maxDepth) continue;
+      const optional = new Set(Object.keys(info.optionalDependencies ?? {}));
       const deps: Array<[string, unknown]> = [
-        ...Object.entries(info.dependencies ?? {}), ...Object.entries(info.optionalDependencies ?? {}),
+        ...Object.entries(info.optionalDependencies ?? {}), ...Object.entries(info.dependencies ?? {}),
         ...Object.entries(info.peerDependencies ?? {}).filter(([name]) => !info.peerDependenciesMeta?.[name]?.optional),
       ];
       const seen = new Set<string>();
@@ -209,7 +229,7 @@ export async function resolveNpm(resolver: NpmResolver, request: NpmRequest): Pr
         seen.add(depName);
         if (typeof depRange !== 'string' || NON_REGISTRY.test(depRange.trim())) continue;
         const real = unalias(depName, depRange);
-        next.push({ name: real.name, range: real.range, depth: n.depth + 1, parent: purl });
+        next.push({ name: real.name, range: real.range, depth: n.depth + 1, parent: purl, ...(optional.has(depName) ? { optional: true } : {}) });
       }
     }
     level = next;
