@@ -153,7 +153,7 @@ describe('npm: a package.json without a lockfile resolved through verdaccio', ()
     const root = await writeTree({
       'package.json': {
         name: 'demo-app', version: '1.0.0',
-        dependencies: { debug: '^4.3.1', chalk: '^4.1.0', 'colour-names': 'npm:color-name@^1.1.0', 'internal-only': '^1.0.0' },
+        dependencies: { debug: '^4.3.1', chalk: '^4.1.0', 'colour-names': 'npm:color-name@^1.1.0', 'internal-only': '^1.0.0', ws: '^8.0.0' },
         devDependencies: { 'supports-color': '^5.5.0' },
       },
     });
@@ -163,7 +163,10 @@ describe('npm: a package.json without a lockfile resolved through verdaccio', ()
     expect([...found.keys()].sort()).toEqual([
       'pkg:npm/ansi-styles@4.3.0', 'pkg:npm/chalk@4.1.2', 'pkg:npm/color-convert@2.0.1', 'pkg:npm/color-name@1.1.4', 'pkg:npm/debug@4.3.4',
       'pkg:npm/has-flag@3.0.0', 'pkg:npm/has-flag@4.0.0', 'pkg:npm/internal-only', 'pkg:npm/ms@2.1.2', 'pkg:npm/supports-color@5.5.0', 'pkg:npm/supports-color@7.2.0',
+      'pkg:npm/ws@8.18.0',
     ]);
+    // ws's peers bufferutil and utf-8-validate are optional: npm installs neither, and no problem is said of them.
+    expect(found.get('pkg:npm/ws@8.18.0')!.dependsOn).toEqual([]);
     // debug pins ms 2.1.2 exactly, though 2.1.3 is the latest.
     expect(found.get('pkg:npm/debug@4.3.4')!.dependsOn).toEqual(['pkg:npm/ms@2.1.2']);
     expect(summary(found.get('pkg:npm/chalk@4.1.2'))).toEqual({ scope: 'runtime', direct: true });
