@@ -7,7 +7,7 @@ import { mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { InventoryEntry, OutputFormat, ScanResult, ScannedImage, Target } from '../../server/engine/index.ts';
+import type { InventoryEntry, OnlineResolution, OutputFormat, ScanResult, ScannedImage, Target } from '../../server/engine/index.ts';
 import { productVersion } from '../../server/version.ts';
 
 const engine = () => import('../../server/engine/index.ts');
@@ -17,6 +17,11 @@ export const scanUsage = `用法：cairn scan <目录、压缩包（zip/jar/war�
 
   --format, -f      输出格式：json（默认）、cyclonedx（CycloneDX 1.6 JSON）、spdx（SPDX 2.3 JSON）
   --output, -o      写入文件而不是标准输出
+  --resolve         在线解析依赖（默认关闭）：没有锁文件的 pom.xml、package.json 与未固定版本的
+                    requirements 通过下面的仓库解析出传递依赖（Python 环境标记按 CPython 3.12、Linux x86_64 求值）
+  --maven-repo      Maven 仓库地址（Maven 目录布局），可重复；--resolve 时默认 https://repo.maven.apache.org/maven2/
+  --npm-registry    npm 注册表地址，可重复；--resolve 时默认 https://registry.npmjs.org/
+  --pypi-index      PyPI 简单索引地址，可重复；--resolve 时默认 https://pypi.org/simple/
   --kb              用漏洞知识库（cairn kb import 生成的数据库文件）匹配漏洞；json 格式中每个组件
                     增加 riskLevel 和 vulnerabilities（id、aliases、level、score、exploit、fixedVersions、
                     fixState（发行版修复状态：fixed、affected、will_not_fix 等）、summary）
@@ -119,9 +124,40 @@ async function isSbomFile(file: string): Promise<boolean> {
   }
 }
 
+const DEFAULT_REPOSITORIES = {
+  maven: 'https://repo.maven.apache.org/maven2/',
+  npm: 'https://registry.npmjs.org/',
+  pypi: 'https://pypi.org/simple/',
+} as const;
+
+/** The repositories of `--resolve`: each given address checked (http or https, no credentials in it), else the public default. */
+export function onlineOptions(values: { resolve?: boolean; 'maven-repo'?: string[]; 'npm-registry'?: string[]; 'pypi-index'?: string[] }): OnlineResolution | undefined {
+  const given = { maven: values['maven-repo'] ?? [], npm: values['npm-registry'] ?? [], pypi: values['pypi-index'] ?? [] };
+  if (!values.resolve) {
+    if (given.maven.length || given.npm.length || given.pypi.length) throw new UsageError('--maven-repo、--npm-registry、--pypi-index 只在 --resolve 在线解析时使用');
+    return undefined;
+  }
+  const check = (option: string, text: string) => {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      throw new UsageError(`${option} 的地址无效：${text}（应为完整的 http:// 或 https:// 地址）`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${option} 只支持 http 或 https 地址：${text}`);
+    if (url.username || url.password) throw new UsageError(`${option} 的地址不能包含用户名或密码`);
+    return { url: url.toString() };
+  };
+  return {
+    maven: (given.maven.length ? given.maven : [DEFAULT_REPOSITORIES.maven]).map((u) => check('--maven-repo', u)),
+    npm: (given.npm.length ? given.npm : [DEFAULT_REPOSITORIES.npm]).map((u) => check('--npm-registry', u)),
+    pypi: (given.pypi.length ? given.pypi : [DEFAULT_REPOSITORIES.pypi]).map((u) => check('--pypi-index', u)),
+  };
+}
+
 /** A directory is scanned in place; an archive is unpacked (with limits) into a temp folder. */
-async function scanInput(given: string): Promise<ScanResult> {
-  const { loadExtractors, openInput, scanTree, UnpackError } = await engine();
+async function scanInput(given: string, online?: OnlineResolution): Promise<ScanResult> {
+  const { loadExtractors, openInput, resolveOnline, scanTree, UnpackError } = await engine();
   const input = await openInput(given).catch(async (error: unknown) => {
     if (!(error instanceof UnpackError)) throw error;
     // An SBOM under another name (or in a serialisation Cairn does not read) is named as such, not as no archive.
@@ -132,6 +168,7 @@ async function scanInput(given: string): Promise<ScanResult> {
   try {
     const { allExtractors } = await loadExtractors();
     const result = await scanTree(input.root, { extractors: allExtractors });
+    if (online) await resolveOnline(input.root, result, online, new AbortController().signal);
     // Nested archives left packed (too deep, damaged) are problems: their contents were not read.
     const left = input.unpacked?.problems ?? [];
     if (left.length) result.problems = [...result.problems, ...left].sort((a, b) => a.file.localeCompare(b.file));
@@ -227,6 +264,10 @@ const OPTIONS = {
   output: { type: 'string', short: 'o' },
   kb: { type: 'string' },
   'jar-index': { type: 'string' },
+  resolve: { type: 'boolean', default: false },
+  'maven-repo': { type: 'string', multiple: true },
+  'npm-registry': { type: 'string', multiple: true },
+  'pypi-index': { type: 'string', multiple: true },
   ...REGISTRY_OPTIONS,
 } as const;
 
@@ -257,6 +298,8 @@ export async function scanCommand(args: string[], io: ScanIo = defaultIo): Promi
 
   if (values.kb && format !== 'json') throw new UsageError('--kb 目前只能与 --format json 一起使用（CycloneDX 漏洞导出随报告功能提供）');
   const kbFile = values.kb ? path.resolve(values.kb) : null;
+  const online = onlineOptions(values);
+  if (online && pulling) throw new UsageError('--resolve 只用于目录与压缩包，不用于容器镜像');
   if (kbFile && !(await stat(kbFile).catch(() => null))?.isFile()) throw new UsageError(`找不到知识库文件：${values.kb}（先用 cairn kb import --db ${values.kb} <漏洞数据> 建立）`);
 
   // The SHA-1 index of this scan (none unless given: a previous scan's in the same process is dropped).
@@ -283,6 +326,8 @@ export async function scanCommand(args: string[], io: ScanIo = defaultIo): Promi
     const info = await stat(given).catch(() => null);
     if (!info) throw new UsageError(`找不到要扫描的路径：${target}`);
     const { detectImage, isFeatureFile } = await engine();
+    const resolvable = !(info.isFile() && SINGLE_FILE.test(given)) && !(await detectImage(given)) && !(info.isFile() && (await isFeatureFile(given)));
+    if (online && !resolvable) throw new UsageError('--resolve 只用于目录与压缩包，不用于容器镜像、特征文件、SBOM 或组件清单');
     if (!(info.isFile() && SINGLE_FILE.test(given)) && (await detectImage(given))) {
       image = await scanImageInput(given, { platform: values.platform });
       result = image.scan;
@@ -291,7 +336,7 @@ export async function scanCommand(args: string[], io: ScanIo = defaultIo): Promi
       ({ result, image } = await scanFeatureInput(given));
     } else {
       if (values.platform) throw new UsageError(`--platform 只用于容器镜像，${target} 不是镜像`);
-      result = info.isFile() && SINGLE_FILE.test(given) ? await importFile(given) : await scanInput(given);
+      result = info.isFile() && SINGLE_FILE.test(given) ? await importFile(given) : await scanInput(given, online);
     }
     result.root = given;
     name = path.basename(given);

@@ -504,6 +504,25 @@ export interface SubjectTypesTable {
   updated_at: Timestamp;
 }
 
+/** 扫描配置: a repository online resolution asks (system-wide when subject_id is null). */
+export interface ScanRepositoriesTable {
+  id: Generated<number>;
+  /** maven, npm or pypi (SCAN_ECOSYSTEMS). */
+  ecosystem: string;
+  subject_id: number | null;
+  name: string;
+  url: string;
+  username: Generated<string>;
+  /** encryptSecret's form; null when none. */
+  password: string | null;
+  enabled: Flag;
+  priority: Generated<number>;
+  remark: Generated<string>;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   roles: RolesTable;
@@ -540,4 +559,5 @@ export interface Database {
   reports: ReportsTable;
   history_risks: HistoryRisksTable;
   subject_types: SubjectTypesTable;
+  scan_repositories: ScanRepositoriesTable;
 }

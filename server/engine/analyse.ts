@@ -19,6 +19,7 @@ import { LICENCE_FILE } from './extractors/js-common/licence-file.ts';
 import { ExtractError, type ScanProblem, type ScanResult, type Target } from './model.ts';
 import { inventory, type InventoryEntry } from './output/inventory.ts';
 import { scanTree } from './scan.ts';
+import { resolveOnline, type OnlineResolution } from './resolve/index.ts';
 import { ExaminePool, type Found } from './examine.ts';
 import { projectRootOf, readProjectLicense, type ProjectLicense } from './project-license.ts';
 import { attributeLayers, imageSummary, prepareImage, type PreparedImage } from './image-analysis.ts';
@@ -52,6 +53,11 @@ export interface AnalyseRequest {
    * pom.properties are looked up in it. An unreadable index is a problem of the analysis, not a failure.
    */
   jarIndex?: string;
+  /**
+   * Online resolution (系统设置 → 扫描配置, off by default): the repositories unlocked manifests
+   * are resolved through, credentials included (plain data: the request crosses to the thread).
+   */
+  online?: OnlineResolution;
 }
 
 export type AnalyseStage = 'preparing' | 'scanning' | 'licenses';
@@ -120,6 +126,10 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
       if (seen % 50 === 0) onProgress({ stage: 'scanning', fraction: Math.min(1, seen / Math.max(1, scanned)) });
     },
   });
+  if (request.online && !image) {
+    onProgress({ stage: 'scanning', fraction: 1, detail: '在线解析依赖' });
+    await resolveOnline(root, scan, request.online, signal);
+  }
   // Each component's layer, while the kept versions of the package databases are at hand.
   const layers = image ? await attributeLayers(scan, image.squashed, allExtractors, signal) : null;
   onProgress({ stage: 'scanning', fraction: 1 });

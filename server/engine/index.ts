@@ -66,6 +66,15 @@ export async function loadExtractors() {
   return { allExtractors, families: extractorFamilies };
 }
 
+// ---- Online resolution (off by default) -------------------------------------------------------
+
+export type { OnlineResolution, Repository, ResolutionSummary, ResolveLimits } from './resolve/index.ts';
+
+/** Resolves a scan's unlocked manifests (pom.xml, package.json without a lockfile, requirements) through repositories, in place. */
+export async function resolveOnline(...args: Parameters<typeof import('./resolve/index.ts').resolveOnline>) {
+  return (await import('./resolve/index.ts')).resolveOnline(...args);
+}
+
 // ---- Unpacking inputs -------------------------------------------------------------------------
 
 export { UnpackError, type UnpackErrorCode } from './sources/archive/errors.ts';

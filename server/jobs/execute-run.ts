@@ -20,6 +20,7 @@ import { UserError } from '../errors.ts';
 import { getAdvisoryIndex } from '../kb/index-cache.ts';
 import { runCoverage } from '../kb/status.ts';
 import { decryptSecret } from '../secrets.ts';
+import { onlineResolutionFor } from '../services/scan-config.ts';
 import { maxUploadBytes } from '../uploads/limits.ts';
 import { findCompleteUpload } from '../uploads/store.ts';
 import { openRunFolder, type RunFolder } from './leftovers.ts';
@@ -91,8 +92,10 @@ export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: Abort
       ? { file: pulled.layoutDir, fileName: pulled.reference, platform: pulled.platform, imageReference: pulled.reference }
       : { file: upload!.path, fileName: upload!.fileName, platform: uploadPlatformOf(project) };
     const preparing = (fraction: number) => (pulled ? PULL_SHARE + (1 - PULL_SHARE) * fraction : fraction);
+    // Online resolution (扫描配置, off by default) for inputs whose manifests can be resolved.
+    const online = kind === 'source' || kind === 'binary' || kind === 'feature' ? await onlineResolutionFor(ctx.db, ctx.dataDir, project.subject_id) : undefined;
     const { analysis, components } = await analyseProject(
-      { ...input, kind, modes: parseAnalysisModes(run.analysis_modes), workParent: folder.dir, jarIndex: await jarIndexOf(ctx.dataDir) },
+      { ...input, kind, modes: parseAnalysisModes(run.analysis_modes), workParent: folder.dir, jarIndex: await jarIndexOf(ctx.dataDir), ...(online ? { online } : {}) },
       knowledge,
       {
         signal: controller.signal,

@@ -31,6 +31,7 @@ import { imageLayers } from './0015_image_layers.ts';
 import { fixState } from './0016_fix_state.ts';
 import { declaredConstraint } from './0017_declared_constraint.ts';
 import { binaryEvidence } from './0018_binary_evidence.ts';
+import { scanRepositories } from './0019_scan_repositories.ts';
 
 /** Every migration by name, in the order they run. */
 export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
@@ -52,6 +53,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0016_fix_state': fixState(kind),
   '0017_declared_constraint': declaredConstraint(kind),
   '0018_binary_evidence': binaryEvidence(kind),
+  '0019_scan_repositories': scanRepositories(kind),
 });
 
 export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {

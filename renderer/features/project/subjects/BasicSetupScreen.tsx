@@ -1,4 +1,5 @@
-// 基本设置: name, description, importance, type and the subject's facts.
+// 基本设置: name, description, importance, type and the subject's facts; below, the 应用's own Maven
+// repositories for online resolution (SubjectMavenRepositories.tsx).
 import { Card, FormGroup, HTMLSelect, InputGroup, TextArea } from '@blueprintjs/core';
 import { useState, type FormEvent } from 'react';
 import type { SubjectDetail } from '../../../../contract/api/subject.ts';
@@ -14,6 +15,7 @@ import { GuardedButton } from '../../../common/GuardedButton.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 import { IMPORTANCE_OPTIONS } from './CreateSubjectDialog.tsx';
 import { SettingsLayout } from './SettingsLayout.tsx';
+import { SubjectMavenRepositories } from './SubjectMavenRepositories.tsx';
 import { SubjectTypeSelect } from './SubjectTypeSelect.tsx';
 
 const t = zh.subject;
@@ -64,5 +66,14 @@ function BasicForm({ subject }: { subject: SubjectDetail }) {
 }
 
 export default function BasicSetupScreen() {
-  return <SettingsLayout tab="basicSetup">{(s) => <BasicForm key={s.id} subject={s} />}</SettingsLayout>;
+  return (
+    <SettingsLayout tab="basicSetup">
+      {(s) => (
+        <>
+          <BasicForm key={s.id} subject={s} />
+          <SubjectMavenRepositories key={`maven-${s.id}`} subject={s} />
+        </>
+      )}
+    </SettingsLayout>
+  );
 }
