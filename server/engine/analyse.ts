@@ -11,7 +11,7 @@ import type { RunImage } from '../../contract/api/image.ts';
 import type { InputKind } from '../../contract/sources.ts';
 import { copyPrivateFile, makePrivateDir } from '../files/private.ts';
 import { fileAnalyzersFor } from './analyzers/index.ts';
-import { hasFindings, noFindings, type FileFindings } from './analyzers/model.ts';
+import { hasFindings, noFindings, type AnalyzerOptions, type FileFindings } from './analyzers/model.ts';
 import { allExtractors, noManifestMessage } from './extractors/index.ts';
 import { LICENCE_FILE } from './extractors/js-common/licence-file.ts';
 import { ExtractError, type ScanProblem, type ScanResult, type Target } from './model.ts';
@@ -45,6 +45,8 @@ export interface AnalyseRequest {
   platform?: string;
   /** Image inputs: the name the image was asked for (`registry/name:tag`), shown as its reference. */
   imageReference?: string;
+  /** The administrators' settings the file analyzers use (sensitive-information rules). */
+  analyzerOptions?: AnalyzerOptions;
 }
 
 export type AnalyseStage = 'preparing' | 'scanning' | 'licenses';
@@ -114,8 +116,8 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
   // first, with what would have been read.
   if (!scan.targets.length) scan.problems = [{ file: request.fileName, message: noManifestMessage() }, ...scan.problems];
 
-  const examiners = await Promise.all(fileAnalyzersFor(request.modes).map((analyzer) => analyzer.start()));
-  const pool = ExaminePool.start(examiners, request.modes, scanned, signal);
+  const examiners = await Promise.all(fileAnalyzersFor(request.modes).map((analyzer) => analyzer.start(request.analyzerOptions)));
+  const pool = ExaminePool.start(examiners, request.modes, scanned, signal, request.analyzerOptions);
   const files: FileEntry[] = [];
   const findings: FileFindings[] = [];
   // In tree order; a text handed to the second thread is its findings' promise.

@@ -18,7 +18,7 @@ export type {
 export type { AnalyseProgress, AnalyseRequest, AnalyseResult, AnalyseStage, FileEntry, InputKind } from './analyse.ts';
 export type { AnalyseThreadOptions } from './analyse-thread.ts';
 export type {
-  AnalysedComponent, AnalysisKnowledge, Analyzer, ComponentAnalyzer, ComponentVerdict, FileAnalyzer, FileFindings, KnowledgeRequest, TextFile,
+  AnalysedComponent, AnalysisKnowledge, Analyzer, AnalyzerOptions, ComponentAnalyzer, ComponentVerdict, FileAnalyzer, FileFindings, KnowledgeRequest, TextFile,
 } from './analyzers/model.ts';
 
 /**
@@ -41,6 +41,9 @@ export type {
   Component, Ecosystem, ExtractContext, Extractor, InputFile, Location, ScanProblem, ScanResult, Scope, Target,
 } from './model.ts';
 export { ExtractError } from './model.ts';
+// Sensitive-information rules: the built-in ones (listed beside the administrators') and the check of a new one.
+export { BUILTIN_LEAK_RULES, leakPatternProblem, MAX_PATTERN_LENGTH, type LeakRuleSpec } from './detectors/leaks/rules.ts';
+export type { LeakFinding } from './detectors/leaks/index.ts';
 export type { ScanOptions } from './scan.ts';
 export type { WalkedFile } from './sources/tree.ts';
 export type { WorkerScanOptions } from './worker.ts';
