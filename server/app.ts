@@ -40,6 +40,7 @@ import { taskHandlers } from './routes/task/index.ts';
 import { resultHandlers } from './routes/result/index.ts';
 import { reportHandlers } from './routes/report/index.ts';
 import { projectTypeHandlers } from './routes/project-type/index.ts';
+import { leakHandlers } from './routes/leak/index.ts';
 import { userHandlers } from './routes/user/index.ts';
 import { startUploadSweeper } from './uploads/sweep.ts';
 import { productVersion } from './version.ts';
@@ -186,6 +187,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...resultHandlers(context),
     ...reportHandlers(context),
     ...projectTypeHandlers(context),
+    ...leakHandlers(context),
     ...userHandlers(context),
   ]);
   registerCalls(app, implementedCalls, handlers);

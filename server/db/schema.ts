@@ -500,6 +500,38 @@ export interface SubjectTypesTable {
   updated_at: Timestamp;
 }
 
+/** An administrator's sensitive-information rule (migration 0019; built-in rules live in the engine). */
+export interface LeakRulesTable {
+  id: Generated<number>;
+  name: string;
+  /** The lower-cased name: unique, so two rules never differ by case alone. */
+  name_key: string;
+  /** LEAK_TYPE_LABEL code. */
+  type: string;
+  pattern: string;
+  ignore_case: Flag;
+  enabled: Flag;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Sensitive information a run found: the matched text with its secret part masked. */
+export interface RunLeaksTable {
+  id: Generated<number>;
+  run_id: number;
+  file: string;
+  /** Byte offset of the match in the file. */
+  offset: number;
+  /** LEAK_TYPE_LABEL code. */
+  type: string;
+  /** The rule's key: builtin:<name> or user:<id>. */
+  rule: string;
+  /** The rule's name when the run found it. */
+  rule_name: string;
+  text: string;
+}
+
 export interface Database {
   users: UsersTable;
   roles: RolesTable;
@@ -536,4 +568,6 @@ export interface Database {
   reports: ReportsTable;
   history_risks: HistoryRisksTable;
   subject_types: SubjectTypesTable;
+  leak_rules: LeakRulesTable;
+  run_leaks: RunLeaksTable;
 }

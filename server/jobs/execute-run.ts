@@ -23,6 +23,7 @@ import { maxUploadBytes } from '../uploads/limits.ts';
 import { findCompleteUpload } from '../uploads/store.ts';
 import { openRunFolder, type RunFolder } from './leftovers.ts';
 import { saveRunResults, type RunOutbound } from './save-results.ts';
+import { analysisLeakOptions } from '../services/leak-rules.ts';
 
 /** A run ended by the platform for a reason the user can act on (its message is the run's message). */
 export class RunError extends UserError {}
@@ -90,8 +91,11 @@ export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: Abort
       ? { file: pulled.layoutDir, fileName: pulled.reference, platform: pulled.platform, imageReference: pulled.reference }
       : { file: upload!.path, fileName: upload!.fileName, platform: uploadPlatformOf(project) };
     const preparing = (fraction: number) => (pulled ? PULL_SHARE + (1 - PULL_SHARE) * fraction : fraction);
+    const modes = parseAnalysisModes(run.analysis_modes);
+    // Sensitive information (mode 9) with the rules as they are when the run starts.
+    const analyzerOptions = modes.includes(9) ? await analysisLeakOptions(ctx.db) : undefined;
     const { analysis, components } = await analyseProject(
-      { ...input, kind, modes: parseAnalysisModes(run.analysis_modes), workParent: folder.dir },
+      { ...input, kind, modes, workParent: folder.dir, ...(analyzerOptions ? { analyzerOptions } : {}) },
       knowledge,
       {
         signal: controller.signal,

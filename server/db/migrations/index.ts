@@ -30,6 +30,7 @@ import { licenceEvidence } from './0014_licence_evidence.ts';
 import { imageLayers } from './0015_image_layers.ts';
 import { fixState } from './0016_fix_state.ts';
 import { declaredConstraint } from './0017_declared_constraint.ts';
+import { leaks } from './0019_leaks.ts';
 
 /** Every migration by name, in the order they run. */
 export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
@@ -50,6 +51,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0015_image_layers': imageLayers(kind),
   '0016_fix_state': fixState(kind),
   '0017_declared_constraint': declaredConstraint(kind),
+  '0019_leaks': leaks(kind),
 });
 
 export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {

@@ -85,7 +85,9 @@ export function leakPatternProblem(pattern: string, ignoreCase: boolean): string
   if (re.test('')) return '正则表达式会匹配空字符串，请至少要求一个字符';
   if (/\\[1-9]|\\k</.test(pattern)) return '正则表达式不能使用反向引用（\\1、\\k<name>）：它们可能导致灾难性回溯';
   if (nestedQuantifier(pattern)) return '正则表达式含有嵌套的量词（如 (a+)+、(\\w*)*），可能导致灾难性回溯，请改写';
-  for (const probe of PROBES) {
+  // And runs of each letter the pattern names ((x|x)*y backtracks on xxxx…, not on aaaa…).
+  const letters = [...new Set(pattern.replace(/\\./g, '').match(/[A-Za-z0-9_-]/g) ?? [])].slice(0, 24);
+  for (const probe of [...PROBES, ...letters.map((c) => c.repeat(32) + '\u0000')]) {
     if (timedOut(pattern, ignoreCase, probe)) return '正则表达式在测试输入上执行超时，可能导致灾难性回溯，请改写';
   }
   return null;
