@@ -33,14 +33,14 @@ function userRow(r: LeakRuleRecord): LeakRuleRow {
   };
 }
 
-/** Every rule: the built-in ones first (in the engine's order), then the administrators' by age. */
+/** Every rule: the administrators' first (newest first: the one just added is on top), then the built-in ones in the engine's order. */
 async function allRules(db: Db): Promise<LeakRuleRow[]> {
   const disabled = new Set(await disabledBuiltinLeakRules(db));
   const builtins: LeakRuleRow[] = BUILTIN_LEAK_RULES.map((r) => ({
     id: null, key: r.key, builtin: true, name: r.name, type: r.type, pattern: r.pattern, ignoreCase: r.ignoreCase,
     enabled: !disabled.has(r.key), createdBy: null, createdAt: null,
   }));
-  return [...builtins, ...(await leakRuleRecords(db)).map(userRow)];
+  return [...(await leakRuleRecords(db)).map(userRow).reverse(), ...builtins];
 }
 
 export async function listLeakRules(db: Db, filter: LeakRuleFilter, paging: Paging): Promise<Page<LeakRuleRow>> {

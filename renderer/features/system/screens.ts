@@ -8,4 +8,5 @@ export const systemScreens: Readonly<Record<string, ScreenLoader>> = {
   [`${KNOWLEDGE_BASE}/vul`]: () => import('./knowledgeBase/SystemVulScreen.tsx'),
   [`${KNOWLEDGE_BASE}/vul/batch`]: () => import('./knowledgeBase/ImportRecordsScreen.tsx'),
   '/system/projectType': () => import('./projectType/ProjectTypeScreen.tsx'),
+  '/system/sensitive': () => import('./sensitive/SensitiveRuleScreen.tsx'),
 };
