@@ -12,9 +12,9 @@ import type { InputKind } from '../../contract/sources.ts';
 import { copyPrivateFile, makePrivateDir } from '../files/private.ts';
 import { fileAnalyzersFor } from './analyzers/index.ts';
 import { hasFindings, noFindings, type AnalyzerOptions, type FileFindings } from './analyzers/model.ts';
-import { allExtractors, noManifestMessage } from './extractors/index.ts';
+import { allExtractors, extractorFamilies, noManifestMessage } from './extractors/index.ts';
 import { LICENCE_FILE } from './extractors/js-common/licence-file.ts';
-import { ExtractError, type ScanProblem, type ScanResult, type Target } from './model.ts';
+import { ExtractError, type Extractor, type ScanProblem, type ScanResult, type Target } from './model.ts';
 import { inventory, type InventoryEntry } from './output/inventory.ts';
 import { scanTree } from './scan.ts';
 import { ExaminePool, type Found } from './examine.ts';
@@ -45,6 +45,12 @@ export interface AnalyseRequest {
   platform?: string;
   /** Image inputs: the name the image was asked for (`registry/name:tag`), shown as its reference. */
   imageReference?: string;
+  /**
+   * Extractor families (extractors/index.ts keys) this analysis leaves out; none when absent. The
+   * platform passes skippedExtractorFamilies(kind, modes): binary extractors run on a source input
+   * only with mode 8 (extractors/selection.ts).
+   */
+  skipExtractorFamilies?: string[];
   /** The administrators' settings the file analyzers use (sensitive-information rules). */
   analyzerOptions?: AnalyzerOptions;
 }
@@ -100,7 +106,7 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
 
   let seen = 0;
   const scan = await scanTree(root, {
-    extractors: allExtractors,
+    extractors: extractorsWithout(request.skipExtractorFamilies ?? []),
     signal,
     onProgress: () => {
       seen++;
@@ -184,6 +190,12 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
     result.image = await imageSummary(image.squashed, image.reference, result.components, signal);
   }
   return result;
+}
+
+/** Every extractor but those of the skipped families, in registry order. */
+function extractorsWithout(skipped: readonly string[]): readonly Extractor[] {
+  if (!skipped.length) return allExtractors;
+  return Object.entries(extractorFamilies).filter(([name]) => !skipped.includes(name)).flatMap(([, list]): readonly Extractor[] => list);
 }
 
 /**

@@ -14,7 +14,7 @@ import type { Database } from '../db/schema.ts';
 import { levelsOf } from '../db/repositories/licenses.ts';
 import { findProject, type ProjectRow } from '../db/repositories/projects.ts';
 import { reportProgress, type RunRow } from '../db/repositories/runs.ts';
-import { analyseProject, formatImageReference, pullImage, RegistryError, type KnowledgeSource, type ProjectLicense, type PullProgress } from '../engine/index.ts';
+import { analyseProject, skippedExtractorFamilies, formatImageReference, pullImage, RegistryError, type KnowledgeSource, type ProjectLicense, type PullProgress } from '../engine/index.ts';
 import { UserError } from '../errors.ts';
 import { getAdvisoryIndex } from '../kb/index-cache.ts';
 import { runCoverage } from '../kb/status.ts';
@@ -95,7 +95,12 @@ export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: Abort
     // Sensitive information (mode 9) with the rules as they are when the run starts.
     const analyzerOptions = modes.includes(9) ? await analysisLeakOptions(ctx.db) : undefined;
     const { analysis, components } = await analyseProject(
-      { ...input, kind, modes, workParent: folder.dir, ...(analyzerOptions ? { analyzerOptions } : {}) },
+      {
+        ...input, kind, modes, workParent: folder.dir,
+        // Binary extractors (executables, libraries) with mode 8 on source inputs; images and binaries keep every family.
+        skipExtractorFamilies: skippedExtractorFamilies(kind, modes),
+        ...(analyzerOptions ? { analyzerOptions } : {}),
+      },
       knowledge,
       {
         signal: controller.signal,
