@@ -90,6 +90,12 @@ export interface AnalyseResult {
 
 /** Larger files are not notices worth reading (bundles, data). */
 export const MAX_TEXT_BYTES = 4 * 1024 * 1024;
+/**
+ * Larger files are still read for sensitive information (mode 9), by that analyzer alone and in this
+ * thread: executables and libraries are often larger than any notice, and their strings are where
+ * build paths and secrets hide. Beyond this size a file is not read.
+ */
+export const MAX_LEAK_BYTES = 64 * 1024 * 1024;
 /** Distinct texts whose findings are remembered (name and SHA-1 of the bytes); beyond, the memory starts again. */
 const MAX_EXAMINED = 20_000;
 const SBOM_NAME = /\.(json|xml|spdx|ya?ml|rdf|tv|jsonl)$/i;
@@ -122,7 +128,9 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
   // first, with what would have been read.
   if (!scan.targets.length) scan.problems = [{ file: request.fileName, message: noManifestMessage() }, ...scan.problems];
 
-  const examiners = await Promise.all(fileAnalyzersFor(request.modes).map((analyzer) => analyzer.start(request.analyzerOptions)));
+  const fileAnalyzers = fileAnalyzersFor(request.modes);
+  const examiners = await Promise.all(fileAnalyzers.map((analyzer) => analyzer.start(request.analyzerOptions)));
+  const leakExaminer = examiners[fileAnalyzers.findIndex((a) => a.name === 'leaks')];
   const pool = ExaminePool.start(examiners, request.modes, scanned, signal, request.analyzerOptions);
   const files: FileEntry[] = [];
   const findings: FileFindings[] = [];
@@ -131,7 +139,14 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
   const examined = new Map<string, Found | Promise<Found>>();
   let done = 0;
   const examine = async (file: { path: string; size: number; absolute: string }): Promise<void> => {
-    if (!examiners.length || file.size > MAX_TEXT_BYTES || file.size === 0) return;
+    if (!examiners.length || file.size === 0) return;
+    if (file.size > MAX_TEXT_BYTES) {
+      if (leakExaminer && file.size <= MAX_LEAK_BYTES) {
+        const bytes = await readFile(file.absolute);
+        examinedFiles.push({ path: file.path, found: leakExaminer({ path: file.path, name: path.basename(file.path), text: '', bytes }) });
+      }
+      return;
+    }
     const bytes = await readFile(file.absolute);
     const name = path.basename(file.path);
     // The same text under the same name says the same: an image's /usr/share/doc holds one

@@ -179,3 +179,27 @@ describe('strings of a file', () => {
     expect(masked({ key: 'builtin:x', name: 'x', type: 'path', pattern: '', ignoreCase: false }, '/home/a/' + 'b'.repeat(400), []).length).toBe(301);
   });
 });
+
+describe('sensitive information in an analysis', () => {
+  it('reads a binary larger than the licence pass reads, by the leak analyzer alone, at its byte offsets', async () => {
+    const { analyse, MAX_TEXT_BYTES } = await import('../../../server/engine/analyse.ts');
+    const { makeZip } = await import('../../support/make-zip.ts');
+    // A 6 MiB "firmware" image: zeros, a build path and a key near its end.
+    const big = Buffer.alloc(6 * 1024 * 1024);
+    const at = 5 * 1024 * 1024 + 17;
+    big.write(`/home/ci/build/fw/main.c\0key=${AWS}\0`, at, 'latin1');
+    expect(big.length).toBeGreaterThan(MAX_TEXT_BYTES);
+    const zip = path.join(work, 'fw.zip');
+    writeFileSync(zip, makeZip({ entries: { 'fw/firmware.bin': big, 'fw/README': 'Copyright (c) 2024 Example Corp\nmail: dev@intra.example-corp.cn\n' } }));
+    const result = await analyse({ file: zip, fileName: 'fw.zip', kind: 'binary', modes: [9], workDir: path.join(work, 'analysis') }, () => undefined, new AbortController().signal);
+    const leaks = Object.fromEntries(result.findings.map((f) => [f.path, (f.leaks ?? []).map((l) => [l.rule, l.offset, l.text])]));
+    expect(leaks['fw/firmware.bin']).toEqual([
+      ['builtin:unix-home', at, '/home/ci/build/fw/main.c'],
+      ['builtin:aws-access-key', at + 29, 'AKIA********MPLE'],
+    ]);
+    expect(leaks['fw/README']).toEqual([['builtin:email', 38, 'dev@intra.example-corp.cn']]);
+    // Mode 9 alone: no licence or copyright analysis ran.
+    expect(result.findings.every((f) => f.copyrights.length === 0 && f.licenses.length === 0)).toBe(true);
+    secretsAbsent(JSON.stringify(result.findings));
+  });
+});
