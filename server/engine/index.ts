@@ -42,10 +42,9 @@ export type {
 } from './model.ts';
 export { ExtractError } from './model.ts';
 // Sensitive-information rules: the built-in ones (listed beside the administrators') and the check of a new one.
-export { BUILTIN_LEAK_RULES, leakPatternProblem, MAX_PATTERN_LENGTH, type LeakRuleSpec } from './detectors/leaks/rules.ts';
-export type { LeakFinding } from './detectors/leaks/index.ts';
+export { BUILTIN_LEAK_RULES, leakPatternProblem } from './detectors/leaks/rules.ts';
 // The extractor families an analysis runs (binary extractors with mode 8 on source inputs).
-export { BINARY_EXTRACTOR_FAMILIES, skippedExtractorFamilies } from './extractors/selection.ts';
+export { skippedExtractorFamilies } from './extractors/selection.ts';
 export type { ScanOptions } from './scan.ts';
 export type { WalkedFile } from './sources/tree.ts';
 export type { WorkerScanOptions } from './worker.ts';

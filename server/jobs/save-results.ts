@@ -184,7 +184,7 @@ function copyrightRows(analysis: AnalyseResult): RunResultRows['copyrights'] {
 }
 
 /** Sensitive information found per run at most (each file keeps at most the engine's MAX_PER_FILE). */
-export const MAX_RUN_LEAKS = 10_000;
+const MAX_RUN_LEAKS = 10_000;
 
 function leakRows(analysis: AnalyseResult): RunResultRows['leaks'] {
   const rows: RunResultRows['leaks'] = [];

@@ -15,7 +15,7 @@ type Db = Kysely<Database>;
 export type LeakRuleRecord = Selectable<LeakRulesTable> & { creator: string | null };
 
 /** The uniqueness key of a rule's name. */
-export const leakRuleKey = (name: string): string => name.trim().toLowerCase();
+const leakRuleKey = (name: string): string => name.trim().toLowerCase();
 
 const DISABLED_BUILTINS = 'leakRules.disabledBuiltins';
 

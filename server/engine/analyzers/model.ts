@@ -14,7 +14,8 @@ import type { Level } from '../matchers/advisory.ts';
 import type { LicenseMatch } from '../matchers/licenses/recognize.ts';
 import type { AdvisoryIndex, Finding, RiskLevel } from '../matchers/vulnerabilities.ts';
 import type { InventoryEntry } from '../output/inventory.ts';
-import type { LeakFinding, LeakRuleSpec } from '../detectors/leaks/index.ts';
+import type { LeakFinding } from '../detectors/leaks/index.ts';
+import type { LeakRuleSpec } from '../detectors/leaks/rules.ts';
 
 /**
  * A file of the analysed tree as text: decoded in its own encoding, a binary as its printable strings

@@ -10,7 +10,6 @@ import { SECRET_LEAK_TYPES, type LeakType } from '../../../../contract/leak-type
 import { fileStrings, type FileString } from './strings.ts';
 import { BUILTIN_LEAK_RULES, type BuiltinLeakRule, type LeakRuleSpec } from './rules.ts';
 
-export { BUILTIN_LEAK_RULES, leakPatternProblem, MAX_PATTERN_LENGTH, type LeakRuleSpec } from './rules.ts';
 
 export interface LeakFinding {
   /** Byte offset of the match in the file. */
@@ -107,7 +106,7 @@ function finding(spec: LeakRuleSpec, s: FileString, index: number, text: string,
 }
 
 /** Eight stars, and the last four characters of a long secret (enough to tell which key to revoke). */
-export const maskSecret = (secret: string): string => '********' + (secret.length >= 16 ? secret.slice(-4) : '');
+const maskSecret = (secret: string): string => '********' + (secret.length >= 16 ? secret.slice(-4) : '');
 
 /**
  * The match as stored and shown: its `secret` groups masked; a secret-kind match of a rule without

@@ -67,7 +67,7 @@ export const BUILTIN_LEAK_RULES: readonly BuiltinLeakRule[] = [
 
 // ---- validation of an administrator's pattern -------------------------------------------------------
 
-export const MAX_PATTERN_LENGTH = 300;
+const MAX_PATTERN_LENGTH = 300;
 /** How long a pattern may take over each probe input (pathological for backtracking). */
 const PROBE_MS = 50;
 const PROBES = ['a'.repeat(32) + '!', '0'.repeat(32) + 'x', 'a1'.repeat(24) + '-', ' '.repeat(4000) + '!', 'x@'.repeat(300) + '@', '/a'.repeat(1000) + '\u0000'];
