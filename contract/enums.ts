@@ -570,12 +570,13 @@ export const joinAnalysisModes = (modes: readonly number[]): string => modes.joi
 
 /**
  * The analysis modes this version's engine has no analyzer for (server/engine/analyzers): code
- * snippets (vulnerabilities and components), file signatures, binary detection (nothing reads the
- * mode: an uploaded binary is read as files whether it is ticked or not) and sensitive
- * information. Forms show them disabled with 暂未提供; the platform drops them from what it stores
- * and runs.
+ * snippets (vulnerabilities and components) and file signatures. Forms show them disabled with
+ * 暂未提供; the platform drops them from what it stores and runs. Binary detection (8) runs the
+ * extractors of executables and libraries on a source input (images and binary uploads always
+ * run them: server/engine/extractors/selection.ts); sensitive information (9) is
+ * server/engine/analyzers/leaks.ts.
  */
-const PENDING_ANALYSIS_MODES: readonly AnalysisMode[] = [3, 5, 6, 8, 9];
+const PENDING_ANALYSIS_MODES: readonly AnalysisMode[] = [3, 5, 6];
 export const isAnalysisModeOffered = (mode: number): boolean => !(PENDING_ANALYSIS_MODES as readonly number[]).includes(mode);
 /** The offered modes of a comma list, as a comma list ('1,3,4' -> '1,4'). */
 export const offeredAnalysisModes = (value: string | null | undefined): string =>

@@ -218,6 +218,13 @@ export const GLOSSARY = {
     tables: ['projects.analysis_modes', 'runs.analysis_modes'],
     meaning: 'The analyses a project\'s runs perform; a run keeps the modes it ran with.',
   },
+  leak: {
+    ui: ['敏感信息', '敏感信息规则'],
+    spec: 'sensitive-information leaks (binary leaks /api/binary/leakinfo/*, sensitive leak rule, /system/sensitive, tab sensitiveInfo; analysis mode 9)',
+    code: ['leak', 'LeakRule', 'LEAK_TYPE_LABEL'],
+    tables: ['run_leaks', 'leak_rules'],
+    meaning: 'A string in an analysed file (binaries included) that discloses an internal address or host, a build-machine path, a credential, a private key, a token or an e-mail address, found by a built-in or an administrator\'s rule; its secret part is stored masked.',
+  },
   subjectType: {
     ui: ['项目类型', '应用类型'],
     spec: 'projectType (/system/projectType; calls /api/subjectType/*, subjectTypeName, remark)',

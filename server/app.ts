@@ -41,6 +41,7 @@ import { resultHandlers } from './routes/result/index.ts';
 import { reportHandlers } from './routes/report/index.ts';
 import { projectTypeHandlers } from './routes/project-type/index.ts';
 import { scanConfigHandlers } from './routes/scan-config/index.ts';
+import { leakHandlers } from './routes/leak/index.ts';
 import { userHandlers } from './routes/user/index.ts';
 import { startUploadSweeper } from './uploads/sweep.ts';
 import { productVersion } from './version.ts';
@@ -188,6 +189,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...reportHandlers(context),
     ...projectTypeHandlers(context),
     ...scanConfigHandlers(context),
+    ...leakHandlers(context),
     ...userHandlers(context),
   ]);
   registerCalls(app, implementedCalls, handlers);

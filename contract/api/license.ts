@@ -94,6 +94,16 @@ export const involvedSubjects = defineCall({
   ...pagedList(InvolvedSubjectSchema),
 });
 
+/** The binary product's: the projects of 二进制检测 应用 using the licence. */
+export const binaryInfluence = defineCall({
+  name: 'license.binaryInfluence',
+  method: 'POST',
+  path: '/api/binary/influence/license/{id}',
+  summary: '使用该许可证的项目（二进制检测）',
+  params: IdOrSpdxParams,
+  ...pagedList(InvolvedSubjectSchema),
+});
+
 export const systemList = defineCall({
   name: 'license.systemList',
   method: 'GET',
@@ -144,4 +154,4 @@ export const check = defineCall({
   response: Type.Array(LicenseCheckRowSchema),
 });
 
-export const licenseCalls = { list, detail, involvedSubjects, systemList, systemEdit, check };
+export const licenseCalls = { list, detail, involvedSubjects, binaryInfluence, systemList, systemEdit, check };

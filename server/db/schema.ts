@@ -523,6 +523,38 @@ export interface ScanRepositoriesTable {
   updated_at: Timestamp;
 }
 
+/** An administrator's sensitive-information rule (migration 0020; built-in rules live in the engine). */
+export interface LeakRulesTable {
+  id: Generated<number>;
+  name: string;
+  /** The lower-cased name: unique, so two rules never differ by case alone. */
+  name_key: string;
+  /** LEAK_TYPE_LABEL code. */
+  type: string;
+  pattern: string;
+  ignore_case: Flag;
+  enabled: Flag;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Sensitive information a run found: the matched text with its secret part masked. */
+export interface RunLeaksTable {
+  id: Generated<number>;
+  run_id: number;
+  file: string;
+  /** Byte offset of the match in the file. */
+  offset: number;
+  /** LEAK_TYPE_LABEL code. */
+  type: string;
+  /** The rule's key: builtin:<name> or user:<id>. */
+  rule: string;
+  /** The rule's name when the run found it. */
+  rule_name: string;
+  text: string;
+}
+
 export interface Database {
   users: UsersTable;
   roles: RolesTable;
@@ -560,4 +592,6 @@ export interface Database {
   history_risks: HistoryRisksTable;
   subject_types: SubjectTypesTable;
   scan_repositories: ScanRepositoriesTable;
+  leak_rules: LeakRulesTable;
+  run_leaks: RunLeaksTable;
 }

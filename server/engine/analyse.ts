@@ -11,12 +11,12 @@ import type { RunImage } from '../../contract/api/image.ts';
 import type { InputKind } from '../../contract/sources.ts';
 import { copyPrivateFile, makePrivateDir } from '../files/private.ts';
 import { fileAnalyzersFor } from './analyzers/index.ts';
-import { hasFindings, noFindings, type FileFindings } from './analyzers/model.ts';
-import { allExtractors, noManifestMessage } from './extractors/index.ts';
+import { hasFindings, noFindings, type AnalyzerOptions, type FileFindings } from './analyzers/model.ts';
+import { allExtractors, extractorFamilies, noManifestMessage } from './extractors/index.ts';
 import { loadJarIndex, useJarIndex } from './extractors/maven/jar-index.ts';
 import { UserError } from '../errors.ts';
 import { LICENCE_FILE } from './extractors/js-common/licence-file.ts';
-import { ExtractError, type ScanProblem, type ScanResult, type Target } from './model.ts';
+import { ExtractError, type Extractor, type ScanProblem, type ScanResult, type Target } from './model.ts';
 import { inventory, type InventoryEntry } from './output/inventory.ts';
 import { scanTree } from './scan.ts';
 import { resolveOnline, type OnlineResolution } from './resolve/index.ts';
@@ -95,6 +95,12 @@ export interface AnalyseResult {
 
 /** Larger files are not notices worth reading (bundles, data). */
 export const MAX_TEXT_BYTES = 4 * 1024 * 1024;
+/**
+ * Larger files are still read for sensitive information (mode 9), by that analyzer alone and in this
+ * thread: executables and libraries are often larger than any notice, and their strings are where
+ * build paths and secrets hide. Beyond this size a file is not read.
+ */
+export const MAX_LEAK_BYTES = 64 * 1024 * 1024;
 /** Distinct texts whose findings are remembered (name and SHA-1 of the bytes); beyond, the memory starts again. */
 const MAX_EXAMINED = 20_000;
 const EXCEL_NAME = /\.(xlsx|xlsm|xls|csv)$/i;
@@ -119,7 +125,7 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
   useJarIndex(index);
   let seen = 0;
   const scan = await scanTree(root, {
-    extractors: allExtractors,
+    extractors: extractorsWithout(request.skipExtractorFamilies ?? []),
     signal,
     onProgress: () => {
       seen++;
@@ -141,8 +147,10 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
   // first, with what would have been read.
   if (!scan.targets.length) scan.problems = [{ file: request.fileName, message: noManifestMessage() }, ...scan.problems];
 
-  const examiners = await Promise.all(fileAnalyzersFor(request.modes).map((analyzer) => analyzer.start()));
-  const pool = ExaminePool.start(examiners, request.modes, scanned, signal);
+  const fileAnalyzers = fileAnalyzersFor(request.modes);
+  const examiners = await Promise.all(fileAnalyzers.map((analyzer) => analyzer.start(request.analyzerOptions)));
+  const leakExaminer = examiners[fileAnalyzers.findIndex((a) => a.name === 'leaks')];
+  const pool = ExaminePool.start(examiners, request.modes, scanned, signal, request.analyzerOptions);
   const files: FileEntry[] = [];
   const findings: FileFindings[] = [];
   // In tree order; a text handed to the second thread is its findings' promise.
@@ -150,7 +158,14 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
   const examined = new Map<string, Found | Promise<Found>>();
   let done = 0;
   const examine = async (file: { path: string; size: number; absolute: string }): Promise<void> => {
-    if (!examiners.length || file.size > MAX_TEXT_BYTES || file.size === 0) return;
+    if (!examiners.length || file.size === 0) return;
+    if (file.size > MAX_TEXT_BYTES) {
+      if (leakExaminer && file.size <= MAX_LEAK_BYTES) {
+        const bytes = await readFile(file.absolute);
+        examinedFiles.push({ path: file.path, found: leakExaminer({ path: file.path, name: path.basename(file.path), text: '', bytes }) });
+      }
+      return;
+    }
     const bytes = await readFile(file.absolute);
     const name = path.basename(file.path);
     // The same text under the same name says the same: an image's /usr/share/doc holds one
@@ -209,6 +224,12 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
     result.image = await imageSummary(image.squashed, image.reference, result.components, signal);
   }
   return result;
+}
+
+/** Every extractor but those of the skipped families, in registry order. */
+function extractorsWithout(skipped: readonly string[]): readonly Extractor[] {
+  if (!skipped.length) return allExtractors;
+  return Object.entries(extractorFamilies).filter(([name]) => !skipped.includes(name)).flatMap(([, list]): readonly Extractor[] => list);
 }
 
 /**

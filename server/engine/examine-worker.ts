@@ -4,11 +4,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { toThreadError } from '../errors.ts';
 import { fileAnalyzersFor } from './analyzers/index.ts';
 import { examineBytes, type ExamineRequest } from './examine.ts';
+import type { AnalyzerOptions } from './analyzers/model.ts';
 
-const { modes } = workerData as { modes: number[] };
+const { modes, options } = workerData as { modes: number[]; options?: AnalyzerOptions };
 
 try {
-  const examiners = await Promise.all(fileAnalyzersFor(modes).map((analyzer) => analyzer.start()));
+  const examiners = await Promise.all(fileAnalyzersFor(modes).map((analyzer) => analyzer.start(options)));
   parentPort!.on('message', (msg: ExamineRequest) => {
     try {
       parentPort!.postMessage({ type: 'found', id: msg.id, found: examineBytes(examiners, msg.path, msg.name, msg.bytes) });

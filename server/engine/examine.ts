@@ -12,7 +12,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { fromThreadError, type ThreadError } from '../errors.ts';
 import { workerUrl } from '../worker-url.ts';
-import type { FileFindingFields, TextFile } from './analyzers/model.ts';
+import type { AnalyzerOptions, FileFindingFields, TextFile } from './analyzers/model.ts';
 import { readableText } from './text-decode.ts';
 
 export type Examiner = (file: TextFile) => Partial<FileFindingFields>;
@@ -35,7 +35,7 @@ export function examineBytes(examiners: readonly Examiner[], path: string, name:
   const { text } = readableText(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   const found: Found = {};
   if (!text) return found;
-  const file: TextFile = { path, name, text };
+  const file: TextFile = { path, name, text, bytes };
   for (const examine of examiners) Object.assign(found, examine(file));
   return found;
 }
@@ -69,16 +69,16 @@ export class ExaminePool {
    * The pool of an analysis: this thread's examiners, plus a second thread (started now, so that it
    * loads while the tree is scanned) when there are enough files and a core to spare.
    */
-  static start(examiners: readonly Examiner[], modes: readonly number[], files: number, signal: AbortSignal): ExaminePool {
+  static start(examiners: readonly Examiner[], modes: readonly number[], files: number, signal: AbortSignal, options: AnalyzerOptions = {}): ExaminePool {
     const pool = new ExaminePool(examiners);
-    if (examiners.length && files >= SECOND_THREAD_MIN_FILES && availableParallelism() > 1) pool.spawn(modes, signal);
+    if (examiners.length && files >= SECOND_THREAD_MIN_FILES && availableParallelism() > 1) pool.spawn(modes, signal, options);
     else pool.onReady(false);
     return pool;
   }
 
-  private spawn(modes: readonly number[], signal: AbortSignal): void {
+  private spawn(modes: readonly number[], signal: AbortSignal, options: AnalyzerOptions): void {
     const worker = new Worker(workerUrl(import.meta.url, './examine-worker.ts', 'examine-worker'), {
-      workerData: { modes: [...modes] },
+      workerData: { modes: [...modes], options },
       // Its own heap cap: one pathological text ends this thread, and its texts are examined here.
       resourceLimits: { maxOldGenerationSizeMb: 512 },
     });

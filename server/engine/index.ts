@@ -18,7 +18,7 @@ export type {
 export type { AnalyseProgress, AnalyseRequest, AnalyseResult, AnalyseStage, FileEntry, InputKind } from './analyse.ts';
 export type { AnalyseThreadOptions } from './analyse-thread.ts';
 export type {
-  AnalysedComponent, AnalysisKnowledge, Analyzer, ComponentAnalyzer, ComponentVerdict, FileAnalyzer, FileFindings, KnowledgeRequest, TextFile,
+  AnalysedComponent, AnalysisKnowledge, Analyzer, AnalyzerOptions, ComponentAnalyzer, ComponentVerdict, FileAnalyzer, FileFindings, KnowledgeRequest, TextFile,
 } from './analyzers/model.ts';
 
 /**
@@ -41,6 +41,10 @@ export type {
   Component, Ecosystem, Evidence, ExtractContext, Extractor, InputFile, Location, ScanProblem, ScanResult, Scope, Target,
 } from './model.ts';
 export { CONFIDENCE, ExtractError, identityTechnique } from './model.ts';
+// Sensitive-information rules: the built-in ones (listed beside the administrators') and the check of a new one.
+export { BUILTIN_LEAK_RULES, leakPatternProblem } from './detectors/leaks/rules.ts';
+// The extractor families an analysis runs (binary extractors with mode 8 on source inputs).
+export { skippedExtractorFamilies } from './extractors/selection.ts';
 export type { ScanOptions } from './scan.ts';
 export type { WalkedFile } from './sources/tree.ts';
 export type { WorkerScanOptions } from './worker.ts';

@@ -15,7 +15,7 @@ import type { Database } from '../db/schema.ts';
 import { levelsOf } from '../db/repositories/licenses.ts';
 import { findProject, type ProjectRow } from '../db/repositories/projects.ts';
 import { reportProgress, type RunRow } from '../db/repositories/runs.ts';
-import { analyseProject, formatImageReference, JAR_INDEX_FILE, pullImage, RegistryError, type KnowledgeSource, type ProjectLicense, type PullProgress } from '../engine/index.ts';
+import { analyseProject, skippedExtractorFamilies, formatImageReference, JAR_INDEX_FILE, pullImage, RegistryError, type KnowledgeSource, type ProjectLicense, type PullProgress } from '../engine/index.ts';
 import { UserError } from '../errors.ts';
 import { getAdvisoryIndex } from '../kb/index-cache.ts';
 import { runCoverage } from '../kb/status.ts';
@@ -25,6 +25,7 @@ import { maxUploadBytes } from '../uploads/limits.ts';
 import { findCompleteUpload } from '../uploads/store.ts';
 import { openRunFolder, type RunFolder } from './leftovers.ts';
 import { saveRunResults, type RunOutbound } from './save-results.ts';
+import { analysisLeakOptions } from '../services/leak-rules.ts';
 
 /** A run ended by the platform for a reason the user can act on (its message is the run's message). */
 export class RunError extends UserError {}
@@ -92,10 +93,19 @@ export async function executeRun(ctx: ExecuteContext, run: RunRow, signal: Abort
       ? { file: pulled.layoutDir, fileName: pulled.reference, platform: pulled.platform, imageReference: pulled.reference }
       : { file: upload!.path, fileName: upload!.fileName, platform: uploadPlatformOf(project) };
     const preparing = (fraction: number) => (pulled ? PULL_SHARE + (1 - PULL_SHARE) * fraction : fraction);
+    const modes = parseAnalysisModes(run.analysis_modes);
     // Online resolution (扫描配置, off by default) for inputs whose manifests can be resolved.
     const online = kind === 'source' || kind === 'binary' || kind === 'feature' ? await onlineResolutionFor(ctx.db, ctx.dataDir, project.subject_id) : undefined;
+    // Sensitive information (mode 9) with the rules as they are when the run starts.
+    const analyzerOptions = modes.includes(9) ? await analysisLeakOptions(ctx.db) : undefined;
     const { analysis, components } = await analyseProject(
-      { ...input, kind, modes: parseAnalysisModes(run.analysis_modes), workParent: folder.dir, jarIndex: await jarIndexOf(ctx.dataDir), ...(online ? { online } : {}) },
+      {
+        ...input, kind, modes, workParent: folder.dir, jarIndex: await jarIndexOf(ctx.dataDir),
+        // Binary extractors (executables, libraries) with mode 8 on source inputs; images and binaries keep every family.
+        skipExtractorFamilies: skippedExtractorFamilies(kind, modes),
+        ...(online ? { online } : {}),
+        ...(analyzerOptions ? { analyzerOptions } : {}),
+      },
       knowledge,
       {
         signal: controller.signal,

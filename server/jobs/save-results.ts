@@ -37,6 +37,7 @@ export async function saveRunResults(db: Kysely<Database>, run: { id: number; pr
     files: fileRows(results),
     licences: licenceRows(results),
     copyrights: copyrightRows(results.analysis),
+    leaks: leakRows(results.analysis),
   };
   // The project's licences only: texts in test fixtures, licence databases and data files are kept apart.
   const summary = summarise(results, rows.findings.length, new Set(rows.licences.filter((r) => r.scope === 'project').map((r) => r.spdx_id)).size, rows.copyrights.length);
@@ -182,6 +183,20 @@ function copyrightRows(analysis: AnalyseResult): RunResultRows['copyrights'] {
     ...f.copyrights.map((c) => ({ file: f.path, statement: c.statement, holder: c.holder, author: null, line: c.line })),
     ...f.authors.map((a) => ({ file: f.path, statement: a.value, holder: null, author: a.value, line: a.line })),
   ]);
+}
+
+/** Sensitive information found per run at most (each file keeps at most the engine's MAX_PER_FILE). */
+const MAX_RUN_LEAKS = 10_000;
+
+function leakRows(analysis: AnalyseResult): RunResultRows['leaks'] {
+  const rows: RunResultRows['leaks'] = [];
+  for (const f of analysis.findings) {
+    for (const l of f.leaks ?? []) {
+      if (rows.length >= MAX_RUN_LEAKS) return rows;
+      rows.push({ file: f.path, offset: l.offset, type: l.type, rule: l.rule, rule_name: l.ruleName.slice(0, 100), text: l.text });
+    }
+  }
+  return rows;
 }
 
 function summarise(results: RunResults, findings: number, licences: number, copyrights: number): RunSummary {

@@ -191,9 +191,10 @@ test('任务详情：进度、各标签页、标记、重新分析、对比、�
   await page.getByRole('tab', { name: /^代码片段/ }).click();
   await expect(page.getByText('代码片段检测尚未提供')).toBeVisible();
   await page.screenshot({ path: shot('codeSnippetComponent') });
-  await expect(page.getByRole('tab', { name: /^敏感信息/ })).toContainText('暂未提供');
+  // 敏感信息 (mode 9) was not ticked for this project: the tab says the run did not look.
+  await expect(page.getByRole('tab', { name: /^敏感信息/ })).not.toContainText('暂未提供');
   await page.getByRole('tab', { name: /^敏感信息/ }).click();
-  await expect(page.getByText('敏感信息检测尚未提供')).toBeVisible();
+  await expect(page.getByText('本次分析未检测敏感信息')).toBeVisible();
   await page.screenshot({ path: shot('sensitiveInfo') });
 
   // ---- 重新分析: the mark is retained ------------------------------------------------------------

@@ -32,6 +32,8 @@ export interface ListRemove<Row, K> {
   /** The batch delete: with it the rows get checkboxes and the header 批量删除. */
   many?: (keys: K[]) => Promise<unknown>;
   texts: ConfirmDeleteTexts<Row>;
+  /** Rows that can be deleted (built-in rows cannot); every row when absent. */
+  can?: (row: Row) => boolean;
 }
 
 export interface ListScreenProps<F extends UrlFields, Row, K extends string | number> {
@@ -104,7 +106,7 @@ export function ListScreen<F extends UrlFields, Row, K extends string | number>(
 
   const actionsOf = (row: Row): RowAction[] => [
     ...(props.rowActions?.(row) ?? []),
-    ...(remove ? [{ icon: 'trash' as const, text: t.remove, intent: 'danger' as const, onClick: () => removal.ask({ kind: 'one', row }) }] : []),
+    ...(remove && (remove.can?.(row) ?? true) ? [{ icon: 'trash' as const, text: t.remove, intent: 'danger' as const, onClick: () => removal.ask({ kind: 'one', row }) }] : []),
   ];
   const hasActions = Boolean(props.rowActions || remove);
 

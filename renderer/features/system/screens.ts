@@ -9,4 +9,5 @@ export const systemScreens: Readonly<Record<string, ScreenLoader>> = {
   [`${KNOWLEDGE_BASE}/vul/batch`]: () => import('./knowledgeBase/ImportRecordsScreen.tsx'),
   '/system/projectType': () => import('./projectType/ProjectTypeScreen.tsx'),
   '/system/systemSettings/scanConfig': () => import('./scanConfig/ScanConfigScreen.tsx'),
+  '/system/sensitive': () => import('./sensitive/SensitiveRuleScreen.tsx'),
 };

@@ -32,6 +32,7 @@ import { fixState } from './0016_fix_state.ts';
 import { declaredConstraint } from './0017_declared_constraint.ts';
 import { binaryEvidence } from './0018_binary_evidence.ts';
 import { scanRepositories } from './0019_scan_repositories.ts';
+import { leaks } from './0020_leaks.ts';
 
 /** Every migration by name, in the order they run. */
 export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
@@ -54,6 +55,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0017_declared_constraint': declaredConstraint(kind),
   '0018_binary_evidence': binaryEvidence(kind),
   '0019_scan_repositories': scanRepositories(kind),
+  '0020_leaks': leaks(kind),
 });
 
 export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {

@@ -62,19 +62,20 @@ export interface InvolvedProject {
   projectName: string;
 }
 
-/** Projects of the visible subjects joined to their latest successful run (`r`). */
-function latestRuns(db: Kysely<Database>, visible: number[] | 'all') {
+/** Projects of the visible subjects (of one product when given) joined to their latest successful run (`r`). */
+function latestRuns(db: Kysely<Database>, visible: number[] | 'all', product?: number) {
   const query = db.selectFrom('projects as p')
     .innerJoin('subjects as s', 's.id', 'p.subject_id')
     .innerJoin('runs as r', (join) => join.onRef('r.project_id', '=', 'p.id')
       .on('r.id', '=', (eb) => eb.selectFrom('runs as last').select(sql<number>`max(last.id)`.as('m'))
         .whereRef('last.project_id', '=', 'p.id').where('last.status', '=', TASK_STATUS.SUCCEEDED)));
-  return visible === 'all' ? query : query.where('p.subject_id', 'in', visible);
+  const scoped = product === undefined ? query : query.where('s.product', '=', product);
+  return visible === 'all' ? scoped : scoped.where('p.subject_id', 'in', visible);
 }
 
-export async function projectsUsingLicense(db: Kysely<Database>, visible: number[] | 'all', spdxId: string, paging: Paging): Promise<Page<InvolvedProject>> {
+export async function projectsUsingLicense(db: Kysely<Database>, visible: number[] | 'all', spdxId: string, paging: Paging, product?: number): Promise<Page<InvolvedProject>> {
   if (visible !== 'all' && visible.length === 0) return { content: [], total: 0 };
-  const query = latestRuns(db, visible)
+  const query = latestRuns(db, visible, product)
     .where((eb) => eb.exists(eb.selectFrom('run_licenses as l').select('l.id').whereRef('l.run_id', '=', 'r.id').where('l.spdx_id', '=', spdxId).where('l.scope', '=', 'project')));
   const total = await query.select(sql<number>`count(*)`.as('n')).executeTakeFirst();
   const rows = await query.select(['s.id as subject_id', 's.name as subject_name', 'p.id as project_id', 'p.name as project_name'])
@@ -91,9 +92,9 @@ export interface AffectedComponent extends InvolvedProject {
 }
 
 /** Components of the visible projects' latest runs that have the flaw (known by any of `vulIds`). */
-export async function componentsWithVulnerability(db: Kysely<Database>, visible: number[] | 'all', vulIds: string[], paging: Paging): Promise<Page<AffectedComponent>> {
+export async function componentsWithVulnerability(db: Kysely<Database>, visible: number[] | 'all', vulIds: string[], paging: Paging, product?: number): Promise<Page<AffectedComponent>> {
   if ((visible !== 'all' && visible.length === 0) || vulIds.length === 0) return { content: [], total: 0 };
-  const query = latestRuns(db, visible)
+  const query = latestRuns(db, visible, product)
     .innerJoin('run_vulnerabilities as v', 'v.run_id', 'r.id')
     .innerJoin('run_components as c', 'c.id', 'v.component_id')
     .where('v.vul_id', 'in', vulIds);
@@ -103,5 +104,37 @@ export async function componentsWithVulnerability(db: Kysely<Database>, visible:
   return {
     total: Number(total?.n ?? 0),
     content: rows.map((r) => ({ subjectId: r.subject_id, subjectName: r.subject_name, projectId: r.project_id, projectName: r.project_name, component: r.name, version: r.version })),
+  };
+}
+
+export interface ProjectWithComponent extends AffectedComponent {
+  /** The run (task) whose results hold it: the project's latest successful one. */
+  taskId: number;
+  /** Its row in that run (the component drawer's id). */
+  componentId: number;
+}
+
+/**
+ * Where a component version is used (组件影响): the visible projects of one product whose latest
+ * successful run holds it. `purl` without qualifiers; without a version, every version of it.
+ */
+export async function projectsWithComponent(db: Kysely<Database>, visible: number[] | 'all', purl: string, product: number, paging: Paging): Promise<Page<ProjectWithComponent>> {
+  if (visible !== 'all' && visible.length === 0) return { content: [], total: 0 };
+  const versioned = /@[^/]+$/.test(purl);
+  const escaped = purl.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const query = latestRuns(db, visible, product)
+    .innerJoin('run_components as c', 'c.run_id', 'r.id')
+    .where((eb) => (versioned
+      ? eb.or([eb('c.purl', '=', purl), eb('c.purl', 'like', sql<string>`${`${escaped}?%`} escape '\\'`)])
+      : eb('c.purl', 'like', sql<string>`${`${escaped}@%`} escape '\\'`)));
+  const total = await query.select(sql<number>`count(*)`.as('n')).executeTakeFirst();
+  const rows = await query.select(['s.id as subject_id', 's.name as subject_name', 'p.id as project_id', 'p.name as project_name', 'r.id as run_id', 'c.id as component_id', 'c.name', 'c.version'])
+    .orderBy('s.name').orderBy('p.name').orderBy('c.version').orderBy('c.id').limit(paging.size).offset((paging.page - 1) * paging.size).execute();
+  return {
+    total: Number(total?.n ?? 0),
+    content: rows.map((r) => ({
+      subjectId: r.subject_id, subjectName: r.subject_name, projectId: r.project_id, projectName: r.project_name,
+      taskId: r.run_id, componentId: r.component_id, component: r.name, version: r.version,
+    })),
   };
 }

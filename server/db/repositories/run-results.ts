@@ -6,7 +6,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { RunSummary } from '../../../contract/api/task.ts';
 import { TASK_STATUS } from '../../../contract/enums.ts';
 import type {
-  Database, RunComponentsTable, RunCopyrightsTable, RunFilesTable, RunLicensesTable, RunVulnerabilitiesTable,
+  Database, RunComponentsTable, RunCopyrightsTable, RunFilesTable, RunLeaksTable, RunLicensesTable, RunVulnerabilitiesTable,
 } from '../schema.ts';
 import { nowIso } from '../time.ts';
 import type { Trx } from '../transaction.ts';
@@ -27,6 +27,8 @@ export interface RunResultRows {
   /** Declared licences name their component's purl; licences found in files have none. */
   licences: Array<Omit<Row<RunLicensesTable>, 'component_id'> & { purl: string | null }>;
   copyrights: Row<RunCopyrightsTable>[];
+  /** Sensitive information (mode 9), the secret part of each already masked. */
+  leaks: Row<RunLeaksTable>[];
 }
 
 /** What the run says once its results are saved. */
@@ -77,6 +79,9 @@ export async function writeRunResults(
     });
     await insertBatches(rows.copyrights, 1000, async (batch) => {
       await trx.insertInto('run_copyrights').values(batch.map((c) => ({ ...c, run_id: run.id }))).execute();
+    });
+    await insertBatches(rows.leaks, 1000, async (batch) => {
+      await trx.insertInto('run_leaks').values(batch.map((l) => ({ ...l, run_id: run.id }))).execute();
     });
     if (retention) await carryMarks(trx, run);
 

@@ -5,6 +5,7 @@ import type { AnalysisMode } from '../../../contract/enums.ts';
 import type { InventoryEntry } from '../output/inventory.ts';
 import { copyrightAnalyzer } from './copyrights.ts';
 import { licenseLevelAnalyzer } from './license-levels.ts';
+import { leakAnalyzer } from './leaks.ts';
 import { licenseTextAnalyzer } from './licenses.ts';
 import type { AnalysedComponent, AnalysisKnowledge, Analyzer, ComponentAnalyzer, ComponentVerdict, FileAnalyzer } from './model.ts';
 import { vulnerabilityAnalyzer } from './vulnerabilities.ts';
@@ -12,6 +13,7 @@ import { vulnerabilityAnalyzer } from './vulnerabilities.ts';
 const allAnalyzers: readonly Analyzer[] = [
   licenseTextAnalyzer,
   copyrightAnalyzer,
+  leakAnalyzer,
   vulnerabilityAnalyzer,
   licenseLevelAnalyzer,
 ];

@@ -14,6 +14,8 @@ import type { Level } from '../matchers/advisory.ts';
 import type { LicenseMatch } from '../matchers/licenses/recognize.ts';
 import type { AdvisoryIndex, Finding, RiskLevel } from '../matchers/vulnerabilities.ts';
 import type { InventoryEntry } from '../output/inventory.ts';
+import type { LeakFinding } from '../detectors/leaks/index.ts';
+import type { LeakRuleSpec } from '../detectors/leaks/rules.ts';
 
 /**
  * A file of the analysed tree as text: decoded in its own encoding, a binary as its printable strings
@@ -25,6 +27,8 @@ export interface TextFile {
   /** Its base name. */
   name: string;
   text: string;
+  /** The file's bytes (the sensitive-information analysis reads strings at their byte offsets). */
+  bytes?: Uint8Array;
 }
 
 /** What the file analyzers found in one file; each analyzer fills its own fields. */
@@ -33,6 +37,8 @@ export interface FileFindings {
   licenses: LicenseMatch[];
   copyrights: Array<{ statement: string; holder: string | null; line: number }>;
   authors: Array<{ value: string; line: number }>;
+  /** Sensitive information (mode 9), in file order; absent when the analysis did not look. */
+  leaks?: LeakFinding[];
 }
 
 export type FileFindingFields = Omit<FileFindings, 'path'>;
@@ -54,7 +60,15 @@ export interface FileAnalyzer {
    * Prepares one analysis (loads its code, builds its indexes once) and answers the function that
    * examines each text file, in tree order.
    */
-  start(): Promise<(file: TextFile) => Partial<FileFindingFields>>;
+  start(options?: AnalyzerOptions): Promise<(file: TextFile) => Partial<FileFindingFields>>;
+}
+
+/** What an analysis tells its file analyzers beyond the modes (plain data: it crosses to worker threads). */
+export interface AnalyzerOptions {
+  /** The administrators' sensitive-information rules that are enabled (validated when stored). */
+  leakRules?: LeakRuleSpec[];
+  /** Keys of the built-in sensitive-information rules the administrators turned off. */
+  disabledLeakRules?: string[];
 }
 
 /**

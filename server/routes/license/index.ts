@@ -3,6 +3,7 @@
 // contract/api/license.ts.
 import { licenseCalls } from '../../../contract/api/license.ts';
 import { ok } from '../../../contract/envelope.ts';
+import { PRODUCT } from '../../../contract/enums.ts';
 import type { ServerContext } from '../../context.ts';
 import { projectsUsingLicense } from '../../db/repositories/involved.ts';
 import { levelsOf, listLicenses, toLicenseRow } from '../../db/repositories/licenses.ts';
@@ -33,6 +34,12 @@ function licenseAreaHandlers({ db }: ServerContext): AreaHandlers<typeof license
       const row = await licenseOf(db, params.id);
       const { userId } = signedIn(request);
       return ok(await projectsUsingLicense(db, await visibleSubjectIds(db, userId), row.spdx_id, pagingOf(query)));
+    },
+
+    async binaryInfluence({ request, params, query }) {
+      const row = await licenseOf(db, params.id);
+      const { userId } = signedIn(request);
+      return ok(await projectsUsingLicense(db, await visibleSubjectIds(db, userId), row.spdx_id, pagingOf(query), PRODUCT.BINARY));
     },
 
     async systemList({ query }) {

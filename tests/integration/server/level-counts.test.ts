@@ -169,6 +169,7 @@ describe.each(databases)('level counts on $name', (database) => {
       files: [],
       licences: licences.map(({ id: _id, run_id: _run, component_id, ...l }) => ({ ...l, purl: component_id === null ? null : purlOf.get(component_id)! })),
       copyrights: [],
+      leaks: [],
     };
   }
 });

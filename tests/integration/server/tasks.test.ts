@@ -212,11 +212,12 @@ describe.each(databases)('tasks on %s', (database) => {
     expect((await admin.request({ method: 'PATCH', url: `/api/project/${projectId}`, body: { outboundLicense: 'no such licence text at all' } })).body.message).toMatch(/无法识别项目许可证/);
     const badType = await admin.request({ method: 'PATCH', url: `/api/project/${projectId}`, body: { analysisModes: 5 } });
     expect(badType.status).toBe(400);
-    // modes the engine has no analyzer for (code snippets, file signatures, sensitive information)
+    // modes the engine has no analyzer for (code snippets, file signatures)
     // cannot be chosen: dropped from what is stored, refused when nothing else is asked
     expect((await admin.request({ method: 'PATCH', url: `/api/project/${projectId}`, body: { analysisModes: '1,3,4,5,6,7,9' } })).body.message).toBe('保存成功！');
-    expect((await admin.request({ method: 'GET', url: `/api/project/${projectId}` })).body.data.analysisModes).toBe('1,4,7');
-    const onlyPending = await admin.request({ method: 'PATCH', url: `/api/project/${projectId}`, body: { analysisModes: '3,9' } });
+    expect((await admin.request({ method: 'GET', url: `/api/project/${projectId}` })).body.data.analysisModes).toBe('1,4,7,9');
+    expect((await admin.request({ method: 'PATCH', url: `/api/project/${projectId}`, body: { analysisModes: '1,4,7' } })).body.message).toBe('保存成功！');
+    const onlyPending = await admin.request({ method: 'PATCH', url: `/api/project/${projectId}`, body: { analysisModes: '3,5' } });
     expect(onlyPending.body.message).toBe('请至少选择一种有效的分析方式');
     expect((await admin.request({ method: 'GET', url: '/api/project/999999' })).body.message).toBe('项目不存在');
 

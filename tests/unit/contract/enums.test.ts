@@ -246,10 +246,11 @@ describe('other enumerations', () => {
     expect(keys(SUBJECT_CODE_SOURCE_LABEL)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(keys(ANALYSIS_MODE_LABEL)).toEqual([1, 3, 4, 5, 6, 7, 8, 9]);
     expect([...ANALYSIS_MODE_ORDER].sort((a, b) => a - b)).toEqual(keys(ANALYSIS_MODE_LABEL));
-    // modes the engine does not run yet: code snippets (3, 6), file signatures (5), sensitive information (9)
-    expect(ANALYSIS_MODE_ORDER.filter((m) => !isAnalysisModeOffered(m))).toEqual([3, 5, 6, 8, 9]);
-    expect(offeredAnalysisModes('1,3,4,9,7')).toBe('1,4,7');
-    expect(offeredAnalysisModes('3,9')).toBe('');
+    // modes the engine does not run yet: code snippets (3, 6), file signatures (5)
+    expect(ANALYSIS_MODE_ORDER.filter((m) => !isAnalysisModeOffered(m))).toEqual([3, 5, 6]);
+    expect(offeredAnalysisModes('1,3,4,9,7')).toBe('1,4,9,7');
+    expect(offeredAnalysisModes('8,6')).toBe('8');
+    expect(offeredAnalysisModes('3,5')).toBe('');
     expect(keys(CUSTOM_FIELD_TYPE_LABEL)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(keys(TASK_STATUS_LABEL)).toEqual([-1, 0, 1, 2, 3, 4]);
     expect(keys(EXPORT_STATUS_LABEL)).toEqual([0, 1, 2, 3, 4]);

@@ -205,7 +205,8 @@ describe('body', () => {
     expect(f.sshType).toBe(2);
     expect(f.analysisModes).toEqual([1, 4]);
     // a mode stored before the engine's missing ones were refused is not offered again
-    expect(formFromProject(stored({ analysisModes: '1,3,4,9' })).analysisModes).toEqual([1, 4]);
+    expect(formFromProject(stored({ analysisModes: '1,3,4,6' })).analysisModes).toEqual([1, 4]);
+    expect(formFromProject(stored({ analysisModes: '1,4,8,9' })).analysisModes).toEqual([1, 4, 8, 9]);
     expect(f.projectTags).toEqual(['x', 'y']);
     expect(buildBody(f, { editing: true }).sshType).toBe(2);
     // A form switched to a key-only type sends the key even if the radio said password.

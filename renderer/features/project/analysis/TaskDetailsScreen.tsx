@@ -31,9 +31,10 @@ import { BugTab } from './tabs/BugTab.tsx';
 import { LicenseTab } from './tabs/LicenseTab.tsx';
 import { HistoryTab } from './tabs/HistoryTab.tsx';
 import { EngineMissingTab } from './tabs/EngineMissingTab.tsx';
+import { SensitiveTab } from './tabs/SensitiveTab.tsx';
 
 /** Tabs whose engine this version does not have (EngineMissingTab): marked 暂未提供. */
-const NOT_YET_TABS: ReadonlySet<string> = new Set(['sensitiveInfo', 'codeSnippetComponent']);
+const NOT_YET_TABS: ReadonlySet<string> = new Set(['codeSnippetComponent']);
 import { TaskReportButtons } from '../reports/TaskReportButtons.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
@@ -175,9 +176,9 @@ export default function TaskDetailsScreen() {
     source: <TreeTab />,
     bug: <BugTab />,
     license: <LicenseTab />,
-    sensitiveInfo: <EngineMissingTab kind="sensitive" />,
+    sensitiveInfo: <SensitiveTab />,
     historyComponent: <HistoryTab />,
-    codeSnippetComponent: <EngineMissingTab kind="snippet" />,
+    codeSnippetComponent: <EngineMissingTab />,
   };
 
   const subtitle = (

@@ -1,9 +1,9 @@
-// 代码片段 and 敏感信息: this version has no code-snippet or sensitive-information engine, so the
-// tabs say so and describe what the engines will report — no placeholder rows.
+// 代码片段: this version has no code-snippet engine, so the tab says so and describes what the
+// engine will report — no placeholder rows.
 import { EmptyState } from '../../../../common/states.tsx';
 import { zh } from '../../../../i18n/zh-CN.ts';
 
-export function EngineMissingTab({ kind }: { kind: 'snippet' | 'sensitive' }) {
-  const t = kind === 'snippet' ? zh.task.snippet : zh.task.sensitive;
-  return <EmptyState title={t.title} description={t.body} icon={kind === 'snippet' ? 'code' : 'key'} />;
+export function EngineMissingTab() {
+  const t = zh.task.snippet;
+  return <EmptyState title={t.title} description={t.body} icon="code" />;
 }
