@@ -58,6 +58,14 @@ export interface AnalyseRequest {
    * are resolved through, credentials included (plain data: the request crosses to the thread).
    */
   online?: OnlineResolution;
+  /**
+   * Extractor families (extractors/index.ts keys) this analysis leaves out; none when absent. The
+   * platform passes skippedExtractorFamilies(kind, modes): binary extractors run on a source input
+   * only with mode 8 (extractors/selection.ts).
+   */
+  skipExtractorFamilies?: string[];
+  /** The administrators' settings the file analyzers use (sensitive-information rules). */
+  analyzerOptions?: AnalyzerOptions;
 }
 
 export type AnalyseStage = 'preparing' | 'scanning' | 'licenses';
