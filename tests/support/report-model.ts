@@ -17,7 +17,7 @@ const NAMES = ['lodash', 'jackson-databind', 'werkzeug', 'x-net', 'log4j-core', 
 const emptyLevels = (): LevelCounts => ({ 1: 0, 2: 0, 4: 0, 8: 0, 16: 0 });
 
 /** `incomplete`: the knowledge base held nothing for golang and was 45 days old when the run was analysed. */
-export function sampleReportModel(options: { components?: number; vulnerabilities?: number; incomplete?: boolean } = {}): ReportModel {
+export function sampleReportModel(options: { components?: number; vulnerabilities?: number; incomplete?: boolean; binaryEvidence?: boolean } = {}): ReportModel {
   const componentCount = options.components ?? 40;
   const vulnerabilityCount = options.vulnerabilities ?? 60;
   const components: ReportComponent[] = [];
@@ -39,9 +39,9 @@ export function sampleReportModel(options: { components?: number; vulnerabilitie
       risk: 32,
       vulnerabilityCount: 0,
       locations: [{ file: e.eco === 'npm' ? 'package-lock.json' : e.eco === 'maven' ? 'pom.xml' : e.eco === 'pypi' ? 'requirements.txt' : 'go.mod', line: i + 1 }],
-      // The first Maven component was also found as a jar inside a war (a binary identification).
-      evidence: e.eco === 'maven' && i < ECOSYSTEMS.length ? [{ file: `app.war!/WEB-INF/lib/${name}-${version}.jar!/META-INF/maven/org.example/${name}/pom.properties`, rule: 'pom.properties', text: `version=${version}`, offset: 1234 }] : [],
-      confidence: e.eco === 'maven' && i < ECOSYSTEMS.length ? 1 : null,
+      // binaryEvidence: the first Maven component was also found as a jar inside a war (a binary identification).
+      evidence: options.binaryEvidence && e.eco === 'maven' && i < ECOSYSTEMS.length ? [{ file: `app.war!/WEB-INF/lib/${name}-${version}.jar!/META-INF/maven/org.example/${name}/pom.properties`, rule: 'pom.properties', text: `version=${version}`, offset: 1234 }] : [],
+      confidence: options.binaryEvidence && e.eco === 'maven' && i < ECOSYSTEMS.length ? 1 : null,
       constraint: null,
       mark: i % 11 === 0 ? 'F' : 'N',
       markRemark: i % 11 === 0 ? '测试依赖，不随产品发布' : '',

@@ -15,7 +15,7 @@ describe('CycloneDX 报告中的二进制识别依据', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('二进制中识别的组件带 evidence.identity 与 occurrences，文档通过 1.6 严格校验', async () => {
-    const model = sampleReportModel({ components: 16, vulnerabilities: 4 });
+    const model = sampleReportModel({ components: 16, vulnerabilities: 4, binaryEvidence: true });
     const identified = model.components.filter((c) => c.evidence.length);
     expect(identified.length).toBeGreaterThan(0);
     await writeCycloneDx(model, path.join(dir, 'r.cdx.json'));
@@ -35,7 +35,7 @@ describe('CycloneDX 报告中的二进制识别依据', () => {
   }, 60_000);
 
   it('未固定版本的组件：CycloneDX 属性 cairn:versionConstraint，SPDX 注释；二进制组件的依据进入 SPDX 注释', async () => {
-    const model = sampleReportModel({ components: 16, vulnerabilities: 4 });
+    const model = sampleReportModel({ components: 16, vulnerabilities: 4, binaryEvidence: true });
     const unpinned = model.components.find((c) => !c.evidence.length)!;
     unpinned.version = '';
     unpinned.constraint = '>=2,<3';
