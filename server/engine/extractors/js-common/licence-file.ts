@@ -33,10 +33,29 @@ export async function licenceFromFiles(dir: string, ctx: ExtractContext): Promis
     const file = joinPath(dir, name);
     const text = await ctx.readText(file).catch(() => undefined);
     if (!text || text.length > MAX_LICENCE_CHARS) continue;
-    const found = (await recognizerOf()).recognize(text, name).filter((m) => m.kind !== 'reference');
+    const found = await licencesStatedBy(text, name);
     if (!found.length) continue;
     files.push(file);
-    for (const m of found) if (!licenses.includes(m.spdx)) licenses.push(m.spdx);
+    for (const spdx of found) if (!licenses.includes(spdx)) licenses.push(spdx);
   }
   return licenses.length ? { licenses, files } : null;
 }
+
+/**
+ * The licences a package's licence file states (full texts, headers, SPDX tags; not a licence
+ * named in passing), as SPDX ids; none for a text too large to be one package's licence.
+ */
+export async function licencesStatedBy(text: string, name: string): Promise<string[]> {
+  if (text.length > MAX_LICENCE_CHARS) return [];
+  // The same few texts (Apache-2.0's, MIT's) come back in every jar or package of a large input.
+  const key = `${name}\0${text}`;
+  const known = stated.get(key);
+  if (known) return known;
+  const found = (await recognizerOf()).recognize(text, name).filter((m) => m.kind !== 'reference');
+  const ids = [...new Set(found.map((m) => m.spdx))];
+  if (stated.size >= MAX_REMEMBERED) stated.clear();
+  stated.set(key, ids);
+  return ids;
+}
+const MAX_REMEMBERED = 256;
+const stated = new Map<string, string[]>();

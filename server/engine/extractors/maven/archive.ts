@@ -30,6 +30,7 @@ import { createHash } from 'node:crypto';
 import type { Component, Evidence, ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
 import { CONFIDENCE, ExtractError } from '../../model.ts';
 import { mavenPurl } from '../../purl.ts';
+import { licencesStatedBy } from '../js-common/licence-file.ts';
 import { formatBytes, IN_PLACE_LIMITS } from '../../sources/limits.ts';
 import type { InPlaceLimits } from '../../sources/limits.ts';
 import type { RandomAccess } from '../common/random-access.ts';
@@ -196,6 +197,19 @@ function fromSiblingPom(xml: string, pomFile: string): Identity | undefined {
 
 interface Found { identity: Identity; location: string; contained: Identity[]; nested: Found[] }
 
+/** An archive's own licence files: META-INF/LICENSE*, LICENCE*, COPYING* or the same at its root. */
+const LICENCE_ENTRY = /^(?:META-INF\/)?(?:licen[cs]e|copying)(?:[.\-_][\w.-]*)?$/i;
+
+async function archiveLicenceFiles(src: RandomAccess, entries: readonly ZipEntry[]): Promise<string[]> {
+  const licenses: string[] = [];
+  for (const e of entries.filter((x) => LICENCE_ENTRY.test(x.name)).slice(0, 2)) {
+    const text = await readText(src, e);
+    if (!text) continue;
+    for (const spdx of await licencesStatedBy(text, baseName(e.name))) if (!licenses.includes(spdx)) licenses.push(spdx);
+  }
+  return licenses;
+}
+
 async function readText(src: RandomAccess, entry: ZipEntry | undefined): Promise<string | undefined> {
   if (!entry) return undefined;
   const data = await readZipEntry(src, entry, MAX_META);
@@ -273,6 +287,13 @@ async function readArchive(src: RandomAccess, location: string, depth: number, w
     }
   }
   if (!own.licenses.length && poms.length === 1) own.licenses = bundleLicenses(manifest.get('bundle-license'));
+  // Neither the packaged pom (whose licence is usually inherited from a parent pom) nor the manifest
+  // names one: the archive's own licence file (META-INF/LICENSE.txt, which Apache and most Maven
+  // builds ship), recognised as the licence pass recognises texts.
+  if (!own.licenses.length && own.version && poms.length <= 1) {
+    const licenses = await archiveLicenceFiles(src, entries);
+    if (licenses.length) own = { ...own, licenses };
+  }
   // Nothing names a version (`app.jar` of an in-house build): a container of what it holds, not a component.
   if (!own.version) own = { ...own, artifact: '' };
   const found: Found = { identity: own, location, contained: poms.filter((p) => p !== own), nested: [] };

@@ -69,6 +69,9 @@ describe('Debian jars', () => {
       const [c] = target.components as [Component];
       expect(c.purl).toBe(purlOf(d));
       expect(c.confidence).toBe(CONFIDENCE.METADATA);
+      // The packaged pom inherits its licence from commons-parent; lang3's and io's META-INF/LICENSE.txt
+      // states it (Debian's commons-cli jar ships none).
+      expect(c.licenses).toEqual(d.jar === 'commons-cli.jar' ? [] : ['Apache-2.0']);
       expect(c.evidence).toEqual([{
         file: `usr/share/java/${d.jar}!/META-INF/maven/${d.groupId}/${d.artifactId}/pom.properties`,
         rule: 'pom.properties',

@@ -31,7 +31,7 @@ describe('Java archives from Maven Central', () => {
       { purl: 'pkg:maven/net.minidev/accessors-smart@2.5.2', at: ['opt/app/lib/accessors-smart-2.5.2.jar'], licenses: ['The Apache Software License, Version 2.0'] },
       { purl: 'pkg:maven/net.sf.jopt-simple/jopt-simple@5.0.4', at: ['opt/app/lib/jopt-simple-5.0.4.jar'], licenses: ['The MIT License'] },
       // Jakarta ORO's manifest has its version in a named section, and no group: oro:oro as on Maven Central.
-      { purl: 'pkg:maven/oro/oro@2.0.8', at: ['opt/app/lib/oro-2.0.8.jar'], licenses: [] },
+      { purl: 'pkg:maven/oro/oro@2.0.8', at: ['opt/app/lib/oro-2.0.8.jar'], licenses: ['Apache-1.1'] }, // its META-INF/LICENSE: the Apache Software License 1.1
     ].sort((a, b) => a.purl.localeCompare(b.purl)));
     for (const t of result.targets) expect(t.components.every((c) => c.direct && c.scope === 'runtime')).toBe(true);
   });
