@@ -4,7 +4,7 @@ import { PackageURL } from 'packageurl-js';
 import { layerStep, type RunImage } from '../../../contract/api/image.ts';
 import { parsePurl } from '../purl.ts';
 import { parseImageReference } from '../sources/image/registry/reference.ts';
-import { identityTechnique, type ScanResult } from '../model.ts';
+import { identityTechnique, type Evidence, type ScanResult } from '../model.ts';
 import { inventory, type InventoryEntry } from './inventory.ts';
 
 export const OUTPUT_FORMATS = ['json', 'cyclonedx', 'spdx'] as const;
@@ -135,11 +135,12 @@ function cdxComponent(c: InventoryEntry, image?: ImageOutput) {
  * identified in built artefacts, how (identity: the technique, the rules and the confidence).
  */
 function cdxEvidence(c: InventoryEntry) {
+  const evidence = c.evidence ?? [];
+  const bytesOf = (e: Evidence | undefined) => (e ? { ...(e.offset !== undefined && { offset: e.offset }), ...(e.text && { additionalContext: e.text }) } : {});
   const occurrences = [
-    ...c.locations.map((l) => ({ location: l.file, ...(l.startLine && { line: l.startLine }) })),
-    ...(c.evidence ?? [])
-      .filter((e) => !c.locations.some((l) => l.file === e.file))
-      .map((e) => ({ location: e.file, ...(e.offset !== undefined && { offset: e.offset }), ...(e.text && { additionalContext: e.text }) })),
+    // A location that is also where the identifying bytes were read carries their offset and text.
+    ...c.locations.map((l) => ({ location: l.file, ...(l.startLine && { line: l.startLine }), ...bytesOf(evidence.find((e) => e.file === l.file)) })),
+    ...evidence.filter((e) => !c.locations.some((l) => l.file === e.file)).map((e) => ({ location: e.file, ...bytesOf(e) })),
   ];
   const identity = c.evidence?.length && c.confidence !== undefined
     ? [{
