@@ -24,7 +24,7 @@ import { ExaminePool, type Found } from './examine.ts';
 import { projectRootOf, readProjectLicense, type ProjectLicense } from './project-license.ts';
 import { attributeLayers, imageSummary, prepareImage, type PreparedImage } from './image-analysis.ts';
 import { featureImageTree } from './feature/image.ts';
-import { detectFormat, unpackArchive, UnpackError, type UnpackLimits } from './sources/unpack.ts';
+import { detectFormat, PACKAGED_ARTEFACT, unpackArchive, UnpackError, type UnpackLimits } from './sources/unpack.ts';
 import { confinedPath, walkTree } from './sources/tree.ts';
 import { isFeatureFile, readFeatureFile, type FeatureTree } from './feature/read.ts';
 
@@ -289,7 +289,8 @@ async function prepareTree(request: AnalyseRequest, onProgress: (p: AnalyseProgr
     return { root, files: feature.files.length, problems: feature.problems, feature };
   }
   // Unsupported formats (rar, zstd, ...) go through unpackArchive too, which refuses them clearly.
-  if (detected.kind !== 'none') {
+  // A single built artefact of a binary upload (a jar, a wheel, a .deb) is read whole, not unpacked.
+  if (detected.kind !== 'none' && !(request.kind === 'binary' && PACKAGED_ARTEFACT.test(request.fileName))) {
     const { size } = await stat(request.file);
     const unpacked = await unpackArchive(request.file, root, {
       name: request.fileName,

@@ -10,7 +10,7 @@ import { detectFormat } from './archive/detect.ts';
 import type { ArchiveFormat } from './archive/detect.ts';
 import { UnpackError } from './archive/errors.ts';
 import type { Budget, UnpackNote, UnpackProblem, UnpackProgress } from './archive/sink.ts';
-import { makePrivateTempDir } from '../../files/private.ts';
+import { copyPrivateFile, makePrivateDir, makePrivateTempDir } from '../../files/private.ts';
 import { resolveLimits } from './limits.ts';
 import type { UnpackLimits } from './limits.ts';
 import { walkTree } from './tree.ts';
@@ -93,6 +93,15 @@ export interface OpenInputOptions extends UnpackOptions {
 }
 
 /**
+ * Built artefacts the binary extractors identify whole — Java archives and their kin, package files
+ * of Debian, RPM, Alpine, Python, NuGet and RubyGems. Given alone they are analysed as a folder
+ * holding the file, never unpacked: their own metadata (pom.properties, control, METADATA) then
+ * names them, where unpacked a jar's packaged pom.xml would read as a project with its build's
+ * test dependencies. (Inside an uploaded zip they are both kept and unpacked beside themselves.)
+ */
+export const PACKAGED_ARTEFACT = /\.(jar|war|ear|aar|hpi|jpi|whl|egg|nupkg|deb|udeb|ipk|rpm|apk|gem)$/i;
+
+/**
  * What the CLI calls before `scanTree` (a platform analysis unpacks its upload with unpackArchive,
  * analyse.ts): a folder is used as it is; an archive is unpacked into a temporary folder that
  * `cleanup()` removes. Anything else is refused.
@@ -107,6 +116,12 @@ export async function openInput(input: string, options: OpenInputOptions = {}): 
   if (!info.isFile()) throw new UnpackError('not-archive', `输入 ${input} 既不是文件夹也不是压缩包`);
   const parent = await makePrivateTempDir(path.join(options.tempDir ?? tmpdir(), 'cairn-input-'));
   const root = path.join(parent, 'root');
+  const name = options.name ?? path.basename(input);
+  if (PACKAGED_ARTEFACT.test(name)) {
+    await makePrivateDir(root);
+    await copyPrivateFile(input, path.join(root, path.basename(name)));
+    return { root, cleanup: () => rm(parent, { recursive: true, force: true, maxRetries: 3 }) };
+  }
   try {
     const unpacked = await unpackArchive(input, root, { ...options, name: options.name ?? path.basename(input) });
     return { root, unpacked, cleanup: () => rm(parent, { recursive: true, force: true, maxRetries: 3 }) };

@@ -76,6 +76,23 @@ describe('cairn scan --jar-index', () => {
   });
 });
 
+describe('cairn scan of one built artefact', () => {
+  it('identifies a jar, a wheel and a .deb given alone by their own metadata, not by unpacking them', async () => {
+    const scanned = async (file: string) => JSON.parse((await scanCommand([file])).output) as JsonOut & { targets: Array<{ type: string; file: string }> };
+    // Unpacked, Debian's commons-lang3.jar would read as its packaged pom.xml: a project with its build's test dependencies.
+    const jar = await scanned('/usr/share/java/commons-lang3.jar');
+    expect(jar.targets.map((t) => [t.type, t.file])).toEqual([['jar', 'commons-lang3.jar']]);
+    expect(jar.components.map((c) => c.purl)).toEqual(['pkg:maven/org.apache.commons/commons-lang3@3.12.0']);
+    const wheel = await scanned(path.resolve('tests/fixtures/public/pkgfiles/example-21.12-py3-none-any.whl'));
+    expect(wheel.targets.map((t) => t.type)).toEqual(['wheel']);
+    expect(wheel.components.map((c) => c.purl)).toEqual(['pkg:pypi/example@21.12']);
+    // An `ar` archive, which the unpacker does not open: read whole by the .deb extractor.
+    const deb = await scanned(path.resolve('tests/fixtures/public/pkgfiles/liblzf1_3.6-3_amd64.deb'));
+    expect(deb.targets.map((t) => t.type)).toEqual(['deb-file']);
+    expect(deb.components.map((c) => c.purl)).toEqual(['pkg:deb/debian/liblzf1@3.6-3?arch=amd64&upstream=liblzf']);
+  });
+});
+
 describe('CycloneDX 1.6 output', () => {
   it('passes the official schema for a scan across many ecosystems, and imports back', async () => {
     const { validateCycloneDx, importSbom } = await loadSbom();
