@@ -94,12 +94,12 @@ export interface OpenInputOptions extends UnpackOptions {
 
 /**
  * Built artefacts the binary extractors identify whole — Java archives and their kin, package files
- * of Debian, RPM, Alpine, Python, NuGet and RubyGems. Given alone they are analysed as a folder
+ * of Debian, RPM, Alpine, Python and NuGet. Given alone they are analysed as a folder
  * holding the file, never unpacked: their own metadata (pom.properties, control, METADATA) then
  * names them, where unpacked a jar's packaged pom.xml would read as a project with its build's
  * test dependencies. (Inside an uploaded zip they are both kept and unpacked beside themselves.)
  */
-export const PACKAGED_ARTEFACT = /\.(jar|war|ear|aar|hpi|jpi|whl|egg|nupkg|deb|udeb|ipk|rpm|apk|gem)$/i;
+export const PACKAGED_ARTEFACT = /\.(jar|war|ear|aar|hpi|jpi|whl|egg|nupkg|deb|udeb|ipk|rpm|apk)$/i;
 
 /**
  * What the CLI calls before `scanTree` (a platform analysis unpacks its upload with unpackArchive,
