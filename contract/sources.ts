@@ -72,7 +72,7 @@ export const isArchiveName = (name: string): boolean => ARCHIVE_NAME.test(name);
 const ARCHIVES = ['.zip', '.jar', '.war', '.tar', '.tar.gz', '.tgz', '.tar.bz2', '.tar.xz', '.7z'];
 /** Manifests and lockfiles the engine reads, by extension (names like go.mod end in .mod). */
 const FEATURE_FILES = ['.json', '.lock', '.xml', '.txt', '.toml', '.mod', '.sum', '.gradle', '.kts', '.yaml', '.yml', '.csproj', '.config', '.cfg', '.gemspec', '.podspec'];
-const BINARIES = ['.jar', '.war', '.ear', '.zip', '.apk', '.aar', '.whl', '.nupkg', '.gem', '.tgz', '.egg', '.exe', '.dll', '.so', '.deb', '.rpm'];
+const BINARIES = ['.jar', '.war', '.ear', '.zip', '.apk', '.aar', '.hpi', '.jpi', '.whl', '.nupkg', '.gem', '.tgz', '.egg', '.exe', '.dll', '.so', '.dylib', '.deb', '.udeb', '.ipk', '.rpm'];
 const SBOMS = ['.json', '.xml', '.spdx', '.spdx.json', '.yaml', '.yml', '.rdf', '.tv', '.jsonld', '.textproto', '.txtpb', '.pb', '.ttl'];
 const SHEETS = ['.xlsx', '.xls', '.csv'];
 const IMAGE_ARCHIVES = ['.tar', '.tar.gz', '.tgz'];
