@@ -16,3 +16,25 @@ export interface TargetResolution {
 export function onlineEvidence(file: string, repo: Repository): Evidence {
   return { file, rule: '在线解析', text: `从 ${repositoryLabel(repo)} 在线解析` };
 }
+
+/**
+ * The resolution of one manifest, finished: each component's scope (runtime when reachable from a
+ * runtime root, else development), then the declared components that were kept as declared (not
+ * resolvable from a registry) added back as roots.
+ */
+export function finishResolution(components: Map<string, Component>, roots: string[], runtimeRoots: readonly string[], kept: readonly Component[], problems: string[]): TargetResolution {
+  const stack = [...runtimeRoots];
+  const runtime = new Set<string>();
+  while (stack.length) {
+    const purl = stack.pop()!;
+    if (runtime.has(purl)) continue;
+    runtime.add(purl);
+    stack.push(...(components.get(purl)?.dependsOn ?? []));
+  }
+  for (const c of components.values()) c.scope = runtime.has(c.purl) ? 'runtime' : 'development';
+  for (const c of kept) {
+    if (!components.has(c.purl)) components.set(c.purl, c);
+    if (!roots.includes(c.purl)) roots.push(c.purl);
+  }
+  return { components: [...components.values()], roots, problems, resolved: components.size - kept.length };
+}

@@ -12,7 +12,7 @@ import type { Component, Target } from '../model.ts';
 import { npmPurl } from '../purl.ts';
 import { compareSemver, npmScheme } from '../matchers/versions/npm.ts';
 import { FetchError, joinUrl, repositoryLabel, type RepoClient, type Repository } from './http.ts';
-import { onlineEvidence, type TargetResolution } from './model.ts';
+import { finishResolution, onlineEvidence, type TargetResolution } from './model.ts';
 
 interface VersionInfo {
   dependencies?: Record<string, string>;
@@ -238,15 +238,5 @@ export async function resolveNpm(resolver: NpmResolver, request: NpmRequest): Pr
   await Promise.all(pending);
   if (capped) problems.push(`在线解析的组件超过上限 ${request.maxPackages} 个，其余依赖未解析`);
   // Runtime: reachable from the runtime dependencies; the rest came with devDependencies.
-  const stack = [...runtimeRoots];
-  const runtime = new Set<string>();
-  while (stack.length) {
-    const purl = stack.pop()!;
-    if (runtime.has(purl)) continue;
-    runtime.add(purl);
-    stack.push(...(components.get(purl)?.dependsOn ?? []));
-  }
-  for (const c of components.values()) c.scope = runtime.has(c.purl) ? 'runtime' : 'development';
-  for (const c of kept) { if (!components.has(c.purl)) components.set(c.purl, c); if (!roots.includes(c.purl)) roots.push(c.purl); }
-  return { components: [...components.values()], roots, problems, resolved: components.size - kept.length };
+  return finishResolution(components, roots, runtimeRoots, kept, problems);
 }

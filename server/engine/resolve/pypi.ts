@@ -13,7 +13,7 @@ import { parseRequirementHead } from '../extractors/python/common.ts';
 import { logicalLines, parseRequirement } from '../extractors/python/requirements.ts';
 import { FetchError, joinUrl, repositoryLabel, type RepoClient, type Repository } from './http.ts';
 import { DEFAULT_ENVIRONMENT, evaluateMarker } from './markers.ts';
-import { onlineEvidence, type TargetResolution } from './model.ts';
+import { finishResolution, onlineEvidence, type TargetResolution } from './model.ts';
 
 interface IndexFile {
   filename: string;
@@ -327,15 +327,5 @@ export async function resolvePypi(resolver: PypiResolver, request: PypiRequest):
   }
   if (capped) problems.push(`在线解析的组件超过上限 ${request.maxPackages} 个，其余依赖未解析`);
   // Scope: runtime when reachable from a runtime requirement.
-  const stack = roots.filter((r) => components.get(r)?.scope === 'runtime');
-  const runtime = new Set<string>();
-  while (stack.length) {
-    const purl = stack.pop()!;
-    if (runtime.has(purl)) continue;
-    runtime.add(purl);
-    stack.push(...(components.get(purl)?.dependsOn ?? []));
-  }
-  for (const c of components.values()) c.scope = runtime.has(c.purl) ? 'runtime' : 'development';
-  for (const c of kept) { if (!components.has(c.purl)) components.set(c.purl, c); if (!roots.includes(c.purl)) roots.push(c.purl); }
-  return { components: [...components.values()], roots, problems, resolved: components.size - kept.length };
+  return finishResolution(components, roots, roots.filter((r) => components.get(r)?.scope === 'runtime'), kept, problems);
 }
