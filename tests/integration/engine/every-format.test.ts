@@ -10,11 +10,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
-import tar from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadExtractors } from '../../../server/engine/index.ts';
 import { CORPORA, TRIVY } from '../../support/golden.ts';
+import { alpinePackage } from '../../support/package-files.ts';
 
 const { allExtractors } = await loadExtractors();
 const CLI = path.resolve('cli/cairn.ts');
@@ -124,28 +123,6 @@ const EXCEPTIONS: Record<string, string> = {
   'nuget-assets': 'no real obj/project.assets.json is kept in the repository or the corpora yet',
   'nupkg': 'no real .nupkg or extracted NuGet package folder is kept in the repository or the corpora yet',
 };
-
-/** An Alpine package as abuild packs it: signature and control tar segments without end blocks, then the data tar, each gzipped. */
-async function alpinePackage(pkginfo: Buffer): Promise<Buffer> {
-  const tarOf = async (entries: Array<[string, Buffer]>, cut: boolean): Promise<Buffer> => {
-    const pack = tar.pack();
-    const chunks: Buffer[] = [];
-    const done = new Promise<void>((resolve, reject) => {
-      pack.on('data', (c: unknown) => chunks.push(c as Buffer));
-      pack.on('end', () => resolve());
-      pack.on('error', reject);
-    });
-    for (const [name, body] of entries) pack.entry({ name, size: body.length, mode: 0o644, uname: 'root', gname: 'root' }, body);
-    pack.finalize();
-    await done;
-    const all = Buffer.concat(chunks);
-    return cut ? all.subarray(0, all.length - 1024) : all;
-  };
-  const signature = await tarOf([['.SIGN.RSA.alpine-devel@lists.alpinelinux.org-6165ee59.rsa.pub', Buffer.alloc(512, 7)]], true);
-  const control = await tarOf([['.PKGINFO', pkginfo]], true);
-  const data = await tarOf([['usr/bin/strace', Buffer.from('\x7fELF\n')]], false);
-  return Buffer.concat([gzipSync(signature), gzipSync(control), gzipSync(data)]);
-}
 
 const RPM_SPEC = `Name: cairn-hello
 Version: 1.2.3

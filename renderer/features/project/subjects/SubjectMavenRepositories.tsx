@@ -1,7 +1,7 @@
 // 基本设置 → Maven 仓库（在线解析）: the 应用's own Maven repositories (/api/subject/scan/maven),
 // asked before the system's when its analyses resolve pom.xml dependencies online. Members see
 // them; managers add, edit, enable or disable and delete them.
-import { Button, ButtonGroup, Tooltip } from '@blueprintjs/core';
+import { Button } from '@blueprintjs/core';
 import { useState } from 'react';
 import type { ScanRepositoryRow } from '../../../../contract/api/scan-config.ts';
 import type { SubjectDetail } from '../../../../contract/api/subject.ts';
@@ -15,6 +15,7 @@ import { Panel, QueryBody } from '../../../common/Panel.tsx';
 import { DataTable } from '../../../common/list/DataTable.tsx';
 import { useConfirmDelete } from '../../../common/list/useConfirmDelete.tsx';
 import { SCAN_REPOSITORY_COLUMNS } from '../../../common/scanRepository/columns.tsx';
+import { ScanRepositoryRowActions } from '../../../common/scanRepository/RowActions.tsx';
 import { ScanRepositoryDialog } from '../../../common/scanRepository/ScanRepositoryDialog.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 
@@ -52,15 +53,7 @@ export function SubjectMavenRepositories({ subject }: { subject: SubjectDetail }
             columns={SCAN_REPOSITORY_COLUMNS}
             rowKey={(r) => r.id}
             rowLabel={(r) => r.name}
-            actions={manage ? (row) => (
-              <ButtonGroup variant="minimal">
-                <Tooltip content={zh.list.edit}><Button icon="edit" aria-label={`${zh.list.edit} ${row.name}`} onClick={() => setDialog({ row })} /></Tooltip>
-                <Tooltip content={row.enabled ? t.off : t.on}>
-                  <Button icon={row.enabled ? 'disable' : 'tick-circle'} aria-label={`${row.enabled ? t.off : t.on} ${row.name}`} onClick={() => void toggle(row)} />
-                </Tooltip>
-                <Tooltip content={zh.list.remove}><Button icon="trash" intent="danger" aria-label={`${zh.list.remove} ${row.name}`} onClick={() => removal.ask({ kind: 'one', row })} /></Tooltip>
-              </ButtonGroup>
-            ) : undefined}
+            actions={manage ? (row) => <ScanRepositoryRowActions row={row} onEdit={() => setDialog({ row })} onToggle={() => void toggle(row)} onRemove={() => removal.ask({ kind: 'one', row })} /> : undefined}
           />
         )}
       </QueryBody>

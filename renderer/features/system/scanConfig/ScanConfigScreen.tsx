@@ -2,7 +2,7 @@
 // default) with its bounds, and the repositories it resolves through, one tab per ecosystem (Maven
 // 仓库, npm 注册表, PyPI 索引): add, edit (the password write-only), enable or disable, delete.
 import { useEffect, useState } from 'react';
-import { Button, ButtonGroup, Callout, FormGroup, NumericInput, Switch, Tab, Tabs, Tooltip } from '@blueprintjs/core';
+import { Button, Callout, FormGroup, NumericInput, Switch, Tab, Tabs } from '@blueprintjs/core';
 import {
   DEFAULT_SCAN_SETTINGS, SCAN_ECOSYSTEM_LABEL, SCAN_ECOSYSTEMS, type ScanEcosystem, type ScanRepositoryRow, type ScanSettings,
 } from '../../../../contract/api/scan-config.ts';
@@ -20,6 +20,7 @@ import { DataTable } from '../../../common/list/DataTable.tsx';
 import { useConfirmDelete } from '../../../common/list/useConfirmDelete.tsx';
 import { EmptyState } from '../../../common/states.tsx';
 import { SCAN_REPOSITORY_COLUMNS } from '../../../common/scanRepository/columns.tsx';
+import { ScanRepositoryRowActions } from '../../../common/scanRepository/RowActions.tsx';
 import { ScanRepositoryDialog } from '../../../common/scanRepository/ScanRepositoryDialog.tsx';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
@@ -105,15 +106,7 @@ function RepositoryTab({ ecosystem }: { ecosystem: ScanEcosystem }) {
             columns={SCAN_REPOSITORY_COLUMNS}
             rowKey={(r) => r.id}
             rowLabel={(r) => r.name}
-            actions={(row) => (
-              <ButtonGroup variant="minimal">
-                <Tooltip content={zh.list.edit}><Button icon="edit" aria-label={`${zh.list.edit} ${row.name}`} onClick={() => setDialog({ row })} /></Tooltip>
-                <Tooltip content={row.enabled ? t.off : t.on}>
-                  <Button icon={row.enabled ? 'disable' : 'tick-circle'} aria-label={`${row.enabled ? t.off : t.on} ${row.name}`} onClick={() => void toggle(row)} />
-                </Tooltip>
-                <Tooltip content={zh.list.remove}><Button icon="trash" intent="danger" aria-label={`${zh.list.remove} ${row.name}`} onClick={() => removal.ask({ kind: 'one', row })} /></Tooltip>
-              </ButtonGroup>
-            )}
+            actions={(row) => <ScanRepositoryRowActions row={row} onEdit={() => setDialog({ row })} onToggle={() => void toggle(row)} onRemove={() => removal.ask({ kind: 'one', row })} />}
           />
         ))}
       </QueryBody>

@@ -5,37 +5,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import tar from 'tar-stream';
 import { describe, expect, it } from 'vitest';
 import { CONFIDENCE } from '../../../../../server/engine/model.ts';
 import { apkFileExtractor, parsePkgInfo } from '../../../../../server/engine/extractors/pkgfiles/apk.ts';
+import { alpinePackage, tarOf } from '../../../../support/package-files.ts';
 import { useTempScan } from '../../../../support/temp-scan.ts';
 import { expectClaims } from '../extractor.ts';
 
 const PKGINFO = readFileSync(path.resolve('tests/fixtures/public/pkgfiles/strace-5.14-r0.PKGINFO'));
 
-/** A ustar archive of `entries`; `cut` drops the two end-of-archive blocks (abuild-tar --cut). */
-async function tarOf(entries: Array<[string, Buffer]>, cut: boolean): Promise<Buffer> {
-  const pack = tar.pack();
-  const chunks: Buffer[] = [];
-  const done = new Promise<void>((resolve, reject) => {
-    pack.on('data', (c: unknown) => chunks.push(c as Buffer));
-    pack.on('end', () => resolve());
-    pack.on('error', reject);
-  });
-  for (const [name, body] of entries) pack.entry({ name, size: body.length, mode: 0o644, uname: 'root', gname: 'root' }, body);
-  pack.finalize();
-  await done;
-  const all = Buffer.concat(chunks);
-  return cut ? all.subarray(0, all.length - 1024) : all;
-}
-
-async function apk(options: { signature?: Buffer; pkginfo?: Buffer } = {}): Promise<Buffer> {
-  const signature = await tarOf([['.SIGN.RSA.alpine-devel@lists.alpinelinux.org-6165ee59.rsa.pub', options.signature ?? Buffer.alloc(512, 7)]], true);
-  const control = await tarOf([['.PKGINFO', options.pkginfo ?? PKGINFO]], true);
-  const data = await tarOf([['usr/bin/strace', Buffer.from('\x7fELF not really strace\n')]], false);
-  return Buffer.concat([gzipSync(signature), gzipSync(control), gzipSync(data)]);
-}
+const apk = (options: { signature?: Buffer; pkginfo?: Buffer } = {}) =>
+  alpinePackage(options.pkginfo ?? PKGINFO, { signature: options.signature, data: Buffer.from('\x7fELF not really strace\n') });
 
 const { scan } = useTempScan('cairn-apkfile-', [apkFileExtractor]);
 
