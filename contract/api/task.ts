@@ -266,6 +266,8 @@ export const RunSummarySchema = Type.Object({
   /** Components marked 误报, left out of every count. */
   falsePositiveComponents: Opt(Type.Integer()),
   copyrights: Opt(Type.Integer()),
+  /** Sensitive information found (mode 9 runs only; absent when it was not looked for). */
+  leaks: Opt(Type.Integer()),
   problems: Opt(Type.Integer()),
   ms: Opt(Type.Integer()),
   /** What the knowledge base covered when the run was analysed (absent on runs analysed before it was recorded). */

@@ -69,6 +69,7 @@ export const taskZh = {
     licenses: '许可证种类',
     unlicensed: '无许可证组件',
     incompatible: '许可证冲突组件',
+    leaks: '敏感信息',
     riskChart: '组件风险分布',
     levelChart: '漏洞等级分布',
     licenseChart: '许可证等级分布（许可证种类）',

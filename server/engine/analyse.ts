@@ -99,6 +99,8 @@ export interface AnalyseResult {
   stats: { files: number; bytes: number; ms: number };
   /** The container image analysed (image inputs), with the components each layer brought. */
   image?: RunImage;
+  /** Sensitive information (mode 9) was looked for: its count belongs in the summary even when 0. */
+  leakDetection?: boolean;
 }
 
 /** Larger files are not notices worth reading (bundles, data). */
@@ -224,6 +226,7 @@ export async function analyse(request: AnalyseRequest, onProgress: (p: AnalysePr
     if (ids.length) texts.set(f.path, ids);
   }
   const result = finish(scan, files, findings, started, await readProjectLicense(root, texts), await projectRootOf(root));
+  if (fileAnalyzers.some((a) => a.name === 'leaks')) result.leakDetection = true;
   if (image && layers) {
     for (const c of result.components) {
       const layer = layers.get(c.purl);

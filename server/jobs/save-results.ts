@@ -40,7 +40,7 @@ export async function saveRunResults(db: Kysely<Database>, run: { id: number; pr
     leaks: leakRows(results.analysis),
   };
   // The project's licences only: texts in test fixtures, licence databases and data files are kept apart.
-  const summary = summarise(results, rows.findings.length, new Set(rows.licences.filter((r) => r.scope === 'project').map((r) => r.spdx_id)).size, rows.copyrights.length);
+  const summary = summarise(results, rows.findings.length, new Set(rows.licences.filter((r) => r.scope === 'project').map((r) => r.spdx_id)).size, rows.copyrights.length, rows.leaks.length);
   const { problems } = results.analysis;
   const saved = await writeRunResults(db, run, worker, rows, {
     message: runMessage(results.analysis),
@@ -199,7 +199,7 @@ function leakRows(analysis: AnalyseResult): RunResultRows['leaks'] {
   return rows;
 }
 
-function summarise(results: RunResults, findings: number, licences: number, copyrights: number): RunSummary {
+function summarise(results: RunResults, findings: number, licences: number, copyrights: number, leaks: number): RunSummary {
   const byLevel = { 1: 0, 2: 0, 4: 0, 8: 0, 16: 0 };
   const byRisk: Record<string, number> = {};
   let vulnerable = 0;
@@ -218,6 +218,7 @@ function summarise(results: RunResults, findings: number, licences: number, copy
     byRisk,
     licenses: licences,
     copyrights,
+    ...(results.analysis.leakDetection ? { leaks } : {}),
     problems: results.analysis.problems.length,
     ms: results.analysis.stats.ms,
     ...(results.coverage ? { coverage: results.coverage } : {}),

@@ -235,6 +235,8 @@ export const OverviewSchema = Type.Object({
   }),
   /** Inputs the engine could not read (runs.problems), Chinese messages. */
   problems: Type.Array(Type.Object({ file: Type.String(), message: Type.String() })),
+  /** Sensitive information found (敏感信息, mode 9); null when the run did not look for it. */
+  leaks: Nullable(Type.Integer()),
 });
 export type Overview = Static<typeof OverviewSchema>;
 

@@ -1,5 +1,6 @@
 // Task detail reads: header, overview, the component list and details, and the findings tab.
 import type { Overview, resultComponentCalls } from '../../../contract/api/result/index.ts';
+import type { RunSummary } from '../../../contract/api/task.ts';
 import { COMPONENT_EXPORT_REPORT_TYPE, REPORT_SUBMITTED_MESSAGE } from '../../../contract/api/report.ts';
 import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
@@ -28,7 +29,7 @@ async function overviewOf(db: ServerContext['db'], run: RunRecord | null, vexMar
   };
   const vulnerabilities = { total: 0, distinct: 0, byLevel: emptyLevels(), unreviewed: 0, excludedByVex: 0 };
   const licenses = { total: 0, byLevel: emptyLevels(), unlicensedComponents: 0, incompatibleComponents: 0 };
-  if (!run) return { components, vulnerabilities, licenses, problems: [] };
+  if (!run) return { components, vulnerabilities, licenses, problems: [], leaks: null };
 
   const [counts, groups] = await Promise.all([taskLevelCounts(db, [run.id], { excludeNotAffected: vexMark === 1, notCovered: true }), overviewGroups(db, run.id)]);
   Object.assign(components, {
@@ -56,7 +57,8 @@ async function overviewOf(db: ServerContext['db'], run: RunRecord | null, vexMar
   components.ecosystems = [...ecosystems].map(([key, count]) => ({ key, count })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
   const problems = parseJson<Array<{ file?: string; message?: string }>>(run.problems, [])
     .map((p) => ({ file: String(p.file ?? ''), message: String(p.message ?? '') }));
-  return { components, vulnerabilities, licenses, problems };
+  const leaks = parseJson<RunSummary>(run.summary, {}).leaks ?? null;
+  return { components, vulnerabilities, licenses, problems, leaks };
 }
 
 export function componentHandlers(ctx: ServerContext): AreaHandlers<typeof resultComponentCalls> {

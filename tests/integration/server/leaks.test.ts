@@ -79,6 +79,8 @@ describe.each(databases)('敏感信息 on $name', (database) => {
     // The JDBC URL names an internal address: a host finding besides the address itself.
     expect(count).toEqual({ host: 2, credential: 1, token: 1, path: 1, ip: 1, email: 1, 'private-key': 0 });
     expect(counted.data.files).toBe(2);
+    // The overview counts them too (its 敏感信息 tile).
+    expect((await admin.request({ method: 'GET', url: `/api/project-task-view/info/${projectId}/0` })).body.data.leaks).toBe(counted.data.total);
 
     const all = await list(admin, `projectId=${projectId}&size=50`);
     expect(all.data.total).toBe(counted.data.total);
@@ -112,6 +114,7 @@ describe.each(databases)('敏感信息 on $name', (database) => {
     }
     const without = await analyse('agent-1.0-deps', '1');
     expect((await types(admin, without)).data).toMatchObject({ analysed: false, total: 0 });
+    expect((await admin.request({ method: 'GET', url: `/api/project-task-view/info/${without}/0` })).body.data.leaks).toBeNull();
   });
 
   it('lists the built-in rules, refuses to delete them, and lets them be turned off', async () => {

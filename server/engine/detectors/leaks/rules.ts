@@ -68,8 +68,14 @@ export const BUILTIN_LEAK_RULES: readonly BuiltinLeakRule[] = [
 // ---- validation of an administrator's pattern -------------------------------------------------------
 
 const MAX_PATTERN_LENGTH = 300;
-/** How long a pattern may take over each probe input (pathological for backtracking). */
+/**
+ * How long a pattern may take over each probe input (pathological for backtracking). A safe pattern
+ * takes microseconds; a catastrophic one grows exponentially with these inputs (minutes at least).
+ * A run over the first budget is tried once more with the second, so a busy machine (a pause, a
+ * descheduled thread) does not refuse a safe pattern.
+ */
 const PROBE_MS = 50;
+const CONFIRM_MS = 1000;
 const PROBES = ['a'.repeat(32) + '!', '0'.repeat(32) + 'x', 'a1'.repeat(24) + '-', ' '.repeat(4000) + '!', 'x@'.repeat(300) + '@', '/a'.repeat(1000) + '\u0000'];
 
 /** Why a pattern is refused, in Chinese; null when it may be stored. */
@@ -139,9 +145,13 @@ const sandbox = createContext({});
 const probeScript = new Script('(() => { const re = new RegExp(input.pattern, input.flags); let n = 0; while (re.exec(input.text) && n < 10000) n++; return n; })()');
 
 function timedOut(pattern: string, ignoreCase: boolean, text: string): boolean {
+  return runsOver(pattern, ignoreCase, text, PROBE_MS) && runsOver(pattern, ignoreCase, text, CONFIRM_MS);
+}
+
+function runsOver(pattern: string, ignoreCase: boolean, text: string, ms: number): boolean {
   sandbox.input = { pattern, flags: ignoreCase ? 'gi' : 'g', text };
   try {
-    probeScript.runInContext(sandbox, { timeout: PROBE_MS });
+    probeScript.runInContext(sandbox, { timeout: ms });
     return false;
   } catch {
     return true;

@@ -63,6 +63,7 @@ export function OverviewTab() {
         <Stat label={t.unreviewed} value={v.unreviewed} onClick={() => setUrl({ tab: 'bug' })} />
         <Stat label={t.licenses} value={d.licenses.total} onClick={() => setUrl({ tab: 'license' })} />
         <Stat label={t.incompatible} value={d.licenses.incompatibleComponents} onClick={() => setUrl({ tab: 'license', sub: 'conflict' })} />
+        {d.leaks !== null ? <Stat label={t.leaks} value={d.leaks} onClick={() => setUrl({ tab: 'sensitiveInfo' })} testId="overview-leaks" /> : null}
       </div>
       <Card className="cairn-panel cairn-overview-levels">
         <LevelCountStrip counts={v.byLevel} onLevel={(level) => setUrl({ tab: 'bug', level })} />
