@@ -93,6 +93,9 @@ const INPUTS: Record<string, Array<[string, string]>> = {
   'cargo-auditable': [[path.join(FIX, 'cargo-auditable/rust-audit-demo'), 'rust-audit-demo']],
   // Debian's libnewtonsoft-json5.0-cil.
   'dotnet-assembly': [['/usr/lib/cli/Newtonsoft.Json-5.0/Newtonsoft.Json.dll', 'Newtonsoft.Json.dll']],
+  // Debian's nupkg-newtonsoft.json.6.0.8 and nupkg-nunit.2.6.4; a global packages folder is built below from the first.
+  'nupkg': [['/usr/share/nupkg/Newtonsoft.Json.6.0.8.nupkg', 'Newtonsoft.Json.6.0.8.nupkg'], ['/usr/share/nupkg/NUnit.2.6.4.nupkg', 'NUnit.2.6.4.nupkg']],
+  'nuget-assets': [[path.join(LOCKS, 'nuget/testtreetojson-assets/obj/project.assets.json'), 'obj/project.assets.json']],
   'deb-file': [[path.join(FIX, 'public/pkgfiles/liblzf1_3.6-3_amd64.deb'), 'liblzf1_3.6-3_amd64.deb']],
   // rpm-file, apk-file: built below.
   'wheel': [[path.join(FIX, 'public/pkgfiles/example-21.12-py3-none-any.whl'), 'example-21.12-py3-none-any.whl']],
@@ -119,10 +122,7 @@ const TARGET_TYPES: Record<string, string[]> = {
   homebrew: ['brew-receipt', 'brew-formula', 'brewfile-lock'],
 };
 
-const EXCEPTIONS: Record<string, string> = {
-  'nuget-assets': 'no real obj/project.assets.json is kept in the repository or the corpora yet',
-  'nupkg': 'no real .nupkg or extracted NuGet package folder is kept in the repository or the corpora yet',
-};
+const EXCEPTIONS: Record<string, string> = {};
 
 const RPM_SPEC = `Name: cairn-hello
 Version: 1.2.3
@@ -145,7 +145,7 @@ echo hello > %{buildroot}/usr/share/cairn-hello/hello.txt
 interface JsonOut {
   /** Each file read, by the extractor that read it, with its number of components. */
   targets: Array<{ file: string; type: string; components: number }>;
-  components: Array<{ purl: string }>;
+  components: Array<{ purl: string; locations: Array<{ file: string }> }>;
   problems: Array<{ file: string; message: string }>;
 }
 
@@ -165,6 +165,10 @@ beforeAll(async () => {
   // A component list as a user fills it in (the columns of the 组件清单 template).
   mkdirSync(path.join(root, 'excel'), { recursive: true });
   writeFileSync(path.join(root, 'excel', '第三方组件清单.csv'), '组件名称,版本,语言/生态,purl,许可证,备注\nlodash,4.17.21,npm,pkg:npm/lodash@4.17.21,MIT,前端工具库\nguava,32.1.2-jre,maven,pkg:maven/com.google.guava/guava@32.1.2-jre,Apache-2.0,\n');
+  // A global packages folder (~/.nuget/packages/<id>/<version>/, lower case) as NuGet extracts Debian's package.
+  const extracted = path.join(root, 'nupkg', 'packages', 'newtonsoft.json', '6.0.8');
+  mkdirSync(extracted, { recursive: true });
+  writeFileSync(path.join(extracted, 'newtonsoft.json.nuspec'), execFileSync('unzip', ['-p', '/usr/share/nupkg/Newtonsoft.Json.6.0.8.nupkg', 'Newtonsoft.Json.nuspec']));
   mkdirSync(path.join(root, 'apk-file'), { recursive: true });
   writeFileSync(path.join(root, 'apk-file', 'strace-5.14-r0.apk'), await alpinePackage(readFileSync(path.join(FIX, 'public/pkgfiles/strace-5.14-r0.PKGINFO'))));
   const rpmTop = path.join(work, 'rpmbuild');
@@ -205,5 +209,15 @@ describe('cairn scan of a folder holding every format', () => {
     console.log(`\n${rows.join('\n')}\n\n${doc.targets.length} 个目标、${doc.components.length} 个组件\n`);
     expect(missing, '没有读出组件的提取器').toEqual([]);
     expect(doc.problems).toEqual([]);
+  });
+
+  it('reads NuGet packages, a global packages folder and a restore\'s assets file exactly', () => {
+    const foundIn = (prefix: string) => doc.components.filter((c) => c.locations.some((l) => l.file.startsWith(prefix)))
+      .map((c) => `${c.purl} ${c.locations.filter((l) => l.file.startsWith(prefix)).map((l) => l.file).sort().join(' ')}`).sort();
+    expect(foundIn('nupkg/')).toEqual([
+      'pkg:nuget/NUnit@2.6.4 nupkg/NUnit.2.6.4.nupkg',
+      'pkg:nuget/Newtonsoft.Json@6.0.8 nupkg/Newtonsoft.Json.6.0.8.nupkg nupkg/packages/newtonsoft.json/6.0.8/newtonsoft.json.nuspec',
+    ]);
+    expect(foundIn('nuget-assets/')).toEqual(['pkg:nuget/Newtonsoft.Json@12.0.3 nuget-assets/obj/project.assets.json']);
   });
 });
