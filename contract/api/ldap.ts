@@ -179,6 +179,29 @@ export const testLogin = defineCall({
   permission: 'setup:integration:ldap',
 });
 
+/** A choice of the configuration screen: a role, or an organisation group with its path. */
+export const LdapChoiceSchema = Type.Object({ id: Type.Integer(), name: Type.String() });
+export const LdapChoicesSchema = Type.Object({
+  roles: Type.Array(LdapChoiceSchema),
+  /** Named by their path from the top (上级 / 下级). */
+  groups: Type.Array(LdapChoiceSchema),
+});
+export type LdapChoices = Static<typeof LdapChoicesSchema>;
+
+/**
+ * Not in the spec: the roles and organisation groups the screen's pickers offer (the default role,
+ * the group mappings), under the screen's own permission, since whoever configures the directory
+ * need not hold the role or group lists' permissions.
+ */
+export const choices = defineCall({
+  name: 'ldap.choices',
+  method: 'GET',
+  path: '/api/ldapConfig/choices',
+  summary: 'LDAP 配置可选的角色与组织',
+  response: LdapChoicesSchema,
+  permission: 'setup:integration:ldap',
+});
+
 /**
  * Login-exempt (spec: isLdapLogin): whether directory accounts may sign in, for the login screen's
  * hint. Nothing else of the configuration is told to a caller without a session.
@@ -192,4 +215,4 @@ export const isLdapLogin = defineCall({
   loginExempt: true,
 });
 
-export const ldapCalls = { get, create, update, testLogin, isLdapLogin };
+export const ldapCalls = { get, create, update, testLogin, choices, isLdapLogin };

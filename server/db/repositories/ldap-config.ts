@@ -164,3 +164,21 @@ export async function insertDirectoryUser(db: Db, profile: DirectoryProfile, rol
 export async function refreshDirectoryProfile(db: Db, userId: number, profile: Omit<DirectoryProfile, 'username'>): Promise<void> {
   await db.updateTable('users').set({ ...profile, updated_pwd: 1, updated_at: nowIso() }).where('id', '=', userId).execute();
 }
+
+/** The roles and organisation groups the configuration screen offers; a group named by its path. */
+export async function ldapChoices(db: Db): Promise<{ roles: Array<{ id: number; name: string }>; groups: Array<{ id: number; name: string }> }> {
+  const roles = await db.selectFrom('roles').select(['id', 'name']).orderBy('code').execute();
+  const rows = await db.selectFrom('subject_groups').select(['id', 'pid', 'name']).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const path = (id: number): string => {
+    const names: string[] = [];
+    const seen = new Set<number>();
+    for (let at = byId.get(id); at && !seen.has(at.id); at = at.pid === null ? undefined : byId.get(at.pid)) {
+      seen.add(at.id);
+      names.unshift(at.name);
+    }
+    return names.join(' / ');
+  };
+  const groups = rows.map((r) => ({ id: r.id, name: path(r.id) })).sort((a, b) => a.name.localeCompare(b.name, 'zh-CN'));
+  return { roles, groups };
+}

@@ -5,6 +5,7 @@ import { ldapCalls } from '../../../contract/api/ldap.ts';
 import { ADMIN_SUCCESS_MESSAGES } from '../../../contract/errors.ts';
 import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
+import { ldapChoices } from '../../db/repositories/ldap-config.ts';
 import { createLdapConfig, editLdapConfig, isLdapLoginEnabled, ldapConfig, testLdapLogin } from '../../services/ldap.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
 
@@ -28,6 +29,10 @@ function ldapAreaHandlers({ db, dataDir }: ServerContext): Handlers {
 
     async testLogin({ request, body }) {
       return ok(await testLdapLogin(db, dataDir, signedIn(request).userId, body, request.ip), LDAP_TEST_PASSED);
+    },
+
+    async choices() {
+      return ok(await ldapChoices(db));
     },
 
     async isLdapLogin() {
