@@ -83,7 +83,9 @@ const fields = {
   phoneAttribute: OptionalAttributeName,
   /** The role a directory user gets when the first login creates the account (a role id). */
   defaultRoleId: Id(),
-  /** Finds the groups of a user (`{dn}` is the user's DN), searched under baseDn; used by groupMappings. */
+  /** Where groups are searched; empty: under baseDn. */
+  groupBaseDn: Type.String({ maxLength: LDAP_DN_MAX }),
+  /** Finds the groups of a user (`{dn}` is the user's DN), searched under groupBaseDn; used by groupMappings. */
   groupFilter: Type.String({ maxLength: LDAP_FILTER_MAX }),
   groupMappings: Type.Array(LdapGroupMappingSchema, { maxItems: LDAP_GROUP_MAPPINGS_MAX }),
   /** The CA certificate(s) (PEM) the server's certificate is checked against; empty: the system's. */

@@ -46,6 +46,8 @@ export const ldapZh = {
   accounts: '账号创建与组映射',
   defaultRole: '默认角色',
   defaultRoleHelp: '目录用户首次登录时获得的角色；之后可在用户管理中调整。',
+  groupBaseDn: '组基础 DN',
+  groupBaseDnHelp: '在此 DN 下查找用户所属的组；留空则使用基础 DN。',
   groupFilter: '组过滤条件',
   groupFilterHelp: '{dn} 处填入用户的 DN；留空则不同步组。',
   groupMappings: '组映射',

@@ -24,6 +24,8 @@ export interface DirectorySettings {
   nameAttribute: string;
   emailAttribute: string;
   phoneAttribute: string;
+  /** '' : the base DN. */
+  groupBaseDn: string;
   groupFilter: string;
   caCertificate: string;
   connectTimeoutSeconds: number;
@@ -71,6 +73,8 @@ export const LDAP_MSG = {
   urlPath: 'LDAP 地址只填写协议、主机和端口，不要包含路径、查询参数或账号',
   startTlsWithLdaps: 'ldaps:// 已是加密连接，无需再启用 StartTLS',
   baseDnInvalid: '基础 DN 格式不正确',
+  groupBaseDnInvalid: '组基础 DN 格式不正确',
+  groupBaseDnMissing: (dn: string) => `组基础 DN 不存在：${dn}`,
   bindDnInvalid: '绑定 DN 格式不正确',
   filterPlaceholder: `用户过滤条件必须包含 ${LDAP_USERNAME_PLACEHOLDER}`,
   filterInvalid: '用户过滤条件不是有效的 LDAP 过滤器',
@@ -201,12 +205,19 @@ function explain(error: unknown, settings: DirectorySettings, step: 'connect' | 
     if (error instanceof InvalidDNSyntaxError) return new DirectoryError('config', LDAP_MSG.bindDnInvalid, 'bindDn', { cause: error });
   }
   if (step === 'search' || step === 'groups') {
+    if (error instanceof NoSuchObjectError && step === 'groups' && settings.groupBaseDn) {
+      return new DirectoryError('config', LDAP_MSG.groupBaseDnMissing(settings.groupBaseDn), 'groupBaseDn', { cause: error });
+    }
     if (error instanceof NoSuchObjectError) {
       return settings.bindDn || step === 'groups'
         ? new DirectoryError('config', LDAP_MSG.baseDnMissing(settings.baseDn), 'baseDn', { cause: error })
         : new DirectoryError('denied', LDAP_MSG.anonymousDenied, 'bindDn', { cause: error });
     }
-    if (error instanceof InvalidDNSyntaxError) return new DirectoryError('config', LDAP_MSG.baseDnInvalid, 'baseDn', { cause: error });
+    if (error instanceof InvalidDNSyntaxError) {
+      return step === 'groups' && settings.groupBaseDn
+        ? new DirectoryError('config', LDAP_MSG.groupBaseDnInvalid, 'groupBaseDn', { cause: error })
+        : new DirectoryError('config', LDAP_MSG.baseDnInvalid, 'baseDn', { cause: error });
+    }
     if (error instanceof InsufficientAccessError) return new DirectoryError('denied', LDAP_MSG.searchDenied, 'bindDn', { cause: error });
   }
   if (step === 'userBind' && error instanceof InvalidCredentialsError) return new DirectoryError('badPassword', LDAP_MSG.badPassword(username), undefined, { cause: error });
@@ -274,7 +285,7 @@ export async function authenticate(settings: DirectorySettings, username: string
     if (settings.groupFilter.trim()) {
       step = 'groups';
       await serviceBind(client, settings);
-      const found = await client.search(settings.baseDn, {
+      const found = await client.search(settings.groupBaseDn || settings.baseDn, {
         scope: 'sub',
         filter: fillFilter(settings.groupFilter, LDAP_DN_PLACEHOLDER, entry.dn),
         attributes: ['dn'],

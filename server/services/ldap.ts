@@ -78,6 +78,8 @@ async function checkedForm(db: Db, form: LdapConfigForm, stored: LdapConfigRecor
 
   if (!(await roleNamed(db, form.defaultRoleId))) throw new UserError(CONFIG_MSG.roleMissing, 'not-found', { field: 'defaultRoleId' });
 
+  const groupBaseDn = form.groupBaseDn.trim();
+  if (groupBaseDn && !groupBaseDn.includes('=')) throw new UserError(LDAP_MSG.groupBaseDnInvalid, 'invalid', { field: 'groupBaseDn' });
   const groupFilter = form.groupFilter.trim();
   if (groupFilter) {
     if (!groupFilter.includes(LDAP_DN_PLACEHOLDER)) throw new UserError(LDAP_MSG.groupFilterPlaceholder, 'invalid', { field: 'groupFilter' });
@@ -113,7 +115,7 @@ async function checkedForm(db: Db, form: LdapConfigForm, stored: LdapConfigRecor
 
   return {
     enabled: form.enabled, url, startTls: form.startTls, bindDn, bindPassword, baseDn, userFilter, ...attributes,
-    defaultRoleId: form.defaultRoleId, groupFilter, groupMappings, caCertificate: caCertificate ? `${caCertificate}\n` : '',
+    defaultRoleId: form.defaultRoleId, groupBaseDn, groupFilter, groupMappings, caCertificate: caCertificate ? `${caCertificate}\n` : '',
     connectTimeoutSeconds: form.connectTimeoutSeconds, timeoutSeconds: form.timeoutSeconds,
   };
 }
@@ -122,7 +124,7 @@ async function checkedForm(db: Db, form: LdapConfigForm, stored: LdapConfigRecor
 const auditView = (v: Omit<LdapConfigValues, 'bindPassword'> | LdapConfig) => ({
   enabled: v.enabled, url: v.url, startTls: v.startTls, bindDn: v.bindDn, baseDn: v.baseDn, userFilter: v.userFilter,
   usernameAttribute: v.usernameAttribute, nameAttribute: v.nameAttribute, emailAttribute: v.emailAttribute, phoneAttribute: v.phoneAttribute,
-  defaultRoleId: v.defaultRoleId, groupFilter: v.groupFilter, groupMappings: v.groupMappings, caCertificate: v.caCertificate ? 'set' : 'none',
+  defaultRoleId: v.defaultRoleId, groupBaseDn: v.groupBaseDn, groupFilter: v.groupFilter, groupMappings: v.groupMappings, caCertificate: v.caCertificate ? 'set' : 'none',
   connectTimeoutSeconds: v.connectTimeoutSeconds, timeoutSeconds: v.timeoutSeconds,
 });
 
@@ -164,7 +166,7 @@ function settingsOf(v: Omit<LdapConfigValues, 'bindPassword'>, bindPassword: str
   return {
     url: v.url, startTls: v.startTls, bindDn: v.bindDn, bindPassword, baseDn: v.baseDn, userFilter: v.userFilter,
     usernameAttribute: v.usernameAttribute, nameAttribute: v.nameAttribute, emailAttribute: v.emailAttribute, phoneAttribute: v.phoneAttribute,
-    groupFilter: v.groupFilter, caCertificate: v.caCertificate, connectTimeoutSeconds: v.connectTimeoutSeconds, timeoutSeconds: v.timeoutSeconds,
+    groupBaseDn: v.groupBaseDn, groupFilter: v.groupFilter, caCertificate: v.caCertificate, connectTimeoutSeconds: v.connectTimeoutSeconds, timeoutSeconds: v.timeoutSeconds,
   };
 }
 
@@ -180,7 +182,7 @@ function storedPassword(dataDir: string, record: LdapConfigRecord | undefined): 
 const recordValues = (r: LdapConfigRecord, defaultRoleId: number): Omit<LdapConfigValues, 'bindPassword'> => ({
   enabled: Boolean(r.enabled), url: r.url, startTls: Boolean(r.start_tls), bindDn: r.bind_dn, baseDn: r.base_dn, userFilter: r.user_filter,
   usernameAttribute: r.username_attribute, nameAttribute: r.name_attribute, emailAttribute: r.email_attribute, phoneAttribute: r.phone_attribute,
-  defaultRoleId, groupFilter: r.group_filter, groupMappings: groupMappingsOf(r), caCertificate: r.ca_certificate,
+  defaultRoleId, groupBaseDn: r.group_base_dn, groupFilter: r.group_filter, groupMappings: groupMappingsOf(r), caCertificate: r.ca_certificate,
   connectTimeoutSeconds: r.connect_timeout_seconds, timeoutSeconds: r.timeout_seconds,
 });
 

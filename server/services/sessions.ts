@@ -8,7 +8,8 @@ import { USER_FAILURES } from '../auth/ldap.ts';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/password.ts';
 import { loadPasswordPolicy } from '../auth/session-user.ts';
 import { audit, auditRefusal } from '../db/repositories/audit-log.ts';
-import { insertDirectoryUser, refreshDirectoryProfile } from '../db/repositories/ldap-config.ts';
+import { insertDirectoryUser, refreshDirectoryProfile, syncDirectoryGroups } from '../db/repositories/ldap-config.ts';
+import { grantAtLogin } from '../db/repositories/roles.ts';
 import { findTokenOwner } from '../db/repositories/personal-tokens.ts';
 import { createSession, deleteExpiredSessions, deleteSessionByToken, deleteUserSessions, findActiveSession } from '../db/repositories/sessions.ts';
 import { findRestoredAt, findUserById, findUserByUsername, recordFailedLogin, resetFailedLogins, updatePassword, updateProfile, type User } from '../db/repositories/users.ts';
@@ -46,12 +47,15 @@ export interface SignInContext {
 
 /**
  * Opens a session for the user, replacing the browser's old one, with its audit row; the new token.
- * `userId` may be found by the transaction's first step (a directory user's first login creates the account).
+ * Every way in comes through here: it takes the login's grant (roles.ts grantAtLogin), which the
+ * guard and the data-scope checks read until the next login. `who` may be found by the
+ * transaction's first step (a directory user's first login creates the account).
  */
-async function openSession(db: Db, who: number | ((trx: Trx) => Promise<number>), action: string, context: SignInContext, work?: (trx: Db) => Promise<void>): Promise<string> {
+export async function openSession(db: Db, who: number | ((trx: Trx) => Promise<number>), action: string, context: SignInContext, work?: (trx: Db) => Promise<void>): Promise<string> {
   return inTransaction(db, async (trx) => {
     const userId = typeof who === 'number' ? who : await who(trx);
     await work?.(trx);
+    await grantAtLogin(trx, userId);
     if (context.previousToken) await deleteSessionByToken(trx, context.previousToken);
     await deleteExpiredSessions(trx);
     const token = await createSession(trx, userId, context.ttlMinutes);
@@ -127,7 +131,8 @@ async function refuseWrongPassword(db: Db, user: User, locked: boolean, now: num
  * wrong passwords counted and locking as a platform user's); only a directory that cannot be asked
  * says so (目录服务暂时无法使用), the same for every name. On success the first login creates the
  * account (type 2, the configured default role), and every login refreshes its name, e-mail and
- * phone and its mapped organisation groups from the directory, in the session's transaction.
+ * phone and its mapped organisation groups from the directory, in the session's transaction,
+ * before the session's grant is taken (openSession).
  */
 async function logInThroughDirectory(db: Db, typed: string, password: string, context: SignInContext, directory: DirectoryLogin, user: User | undefined): Promise<{ userId: number; token: string }> {
   const now = context.now ?? Date.now();
@@ -174,6 +179,11 @@ async function logInThroughDirectory(db: Db, typed: string, password: string, co
     } else {
       userId = await insertDirectoryUser(trx, { username: account.username, ...profile }, outcome.defaultRoleId);
       await audit(trx, { userId, action: 'user.created.directory', detail: { ip: context.ip, dn: account.dn, username: account.username, ...profile, roleId: outcome.defaultRoleId } });
+    }
+    // Before the grant is taken: the login's data scope already has the groups.
+    const groups = await syncDirectoryGroups(trx, userId, outcome.mappedGroupIds, outcome.managedGroupIds);
+    if (groups.before.join() !== groups.after.join()) {
+      await audit(trx, { userId, action: 'user.groups.synced.directory', detail: { ip: context.ip, dn: account.dn, directoryGroups: account.groups, before: groups.before, after: groups.after } });
     }
     return userId;
   }, 'login.directory', context);

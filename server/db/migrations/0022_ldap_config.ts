@@ -25,6 +25,8 @@ export const ldapConfig = (kind: DatabaseKind): Migration => ({
       .addColumn('email_attribute', 'varchar(100)', (c) => c.notNull().defaultTo(''))
       .addColumn('phone_attribute', 'varchar(100)', (c) => c.notNull().defaultTo(''))
       .addColumn('default_role_id', 'integer', (c) => c.references('roles.id').onDelete('set null'))
+      // Where groups are searched; '' : under base_dn.
+      .addColumn('group_base_dn', 'varchar(500)', (c) => c.notNull().defaultTo(''))
       .addColumn('group_filter', 'varchar(1000)', (c) => c.notNull().defaultTo(''))
       .addColumn('group_mappings', t.json, (c) => c.notNull())
       .addColumn('ca_certificate', 'text', (c) => c.notNull().defaultTo(''))

@@ -23,6 +23,7 @@ export interface LdapConfigValues {
   emailAttribute: string;
   phoneAttribute: string;
   defaultRoleId: number;
+  groupBaseDn: string;
   groupFilter: string;
   groupMappings: LdapGroupMapping[];
   caCertificate: string;
@@ -42,6 +43,7 @@ const columns = (v: LdapConfigValues) => ({
   email_attribute: v.emailAttribute,
   phone_attribute: v.phoneAttribute,
   default_role_id: v.defaultRoleId,
+  group_base_dn: v.groupBaseDn,
   group_filter: v.groupFilter,
   group_mappings: JSON.stringify(v.groupMappings),
   ca_certificate: v.caCertificate,
@@ -92,6 +94,7 @@ export async function ldapConfigRow(db: Db): Promise<LdapConfig | null> {
     phoneAttribute: r.phone_attribute,
     defaultRoleId,
     defaultRoleName: (await roleNamed(db, defaultRoleId)) ?? null,
+    groupBaseDn: r.group_base_dn,
     groupFilter: r.group_filter,
     groupMappings: groupMappingsOf(r),
     caCertificate: r.ca_certificate,
@@ -181,4 +184,20 @@ export async function ldapChoices(db: Db): Promise<{ roles: Array<{ id: number; 
   };
   const groups = rows.map((r) => ({ id: r.id, name: path(r.id) })).sort((a, b) => a.name.localeCompare(b.name, 'zh-CN'));
   return { roles, groups };
+}
+
+/**
+ * The user's memberships of the groups the mappings manage (`managed`) made to be exactly `mapped`:
+ * joins the mapped ones, leaves the others; groups no mapping names are left alone. The memberships
+ * before and after, among the managed groups.
+ */
+export async function syncDirectoryGroups(db: Db, userId: number, mapped: readonly number[], managed: readonly number[]): Promise<{ before: number[]; after: number[] }> {
+  if (managed.length === 0) return { before: [], after: [] };
+  const before = (await db.selectFrom('user_groups').select('group_id').where('user_id', '=', userId).where('group_id', 'in', [...managed]).execute())
+    .map((r) => r.group_id).sort((a, b) => a - b);
+  const leave = before.filter((id) => !mapped.includes(id));
+  const join = mapped.filter((id) => !before.includes(id));
+  if (leave.length) await db.deleteFrom('user_groups').where('user_id', '=', userId).where('group_id', 'in', leave).execute();
+  if (join.length) await db.insertInto('user_groups').values(join.map((group_id) => ({ user_id: userId, group_id }))).execute();
+  return { before, after: [...mapped].sort((a, b) => a - b) };
 }

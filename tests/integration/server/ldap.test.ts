@@ -49,6 +49,7 @@ describe.each(databases)('目录登录 on $name', (database) => {
     emailAttribute: 'mail',
     phoneAttribute: 'telephoneNumber',
     defaultRoleId: ordinaryRoleId,
+    groupBaseDn: '',
     groupFilter: '',
     groupMappings: [],
     caCertificate: '',
@@ -97,6 +98,7 @@ describe.each(databases)('目录登录 on $name', (database) => {
       [{ emailAttribute: 'mail;x y' }, '邮箱属性不是有效的 LDAP 属性名', 'emailAttribute'],
       [{ defaultRoleId: 99999 }, '默认角色不存在', 'defaultRoleId'],
       [{ groupFilter: '(member=x)' }, '组过滤条件必须包含 {dn}', 'groupFilter'],
+      [{ groupBaseDn: 'groups' }, '组基础 DN 格式不正确', 'groupBaseDn'],
       [{ groupMappings: [{ groupDn: groupDn('developers'), groupId: 1 }] }, '配置组映射时请填写组过滤条件', 'groupFilter'],
       [{ groupFilter: '(member={dn})', groupMappings: [{ groupDn: groupDn('developers'), groupId: 99999 }] }, '组织不存在：99999', 'groupMappings'],
       [{ caCertificate: '-----BEGIN CERTIFICATE-----\nnot base64\n-----END CERTIFICATE-----' }, 'CA 证书不是有效的 PEM 证书', 'caCertificate'],
@@ -232,6 +234,42 @@ describe.each(databases)('目录登录 on $name', (database) => {
       // The directory is shared by both databases' runs.
       await change('alice@cairn.test', ['+86 10 5555 0101']);
     }
+  });
+
+  it('offers the roles and organisation groups, and joins and leaves mapped groups at each login, before the grant', async () => {
+    const db = server.app.cairn.db;
+    const at = new Date().toISOString();
+    const group = async (name: string, pid: number | null) => (await db.insertInto('subject_groups').values({ name, pid, created_at: at }).returning('id').executeTakeFirstOrThrow()).id;
+    const rd = await group('研发部', null);
+    const platform = await group('平台组', rd);
+    const manual = await group('手工组', null);
+    const choices = await admin.request({ method: 'GET', url: '/api/ldapConfig/choices' });
+    expect(choices.body.data.roles).toEqual(expect.arrayContaining([{ id: ordinaryRoleId, name: '普通用户' }]));
+    expect(choices.body.data.groups).toEqual(expect.arrayContaining([{ id: platform, name: '研发部 / 平台组' }, { id: rd, name: '研发部' }]));
+
+    const alice = (await userRow('alice'))!;
+    await db.insertInto('user_groups').values({ user_id: alice.id, group_id: manual }).execute();
+    const mappings = [{ groupDn: groupDn('developers'), groupId: platform }, { groupDn: groupDn('auditors').toUpperCase(), groupId: rd }];
+    const groups = { groupBaseDn: `ou=groups,${SLAPD_BASE_DN}`, groupFilter: '(&(objectClass=groupOfNames)(member={dn}))' };
+    expect((await save({ ...groups, groupMappings: mappings, bindPassword: undefined })).body.data.groupMappings).toEqual(mappings);
+
+    const tested = await admin.request({ method: 'POST', url: '/api/ldapConfig/testLogin', body: { username: 'alice', password: 'Alice#Dir1' } });
+    expect(tested.body.data).toMatchObject({ groups: [groupDn('developers')], mappedGroupIds: [platform], account: { userId: alice.id, userType: 2 } });
+
+    const client = server.client();
+    expect((await client.login('alice', 'Alice#Dir1')).body.code).toBe(1);
+    const memberships = async () => (await db.selectFrom('user_groups').select('group_id').where('user_id', '=', alice.id).orderBy('group_id').execute()).map((r) => r.group_id);
+    expect(await memberships()).toEqual([platform, manual].sort((a, b) => a - b));
+    expect((await auditRows('user.groups.synced.directory')).at(-1)!.detail).toMatchObject({ before: [], after: [platform] });
+    // The login's grant was taken with its roles: the guard reads it.
+    const granted = await db.selectFrom('users').select(['granted_permissions', 'granted_data_permission']).where('id', '=', alice.id).executeTakeFirstOrThrow();
+    expect(granted.granted_data_permission).not.toBeNull();
+
+    // No longer mapped from a group alice is in: she leaves it; the unmapped group stays.
+    await save({ ...groups, groupMappings: [{ groupDn: groupDn('auditors'), groupId: platform }], bindPassword: undefined });
+    expect((await login('alice', 'Alice#Dir1')).body.code).toBe(1);
+    expect(await memberships()).toEqual([manual]);
+    await save({ bindPassword: undefined });
   });
 
   it('counts a directory user\'s wrong passwords towards the lock', async () => {

@@ -39,7 +39,7 @@ function initialValues(config: LdapConfig | null, choices: LdapChoices | undefin
     userFilter: LDAP_DEFAULTS.userFilter, usernameAttribute: LDAP_DEFAULTS.usernameAttribute, nameAttribute: LDAP_DEFAULTS.nameAttribute,
     emailAttribute: LDAP_DEFAULTS.emailAttribute, phoneAttribute: LDAP_DEFAULTS.phoneAttribute,
     defaultRoleId: choices?.roles.find((r) => r.name === '普通用户')?.id ?? choices?.roles.at(-1)?.id ?? 0,
-    groupFilter: '', groupMappings: [], caCertificate: '',
+    groupBaseDn: '', groupFilter: '', groupMappings: [], caCertificate: '',
     connectTimeoutSeconds: LDAP_DEFAULTS.connectTimeoutSeconds, timeoutSeconds: LDAP_DEFAULTS.timeoutSeconds,
   };
 }
@@ -48,7 +48,7 @@ function initialValues(config: LdapConfig | null, choices: LdapChoices | undefin
 function toForm(values: Values): LdapConfigForm {
   const form: LdapConfigForm = {
     ...values,
-    url: values.url.trim(), bindDn: values.bindDn.trim(), baseDn: values.baseDn.trim(), userFilter: values.userFilter.trim(),
+    url: values.url.trim(), bindDn: values.bindDn.trim(), baseDn: values.baseDn.trim(), groupBaseDn: values.groupBaseDn.trim(), userFilter: values.userFilter.trim(),
     groupMappings: values.groupMappings.filter((m) => m.groupDn.trim() || m.groupId).map((m) => ({ groupDn: m.groupDn.trim(), groupId: m.groupId })),
   };
   if (!form.bindPassword) delete form.bindPassword;
@@ -244,6 +244,9 @@ function LdapForm({ config, choices }: { config: LdapConfig | null; choices: Lda
               options={choices.roles.map((r) => ({ value: r.id, label: r.name }))}
               onChange={(e) => set('defaultRoleId', Number(e.currentTarget.value))}
             />
+          </Labeled>
+          <Labeled label={t.groupBaseDn} field="groupBaseDn" errors={errors} help={t.groupBaseDnHelp}>
+            {text('groupBaseDn', LDAP_DN_MAX, { placeholder: 'ou=groups,dc=example,dc=com', mono: true })}
           </Labeled>
           <Labeled label={t.groupFilter} field="groupFilter" errors={errors} help={t.groupFilterHelp}>
             {text('groupFilter', LDAP_FILTER_MAX, { placeholder: LDAP_DEFAULTS.groupFilter, mono: true })}
