@@ -32,7 +32,7 @@ export const ldapZh = {
   baseDnHelp: '在此 DN 及其下级中查找用户和组。',
   userFilter: '用户过滤条件',
   userFilterHelp: '{username} 处填入登录时输入的用户名（已按 RFC 4515 转义）。',
-  presets: '预设：',
+  presets: '按目录类型填入过滤条件与属性：',
   openldap: 'OpenLDAP',
   activeDirectory: 'Active Directory',
 

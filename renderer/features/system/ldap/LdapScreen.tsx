@@ -209,21 +209,14 @@ function LdapForm({ config, choices }: { config: LdapConfig | null; choices: Lda
           <Labeled label={t.baseDn} field="baseDn" errors={errors} help={t.baseDnHelp} required>
             {text('baseDn', LDAP_DN_MAX, { placeholder: 'ou=people,dc=example,dc=com', mono: true })}
           </Labeled>
-          <Labeled
-            label={t.userFilter}
-            field="userFilter"
-            errors={errors}
-            required
-            help={(
-              <>
-                {t.userFilterHelp} {t.presets}
-                <Button variant="minimal" size="small" text={t.openldap} onClick={() => preset(LDAP_DEFAULTS)} />
-                <Button variant="minimal" size="small" text={t.activeDirectory} onClick={() => preset(LDAP_ACTIVE_DIRECTORY)} />
-              </>
-            )}
-          >
+          <Labeled label={t.userFilter} field="userFilter" errors={errors} required help={t.userFilterHelp}>
             {text('userFilter', LDAP_FILTER_MAX, { mono: true })}
           </Labeled>
+          <div className="cairn-ldap-presets">
+            <span className="cairn-muted">{t.presets}</span>
+            <Button size="small" icon="predictive-analysis" text={t.openldap} onClick={() => preset(LDAP_DEFAULTS)} />
+            <Button size="small" icon="predictive-analysis" text={t.activeDirectory} onClick={() => preset(LDAP_ACTIVE_DIRECTORY)} />
+          </div>
         </Panel>
 
         <Panel title={t.mapping}>
