@@ -84,4 +84,5 @@ export const ldapZh = {
   required: (label: string) => `请填写${label}`,
 
   loginHint: '支持使用 LDAP 目录账号登录',
+  directoryPassword: '您使用 LDAP 目录账号登录：密码由目录服务管理，请在目录中修改；姓名、邮箱和手机号在每次登录时从目录同步。',
 } as const;

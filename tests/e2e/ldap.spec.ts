@@ -1,7 +1,8 @@
 // LDAP集成 end to end against a real OpenLDAP (tests/support/slapd.ts) on a freshly started embedded
 // platform: the administrator fills the form for LDAPS with the test CA, tests a directory login
 // (the entry shown, then a wrong password told exactly), saves; the login screen then says directory
-// accounts may sign in, and a directory user signs in with the directory password. Screenshots at
+// accounts may sign in, and a directory user signs in with the directory password (and is offered
+// no password change). Screenshots at
 // 1440×900 go to test-results/ldap-*.png.
 import { expect, test } from '@playwright/test';
 import { SLAPD_PEOPLE_DN, SLAPD_READER, startSlapd, type TestSlapd } from '../support/slapd.ts';
@@ -77,4 +78,10 @@ test('LDAP集成：配置 LDAPS、测试登录、目录用户登录', async ({ p
   await expect(page).not.toHaveURL(/#\/(login|changePassword)/);
   await expect(page.getByText('王爱丽').first()).toBeVisible();
   await page.screenshot({ path: shot('5-signed-in') });
+
+  // ---- their password is the directory's: no password change offered --------------------------
+  await page.goto(`${host.origin}/#/desktop/personal`);
+  await expect(page.getByText(/密码由目录服务管理/)).toBeVisible();
+  await expect(page.getByRole('button', { name: '修改密码' })).toHaveCount(0);
+  await page.screenshot({ path: shot('6-personal') });
 });
