@@ -535,6 +535,36 @@ export interface ScanRepositoriesTable {
   updated_at: Timestamp;
 }
 
+/** 目录登录: the LDAP or LDAPS directory directory users sign in through (migration 0022; one row). */
+export interface LdapConfigsTable {
+  id: Generated<number>;
+  enabled: Flag;
+  url: string;
+  start_tls: Flag;
+  bind_dn: Generated<string>;
+  /** encryptSecret's form; null when none. */
+  bind_password: string | null;
+  base_dn: string;
+  user_filter: string;
+  username_attribute: string;
+  name_attribute: string;
+  email_attribute: Generated<string>;
+  phone_attribute: Generated<string>;
+  /** Null once the role is deleted: new directory users then get the ordinary user's role. */
+  default_role_id: number | null;
+  /** Where groups are searched; '' : under base_dn. */
+  group_base_dn: Generated<string>;
+  group_filter: Generated<string>;
+  /** JSON [{groupDn, groupId}]. */
+  group_mappings: JsonText;
+  ca_certificate: Generated<string>;
+  connect_timeout_seconds: number;
+  timeout_seconds: number;
+  updated_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** An administrator's sensitive-information rule (migration 0020; built-in rules live in the engine). */
 export interface LeakRulesTable {
   id: Generated<number>;
@@ -607,4 +637,5 @@ export interface Database {
   scan_repositories: ScanRepositoriesTable;
   leak_rules: LeakRulesTable;
   run_leaks: RunLeaksTable;
+  ldap_configs: LdapConfigsTable;
 }

@@ -1,18 +1,31 @@
 // Getting in and out and the signed-in user's own account: password login with lockout, token
 // login, logout, changing one's password and details. Each command writes its audit row in its own
 // transaction; a refusal is a UserError (or, for a failed login, the answer with its audit row).
+import { DIRECTORY_USER_TYPE } from '../../contract/api/ldap.ts';
 import { validateName, validatePassword } from '../../contract/validation.ts';
 import { loadAutoLockConfig } from '../auth/auto-lock.ts';
+import { USER_FAILURES } from '../auth/ldap.ts';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/password.ts';
 import { loadPasswordPolicy } from '../auth/session-user.ts';
 import { audit, auditRefusal } from '../db/repositories/audit-log.ts';
+import { insertDirectoryUser, refreshDirectoryProfile, syncDirectoryGroups } from '../db/repositories/ldap-config.ts';
 import { grantAtLogin } from '../db/repositories/roles.ts';
 import { findTokenOwner } from '../db/repositories/personal-tokens.ts';
 import { createSession, deleteExpiredSessions, deleteSessionByToken, deleteUserSessions, findActiveSession } from '../db/repositories/sessions.ts';
 import { findRestoredAt, findUserById, findUserByUsername, recordFailedLogin, resetFailedLogins, updatePassword, updateProfile, type User } from '../db/repositories/users.ts';
-import { inTransaction, type Db } from '../db/transaction.ts';
+import { inTransaction, type Db, type Trx } from '../db/transaction.ts';
 import { UserError } from '../errors.ts';
 import { MSG } from '../messages.ts';
+import type { DirectoryLogin } from './ldap.ts';
+
+const DIRECTORY_MSG = {
+  /** The directory cannot be asked (down, misconfigured): the details are in the audit row. */
+  unavailable: '目录服务暂时无法使用，请稍后再试或联系管理员',
+  /** The directory's name is a platform account's: told only to whoever proved the directory password. */
+  nameTaken: '该目录账号的用户名已被平台用户使用，请联系管理员',
+  /** A directory user's password is the directory's. */
+  noPasswordChange: '目录用户的密码由目录服务管理，请在目录中修改',
+} as const;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[\d\s()-]{3,30}$/;
@@ -28,15 +41,19 @@ export interface SignInContext {
   ttlMinutes: number;
   /** The time of the attempt in ms (default now): tests move it past a lock's end. */
   now?: number;
+  /** Directory login (services/ldap.ts): asked for names that are not a platform user's. */
+  directory?: DirectoryLogin;
 }
 
 /**
  * Opens a session for the user, replacing the browser's old one, with its audit row; the new token.
  * Every way in comes through here: it takes the login's grant (roles.ts grantAtLogin), which the
- * guard and the data-scope checks read until the next login.
+ * guard and the data-scope checks read until the next login. `who` may be found by the
+ * transaction's first step (a directory user's first login creates the account).
  */
-export async function openSession(db: Db, userId: number, action: string, context: SignInContext, work?: (trx: Db) => Promise<void>): Promise<string> {
+export async function openSession(db: Db, who: number | ((trx: Trx) => Promise<number>), action: string, context: SignInContext, work?: (trx: Db) => Promise<void>): Promise<string> {
   return inTransaction(db, async (trx) => {
+    const userId = typeof who === 'number' ? who : await who(trx);
     await work?.(trx);
     await grantAtLogin(trx, userId);
     if (context.previousToken) await deleteSessionByToken(trx, context.previousToken);
@@ -73,6 +90,7 @@ function lockRefusal(user: User, now: number): string | null {
 export async function logIn(db: Db, username: string, password: string, context: SignInContext): Promise<{ userId: number; token: string }> {
   const now = context.now ?? Date.now();
   const user = await findUserByUsername(db, username);
+  if (context.directory && (!user || user.userType === DIRECTORY_USER_TYPE)) return logInThroughDirectory(db, username, password, context, context.directory, user);
   if (!user) {
     await verifyPassword(password, await decoyHash());
     await auditRefusal(db, { userId: null, action: 'login.failed', detail: { username, ip: context.ip } });
@@ -80,24 +98,96 @@ export async function logIn(db: Db, username: string, password: string, context:
   }
   const rightPassword = await verifyPassword(password, user.passwordHash);
   const refusal = lockRefusal(user, now);
-  if (!rightPassword) {
-    const rule = await loadAutoLockConfig(db);
-    await inTransaction(db, async (trx) => {
-      const counted = refusal
-        ? { counted: false, failures: 0, lockedUntil: null }
-        : await recordFailedLogin(trx, user.id, { lockAfter: rule.maxFailures, lockUntil: new Date(now + rule.lockMinutes * 60_000).toISOString(), now: new Date(now).toISOString() });
-      await audit(trx, counted.lockedUntil
-        ? { userId: user.id, action: 'user.locked', detail: { ip: context.ip, failures: counted.failures, until: counted.lockedUntil } }
-        : { userId: user.id, action: 'login.failed', detail: { ip: context.ip, ...(counted.counted ? { failures: counted.failures } : { locked: true }) } });
-    });
-    throw new UserError(MSG.badCredentials);
-  }
+  if (!rightPassword) await refuseWrongPassword(db, user, refusal !== null, now, context);
   if (refusal) {
     await auditRefusal(db, { userId: user.id, action: 'login.refused.locked', detail: { ip: context.ip } });
     throw new UserError(refusal);
   }
   const token = await openSession(db, user.id, 'login', context, (trx) => resetFailedLogins(trx, user.id));
   return { userId: user.id, token };
+}
+
+/**
+ * A wrong password of an existing account, counted as logIn says (a locked account's are not), with
+ * its audit row; always throws 用户名或密码错误.
+ */
+async function refuseWrongPassword(db: Db, user: User, locked: boolean, now: number, context: SignInContext, detail: Record<string, unknown> = {}): Promise<never> {
+  const rule = await loadAutoLockConfig(db);
+  await inTransaction(db, async (trx) => {
+    const counted = locked
+      ? { counted: false, failures: 0, lockedUntil: null }
+      : await recordFailedLogin(trx, user.id, { lockAfter: rule.maxFailures, lockUntil: new Date(now + rule.lockMinutes * 60_000).toISOString(), now: new Date(now).toISOString() });
+    await audit(trx, counted.lockedUntil
+      ? { userId: user.id, action: 'user.locked', detail: { ip: context.ip, ...detail, failures: counted.failures, until: counted.lockedUntil } }
+      : { userId: user.id, action: 'login.failed', detail: { ip: context.ip, ...detail, ...(counted.counted ? { failures: counted.failures } : { locked: true }) } });
+  });
+  throw new UserError(MSG.badCredentials);
+}
+
+/**
+ * Login of a name that is a directory user's (type 2) or no one's, with directory login configured:
+ * the directory checks the password (services/ldap.ts). Answers as logIn does: a name the directory
+ * does not know, an ambiguous one and a wrong password are all 用户名或密码错误 (a directory user's
+ * wrong passwords counted and locking as a platform user's); only a directory that cannot be asked
+ * says so (目录服务暂时无法使用), the same for every name. On success the first login creates the
+ * account (type 2, the configured default role), and every login refreshes its name, e-mail and
+ * phone and its mapped organisation groups from the directory, in the session's transaction,
+ * before the session's grant is taken (openSession).
+ */
+async function logInThroughDirectory(db: Db, typed: string, password: string, context: SignInContext, directory: DirectoryLogin, user: User | undefined): Promise<{ userId: number; token: string }> {
+  const now = context.now ?? Date.now();
+  const outcome = await directory.authenticate(typed, password);
+  if (!outcome) {
+    // Directory login is off: a directory user cannot sign in, and an unknown name is as in logIn.
+    await verifyPassword(password, await decoyHash());
+    await auditRefusal(db, { userId: user?.id ?? null, action: 'login.failed', detail: { username: typed, ip: context.ip, directory: 'off' } });
+    throw new UserError(MSG.badCredentials);
+  }
+  if (!outcome.ok) {
+    if (!USER_FAILURES.has(outcome.failure)) {
+      await auditRefusal(db, { userId: user?.id ?? null, action: 'login.directory.unavailable', detail: { username: typed, ip: context.ip, failure: outcome.failure, message: outcome.message } });
+      throw new UserError(DIRECTORY_MSG.unavailable, 'unavailable');
+    }
+    if (user && outcome.failure === 'badPassword') await refuseWrongPassword(db, user, lockRefusal(user, now) !== null, now, context, { directory: outcome.failure });
+    await auditRefusal(db, { userId: user?.id ?? null, action: 'login.failed', detail: { username: typed, ip: context.ip, directory: outcome.failure } });
+    throw new UserError(MSG.badCredentials);
+  }
+
+  const { account } = outcome;
+  // The directory's spelling of the name is the account's; the typed one found it.
+  const existing = user ?? (await findUserByUsername(db, account.username));
+  if (existing && existing.userType !== DIRECTORY_USER_TYPE) {
+    await auditRefusal(db, { userId: existing.id, action: 'login.directory.conflict', detail: { username: account.username, dn: account.dn, ip: context.ip } });
+    throw new UserError(DIRECTORY_MSG.nameTaken, 'conflict');
+  }
+  const refusal = existing ? lockRefusal(existing, now) : null;
+  if (existing && refusal) {
+    await auditRefusal(db, { userId: existing.id, action: 'login.refused.locked', detail: { ip: context.ip, directory: true } });
+    throw new UserError(refusal);
+  }
+  const profile = { name: account.name.slice(0, 100), email: account.email?.slice(0, 200) ?? null, phone: account.phone?.slice(0, 30) ?? null };
+  let userId = existing?.id ?? 0;
+  const token = await openSession(db, async (trx) => {
+    if (existing) {
+      const before = { name: existing.name, email: existing.email, phone: existing.phone };
+      await refreshDirectoryProfile(trx, existing.id, profile);
+      if (before.name !== profile.name || before.email !== profile.email || before.phone !== profile.phone) {
+        await audit(trx, { userId: existing.id, action: 'user.profile.synced.directory', detail: { ip: context.ip, dn: account.dn, before, after: profile } });
+      }
+      await resetFailedLogins(trx, existing.id);
+      userId = existing.id;
+    } else {
+      userId = await insertDirectoryUser(trx, { username: account.username, ...profile }, outcome.defaultRoleId);
+      await audit(trx, { userId, action: 'user.created.directory', detail: { ip: context.ip, dn: account.dn, username: account.username, ...profile, roleId: outcome.defaultRoleId } });
+    }
+    // Before the grant is taken: the login's data scope already has the groups.
+    const groups = await syncDirectoryGroups(trx, userId, outcome.mappedGroupIds, outcome.managedGroupIds);
+    if (groups.before.join() !== groups.after.join()) {
+      await audit(trx, { userId, action: 'user.groups.synced.directory', detail: { ip: context.ip, dn: account.dn, directoryGroups: account.groups, before: groups.before, after: groups.after } });
+    }
+    return userId;
+  }, 'login.directory', context);
+  return { userId, token };
 }
 
 /**
@@ -141,6 +231,7 @@ export async function logOut(db: Db, token: string): Promise<void> {
 /** Changes the user's password; every session, this one included, ends with the old one. */
 export async function changePassword(db: Db, userId: number, oldPassword: string, password: string): Promise<void> {
   const user = await findUserById(db, userId);
+  if (user?.userType === DIRECTORY_USER_TYPE) throw new UserError(DIRECTORY_MSG.noPasswordChange);
   if (!user || !(await verifyPassword(oldPassword, user.passwordHash))) throw new UserError(MSG.oldPasswordWrong);
   const problem = validatePassword(password, await loadPasswordPolicy(db));
   if (problem) throw new UserError(problem);

@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Card, Collapse, FormGroup, H5, InputGroup, Tag } from '@blueprintjs/core';
 import { useNavigate } from 'react-router';
+import { DIRECTORY_USER_TYPE } from '../../../contract/api/ldap.ts';
 import type { SessionUser } from '../../../contract/api/session.ts';
 import { SUCCESS_MESSAGES } from '../../../contract/errors.ts';
 import { PERMISSIONS, ROLE_LABEL } from '../../../contract/permissions.ts';
@@ -155,9 +156,16 @@ export default function PersonalSettingsScreen() {
 
           <Card className="cairn-panel">
             <H5>{t.security}</H5>
-            <p className="cairn-muted">{t.passwordHint}</p>
-            <p className="cairn-muted">{passwordHint(user.passwordPolicy)}</p>
-            <Button icon="lock" text={t.changePassword} onClick={() => navigate('/changePassword')} />
+            {user.userType === DIRECTORY_USER_TYPE ? (
+              // A directory user's password is the directory's: Cairn cannot change it.
+              <p className="cairn-muted">{zh.ldap.directoryPassword}</p>
+            ) : (
+              <>
+                <p className="cairn-muted">{t.passwordHint}</p>
+                <p className="cairn-muted">{passwordHint(user.passwordPolicy)}</p>
+                <Button icon="lock" text={t.changePassword} onClick={() => navigate('/changePassword')} />
+              </>
+            )}
           </Card>
         </div>
       </div>

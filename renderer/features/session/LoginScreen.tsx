@@ -22,6 +22,7 @@ import {
   useSavedLoginQuery,
   useVaultStatusQuery,
 } from '../../api/desktopApi.ts';
+import { useIsLdapLoginQuery } from '../../api/ldapApi.ts';
 import { PlatformStatusTag } from '../../app/shell/PlatformStatusTag.tsx';
 import { zh } from '../../i18n/zh-CN.ts';
 
@@ -114,6 +115,10 @@ export default function LoginScreen() {
     setPassword('');
   }, [saved.data]);
 
+  // The platform's isLdapLogin switch: directory accounts may sign in here too (a hint; the platform decides).
+  const platformDown = active?.kind === 'local' && platform.data !== undefined && platform.data.state !== 'running';
+  const ldapLogin = useIsLdapLoginQuery(undefined, { skip: !active || platformDown || session.status === 'authenticated', refetchOnMountOrArgChange: true });
+
   const endedReason = session.endedReason;
   if (session.status === 'authenticated' && session.user) {
     return <Navigate to={session.user.updatedPwd ? homeOf(session) : '/changePassword'} replace />;
@@ -121,7 +126,8 @@ export default function LoginScreen() {
 
   const vaultAvailable = vault.data?.available ?? false;
   const canUseSaved = !!saved.data?.hasPassword && password === '' && username === (saved.data?.username ?? '');
-  const localDown = active?.kind === 'local' && platform.data !== undefined && platform.data.state !== 'running';
+  const localDown = platformDown;
+  const ldapHint = ldapLogin.data === true && !ldapLogin.isError ? zh.ldap.loginHint : undefined;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -175,7 +181,7 @@ export default function LoginScreen() {
         <ProfileField profiles={profiles.data?.profiles ?? []} active={active} onChange={changeProfile} disabled={activation.isLoading || submitting} />
         {active?.kind === 'local' ? <LocalPlatformNotice status={platform.data} /> : null}
 
-        <FormGroup label={zh.login.username} labelFor="login-username" intent={fieldError.username ? 'danger' : 'none'} helperText={fieldError.username}>
+        <FormGroup label={zh.login.username} labelFor="login-username" intent={fieldError.username ? 'danger' : 'none'} helperText={fieldError.username ?? ldapHint}>
           <InputGroup
             id="login-username"
             size="large"

@@ -12,6 +12,7 @@ import { randomToken } from '../../auth/tokens.ts';
 import type { ServerContext } from '../../context.ts';
 import { isUserError } from '../../errors.ts';
 import { MSG } from '../../messages.ts';
+import { directoryLogin } from '../../services/ldap.ts';
 import { accountRestoredAt, logIn, logInWithToken, logOut, type SignInContext } from '../../services/sessions.ts';
 import type { AreaHandlers } from '../register.ts';
 
@@ -20,8 +21,10 @@ const isCsrfCookie = (value: string | undefined): value is string => !!value && 
 
 type Handlers = AreaHandlers<typeof sessionCalls>;
 
-export function signInHandlers({ db, csrfSecret, sessionTtlMinutes, loginRateLimits }: ServerContext): Pick<Handlers, 'csrf' | 'login' | 'tokenLogin' | 'logout'> {
+export function signInHandlers({ db, dataDir, csrfSecret, sessionTtlMinutes, loginRateLimits }: ServerContext): Pick<Handlers, 'csrf' | 'login' | 'tokenLogin' | 'logout'> {
   const throttle = new LoginThrottle(loginRateLimits);
+  // Names that are not a platform user's are asked of the directory, when directory login is on.
+  const directory = directoryLogin(db, dataDir);
 
   /** Where a sign-in comes from: any session this browser had is replaced (no fixation). */
   const signInContext = (request: FastifyRequest): SignInContext =>
@@ -69,7 +72,7 @@ export function signInHandlers({ db, csrfSecret, sessionTtlMinutes, loginRateLim
 
     async login({ request, reply, body }) {
       return throttled(reply, { ip: request.ip, username: body.username }, async () =>
-        started(request, reply, await logIn(db, body.username, body.password, signInContext(request))));
+        started(request, reply, await logIn(db, body.username, body.password, { ...signInContext(request), directory })));
     },
 
     async tokenLogin({ request, reply, query }) {

@@ -167,6 +167,7 @@ describe('the route tree', () => {
       '/project/repositorySource',
       '/project/taskList',
       '/project/taskList/batchReanalysis',
+      '/system/accountIntegration/ldap',
       '/system/knowledgeBase/protocol',
       '/system/knowledgeBase/vul',
       '/system/knowledgeBase/vul/batch',
