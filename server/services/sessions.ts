@@ -2,16 +2,21 @@
 // login, logout, changing one's password and details. Each command writes its audit row in its own
 // transaction; a refusal is a UserError (or, for a failed login, the answer with its audit row).
 import { validateName, validatePassword } from '../../contract/validation.ts';
+import { accessRefusal } from '../auth/access-rules.ts';
 import { loadAutoLockConfig } from '../auth/auto-lock.ts';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/password.ts';
+import { loadPasswordPolicySettings, passwordExpired, sessionTimeoutMinutes } from '../auth/security-settings.ts';
 import { loadPasswordPolicy } from '../auth/session-user.ts';
 import { audit, auditRefusal } from '../db/repositories/audit-log.ts';
 import { findTokenOwner } from '../db/repositories/personal-tokens.ts';
 import { createSession, deleteExpiredSessions, deleteSessionByToken, deleteUserSessions, findActiveSession } from '../db/repositories/sessions.ts';
-import { findRestoredAt, findUserById, findUserByUsername, recordFailedLogin, resetFailedLogins, updatePassword, updateProfile, type User } from '../db/repositories/users.ts';
-import { inTransaction, type Db } from '../db/transaction.ts';
+import { expirePassword, findRestoredAt, findUserById, findUserByUsername, recordFailedLogin, resetFailedLogins, updatePassword, updateProfile, type User } from '../db/repositories/users.ts';
+import { inTransaction, type Db, type Trx } from '../db/transaction.ts';
 import { UserError } from '../errors.ts';
 import { MSG } from '../messages.ts';
+
+/** Spec doc 2 §3 user type 2: a directory (LDAP) user, whose password the directory keeps. */
+const LDAP_USER_TYPE = 2;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[\d\s()-]{3,30}$/;
@@ -29,13 +34,24 @@ export interface SignInContext {
   now?: number;
 }
 
-/** Opens a session for the user, replacing the browser's old one, with its audit row; the new token. */
-async function openSession(db: Db, userId: number, action: string, context: SignInContext, work?: (trx: Db) => Promise<void>): Promise<string> {
+/**
+ * Opens a session for the user, replacing the browser's old one, with its audit row; the new token.
+ * Every login path comes through here, so the IP access rules (auth/access-rules.ts) refuse a user
+ * outside them whatever proved who they are (audited, then a UserError), and the session lasts the
+ * saved timeout (auth/security-settings.ts) rather than the start-up one.
+ */
+async function openSession(db: Db, userId: number, action: string, context: SignInContext, work?: (trx: Trx) => Promise<void>): Promise<string> {
+  const refusal = await accessRefusal(db, userId, context.ip);
+  if (refusal) {
+    await auditRefusal(db, { userId, action: 'login.refused.address', detail: { ip: context.ip, login: action } });
+    throw new UserError(refusal);
+  }
+  const ttlMinutes = await sessionTimeoutMinutes(db, context.ttlMinutes);
   return inTransaction(db, async (trx) => {
     await work?.(trx);
     if (context.previousToken) await deleteSessionByToken(trx, context.previousToken);
     await deleteExpiredSessions(trx);
-    const token = await createSession(trx, userId, context.ttlMinutes);
+    const token = await createSession(trx, userId, ttlMinutes);
     await audit(trx, { userId, action, detail: { ip: context.ip } });
     return token;
   });
@@ -90,7 +106,16 @@ export async function logIn(db: Db, username: string, password: string, context:
     await auditRefusal(db, { userId: user.id, action: 'login.refused.locked', detail: { ip: context.ip } });
     throw new UserError(refusal);
   }
-  const token = await openSession(db, user.id, 'login', context, (trx) => resetFailedLogins(trx, user.id));
+  // A password older than the policy's expiry days must be changed first (the guard then lets the
+  // user reach the change-password call only). Directory users' passwords are the directory's.
+  const { expiryDays } = await loadPasswordPolicySettings(db);
+  const expired = user.updatedPwd && user.userType !== LDAP_USER_TYPE && passwordExpired(user.passwordChangedAt, expiryDays, now);
+  const token = await openSession(db, user.id, 'login', context, async (trx) => {
+    await resetFailedLogins(trx, user.id);
+    if (!expired) return;
+    await expirePassword(trx, user.id);
+    await audit(trx, { userId: user.id, action: 'user.password.expired', detail: { ip: context.ip, changedAt: user.passwordChangedAt, expiryDays } });
+  });
   return { userId: user.id, token };
 }
 
