@@ -8,6 +8,7 @@ import { decoyHash, hashPassword, verifyPassword } from '../auth/password.ts';
 import { loadPasswordPolicySettings, passwordExpired, sessionTimeoutMinutes } from '../auth/security-settings.ts';
 import { loadPasswordPolicy } from '../auth/session-user.ts';
 import { audit, auditRefusal } from '../db/repositories/audit-log.ts';
+import { grantAtLogin } from '../db/repositories/roles.ts';
 import { findTokenOwner } from '../db/repositories/personal-tokens.ts';
 import { createSession, deleteExpiredSessions, deleteSessionByToken, deleteUserSessions, findActiveSession } from '../db/repositories/sessions.ts';
 import { expirePassword, findRestoredAt, findUserById, findUserByUsername, recordFailedLogin, resetFailedLogins, updatePassword, updateProfile, type User } from '../db/repositories/users.ts';
@@ -36,11 +37,13 @@ export interface SignInContext {
 
 /**
  * Opens a session for the user, replacing the browser's old one, with its audit row; the new token.
- * Every login path comes through here, so the IP access rules (auth/access-rules.ts) refuse a user
- * outside them whatever proved who they are (audited, then a UserError), and the session lasts the
- * saved timeout (auth/security-settings.ts) rather than the start-up one.
+ * Every way in comes through here: it takes the login's grant (roles.ts grantAtLogin), which the
+ * guard and the data-scope checks read until the next login; the IP access rules
+ * (auth/access-rules.ts) refuse a user outside them whatever proved who they are (audited, then a
+ * UserError); and the session lasts the saved timeout (auth/security-settings.ts) rather than the
+ * start-up one.
  */
-async function openSession(db: Db, userId: number, action: string, context: SignInContext, work?: (trx: Trx) => Promise<void>): Promise<string> {
+export async function openSession(db: Db, userId: number, action: string, context: SignInContext, work?: (trx: Trx) => Promise<void>): Promise<string> {
   const refusal = await accessRefusal(db, userId, context.ip);
   if (refusal) {
     await auditRefusal(db, { userId, action: 'login.refused.address', detail: { ip: context.ip, login: action } });
@@ -49,6 +52,7 @@ async function openSession(db: Db, userId: number, action: string, context: Sign
   const ttlMinutes = await sessionTimeoutMinutes(db, context.ttlMinutes);
   return inTransaction(db, async (trx) => {
     await work?.(trx);
+    await grantAtLogin(trx, userId);
     if (context.previousToken) await deleteSessionByToken(trx, context.previousToken);
     await deleteExpiredSessions(trx);
     const token = await createSession(trx, userId, ttlMinutes);
