@@ -122,3 +122,26 @@ export async function removeAccessRule(db: Db, actor: Actor, id: number): Promis
     await audit(trx, { userId: actor.userId, action: 'accessRule.deleted', detail: { id, before: auditView(before, usernamesOf(before)), ip: actor.ip } });
   });
 }
+
+/**
+ * `cairn access disable`: the way back in for administrators shut out by the IP rules (their
+ * address changed, a proxy was added), without a running platform or an administrator. Turns off
+ * the rules of `ids` (or every enabled rule), audited with no user; a running platform sees it
+ * within ACCESS_RULES_CACHE_MS. The rules disabled, by address; unknown ids are refused.
+ */
+export async function disableAccessRulesByCli(db: Db, ids: number[] | 'all'): Promise<AccessRuleRecord[]> {
+  const changed = await command(db, async (trx) => {
+    const current = await accessRuleRecords(trx);
+    if (ids !== 'all') {
+      const unknown = ids.filter((id) => !current.some((r) => r.id === id));
+      if (unknown.length) throw new UserError(`${ACCESS_RULE_MSG.notFound}（ID：${unknown.join('、')}）`, 'not-found');
+    }
+    const doomed = current.filter((r) => r.enabled && (ids === 'all' || ids.includes(r.id)));
+    for (const r of doomed) await updateAccessRule(trx, r.id, { address: r.address, action: r.action, scope: r.scope, enabled: false, remark: r.remark, userIds: r.userIds });
+    if (doomed.length) {
+      await audit(trx, { userId: null, action: 'accessRule.disabled.cli', detail: { rules: doomed.map((r) => ({ id: r.id, address: r.address, action: r.action })) } });
+    }
+    return doomed;
+  });
+  return changed;
+}

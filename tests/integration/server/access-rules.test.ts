@@ -224,3 +224,30 @@ describe.each(databases)('IP 访问规则 on $name', (database) => {
     expect(new Set(rows.map((r) => r.user_id)).size).toBe(1);
   });
 });
+
+describe.each(databases)('IP 访问规则 behind a proxy on $name', (database) => {
+  // The platform believes X-Forwarded-For only from the proxy it is told of (CAIRN_TRUST_PROXY).
+  const server = useServer(database, { trustProxy: ['10.0.0.1'] });
+  let admin: TestClient;
+  let user: TestClient;
+
+  beforeAll(async () => {
+    admin = await adminClient(server);
+    user = (await signIn(server, 'pia', 'Pia@1234567')).client;
+    const added = await admin.request({ method: 'POST', url: '/api/system/access/add', body: { address: '203.0.113.0/24', action: 'DENY', scope: 'ALL' } });
+    expect(added.body.code).toBe(1);
+  });
+
+  const via = (remoteAddress: string, forwardedFor: string) =>
+    user.request({ method: 'GET', url: '/api/ip', remoteAddress, headers: { 'x-forwarded-for': forwardedFor } });
+
+  it('judges the client the trusted proxy names', async () => {
+    expect((await via('10.0.0.1', '203.0.113.5')).body).toMatchObject({ code: 0, message: '当前地址 203.0.113.5 不允许访问平台，请联系管理员' });
+    expect((await via('10.0.0.1', '198.51.100.5')).body).toMatchObject({ code: 1, data: { ip: '198.51.100.5' } });
+  });
+
+  it('ignores X-Forwarded-For from anyone else: it can neither dodge nor frame a rule', async () => {
+    expect((await via('203.0.113.9', '198.51.100.5')).body).toMatchObject({ code: 0, message: '当前地址 203.0.113.9 不允许访问平台，请联系管理员' });
+    expect((await via('198.51.100.7', '203.0.113.5')).body).toMatchObject({ code: 1, data: { ip: '198.51.100.7' } });
+  });
+});
