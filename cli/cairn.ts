@@ -13,6 +13,7 @@ const usage = `用法：cairn <命令>
   kb        漏洞知识库：导入 OSV/NVD/trivy/CNNVD 数据、从镜像同步（cairn kb --help 查看选项）
   compare-versions  按生态的版本规则比较标准输入中的版本对（cairn compare-versions --ecosystem <生态>）
   user      平台账号的恢复：解除锁定、重置密码（cairn user --help 查看选项）
+  access    平台的 IP 访问规则：列出、停用（被规则挡在门外时恢复访问；cairn access --help 查看选项）
   routes    以 JSON 输出渲染进程注册的全部页面路由（path、tabs、built）
   calls     以 JSON 输出平台服务端的全部接口（method、path、implemented）
   help      显示本帮助`;
@@ -87,6 +88,12 @@ async function main(): Promise<number> {
       const { userCommand, userUsage } = await import('./commands/user.ts');
       if (!rest.length || rest.includes('--help') || rest.includes('-h') || rest[0] === 'help') { console.log(userUsage); return rest.length ? 0 : 2; }
       return userCommand(rest, { stdin: process.stdin, out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(`${text}\n`) });
+    }
+    case 'access': {
+      const { accessCommand, accessUsage } = await import('./commands/access.ts');
+      if (!rest.length || rest.includes('--help') || rest.includes('-h') || rest[0] === 'help') { console.log(accessUsage); return rest.length ? 0 : 2; }
+      return accessCommand(rest, { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(`${text}
+`) });
     }
     case 'calls': {
       const { callsCommand } = await import('./commands/calls.ts');

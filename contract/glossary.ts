@@ -246,6 +246,13 @@ export const GLOSSARY = {
     tables: ['runs'],
     meaning: 'The runs queued, analysing or paused; workers claim queued runs oldest first, administrators pause, resume, move up or remove them.',
   },
+  accessRule: {
+    ui: ['IP 访问规则', '安全管控'],
+    spec: 'IP access rule (/system/securityControl, /api/system/access/*, GET /api/ip)',
+    code: ['access', 'AccessRule', 'accessRefusal', 'decideAccess'],
+    tables: ['access_rules', 'access_rule_users'],
+    meaning: 'An address or CIDR range allowed or denied, for every user or named users, checked at every login and every call of a session; deny wins, and once an allow rule applies the address must match one. An administrator cannot save rules that shut out their own address.',
+  },
 } as const satisfies Readonly<Record<string, GlossaryEntry>>;
 
 export type GlossaryNoun = keyof typeof GLOSSARY;

@@ -44,6 +44,7 @@ import { scanConfigHandlers } from './routes/scan-config/index.ts';
 import { leakHandlers } from './routes/leak/index.ts';
 import { userHandlers } from './routes/user/index.ts';
 import { ldapHandlers } from './routes/ldap/index.ts';
+import { accessHandlers } from './routes/access/index.ts';
 import { startUploadSweeper } from './uploads/sweep.ts';
 import { productVersion } from './version.ts';
 
@@ -193,6 +194,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...leakHandlers(context),
     ...userHandlers(context),
     ...ldapHandlers(context),
+    ...accessHandlers(context),
   ]);
   registerCalls(app, implementedCalls, handlers);
   return app;

@@ -16,13 +16,32 @@ import { userCalls } from './user.ts';
 import { scanConfigCalls } from './scan-config.ts';
 import { leakCalls } from './leak.ts';
 import { ldapCalls } from './ldap.ts';
+import { accessCalls } from './access.ts';
 import type { CallSpec } from './define.ts';
 
 /**
  * Keyed by each call's unique `area.action` name, not by the areas' own short keys: two areas
  * may both call something `list`, and spreading them into one object would silently drop one.
  */
-export const implementedCalls: Record<string, CallSpec> = byName([sessionCalls, vulnerabilityCalls, knowledgeCalls, kbStatusCalls, componentCalls, licenseCalls, uploadCalls, subjectCalls, taskCalls, resultCalls, reportCalls, projectTypeCalls, userCalls, scanConfigCalls, leakCalls, ldapCalls]);
+export const implementedCalls: Record<string, CallSpec> = byName([
+  sessionCalls,
+  vulnerabilityCalls,
+  knowledgeCalls,
+  kbStatusCalls,
+  componentCalls,
+  licenseCalls,
+  uploadCalls,
+  subjectCalls,
+  taskCalls,
+  resultCalls,
+  reportCalls,
+  projectTypeCalls,
+  userCalls,
+  scanConfigCalls,
+  leakCalls,
+  ldapCalls,
+  accessCalls,
+]);
 
 function byName(areas: Record<string, CallSpec>[]): Record<string, CallSpec> {
   const calls: Record<string, CallSpec> = {};
@@ -52,3 +71,4 @@ export * as user from './user.ts';
 export * as scanConfig from './scan-config.ts';
 export * as leak from './leak.ts';
 export * as ldap from './ldap.ts';
+export * as access from './access.ts';

@@ -1,5 +1,6 @@
 // The per-request guard, in the order a request must pass: CSRF on state-changing calls, then a
-// live session, then the first-login password change, then the call's permission code. It runs
+// live session, then the IP access rules, then the first-login
+// password change, then the call's permission code. It runs
 // in onRequest, before the body is even read, so a refused request changes nothing.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
@@ -11,7 +12,9 @@ import { findSessionAccess, touchSession } from '../db/repositories/sessions.ts'
 import type { Database } from '../db/schema.ts';
 import { MSG } from '../messages.ts';
 import { CSRF_COOKIE, sessionCookie } from './cookies.ts';
+import { accessRefusal } from './access-rules.ts';
 import { isValidCsrfToken } from './csrf.ts';
+import { sessionTimeoutMinutes } from './security-settings.ts';
 
 export interface AuthContext {
   /** Raw session token from the cookie. */
@@ -72,7 +75,12 @@ export function registerGuard(app: FastifyInstance, { db, csrfSecret, sessionTtl
       if (token) reply.clearCookie(SESSION_COOKIE, sessionCookie(request));
       return deny(reply, 401, MSG.sessionInvalid, ResultCode.INVALID_SESSION);
     }
-    if (Date.now() - Date.parse(session.lastSeenAt) > touchIntervalMs(sessionTtlMinutes)) await touchSession(db, session.id, sessionTtlMinutes);
+    // Each use pushes the end by the timeout saved in 安全管控, else the start-up one.
+    const ttlMinutes = await sessionTimeoutMinutes(db, sessionTtlMinutes);
+    if (Date.now() - Date.parse(session.lastSeenAt) > touchIntervalMs(ttlMinutes)) await touchSession(db, session.id, ttlMinutes);
+    // The IP access rules, on every call (auth/access-rules.ts; cached for a few seconds).
+    const addressRefusal = await accessRefusal(db, session.userId, request.ip);
+    if (addressRefusal) return deny(reply, 403, addressRefusal);
 
     const grant = session.grant ?? await grantOf(db, session.userId);
     const permissions = new Set(grant.permissions);

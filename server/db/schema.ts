@@ -597,6 +597,26 @@ export interface RunLeaksTable {
   text: string;
 }
 
+/** 安全管控 IP rules (migration 0024; server/auth/access-rules.ts evaluates them). */
+export interface AccessRulesTable {
+  id: Generated<number>;
+  /** Canonical address or CIDR range: `192.168.1.5`, `10.0.0.0/8`, `2001:db8::/32`. */
+  address: string;
+  action: 'ALLOW' | 'DENY';
+  /** ALL: every user; USERS: the users of access_rule_users. */
+  applies_to: 'ALL' | 'USERS';
+  enabled: Flag;
+  remark: Generated<string>;
+  created_by: number | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AccessRuleUsersTable {
+  rule_id: number;
+  user_id: number;
+}
+
 export interface Database {
   users: UsersTable;
   roles: RolesTable;
@@ -638,4 +658,6 @@ export interface Database {
   leak_rules: LeakRulesTable;
   run_leaks: RunLeaksTable;
   ldap_configs: LdapConfigsTable;
+  access_rules: AccessRulesTable;
+  access_rule_users: AccessRuleUsersTable;
 }

@@ -3,16 +3,18 @@
 // transaction; a refusal is a UserError (or, for a failed login, the answer with its audit row).
 import { DIRECTORY_USER_TYPE } from '../../contract/api/ldap.ts';
 import { validateName, validatePassword } from '../../contract/validation.ts';
+import { accessRefusal } from '../auth/access-rules.ts';
 import { loadAutoLockConfig } from '../auth/auto-lock.ts';
 import { USER_FAILURES } from '../auth/ldap.ts';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/password.ts';
+import { loadPasswordPolicySettings, passwordExpired, sessionTimeoutMinutes } from '../auth/security-settings.ts';
 import { loadPasswordPolicy } from '../auth/session-user.ts';
 import { audit, auditRefusal } from '../db/repositories/audit-log.ts';
 import { insertDirectoryUser, refreshDirectoryProfile, syncDirectoryGroups } from '../db/repositories/ldap-config.ts';
 import { grantAtLogin } from '../db/repositories/roles.ts';
 import { findTokenOwner } from '../db/repositories/personal-tokens.ts';
 import { createSession, deleteExpiredSessions, deleteSessionByToken, deleteUserSessions, findActiveSession } from '../db/repositories/sessions.ts';
-import { findRestoredAt, findUserById, findUserByUsername, recordFailedLogin, resetFailedLogins, updatePassword, updateProfile, type User } from '../db/repositories/users.ts';
+import { expirePassword, findRestoredAt, findUserById, findUserByUsername, recordFailedLogin, resetFailedLogins, updatePassword, updateProfile, type User } from '../db/repositories/users.ts';
 import { inTransaction, type Db, type Trx } from '../db/transaction.ts';
 import { UserError } from '../errors.ts';
 import { MSG } from '../messages.ts';
@@ -26,6 +28,9 @@ const DIRECTORY_MSG = {
   /** A directory user's password is the directory's. */
   noPasswordChange: '目录用户的密码由目录服务管理，请在目录中修改',
 } as const;
+
+/** No account has id 0: an account a login is about to create is named by no access rule. */
+const NOT_YET_A_USER = 0;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[\d\s()-]{3,30}$/;
@@ -48,17 +53,27 @@ export interface SignInContext {
 /**
  * Opens a session for the user, replacing the browser's old one, with its audit row; the new token.
  * Every way in comes through here: it takes the login's grant (roles.ts grantAtLogin), which the
- * guard and the data-scope checks read until the next login. `who` may be found by the
- * transaction's first step (a directory user's first login creates the account).
+ * guard and the data-scope checks read until the next login; the IP access rules
+ * (auth/access-rules.ts) refuse a user outside them whatever proved who they are (audited, then a
+ * UserError); and the session lasts the saved timeout (auth/security-settings.ts) rather than the
+ * start-up one. `who` may be found by the transaction's first step (a directory user's first login
+ * creates the account): the rules are then checked as for any user not named by them.
  */
-export async function openSession(db: Db, who: number | ((trx: Trx) => Promise<number>), action: string, context: SignInContext, work?: (trx: Db) => Promise<void>): Promise<string> {
+export async function openSession(db: Db, who: number | ((trx: Trx) => Promise<number>), action: string, context: SignInContext, work?: (trx: Trx) => Promise<void>): Promise<string> {
+  const known = typeof who === 'number' ? who : null;
+  const refusal = await accessRefusal(db, known ?? NOT_YET_A_USER, context.ip);
+  if (refusal) {
+    await auditRefusal(db, { userId: known, action: 'login.refused.address', detail: { ip: context.ip, login: action } });
+    throw new UserError(refusal);
+  }
+  const ttlMinutes = await sessionTimeoutMinutes(db, context.ttlMinutes);
   return inTransaction(db, async (trx) => {
     const userId = typeof who === 'number' ? who : await who(trx);
     await work?.(trx);
     await grantAtLogin(trx, userId);
     if (context.previousToken) await deleteSessionByToken(trx, context.previousToken);
     await deleteExpiredSessions(trx);
-    const token = await createSession(trx, userId, context.ttlMinutes);
+    const token = await createSession(trx, userId, ttlMinutes);
     await audit(trx, { userId, action, detail: { ip: context.ip } });
     return token;
   });
@@ -103,7 +118,16 @@ export async function logIn(db: Db, username: string, password: string, context:
     await auditRefusal(db, { userId: user.id, action: 'login.refused.locked', detail: { ip: context.ip } });
     throw new UserError(refusal);
   }
-  const token = await openSession(db, user.id, 'login', context, (trx) => resetFailedLogins(trx, user.id));
+  // A password older than the policy's expiry days must be changed first (the guard then lets the
+  // user reach the change-password call only). Directory users' passwords are the directory's.
+  const { expiryDays } = await loadPasswordPolicySettings(db);
+  const expired = user.updatedPwd && user.userType !== DIRECTORY_USER_TYPE && passwordExpired(user.passwordChangedAt, expiryDays, now);
+  const token = await openSession(db, user.id, 'login', context, async (trx) => {
+    await resetFailedLogins(trx, user.id);
+    if (!expired) return;
+    await expirePassword(trx, user.id);
+    await audit(trx, { userId: user.id, action: 'user.password.expired', detail: { ip: context.ip, changedAt: user.passwordChangedAt, expiryDays } });
+  });
   return { userId: user.id, token };
 }
 

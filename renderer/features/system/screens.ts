@@ -11,4 +11,5 @@ export const systemScreens: Readonly<Record<string, ScreenLoader>> = {
   '/system/systemSettings/scanConfig': () => import('./scanConfig/ScanConfigScreen.tsx'),
   '/system/sensitive': () => import('./sensitive/SensitiveRuleScreen.tsx'),
   '/system/accountIntegration/ldap': () => import('./ldap/LdapScreen.tsx'),
+  '/system/securityControl': () => import('./securityControl/SecurityControlScreen.tsx'),
 };

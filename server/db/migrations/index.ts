@@ -35,6 +35,7 @@ import { scanRepositories } from './0019_scan_repositories.ts';
 import { leaks } from './0020_leaks.ts';
 import { accessModel } from './0021_access_model.ts';
 import { ldapConfig } from './0022_ldap_config.ts';
+import { accessRules } from './0024_access_rules.ts';
 
 /** Every migration by name, in the order they run. */
 export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
@@ -60,6 +61,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0020_leaks': leaks(kind),
   '0021_access_model': accessModel(),
   '0022_ldap_config': ldapConfig(kind),
+  '0024_access_rules': accessRules(kind),
 });
 
 export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {

@@ -89,3 +89,16 @@ export async function deleteUserSessions(db: Kysely<Database>, userId: number): 
 export async function deleteExpiredSessions(db: Kysely<Database>): Promise<void> {
   await db.deleteFrom('sessions').where('expires_at', '<=', nowIso()).execute();
 }
+
+/**
+ * A new session timeout for the sessions already open: each ends `ttlMinutes` after it was last
+ * seen (sooner than it would have for a shorter timeout, later for a longer one).
+ */
+export async function rebaseSessionExpiry(db: Kysely<Database>, ttlMinutes: number): Promise<number> {
+  const open = await db.selectFrom('sessions').select(['id', 'last_seen_at']).where('expires_at', '>', nowIso()).execute();
+  for (const session of open) {
+    const expiresAt = new Date(Date.parse(session.last_seen_at) + ttlMinutes * 60_000).toISOString();
+    await db.updateTable('sessions').set({ expires_at: expiresAt }).where('id', '=', session.id).execute();
+  }
+  return open.length;
+}

@@ -16,6 +16,8 @@ export interface User {
   lockedByAdmin: boolean;
   /** End of the automatic lock after wrong passwords (ISO-8601); null, or past: not locked so. */
   lockedUntil: string | null;
+  /** When its user last set the password (ISO-8601); null until they do (the password expiry counts from it). */
+  passwordChangedAt: string | null;
 }
 
 const toUser = (row: Selectable<UsersTable>): User => ({
@@ -29,6 +31,7 @@ const toUser = (row: Selectable<UsersTable>): User => ({
   updatedPwd: Boolean(row.updated_pwd),
   lockedByAdmin: row.is_lock === 'Y',
   lockedUntil: row.locked_until,
+  passwordChangedAt: row.password_changed_at,
 });
 
 export async function findUserByUsername(db: Kysely<Database>, username: string): Promise<User | undefined> {
@@ -176,4 +179,9 @@ export async function updateProfile(
 
 export async function listUsers(db: Kysely<Database>): Promise<Array<{ userId: number; username: string; name: string }>> {
   return db.selectFrom('users').select(['id as userId', 'username', 'name']).orderBy('id').execute();
+}
+
+/** The password outlived the policy's expiry days: the user must change it before anything else. */
+export async function expirePassword(db: Kysely<Database>, id: number): Promise<void> {
+  await db.updateTable('users').set({ updated_pwd: 0, updated_at: nowIso() }).where('id', '=', id).execute();
 }

@@ -172,6 +172,7 @@ describe('the route tree', () => {
       '/system/knowledgeBase/vul',
       '/system/knowledgeBase/vul/batch',
       '/system/projectType',
+      '/system/securityControl',
       '/system/sensitive',
       '/system/systemSettings/scanConfig',
     ]);
