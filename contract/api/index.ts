@@ -15,13 +15,15 @@ import { projectTypeCalls } from './project-type.ts';
 import { userCalls } from './user.ts';
 import { scanConfigCalls } from './scan-config.ts';
 import { leakCalls } from './leak.ts';
+import { tokenCalls } from './token.ts';
+import { openApiLogCalls } from './open-api-log.ts';
 import type { CallSpec } from './define.ts';
 
 /**
  * Keyed by each call's unique `area.action` name, not by the areas' own short keys: two areas
  * may both call something `list`, and spreading them into one object would silently drop one.
  */
-export const implementedCalls: Record<string, CallSpec> = byName([sessionCalls, vulnerabilityCalls, knowledgeCalls, kbStatusCalls, componentCalls, licenseCalls, uploadCalls, subjectCalls, taskCalls, resultCalls, reportCalls, projectTypeCalls, userCalls, scanConfigCalls, leakCalls]);
+export const implementedCalls: Record<string, CallSpec> = byName([sessionCalls, vulnerabilityCalls, knowledgeCalls, kbStatusCalls, componentCalls, licenseCalls, uploadCalls, subjectCalls, taskCalls, resultCalls, reportCalls, projectTypeCalls, userCalls, scanConfigCalls, leakCalls, tokenCalls, openApiLogCalls]);
 
 function byName(areas: Record<string, CallSpec>[]): Record<string, CallSpec> {
   const calls: Record<string, CallSpec> = {};
@@ -50,3 +52,5 @@ export * as projectType from './project-type.ts';
 export * as user from './user.ts';
 export * as scanConfig from './scan-config.ts';
 export * as leak from './leak.ts';
+export * as token from './token.ts';
+export * as openApiLog from './open-api-log.ts';

@@ -4,6 +4,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { CSRF_HEADER, SESSION_COOKIE, csrf, logout, modifyPassword, self } from '../../contract/api/session.ts';
+import { TOKEN_MSG } from '../../contract/api/token.ts';
 import { ResultCode, fail } from '../../contract/envelope.ts';
 import { findSessionAccess, touchSession } from '../db/repositories/sessions.ts';
 import type { Database } from '../db/schema.ts';
@@ -19,6 +20,8 @@ export interface AuthContext {
   permissions: ReadonlySet<string>;
   /** Holds the domain administrator role (sees every subject), as read with the permissions. */
   domainAdmin: boolean;
+  /** The personal token that opened the session: its calls go to the open-API log. Null: a password login. */
+  tokenId: number | null;
 }
 
 declare module 'fastify' {
@@ -68,10 +71,16 @@ export function registerGuard(app: FastifyInstance, { db, csrfSecret, sessionTtl
       if (token) reply.clearCookie(SESSION_COOKIE, sessionCookie(request));
       return deny(reply, 401, MSG.sessionInvalid, ResultCode.INVALID_SESSION);
     }
+    // A token session ends with its token: switching it off or deleting it ends the session
+    // (services/personal-tokens.ts); its expiry is checked here.
+    if (session.tokenExpiresAt !== null && Date.parse(session.tokenExpiresAt) <= Date.now()) {
+      reply.clearCookie(SESSION_COOKIE, sessionCookie(request));
+      return deny(reply, 401, TOKEN_MSG.expired, ResultCode.INVALID_SESSION);
+    }
     if (Date.now() - Date.parse(session.lastSeenAt) > touchIntervalMs(sessionTtlMinutes)) await touchSession(db, session.id, sessionTtlMinutes);
 
     const permissions = new Set(session.permissions);
-    request.auth = { sessionToken: token, userId: session.userId, updatedPwd: session.updatedPwd, permissions, domainAdmin: session.domainAdmin };
+    request.auth = { sessionToken: token, userId: session.userId, updatedPwd: session.updatedPwd, permissions, domainAdmin: session.domainAdmin, tokenId: session.personalTokenId };
 
     if (!session.updatedPwd && !BEFORE_PASSWORD_CHANGE.has(call.name)) return deny(reply, 403, MSG.passwordChangeRequired);
     if (call.permission && !permissions.has(call.permission)) return deny(reply, 403, MSG.permissionDenied);

@@ -1,12 +1,13 @@
 // Getting in and out and the signed-in user's own account: password login with lockout, token
 // login, logout, changing one's password and details. Each command writes its audit row in its own
 // transaction; a refusal is a UserError (or, for a failed login, the answer with its audit row).
+import { TOKEN_MSG } from '../../contract/api/token.ts';
 import { validateName, validatePassword } from '../../contract/validation.ts';
 import { loadAutoLockConfig } from '../auth/auto-lock.ts';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/password.ts';
 import { loadPasswordPolicy } from '../auth/session-user.ts';
 import { audit, auditRefusal } from '../db/repositories/audit-log.ts';
-import { findTokenOwner } from '../db/repositories/personal-tokens.ts';
+import { findTokenByKey, markTokenUsed } from '../db/repositories/personal-tokens.ts';
 import { createSession, deleteExpiredSessions, deleteSessionByToken, deleteUserSessions, findActiveSession } from '../db/repositories/sessions.ts';
 import { findRestoredAt, findUserById, findUserByUsername, recordFailedLogin, resetFailedLogins, updatePassword, updateProfile, type User } from '../db/repositories/users.ts';
 import { inTransaction, type Db } from '../db/transaction.ts';
@@ -27,6 +28,8 @@ export interface SignInContext {
   ttlMinutes: number;
   /** The time of the attempt in ms (default now): tests move it past a lock's end. */
   now?: number;
+  /** The personal token signing in (token login): the session remembers it, its calls are logged as its. */
+  personalToken?: { id: number; name: string };
 }
 
 /** Opens a session for the user, replacing the browser's old one, with its audit row; the new token. */
@@ -35,8 +38,9 @@ async function openSession(db: Db, userId: number, action: string, context: Sign
     await work?.(trx);
     if (context.previousToken) await deleteSessionByToken(trx, context.previousToken);
     await deleteExpiredSessions(trx);
-    const token = await createSession(trx, userId, context.ttlMinutes);
-    await audit(trx, { userId, action, detail: { ip: context.ip } });
+    const token = await createSession(trx, userId, context.ttlMinutes, context.personalToken?.id ?? null);
+    const via = context.personalToken && { tokenId: context.personalToken.id, tokenName: context.personalToken.name };
+    await audit(trx, { userId, action, detail: { ip: context.ip, ...via } });
     return token;
   });
 }
@@ -95,22 +99,36 @@ export async function logIn(db: Db, username: string, password: string, context:
 }
 
 /**
- * Login with a personal token (`?key=`): the user's id and new session token. A valid token proves
- * who the caller is, like the right password: a locked account is told so, as logIn tells it.
+ * Login with a personal token (`?key=`): the user's id and new session token. An unknown key is
+ * told nothing more than 令牌无效或已过期; a known one, like the right password, is told why it is
+ * refused: switched off, expired, or its account locked. The session remembers the token (its
+ * calls go to the open-API log) and the token its last use.
  */
 export async function logInWithToken(db: Db, key: string, context: SignInContext): Promise<{ userId: number; token: string }> {
-  const userId = await findTokenOwner(db, key);
-  const user = userId === undefined ? undefined : await findUserById(db, userId);
-  if (!user) {
+  const now = context.now ?? Date.now();
+  const token = await findTokenByKey(db, key);
+  const user = token && await findUserById(db, token.user_id);
+  if (!token || !user) {
     await auditRefusal(db, { userId: null, action: 'login.token.failed', detail: { ip: context.ip } });
     throw new UserError(MSG.tokenInvalid);
   }
-  const refusal = lockRefusal(user, context.now ?? Date.now());
+  const about = { tokenId: token.id, tokenName: token.name, ip: context.ip };
+  if (!token.enabled) {
+    await auditRefusal(db, { userId: user.id, action: 'login.token.refused.disabled', detail: about });
+    throw new UserError(TOKEN_MSG.disabled);
+  }
+  if (token.expires_at !== null && Date.parse(token.expires_at) <= now) {
+    await auditRefusal(db, { userId: user.id, action: 'login.token.refused.expired', detail: about });
+    throw new UserError(TOKEN_MSG.expired);
+  }
+  const refusal = lockRefusal(user, now);
   if (refusal) {
-    await auditRefusal(db, { userId: user.id, action: 'login.token.refused.locked', detail: { ip: context.ip } });
+    await auditRefusal(db, { userId: user.id, action: 'login.token.refused.locked', detail: about });
     throw new UserError(refusal);
   }
-  return { userId: user.id, token: await openSession(db, user.id, 'login.token', context) };
+  const session = await openSession(db, user.id, 'login.token', { ...context, personalToken: { id: token.id, name: token.name } },
+    (trx) => markTokenUsed(trx, token.id, new Date(now).toISOString(), context.ip));
+  return { userId: user.id, token: session };
 }
 
 /**

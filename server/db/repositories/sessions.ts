@@ -12,8 +12,11 @@ export interface ActiveSession {
   lastSeenAt: string;
 }
 
-/** Starts a session and returns the raw token for the cookie (never stored). */
-export async function createSession(db: Kysely<Database>, userId: number, ttlMinutes: number): Promise<string> {
+/**
+ * Starts a session and returns the raw token for the cookie (never stored). `personalTokenId`: the
+ * personal token that opened it (its calls go to the open-API log; deleting the token ends it).
+ */
+export async function createSession(db: Kysely<Database>, userId: number, ttlMinutes: number, personalTokenId: number | null = null): Promise<string> {
   const token = randomToken();
   const now = nowIso();
   await db.insertInto('sessions').values({
@@ -22,6 +25,7 @@ export async function createSession(db: Kysely<Database>, userId: number, ttlMin
     created_at: now,
     last_seen_at: now,
     expires_at: minutesFromNow(ttlMinutes),
+    personal_token_id: personalTokenId,
   }).execute();
   return token;
 }
@@ -44,6 +48,9 @@ export interface SessionAccess extends ActiveSession {
   domainAdmin: boolean;
   /** The permission codes of all the user's roles, each once. */
   permissions: string[];
+  /** The personal token that opened the session (null: a password login) and when it expires (null: never). */
+  personalTokenId: number | null;
+  tokenExpiresAt: string | null;
 }
 
 /**
@@ -55,9 +62,11 @@ export interface SessionAccess extends ActiveSession {
 export async function findSessionAccess(db: Kysely<Database>, token: string): Promise<SessionAccess | undefined> {
   const row = await db.selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('personal_tokens', 'personal_tokens.id', 'sessions.personal_token_id')
     .modifyFront(prepared)
     .select((eb) => [
       'sessions.id', 'sessions.user_id', 'sessions.last_seen_at', 'users.updated_pwd', 'users.is_lock',
+      'sessions.personal_token_id', 'personal_tokens.expires_at as token_expires_at',
       eb.selectFrom('user_roles')
         .innerJoin('role_permissions', 'role_permissions.role_id', 'user_roles.role_id')
         .select(sql<string | null>`string_agg(${sql.ref('role_permissions.permission_code')}, ',')`.as('codes'))
@@ -81,6 +90,8 @@ export async function findSessionAccess(db: Kysely<Database>, token: string): Pr
     lockedByAdmin: row.is_lock === 'Y',
     domainAdmin: Boolean(row.domain_admin),
     permissions: row.permissions ? [...new Set(row.permissions.split(','))].sort() : [],
+    personalTokenId: row.personal_token_id,
+    tokenExpiresAt: row.token_expires_at,
   };
 }
 
@@ -101,4 +112,10 @@ export async function deleteUserSessions(db: Kysely<Database>, userId: number): 
 
 export async function deleteExpiredSessions(db: Kysely<Database>): Promise<void> {
   await db.deleteFrom('sessions').where('expires_at', '<=', nowIso()).execute();
+}
+
+/** Ends every session a personal token opened (it was switched off or deleted); how many there were. */
+export async function deleteTokenSessions(db: Kysely<Database>, personalTokenId: number): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('personal_token_id', '=', personalTokenId).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
