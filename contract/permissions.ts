@@ -84,6 +84,27 @@ export const ROLE_LABEL = {
   3: '普通用户',
 } as const;
 
+/**
+ * A role's data permission (the SessionUser's dataPermissionEnum): which 应用 its holders see.
+ * A user with several roles gets the widest. ALL: every 应用; GROUP: the 应用 of the organisation
+ * groups the user belongs to and every group below them, plus their own; SELF: only the 应用 they
+ * own or are a member of. Like permissions, it is taken at login (a change applies at the next one).
+ */
+export const DATA_PERMISSION = { ALL: 'ALL', GROUP: 'GROUP', SELF: 'SELF' } as const;
+export type DataPermission = typeof DATA_PERMISSION[keyof typeof DATA_PERMISSION];
+export const DATA_PERMISSION_LABEL: Readonly<Record<DataPermission, string>> = {
+  ALL: '全部数据',
+  GROUP: '本组及下级组数据',
+  SELF: '仅本人参与的应用',
+};
+/** Widest first: the order in which several roles' data permissions combine. */
+const DATA_PERMISSION_BREADTH: readonly DataPermission[] = [DATA_PERMISSION.ALL, DATA_PERMISSION.GROUP, DATA_PERMISSION.SELF];
+export const isDataPermission = (v: unknown): v is DataPermission => DATA_PERMISSION_BREADTH.includes(v as DataPermission);
+/** The widest of the roles' data permissions; SELF for a user without roles. */
+export function widestDataPermission(values: readonly string[]): DataPermission {
+  return DATA_PERMISSION_BREADTH.find((d) => values.includes(d)) ?? DATA_PERMISSION.SELF;
+}
+
 /** Role code -> authorised module (spec doc 1 §3 "Session user"). */
 const ROLE_CODE_MODULE: Readonly<Record<number, number>> = {
   1: 1,

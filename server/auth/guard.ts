@@ -6,6 +6,8 @@ import type { Kysely } from 'kysely';
 import { CSRF_HEADER, SESSION_COOKIE, csrf, logout, modifyPassword, self } from '../../contract/api/session.ts';
 import { TOKEN_MSG } from '../../contract/api/token.ts';
 import { ResultCode, fail } from '../../contract/envelope.ts';
+import type { DataPermission } from '../../contract/permissions.ts';
+import { grantOf } from '../db/repositories/roles.ts';
 import { findSessionAccess, touchSession } from '../db/repositories/sessions.ts';
 import type { Database } from '../db/schema.ts';
 import { MSG } from '../messages.ts';
@@ -17,9 +19,10 @@ export interface AuthContext {
   sessionToken: string;
   userId: number;
   updatedPwd: boolean;
+  /** Granted at the user's last login (a role change applies at the next one). */
   permissions: ReadonlySet<string>;
-  /** Holds the domain administrator role (sees every subject), as read with the permissions. */
-  domainAdmin: boolean;
+  /** Which 应用 the user sees (subject-access.ts), granted with the permissions. */
+  dataPermission: DataPermission;
   /** The personal token that opened the session: its calls go to the open-API log. Null: a password login. */
   tokenId: number | null;
 }
@@ -60,8 +63,9 @@ export function registerGuard(app: FastifyInstance, { db, csrfSecret, sessionTtl
     }
     if (call.loginExempt) return;
 
-    // The session, its user and the user's permissions in one statement, read on every request
-    // (nothing cached): a logout, a lock or a role change applies to the next request.
+    // The session, its user and what their last login granted in one statement, read on every
+    // request (nothing cached): a logout or a lock applies to the next request, a role change to
+    // the next login.
     const token = request.cookies[SESSION_COOKIE];
     const session = token ? await findSessionAccess(db, token) : undefined;
     // An administrator's lock ends the user's sessions (services/user-locks.ts); this refuses one
@@ -79,8 +83,9 @@ export function registerGuard(app: FastifyInstance, { db, csrfSecret, sessionTtl
     }
     if (Date.now() - Date.parse(session.lastSeenAt) > touchIntervalMs(sessionTtlMinutes)) await touchSession(db, session.id, sessionTtlMinutes);
 
-    const permissions = new Set(session.permissions);
-    request.auth = { sessionToken: token, userId: session.userId, updatedPwd: session.updatedPwd, permissions, domainAdmin: session.domainAdmin, tokenId: session.personalTokenId };
+    const grant = session.grant ?? await grantOf(db, session.userId);
+    const permissions = new Set(grant.permissions);
+    request.auth = { sessionToken: token, userId: session.userId, updatedPwd: session.updatedPwd, permissions, dataPermission: grant.dataPermission, tokenId: session.personalTokenId };
 
     if (!session.updatedPwd && !BEFORE_PASSWORD_CHANGE.has(call.name)) return deny(reply, 403, MSG.passwordChangeRequired);
     if (call.permission && !permissions.has(call.permission)) return deny(reply, 403, MSG.permissionDenied);

@@ -2,10 +2,9 @@
 import type { Kysely } from 'kysely';
 import type { PasswordPolicy, SessionUser } from '../../contract/api/session.ts';
 import { normalizePasswordPolicy, type RawPasswordPolicy } from '../../contract/validation.ts';
-import { permissionCodesOfUser, rolesOfUser } from '../db/repositories/roles.ts';
+import { grantOf, rolesOfUser } from '../db/repositories/roles.ts';
 import { getSetting } from '../db/repositories/settings.ts';
 import { findUserById } from '../db/repositories/users.ts';
-import { ROLE } from '../../contract/permissions.ts';
 import { SETTING } from '../db/seed.ts';
 import type { Database } from '../db/schema.ts';
 
@@ -16,9 +15,9 @@ export async function loadPasswordPolicy(db: Kysely<Database>): Promise<Password
 export async function loadSessionUser(db: Kysely<Database>, userId: number): Promise<SessionUser> {
   const user = await findUserById(db, userId);
   if (!user) throw new Error(`用户不存在：${userId}`);
-  const [roles, codes, passwordPolicy] = await Promise.all([
+  const [roles, grant, passwordPolicy] = await Promise.all([
     rolesOfUser(db, userId),
-    permissionCodesOfUser(db, userId),
+    grantOf(db, userId),
     loadPasswordPolicy(db),
   ]);
   return {
@@ -27,9 +26,9 @@ export async function loadSessionUser(db: Kysely<Database>, userId: number): Pro
     name: user.name,
     roleName: roles.map((r) => r.name).join(','),
     roleCodes: roles.map((r) => r.code),
-    permissionPOS: codes.map((code) => ({ code })),
-    // Domain administrators see every project; everyone else only what they are a member of.
-    dataPermissionEnum: roles.some((r) => r.code === ROLE.DOMAIN_ADMIN) ? 'ALL' : 'SELF',
+    // What the last login granted: a role change shows at the next login, as the guard applies it.
+    permissionPOS: grant.permissions.map((code) => ({ code })),
+    dataPermissionEnum: grant.dataPermission,
     updatedPwd: user.updatedPwd,
     userType: user.userType,
     email: user.email,

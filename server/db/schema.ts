@@ -33,12 +33,24 @@ export interface UsersTable {
   created_at: Timestamp;
   updated_at: Timestamp;
   password_changed_at: Timestamp | null;
+  /** The permission codes granted at the last login, comma-joined; null: not yet snapshotted. */
+  granted_permissions: string | null;
+  /** The data permission granted at the last login (contract DATA_PERMISSION); null: not yet. */
+  granted_data_permission: string | null;
 }
 
 export interface RolesTable {
   id: Generated<number>;
   code: number;
   name: string;
+  /** contract DATA_PERMISSION */
+  data_permission: Defaulted<string>;
+}
+
+/** The organisation groups (subject_groups) a user belongs to. */
+export interface UserGroupsTable {
+  user_id: number;
+  group_id: number;
 }
 
 export interface PermissionsTable {
@@ -590,6 +602,7 @@ export interface Database {
   permissions: PermissionsTable;
   role_permissions: RolePermissionsTable;
   user_roles: UserRolesTable;
+  user_groups: UserGroupsTable;
   sessions: SessionsTable;
   settings: SettingsTable;
   personal_tokens: PersonalTokensTable;

@@ -1,7 +1,7 @@
 // First-start data: the permission table, the two spec roles, the password policy and the
 // initial administrator. Safe to run on every start: it only adds what is missing.
 import type { Kysely } from 'kysely';
-import { ALL_PERMISSION_CODES, PERMISSIONS, ROLE, ROLE_LABEL, type PermissionCode } from '../../contract/permissions.ts';
+import { ALL_PERMISSION_CODES, DATA_PERMISSION, PERMISSIONS, ROLE, ROLE_LABEL, type PermissionCode } from '../../contract/permissions.ts';
 import { hashPassword } from '../auth/password.ts';
 import { randomToken } from '../auth/tokens.ts';
 import { createUser, findUserByUsername } from './repositories/users.ts';
@@ -41,11 +41,12 @@ async function seedRoles(trx: Kysely<Database>): Promise<void> {
       .onConflict((oc) => oc.columns(['role_id', 'permission_code']).doNothing())
       .execute();
 
-  await trx.insertInto('roles').values({ code: ROLE.DOMAIN_ADMIN, name: ROLE_LABEL[ROLE.DOMAIN_ADMIN] })
+  await trx.insertInto('roles').values({ code: ROLE.DOMAIN_ADMIN, name: ROLE_LABEL[ROLE.DOMAIN_ADMIN], data_permission: DATA_PERMISSION.ALL })
     .onConflict((oc) => oc.column('code').doNothing()).execute();
   const admin = await trx.selectFrom('roles').select('id').where('code', '=', ROLE.DOMAIN_ADMIN).executeTakeFirstOrThrow();
-  // The domain administrator holds every code, including those later releases add.
+  // The domain administrator holds every code, including those later releases add, and sees all data.
   await grant(admin.id, ALL_PERMISSION_CODES);
+  await trx.updateTable('roles').set({ data_permission: DATA_PERMISSION.ALL }).where('id', '=', admin.id).execute();
 
   // The ordinary role's codes are seeded once; afterwards they are the administrators' to change.
   const created = await trx.insertInto('roles').values({ code: ROLE.ORDINARY_USER, name: ROLE_LABEL[ROLE.ORDINARY_USER] })

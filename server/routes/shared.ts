@@ -29,10 +29,10 @@ export const parseIds = (text: string | undefined): number[] =>
   [...new Set((text ?? '').split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n > 0))];
 
 /**
- * The signed-in caller's data scope (subject-access.ts's visibleSubjectIds), using the domain
- * administrator role the guard read with the permissions for this request: one query fewer.
+ * The signed-in caller's data scope (subject-access.ts's visibleSubjectIds), using the data
+ * permission the guard read with the permissions for this request: one query fewer.
  */
 export function visibleSubjectsOf(db: Db, request: FastifyRequest): Promise<number[] | 'all'> {
-  const { userId, domainAdmin } = signedIn(request);
-  return visibleSubjectIds(db, userId, domainAdmin);
+  const { userId, dataPermission } = signedIn(request);
+  return visibleSubjectIds(db, userId, dataPermission);
 }

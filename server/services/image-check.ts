@@ -8,7 +8,7 @@ import type { ProjectForm } from '../../contract/api/task.ts';
 import { defaultImagePlatform, isContainerRegistryType, isImageUploadType } from '../../contract/enums.ts';
 import type { Db } from '../db/transaction.ts';
 import { checkRegistryAccess, formatImageReference, parseImageReference } from '../engine/index.ts';
-import { isDomainAdmin } from '../db/repositories/subject-access.ts';
+import { seesAllSubjects } from '../db/repositories/subject-access.ts';
 import { UserError } from '../errors.ts';
 import { findCompleteUpload } from '../uploads/store.ts';
 import { decryptSecret } from '../secrets.ts';
@@ -105,7 +105,7 @@ export async function uploadedImagePlatforms(
   if (!isImageUploadType(body.getCodeType)) throw new UserError(TASK_MSG.notImageUpload, 'invalid', { field: 'getCodeType' });
   const upload = await findCompleteUpload(db, dataDir, body.uploadId);
   if (!upload) throw new UserError(TASK_MSG.uploadMissing, 'not-found', { field: 'uploadId' });
-  const ownsIt = upload.userId === userId || (await isDomainAdmin(db, userId));
+  const ownsIt = upload.userId === userId || (await seesAllSubjects(db, userId));
   const storedOfProject = body.projectId !== undefined && (await projectFor(db, userId, body.projectId)).upload_id === upload.id;
   if (!ownsIt && !storedOfProject) throw new UserError(TASK_MSG.uploadForeign, 'invalid', { field: 'uploadId' });
   const platforms = await platformsOf(upload, dataDir);

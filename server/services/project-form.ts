@@ -8,7 +8,7 @@ import {
 } from '../../contract/enums.ts';
 import { validateCaPemText, validateImagePlatform, validateProjectName } from '../../contract/validation.ts';
 import { projectNameTaken } from '../db/repositories/projects.ts';
-import { canAccessSubject, isDomainAdmin } from '../db/repositories/subject-access.ts';
+import { canAccessSubject, seesAllSubjects } from '../db/repositories/subject-access.ts';
 import { subjectHead } from '../db/repositories/subjects.ts';
 import { findVersion } from '../db/repositories/subject-versions.ts';
 import type { Db } from '../db/transaction.ts';
@@ -84,7 +84,7 @@ export async function checkForm(
     if (form.uploadId) {
       const upload = await findCompleteUpload(db, dataDir, form.uploadId);
       if (!upload) throw new UserError(TASK_MSG.uploadMissing, 'not-found', { field: 'uploadId' });
-      if (upload.userId !== userId && !(await isDomainAdmin(db, userId))) throw new UserError(TASK_MSG.uploadForeign, 'invalid', { field: 'uploadId' });
+      if (upload.userId !== userId && !(await seesAllSubjects(db, userId))) throw new UserError(TASK_MSG.uploadForeign, 'invalid', { field: 'uploadId' });
     } else if (ctx.full || !ctx.hasUpload) {
       throw new UserError(TASK_MSG.uploadRequired, 'invalid', { field: 'uploadId' });
     }

@@ -7,6 +7,7 @@ import { loadAutoLockConfig } from '../auth/auto-lock.ts';
 import { decoyHash, hashPassword, verifyPassword } from '../auth/password.ts';
 import { loadPasswordPolicy } from '../auth/session-user.ts';
 import { audit, auditRefusal } from '../db/repositories/audit-log.ts';
+import { grantAtLogin } from '../db/repositories/roles.ts';
 import { findTokenByKey, markTokenUsed } from '../db/repositories/personal-tokens.ts';
 import { createSession, deleteExpiredSessions, deleteSessionByToken, deleteUserSessions, findActiveSession } from '../db/repositories/sessions.ts';
 import { findRestoredAt, findUserById, findUserByUsername, recordFailedLogin, resetFailedLogins, updatePassword, updateProfile, type User } from '../db/repositories/users.ts';
@@ -32,10 +33,15 @@ export interface SignInContext {
   personalToken?: { id: number; name: string };
 }
 
-/** Opens a session for the user, replacing the browser's old one, with its audit row; the new token. */
-async function openSession(db: Db, userId: number, action: string, context: SignInContext, work?: (trx: Db) => Promise<void>): Promise<string> {
+/**
+ * Opens a session for the user, replacing the browser's old one, with its audit row; the new token.
+ * Every way in comes through here: it takes the login's grant (roles.ts grantAtLogin), which the
+ * guard and the data-scope checks read until the next login.
+ */
+export async function openSession(db: Db, userId: number, action: string, context: SignInContext, work?: (trx: Db) => Promise<void>): Promise<string> {
   return inTransaction(db, async (trx) => {
     await work?.(trx);
+    await grantAtLogin(trx, userId);
     if (context.previousToken) await deleteSessionByToken(trx, context.previousToken);
     await deleteExpiredSessions(trx);
     const token = await createSession(trx, userId, context.ttlMinutes, context.personalToken?.id ?? null);

@@ -33,6 +33,7 @@ import { declaredConstraint } from './0017_declared_constraint.ts';
 import { binaryEvidence } from './0018_binary_evidence.ts';
 import { scanRepositories } from './0019_scan_repositories.ts';
 import { leaks } from './0020_leaks.ts';
+import { accessModel } from './0021_access_model.ts';
 import { personalTokens } from './0023_personal_tokens.ts';
 
 /** Every migration by name, in the order they run. */
@@ -57,6 +58,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0018_binary_evidence': binaryEvidence(kind),
   '0019_scan_repositories': scanRepositories(kind),
   '0020_leaks': leaks(kind),
+  '0021_access_model': accessModel(),
   '0023_personal_tokens': personalTokens(kind),
 });
 

@@ -1,5 +1,6 @@
 // Roles and the permission codes they grant.
 import type { Kysely } from 'kysely';
+import { isDataPermission, widestDataPermission, type DataPermission } from '../../../contract/permissions.ts';
 import type { Database } from '../schema.ts';
 
 export async function rolesOfUser(db: Kysely<Database>, userId: number): Promise<Array<{ code: number; name: string }>> {
@@ -20,4 +21,46 @@ export async function permissionCodesOfUser(db: Kysely<Database>, userId: number
     .orderBy('role_permissions.permission_code')
     .execute();
   return rows.map((r) => r.permission_code);
+}
+
+/** The widest data permission of the user's roles, read live (contract DATA_PERMISSION). */
+export async function dataPermissionOfUser(db: Kysely<Database>, userId: number): Promise<DataPermission> {
+  const rows = await db.selectFrom('user_roles')
+    .innerJoin('roles', 'roles.id', 'user_roles.role_id')
+    .select('roles.data_permission')
+    .where('user_roles.user_id', '=', userId)
+    .execute();
+  return widestDataPermission(rows.map((r) => r.data_permission));
+}
+
+/** What a user was granted: at their last login, or (never snapshotted) their roles' now. */
+export interface Grant {
+  permissions: string[];
+  dataPermission: DataPermission;
+}
+
+/**
+ * Takes the snapshot at login: the user's permissions and data permission as their roles grant
+ * them now. Until the next login the guard and the scope checks read this, not the roles.
+ */
+export async function grantAtLogin(db: Kysely<Database>, userId: number): Promise<Grant> {
+  const [permissions, dataPermission] = await Promise.all([permissionCodesOfUser(db, userId), dataPermissionOfUser(db, userId)]);
+  await db.updateTable('users')
+    .set({ granted_permissions: permissions.join(','), granted_data_permission: dataPermission })
+    .where('id', '=', userId)
+    .execute();
+  return { permissions, dataPermission };
+}
+
+/** The grant of the user's last login, or their roles' now when no login has taken one yet. */
+export async function grantOf(db: Kysely<Database>, userId: number): Promise<Grant> {
+  const row = await db.selectFrom('users').select(['granted_permissions', 'granted_data_permission']).where('id', '=', userId).executeTakeFirst();
+  return grantFromColumns(row?.granted_permissions ?? null, row?.granted_data_permission ?? null)
+    ?? { permissions: await permissionCodesOfUser(db, userId), dataPermission: await dataPermissionOfUser(db, userId) };
+}
+
+/** The snapshot columns as a grant; null when they were never written. */
+export function grantFromColumns(permissions: string | null, dataPermission: string | null): Grant | null {
+  if (permissions === null || !isDataPermission(dataPermission)) return null;
+  return { permissions: permissions ? permissions.split(',') : [], dataPermission };
 }

@@ -1,9 +1,9 @@
 // Login sessions. The cookie carries a random token; the table holds only its digest.
-import { sql, type Kysely } from 'kysely';
-import { ROLE } from '../../../contract/permissions.ts';
+import type { Kysely } from 'kysely';
 import { digestToken, randomToken } from '../../auth/tokens.ts';
 import { prepared } from '../prepared.ts';
 import type { Database } from '../schema.ts';
+import { grantFromColumns, type Grant } from './roles.ts';
 import { minutesFromNow, nowIso } from '../time.ts';
 
 export interface ActiveSession {
@@ -44,39 +44,27 @@ export interface SessionAccess extends ActiveSession {
   updatedPwd: boolean;
   /** An administrator's lock (users.is_lock 'Y'). */
   lockedByAdmin: boolean;
-  /** Holds the domain administrator role: sees every subject (subject-access.ts). */
-  domainAdmin: boolean;
-  /** The permission codes of all the user's roles, each once. */
-  permissions: string[];
+  /** What the user was granted at their last login; null when no login took a snapshot yet. */
+  grant: Grant | null;
   /** The personal token that opened the session (null: a password login) and when it expires (null: never). */
   personalTokenId: number | null;
   tokenExpiresAt: string | null;
 }
 
 /**
- * The live session of a cookie token with its user's lock, password-change flag, domain
- * administrator role and permission codes: one round trip per request, read afresh each time, so
- * a logout, an administrator's lock or a role change takes effect on the very next request.
- * Permission codes hold no comma (contract/permissions.ts), so they travel as one joined string.
+ * The live session of a cookie token with its user's lock, password-change flag and the grant of
+ * their last login: one round trip per request, read afresh each time, so a logout or an
+ * administrator's lock takes effect on the very next request, and a role change at the next login.
  */
 export async function findSessionAccess(db: Kysely<Database>, token: string): Promise<SessionAccess | undefined> {
   const row = await db.selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .leftJoin('personal_tokens', 'personal_tokens.id', 'sessions.personal_token_id')
     .modifyFront(prepared)
-    .select((eb) => [
+    .select([
       'sessions.id', 'sessions.user_id', 'sessions.last_seen_at', 'users.updated_pwd', 'users.is_lock',
       'sessions.personal_token_id', 'personal_tokens.expires_at as token_expires_at',
-      eb.selectFrom('user_roles')
-        .innerJoin('role_permissions', 'role_permissions.role_id', 'user_roles.role_id')
-        .select(sql<string | null>`string_agg(${sql.ref('role_permissions.permission_code')}, ',')`.as('codes'))
-        .whereRef('user_roles.user_id', '=', 'users.id')
-        .as('permissions'),
-      eb.exists(eb.selectFrom('user_roles')
-        .innerJoin('roles', 'roles.id', 'user_roles.role_id')
-        .select(sql`1`.as('one'))
-        .whereRef('user_roles.user_id', '=', 'users.id')
-        .where('roles.code', '=', ROLE.DOMAIN_ADMIN)).as('domain_admin'),
+      'users.granted_permissions', 'users.granted_data_permission',
     ])
     .where('sessions.id', '=', digestToken(token))
     .where('sessions.expires_at', '>', nowIso())
@@ -88,8 +76,7 @@ export async function findSessionAccess(db: Kysely<Database>, token: string): Pr
     lastSeenAt: row.last_seen_at,
     updatedPwd: Boolean(row.updated_pwd),
     lockedByAdmin: row.is_lock === 'Y',
-    domainAdmin: Boolean(row.domain_admin),
-    permissions: row.permissions ? [...new Set(row.permissions.split(','))].sort() : [],
+    grant: grantFromColumns(row.granted_permissions, row.granted_data_permission),
     personalTokenId: row.personal_token_id,
     tokenExpiresAt: row.token_expires_at,
   };

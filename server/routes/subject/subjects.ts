@@ -2,7 +2,7 @@
 import type { subjectCalls } from '../../../contract/api/subject.ts';
 import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
-import { isDomainAdmin, visibleSubjectIds } from '../../db/repositories/subject-access.ts';
+import { seesAllSubjects, visibleSubjectIds } from '../../db/repositories/subject-access.ts';
 import { allGroups, groupPath, descendantGroupIds } from '../../db/repositories/subject-groups.ts';
 import { listVersions } from '../../db/repositories/subject-versions.ts';
 import { allSubjects, findSubject, listSubjects, writeSubjectJson, type Viewer } from '../../db/repositories/subjects.ts';
@@ -18,7 +18,7 @@ type Handlers = AreaHandlers<typeof subjectCalls>;
 
 export function subjectCoreHandlers({ db }: ServerContext): Pick<Handlers,
   'list' | 'allList' | 'groupSubjectList' | 'searchGroupSubjectList' | 'create' | 'detail' | 'remove' | 'removeBatch' | 'setup' | 'transfer' | 'updateCustomFields'> {
-  const viewerOf = async (userId: number): Promise<Viewer> => ({ userId, admin: await isDomainAdmin(db, userId) });
+  const viewerOf = async (userId: number): Promise<Viewer> => ({ userId, admin: await seesAllSubjects(db, userId) });
 
   return {
     async list({ request, query, body }) {

@@ -94,6 +94,8 @@ describe.each(databases)('subject setup on $name', (database) => {
     const { id: roleId } = await db.insertInto('roles').values({ code: 92, name: '私服' }).returning('id').executeTakeFirstOrThrow();
     await db.insertInto('role_permissions').values(['repository-security:manager', 'project:list'].map((permission_code) => ({ role_id: roleId, permission_code }))).execute();
     for (const userId of [ids.owner, ids.member, ids.outsider]) await db.insertInto('user_roles').values({ user_id: userId, role_id: roleId }).execute();
+    // A new role applies at the next login (spec doc 2 §6).
+    for (const [client, name] of [[owner, 'olga'], [member, 'mia'], [outsider, 'xavier']] as const) expect((await client.login(name, 'Pass@12345')).body.code).toBe(1);
     const url = `/api/subject/${subjectId}/privateServiceConf`;
     expect((await member.request({ method: 'GET', url })).body.data).toEqual({ repositories: [] });
     const repositories = [{ kind: 'maven', url: 'https://nexus.example.com/repository/releases', repository: 'releases' }, { kind: 'npm', url: ' https://npm.example.com ' }];
