@@ -80,7 +80,7 @@ test('令牌：创建后只显示一次、令牌登录调用、开放接口日�
   // ---- switch off: the login is refused -----------------------------------------------------------
   await page.goto(`${host.origin}/#/tokenManagement`);
   await expect(rows.first()).not.toContainText('从未使用');
-  await page.getByRole('switch', { name: '停用令牌 ci-构建机' }).click();
+  await page.getByLabel('停用令牌 ci-构建机').click({ force: true });
   await expect(page.getByText('令牌已停用，由它登录的会话已结束')).toBeVisible();
   await expect(rows.first()).toContainText('已停用');
   const refused = await (await playwrightRequest.newContext({ baseURL: status.value.url })).post(`/api/token/login?key=${encodeURIComponent(token)}`);
