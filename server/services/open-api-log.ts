@@ -46,7 +46,7 @@ export interface RecorderOptions {
   pruneEveryMs?: number;
 }
 
-export async function openApiLogRetention(db: Db): Promise<{ days: number; maxRows: number }> {
+async function openApiLogRetention(db: Db): Promise<{ days: number; maxRows: number }> {
   const saved = await getSetting<Partial<{ days: number; maxRows: number }>>(db, OPEN_API_LOG_RETENTION_KEY);
   const positive = (n: unknown, fallback: number) => (typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : fallback);
   return { days: positive(saved?.days, OPEN_API_LOG_RETENTION.days), maxRows: positive(saved?.maxRows, OPEN_API_LOG_RETENTION.maxRows) };

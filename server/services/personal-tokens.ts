@@ -22,7 +22,7 @@ export interface TokenCaller {
   ip: string;
 }
 
-export function tokenRow(r: PersonalTokenRecord, now = Date.now()): PersonalTokenRow {
+function tokenRow(r: PersonalTokenRecord, now = Date.now()): PersonalTokenRow {
   return {
     id: r.id,
     name: r.name,
@@ -56,7 +56,7 @@ function checkedName(name: string, others: PersonalTokenRecord[]): string {
 }
 
 /** null or absent: never; otherwise a parseable time after now and at most MAX_TOKEN_DAYS away, as ISO-8601 UTC. */
-export function checkedExpiry(value: string | null | undefined, now = Date.now()): string | null {
+function checkedExpiry(value: string | null | undefined, now = Date.now()): string | null {
   if (value === undefined || value === null || value.trim() === '') return null;
   // A date-time with its zone, or a bare date (read as that day's end in UTC).
   const text = value.trim();

@@ -23,7 +23,7 @@ export async function callerNames(db: Db, userIds: number[], tokenIds: number[])
 }
 
 /** The filter with its times already checked and normalised to ISO-8601 UTC. */
-export type OpenApiLogFilter = Omit<OpenApiLogQuery, 'page' | 'size'>;
+type OpenApiLogFilter = Omit<OpenApiLogQuery, 'page' | 'size'>;
 
 export async function listOpenApiLog(db: Db, filter: OpenApiLogFilter, paging: Paging): Promise<Page<OpenApiLogRecord>> {
   let query = db.selectFrom('open_api_log');

@@ -2,6 +2,7 @@
 // with its caller, token, call, HTTP status, envelope code, time, duration and address, and none of
 // a password session; the filters, paging and their refusals; the permission; the token's last use
 // following its calls; the log outliving a deleted token; pruning by age and count.
+import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { putSetting } from '../../../server/db/repositories/settings.ts';
 import { OpenApiLogRecorder, OPEN_API_LOG_RETENTION_KEY } from '../../../server/services/open-api-log.ts';
@@ -127,6 +128,26 @@ describe.each(databases)('开放接口日志 on $name', (database) => {
     // Its session ended with it: nothing more is logged.
     expect((await robot.request({ method: 'GET', url: '/api/user/self' })).status).toBe(401);
     expect((await rows(`?tokenId=${tokenId}`)).length).toBe(before);
+  });
+
+  it('writes a full batch at once, and keeps the calls of a failed write for the next', async () => {
+    const warnings: string[] = [];
+    const recorder = new OpenApiLogRecorder(db(), { warn: (_o, message) => warnings.push(message), info() {} }, { batchSize: 2 });
+    const call = (path: string) => ({ at: new Date().toISOString(), userId: annId, tokenId, method: 'GET', path, callName: null, status: 200, resultCode: 1, durationMs: 3, ip: '10.9.9.9' });
+    const written = async () => (await db().selectFrom('open_api_log').select('path').where('ip', '=', '10.9.9.9').orderBy('id').execute()).map((r) => r.path);
+
+    await sql`alter table open_api_log rename to open_api_log_away`.execute(db());
+    recorder.record(call('/a'));
+    await recorder.flush();
+    expect(warnings).toEqual(['writing the open-API log failed']);
+    await sql`alter table open_api_log_away rename to open_api_log`.execute(db());
+    expect(await written()).toEqual([]);
+    // The second call fills the batch: it is written without waiting for the timer, with the first.
+    recorder.record(call('/b'));
+    await expect.poll(written).toEqual(['/a', '/b']);
+    // A token deleted meanwhile is named by its id.
+    const names = await db().selectFrom('open_api_log').select('token_name').where('ip', '=', '10.9.9.9').execute();
+    expect(names.map((r) => r.token_name)).toEqual([`#${tokenId}`, `#${tokenId}`]);
   });
 
   it('prunes rows older than the retention\'s days and beyond its newest maxRows', async () => {
