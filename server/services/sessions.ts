@@ -110,7 +110,7 @@ export async function logIn(db: Db, username: string, password: string, context:
  * refused: switched off, expired, or its account locked. The session remembers the token (its
  * calls go to the open-API log) and the token its last use.
  */
-export async function logInWithToken(db: Db, key: string, context: SignInContext): Promise<{ userId: number; token: string }> {
+export async function logInWithToken(db: Db, key: string, context: SignInContext): Promise<{ userId: number; token: string; tokenId: number }> {
   const now = context.now ?? Date.now();
   const token = await findTokenByKey(db, key);
   const user = token && await findUserById(db, token.user_id);
@@ -134,7 +134,7 @@ export async function logInWithToken(db: Db, key: string, context: SignInContext
   }
   const session = await openSession(db, user.id, 'login.token', { ...context, personalToken: { id: token.id, name: token.name } },
     (trx) => markTokenUsed(trx, token.id, new Date(now).toISOString(), context.ip));
-  return { userId: user.id, token: session };
+  return { userId: user.id, token: session, tokenId: token.id };
 }
 
 /**

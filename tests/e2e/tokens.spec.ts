@@ -62,15 +62,16 @@ test('令牌：创建后只显示一次、令牌登录调用、开放接口日�
   // ---- the open-API log ------------------------------------------------------------------------------
   await page.goto(`${host.origin}/#/system/log/openApi`);
   await expect(page.getByRole('heading', { name: '开放接口日志', exact: true })).toBeVisible();
-  await expect(rows).toHaveCount(3);
+  await expect(rows).toHaveCount(4);
   await expect(rows.first()).toContainText('/api/personalToken/queryPersonalTokenList');
   await expect(rows.first()).toContainText('失败 · 400');
-  await expect(rows.last()).toContainText('当前登录用户');
+  await expect(rows.nth(2)).toContainText('当前登录用户');
+  await expect(rows.last()).toContainText('个人令牌登录');
   await expect(rows.last()).toContainText('ci-构建机');
   await expect(page.getByText(/日志保留最近 180 天/)).toBeVisible();
   await page.screenshot({ path: shot('3-log') });
   await page.getByLabel('结果').selectOption('success');
-  await expect(rows).toHaveCount(2);
+  await expect(rows).toHaveCount(3);
   await expect(page).toHaveURL(/outcome=success/);
   await page.getByLabel('接口').fill('subjectType');
   await page.getByLabel('接口').press('Enter');

@@ -16,6 +16,7 @@ describe.each(databases)('开放接口日志 on $name', (database) => {
   let annId: number;
   let robot: TestClient;
   let tokenId: number;
+  let key: string;
 
   const server = useServer(database);
   const db = () => server.app.cairn.db;
@@ -31,6 +32,7 @@ describe.each(databases)('开放接口日志 on $name', (database) => {
     ({ id: annId, client: ann } = await signIn(server, 'ann', 'Ann@123456'));
     const created = await ann.request({ method: 'POST', url: '/api/personalToken/addPersonalToken', body: { name: '构建机' } });
     tokenId = created.body.data.id;
+    key = created.body.data.token;
     robot = server.client();
     const login = await robot.request({ method: 'POST', url: `/api/token/login?key=${encodeURIComponent(created.body.data.token)}`, remoteAddress: '10.1.2.3' });
     expect(login.body.code).toBe(1);
@@ -60,15 +62,18 @@ describe.each(databases)('开放接口日志 on $name', (database) => {
       ['GET', '/api/open/log/list', 'openApiLog.list', 403, null, 'failure'],
       ['GET', '/api/subjectType/querySubjectTypeNameList', 'projectType.names', 200, 1, 'success'],
       ['GET', '/api/user/self', 'session.self', 200, 1, 'success'],
+      // The token login itself opens the log, without its key.
+      ['POST', '/api/token/login', 'session.tokenLogin', 200, 1, 'success'],
     ]);
     for (const row of logged) {
       expect(row).toMatchObject({ username: 'ann', tokenId, tokenName: '构建机', ip: from });
       expect(row.durationMs).toBeGreaterThanOrEqual(0);
       expect(Date.parse(row.at)).not.toBeNaN();
     }
-    expect(logged.at(-1)!.callSummary).toBe('当前登录用户');
-    // The query string (which may carry secrets) is not kept.
+    expect(logged.at(-2)!.callSummary).toBe('当前登录用户');
+    // The query string (which may carry secrets, the token login's key) is not kept.
     expect(JSON.stringify(logged)).not.toContain('secret');
+    expect(JSON.stringify(logged)).not.toContain(key);
 
     // The token's last use follows its calls.
     const mine = (await ann.request({ method: 'GET', url: '/api/personalToken/queryPersonalTokenList' })).body.data.content[0];
@@ -86,7 +91,7 @@ describe.each(databases)('开放接口日志 on $name', (database) => {
     expect((await rows('?callName=session.self')).map((r) => r.path)).toEqual(['/api/user/self']);
     expect((await rows('?path=subjectType')).map((r) => r.callName)).toEqual(['projectType.names']);
     expect((await rows('?status=403')).map((r) => r.callName)).toEqual(['token.update', 'openApiLog.list']);
-    expect((await rows('?outcome=success')).map((r) => r.callName)).toEqual(['projectType.names', 'session.self']);
+    expect((await rows('?outcome=success')).map((r) => r.callName)).toEqual(['projectType.names', 'session.self', 'session.tokenLogin']);
     expect((await rows('?outcome=failure')).length).toBe(4);
     // A typed % is a percent sign.
     expect((await rows('?path=%25')).length).toBe(0);
