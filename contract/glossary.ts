@@ -236,8 +236,15 @@ export const GLOSSARY = {
     ui: ['令牌', '个人令牌'],
     spec: 'personal token (/tokenManagement, /api/personalToken/*); key of POST /api/token/login',
     code: ['personal-tokens', 'tokenLogin', 'key'],
-    tables: ['personal_tokens'],
-    meaning: 'A secret an open-API user signs in with instead of a password; only its hash is stored.',
+    tables: ['personal_tokens', 'sessions.personal_token_id'],
+    meaning: 'A secret a user\'s scripts and CI pipelines sign in with instead of a password (its owner creates, names, switches off and deletes it); only its hash and last four characters are stored, and the session it opens remembers it.',
+  },
+  openApiLog: {
+    ui: ['开放接口日志'],
+    spec: 'open-API log (/system/log/openApi, GET /api/open/log/list)',
+    code: ['openApiLog', 'OpenApiLogRecorder'],
+    tables: ['open_api_log'],
+    meaning: 'One row per call made in a session a personal token opened: caller, token, call, HTTP status and envelope code, duration and address; kept for a bounded time and count.',
   },
   taskQueue: {
     ui: ['任务队列', '队列'],

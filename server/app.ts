@@ -45,6 +45,10 @@ import { leakHandlers } from './routes/leak/index.ts';
 import { userHandlers } from './routes/user/index.ts';
 import { ldapHandlers } from './routes/ldap/index.ts';
 import { accessHandlers } from './routes/access/index.ts';
+import { tokenHandlers } from './routes/token/index.ts';
+import { openApiLogHandlers } from './routes/open-api-log/index.ts';
+import { OpenApiLogRecorder } from './services/open-api-log.ts';
+import { registerOpenApiLog } from './plugins/open-api-log.ts';
 import { startUploadSweeper } from './uploads/sweep.ts';
 import { productVersion } from './version.ts';
 
@@ -98,6 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   let reports: ReportQueue;
   let kbImports: ImportQueue;
   let kbSync: KbSyncService;
+  let openApiLog: OpenApiLogRecorder;
   try {
     await migrateToLatest(db, kind);
     await seed(db, { adminPassword: options.adminPassword ?? 'Cairn@123' });
@@ -117,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     kbImports = new ImportQueue(db, silentUntilReady);
     const imports = kbImports;
     kbSync = new KbSyncService(db, { env: options.kbSync ?? null, dataDir, log: silentUntilReady, exclusive: (fn) => imports.exclusive(fn) });
+    openApiLog = new OpenApiLogRecorder(db, silentUntilReady);
     context = {
       db,
       databaseKind: kind,
@@ -129,6 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       reports,
       kbImports,
       kbSync,
+      openApiLog,
     };
   } catch (error) {
     await db.destroy();
@@ -150,6 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   reports!.setLogger(app.log);
   kbImports!.setLogger(app.log);
   kbSync!.setLogger(app.log);
+  openApiLog!.setLogger(app.log);
   // Analyses, report generation and the upload sweeper start once the app is ready and stop
   // before the database closes.
   let stopSweeper = () => {};
@@ -158,9 +166,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await reports.start();
     stopSweeper = await startUploadSweeper(db, context.dataDir, app.log);
     await kbSync.start();
+    await openApiLog.start();
   });
   app.addHook('onClose', async () => {
     stopSweeper();
+    await openApiLog.stop();
     await kbSync.stop();
     await kbImports.stop();
     await queue.stop();
@@ -178,6 +188,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(multipart, { limits: { files: 1, fields: 10, fieldSize: 64 * 1024, parts: 12, headerPairs: 100 } });
   await registerOpenApi(app, context.version, db);
   registerGuard(app, context);
+  registerOpenApiLog(app, openApiLog!);
   const handlers: HandlerIndex = new Map([
     ...sessionHandlers(context),
     ...vulnerabilityHandlers(context),
@@ -195,6 +206,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...userHandlers(context),
     ...ldapHandlers(context),
     ...accessHandlers(context),
+    ...tokenHandlers(context),
+    ...openApiLogHandlers(context),
   ]);
   registerCalls(app, implementedCalls, handlers);
   return app;

@@ -32,6 +32,12 @@ export interface ReportQueueHandle {
   wake(): void;
 }
 
+/** What route handlers may ask of this process's open-API log recorder (services/open-api-log.ts). */
+export interface OpenApiLogHandle {
+  /** Writes the calls still buffered. */
+  flush(): Promise<void>;
+}
+
 export interface ServerContext {
   db: Kysely<Database>;
   databaseKind: DatabaseKind;
@@ -47,4 +53,5 @@ export interface ServerContext {
   /** Knowledge-base imports started from the app, one at a time. */
   kbImports: ImportQueueHandle;
   kbSync: KbSyncHandle;
+  openApiLog: OpenApiLogHandle;
 }

@@ -17,6 +17,8 @@ import { scanConfigCalls } from './scan-config.ts';
 import { leakCalls } from './leak.ts';
 import { ldapCalls } from './ldap.ts';
 import { accessCalls } from './access.ts';
+import { tokenCalls } from './token.ts';
+import { openApiLogCalls } from './open-api-log.ts';
 import type { CallSpec } from './define.ts';
 
 /**
@@ -41,6 +43,8 @@ export const implementedCalls: Record<string, CallSpec> = byName([
   leakCalls,
   ldapCalls,
   accessCalls,
+  tokenCalls,
+  openApiLogCalls,
 ]);
 
 function byName(areas: Record<string, CallSpec>[]): Record<string, CallSpec> {
@@ -72,3 +76,5 @@ export * as scanConfig from './scan-config.ts';
 export * as leak from './leak.ts';
 export * as ldap from './ldap.ts';
 export * as access from './access.ts';
+export * as token from './token.ts';
+export * as openApiLog from './open-api-log.ts';

@@ -11,6 +11,7 @@ import { libraryZh } from './library.ts';
 import { systemZh } from './system.ts';
 import { kbZh } from './kb.ts';
 import { ldapZh } from './ldap.ts';
+import { tokenZh } from './token.ts';
 
 export const zh = {
   subject: subjectZh,
@@ -22,6 +23,7 @@ export const zh = {
   system: systemZh,
   kb: kbZh,
   ldap: ldapZh,
+  token: tokenZh,
   chart: {
     saveImage: '保存为图片',
     savedImage: (name: string) => `图片已保存：${name}`,

@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { CSRF_HEADER, SESSION_COOKIE, csrf, logout, modifyPassword, self } from '../../contract/api/session.ts';
+import { TOKEN_MSG } from '../../contract/api/token.ts';
 import { ResultCode, fail } from '../../contract/envelope.ts';
 import type { DataPermission } from '../../contract/permissions.ts';
 import { grantOf } from '../db/repositories/roles.ts';
@@ -25,6 +26,8 @@ export interface AuthContext {
   permissions: ReadonlySet<string>;
   /** Which 应用 the user sees (subject-access.ts), granted with the permissions. */
   dataPermission: DataPermission;
+  /** The personal token that opened the session: its calls go to the open-API log. Null: a password login. */
+  tokenId: number | null;
 }
 
 declare module 'fastify' {
@@ -75,6 +78,12 @@ export function registerGuard(app: FastifyInstance, { db, csrfSecret, sessionTtl
       if (token) reply.clearCookie(SESSION_COOKIE, sessionCookie(request));
       return deny(reply, 401, MSG.sessionInvalid, ResultCode.INVALID_SESSION);
     }
+    // A token session ends with its token: switching it off or deleting it ends the session
+    // (services/personal-tokens.ts); its expiry is checked here.
+    if (session.tokenExpiresAt !== null && Date.parse(session.tokenExpiresAt) <= Date.now()) {
+      reply.clearCookie(SESSION_COOKIE, sessionCookie(request));
+      return deny(reply, 401, TOKEN_MSG.expired, ResultCode.INVALID_SESSION);
+    }
     // Each use pushes the end by the timeout saved in 安全管控, else the start-up one.
     const ttlMinutes = await sessionTimeoutMinutes(db, sessionTtlMinutes);
     if (Date.now() - Date.parse(session.lastSeenAt) > touchIntervalMs(ttlMinutes)) await touchSession(db, session.id, ttlMinutes);
@@ -84,7 +93,7 @@ export function registerGuard(app: FastifyInstance, { db, csrfSecret, sessionTtl
 
     const grant = session.grant ?? await grantOf(db, session.userId);
     const permissions = new Set(grant.permissions);
-    request.auth = { sessionToken: token, userId: session.userId, updatedPwd: session.updatedPwd, permissions, dataPermission: grant.dataPermission };
+    request.auth = { sessionToken: token, userId: session.userId, updatedPwd: session.updatedPwd, permissions, dataPermission: grant.dataPermission, tokenId: session.personalTokenId };
 
     if (!session.updatedPwd && !BEFORE_PASSWORD_CHANGE.has(call.name)) return deny(reply, 403, MSG.passwordChangeRequired);
     if (call.permission && !permissions.has(call.permission)) return deny(reply, 403, MSG.permissionDenied);

@@ -75,6 +75,8 @@ export interface SessionsTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   last_seen_at: Timestamp;
+  /** The personal token that opened the session (its calls go to the open-API log); null: a password login. */
+  personal_token_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface SettingsTable {
@@ -89,6 +91,33 @@ export interface PersonalTokensTable {
   token_hash: string;
   expires_at: Timestamp | null;
   created_at: Timestamp;
+  /** Off: the token signs nobody in and the sessions it opened are ended. */
+  enabled: ColumnType<number | boolean, number | undefined, number>;
+  /** The token's last four characters, to tell tokens apart (null: issued before they were kept). */
+  token_hint: ColumnType<string | null, string | null | undefined, string | null>;
+  last_used_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  last_used_ip: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** One call made in a token-opened session (the open-API log); names copied, no foreign keys. */
+export interface OpenApiLogTable {
+  id: Generated<number>;
+  at: Timestamp;
+  user_id: number;
+  username: string;
+  token_id: number;
+  token_name: string;
+  method: string;
+  /** The path called, without its query string. */
+  path: string;
+  /** The contract call's `area.action` name. */
+  call_name: string | null;
+  /** HTTP status of the answer. */
+  status: number;
+  /** The envelope's code (1 success, 0 a refusal answered with 200); null when no envelope was sent. */
+  result_code: number | null;
+  duration_ms: number;
+  ip: string;
 }
 
 export interface AuditLogTable {
@@ -627,6 +656,7 @@ export interface Database {
   sessions: SessionsTable;
   settings: SettingsTable;
   personal_tokens: PersonalTokensTable;
+  open_api_log: OpenApiLogTable;
   audit_log: AuditLogTable;
   kb_advisories: KbAdvisoriesTable;
   kb_aliases: KbAliasesTable;

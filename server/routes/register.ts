@@ -99,7 +99,10 @@ export function registerCalls(app: FastifyInstance, calls: Record<string, CallSp
             if (error.kind === 'denied') reply.code(403);
             envelope = fail(error.message, undefined, error.field);
           }
-          return isEnvelope(envelope) ? envelope : reply;
+          if (!isEnvelope(envelope)) return reply;
+          // The open-API log records whether the call succeeded, not only its HTTP status.
+          request.resultCode = envelope.code;
+          return envelope;
         },
       });
     }

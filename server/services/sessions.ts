@@ -2,6 +2,7 @@
 // login, logout, changing one's password and details. Each command writes its audit row in its own
 // transaction; a refusal is a UserError (or, for a failed login, the answer with its audit row).
 import { DIRECTORY_USER_TYPE } from '../../contract/api/ldap.ts';
+import { TOKEN_MSG } from '../../contract/api/token.ts';
 import { validateName, validatePassword } from '../../contract/validation.ts';
 import { accessRefusal } from '../auth/access-rules.ts';
 import { loadAutoLockConfig } from '../auth/auto-lock.ts';
@@ -12,7 +13,7 @@ import { loadPasswordPolicy } from '../auth/session-user.ts';
 import { audit, auditRefusal } from '../db/repositories/audit-log.ts';
 import { insertDirectoryUser, refreshDirectoryProfile, syncDirectoryGroups } from '../db/repositories/ldap-config.ts';
 import { grantAtLogin } from '../db/repositories/roles.ts';
-import { findTokenOwner } from '../db/repositories/personal-tokens.ts';
+import { findTokenByKey, markTokenUsed } from '../db/repositories/personal-tokens.ts';
 import { createSession, deleteExpiredSessions, deleteSessionByToken, deleteUserSessions, findActiveSession } from '../db/repositories/sessions.ts';
 import { expirePassword, findRestoredAt, findUserById, findUserByUsername, recordFailedLogin, resetFailedLogins, updatePassword, updateProfile, type User } from '../db/repositories/users.ts';
 import { inTransaction, type Db, type Trx } from '../db/transaction.ts';
@@ -48,6 +49,8 @@ export interface SignInContext {
   now?: number;
   /** Directory login (services/ldap.ts): asked for names that are not a platform user's. */
   directory?: DirectoryLogin;
+  /** The personal token signing in (token login): the session remembers it, its calls are logged as its. */
+  personalToken?: { id: number; name: string };
 }
 
 /**
@@ -73,8 +76,9 @@ export async function openSession(db: Db, who: number | ((trx: Trx) => Promise<n
     await grantAtLogin(trx, userId);
     if (context.previousToken) await deleteSessionByToken(trx, context.previousToken);
     await deleteExpiredSessions(trx);
-    const token = await createSession(trx, userId, ttlMinutes);
-    await audit(trx, { userId, action, detail: { ip: context.ip } });
+    const token = await createSession(trx, userId, ttlMinutes, context.personalToken?.id ?? null);
+    const via = context.personalToken && { tokenId: context.personalToken.id, tokenName: context.personalToken.name };
+    await audit(trx, { userId, action, detail: { ip: context.ip, ...via } });
     return token;
   });
 }
@@ -190,47 +194,68 @@ async function logInThroughDirectory(db: Db, typed: string, password: string, co
     throw new UserError(refusal);
   }
   const profile = { name: account.name.slice(0, 100), email: account.email?.slice(0, 200) ?? null, phone: account.phone?.slice(0, 30) ?? null };
-  let userId = existing?.id ?? 0;
-  const token = await openSession(db, async (trx) => {
-    if (existing) {
+  // Before the grant is taken (openSession runs this in the session's transaction): the login's
+  // data scope already has the mapped groups.
+  const syncGroups = async (trx: Trx, userId: number) => {
+    const groups = await syncDirectoryGroups(trx, userId, outcome.mappedGroupIds, outcome.managedGroupIds);
+    if (groups.before.join() !== groups.after.join()) {
+      await audit(trx, { userId, action: 'user.groups.synced.directory', detail: { ip: context.ip, dn: account.dn, directoryGroups: account.groups, before: groups.before, after: groups.after } });
+    }
+  };
+  if (existing) {
+    // A known account: the IP rules that name it apply before anything is written.
+    const token = await openSession(db, existing.id, 'login.directory', context, async (trx) => {
       const before = { name: existing.name, email: existing.email, phone: existing.phone };
       await refreshDirectoryProfile(trx, existing.id, profile);
       if (before.name !== profile.name || before.email !== profile.email || before.phone !== profile.phone) {
         await audit(trx, { userId: existing.id, action: 'user.profile.synced.directory', detail: { ip: context.ip, dn: account.dn, before, after: profile } });
       }
       await resetFailedLogins(trx, existing.id);
-      userId = existing.id;
-    } else {
-      userId = await insertDirectoryUser(trx, { username: account.username, ...profile }, outcome.defaultRoleId);
-      await audit(trx, { userId, action: 'user.created.directory', detail: { ip: context.ip, dn: account.dn, username: account.username, ...profile, roleId: outcome.defaultRoleId } });
-    }
-    // Before the grant is taken: the login's data scope already has the groups.
-    const groups = await syncDirectoryGroups(trx, userId, outcome.mappedGroupIds, outcome.managedGroupIds);
-    if (groups.before.join() !== groups.after.join()) {
-      await audit(trx, { userId, action: 'user.groups.synced.directory', detail: { ip: context.ip, dn: account.dn, directoryGroups: account.groups, before: groups.before, after: groups.after } });
-    }
+      await syncGroups(trx, existing.id);
+    });
+    return { userId: existing.id, token };
+  }
+  let userId = 0;
+  const token = await openSession(db, async (trx) => {
+    userId = await insertDirectoryUser(trx, { username: account.username, ...profile }, outcome.defaultRoleId);
+    await audit(trx, { userId, action: 'user.created.directory', detail: { ip: context.ip, dn: account.dn, username: account.username, ...profile, roleId: outcome.defaultRoleId } });
+    await syncGroups(trx, userId);
     return userId;
   }, 'login.directory', context);
   return { userId, token };
 }
 
 /**
- * Login with a personal token (`?key=`): the user's id and new session token. A valid token proves
- * who the caller is, like the right password: a locked account is told so, as logIn tells it.
+ * Login with a personal token (`?key=`): the user's id and new session token. An unknown key is
+ * told nothing more than 令牌无效或已过期; a known one, like the right password, is told why it is
+ * refused: switched off, expired, or its account locked. The session remembers the token (its
+ * calls go to the open-API log) and the token its last use.
  */
-export async function logInWithToken(db: Db, key: string, context: SignInContext): Promise<{ userId: number; token: string }> {
-  const userId = await findTokenOwner(db, key);
-  const user = userId === undefined ? undefined : await findUserById(db, userId);
-  if (!user) {
+export async function logInWithToken(db: Db, key: string, context: SignInContext): Promise<{ userId: number; token: string; tokenId: number }> {
+  const now = context.now ?? Date.now();
+  const token = await findTokenByKey(db, key);
+  const user = token && await findUserById(db, token.user_id);
+  if (!token || !user) {
     await auditRefusal(db, { userId: null, action: 'login.token.failed', detail: { ip: context.ip } });
     throw new UserError(MSG.tokenInvalid);
   }
-  const refusal = lockRefusal(user, context.now ?? Date.now());
+  const about = { tokenId: token.id, tokenName: token.name, ip: context.ip };
+  if (!token.enabled) {
+    await auditRefusal(db, { userId: user.id, action: 'login.token.refused.disabled', detail: about });
+    throw new UserError(TOKEN_MSG.disabled);
+  }
+  if (token.expires_at !== null && Date.parse(token.expires_at) <= now) {
+    await auditRefusal(db, { userId: user.id, action: 'login.token.refused.expired', detail: about });
+    throw new UserError(TOKEN_MSG.expired);
+  }
+  const refusal = lockRefusal(user, now);
   if (refusal) {
-    await auditRefusal(db, { userId: user.id, action: 'login.token.refused.locked', detail: { ip: context.ip } });
+    await auditRefusal(db, { userId: user.id, action: 'login.token.refused.locked', detail: about });
     throw new UserError(refusal);
   }
-  return { userId: user.id, token: await openSession(db, user.id, 'login.token', context) };
+  const session = await openSession(db, user.id, 'login.token', { ...context, personalToken: { id: token.id, name: token.name } },
+    (trx) => markTokenUsed(trx, token.id, new Date(now).toISOString(), context.ip));
+  return { userId: user.id, token: session, tokenId: token.id };
 }
 
 /**

@@ -14,6 +14,7 @@ import { licenseScreens } from '../../features/license/screens.ts';
 import { systemScreens } from '../../features/system/screens.ts';
 import { desktopScreens } from '../../features/desktop/screens.ts';
 import { libraryScreens } from '../../features/library/screens.ts';
+import { tokenScreens } from '../../features/token/screens.ts';
 
 export const builtScreens: Readonly<Record<string, ScreenLoader>> = {
   ...sessionScreens,
@@ -24,6 +25,7 @@ export const builtScreens: Readonly<Record<string, ScreenLoader>> = {
   ...systemScreens,
   ...desktopScreens,
   ...libraryScreens,
+  ...tokenScreens,
 };
 
 export const isBuilt = (path: string): boolean => Object.prototype.hasOwnProperty.call(builtScreens, path);

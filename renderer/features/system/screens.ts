@@ -12,4 +12,5 @@ export const systemScreens: Readonly<Record<string, ScreenLoader>> = {
   '/system/sensitive': () => import('./sensitive/SensitiveRuleScreen.tsx'),
   '/system/accountIntegration/ldap': () => import('./ldap/LdapScreen.tsx'),
   '/system/securityControl': () => import('./securityControl/SecurityControlScreen.tsx'),
+  '/system/log/openApi': () => import('./openApiLog/OpenApiLogScreen.tsx'),
 };

@@ -36,6 +36,7 @@ import { leaks } from './0020_leaks.ts';
 import { accessModel } from './0021_access_model.ts';
 import { ldapConfig } from './0022_ldap_config.ts';
 import { accessRules } from './0024_access_rules.ts';
+import { personalTokens } from './0023_personal_tokens.ts';
 
 /** Every migration by name, in the order they run. */
 export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
@@ -62,6 +63,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0021_access_model': accessModel(),
   '0022_ldap_config': ldapConfig(kind),
   '0024_access_rules': accessRules(kind),
+  '0023_personal_tokens': personalTokens(kind),
 });
 
 export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {

@@ -12,8 +12,11 @@ export interface ActiveSession {
   lastSeenAt: string;
 }
 
-/** Starts a session and returns the raw token for the cookie (never stored). */
-export async function createSession(db: Kysely<Database>, userId: number, ttlMinutes: number): Promise<string> {
+/**
+ * Starts a session and returns the raw token for the cookie (never stored). `personalTokenId`: the
+ * personal token that opened it (its calls go to the open-API log; deleting the token ends it).
+ */
+export async function createSession(db: Kysely<Database>, userId: number, ttlMinutes: number, personalTokenId: number | null = null): Promise<string> {
   const token = randomToken();
   const now = nowIso();
   await db.insertInto('sessions').values({
@@ -22,6 +25,7 @@ export async function createSession(db: Kysely<Database>, userId: number, ttlMin
     created_at: now,
     last_seen_at: now,
     expires_at: minutesFromNow(ttlMinutes),
+    personal_token_id: personalTokenId,
   }).execute();
   return token;
 }
@@ -42,6 +46,9 @@ export interface SessionAccess extends ActiveSession {
   lockedByAdmin: boolean;
   /** What the user was granted at their last login; null when no login took a snapshot yet. */
   grant: Grant | null;
+  /** The personal token that opened the session (null: a password login) and when it expires (null: never). */
+  personalTokenId: number | null;
+  tokenExpiresAt: string | null;
 }
 
 /**
@@ -52,9 +59,11 @@ export interface SessionAccess extends ActiveSession {
 export async function findSessionAccess(db: Kysely<Database>, token: string): Promise<SessionAccess | undefined> {
   const row = await db.selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('personal_tokens', 'personal_tokens.id', 'sessions.personal_token_id')
     .modifyFront(prepared)
     .select([
       'sessions.id', 'sessions.user_id', 'sessions.last_seen_at', 'users.updated_pwd', 'users.is_lock',
+      'sessions.personal_token_id', 'personal_tokens.expires_at as token_expires_at',
       'users.granted_permissions', 'users.granted_data_permission',
     ])
     .where('sessions.id', '=', digestToken(token))
@@ -68,6 +77,8 @@ export async function findSessionAccess(db: Kysely<Database>, token: string): Pr
     updatedPwd: Boolean(row.updated_pwd),
     lockedByAdmin: row.is_lock === 'Y',
     grant: grantFromColumns(row.granted_permissions, row.granted_data_permission),
+    personalTokenId: row.personal_token_id,
+    tokenExpiresAt: row.token_expires_at,
   };
 }
 
@@ -101,4 +112,10 @@ export async function rebaseSessionExpiry(db: Kysely<Database>, ttlMinutes: numb
     await db.updateTable('sessions').set({ expires_at: expiresAt }).where('id', '=', session.id).execute();
   }
   return open.length;
+}
+
+/** Ends every session a personal token opened (it was switched off or deleted); how many there were. */
+export async function deleteTokenSessions(db: Kysely<Database>, personalTokenId: number): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('personal_token_id', '=', personalTokenId).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

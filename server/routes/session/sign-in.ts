@@ -76,8 +76,12 @@ export function signInHandlers({ db, dataDir, csrfSecret, sessionTtlMinutes, log
     },
 
     async tokenLogin({ request, reply, query }) {
-      return throttled(reply, { ip: request.ip }, async () =>
-        started(request, reply, await logInWithToken(db, query.key, signInContext(request))));
+      return throttled(reply, { ip: request.ip }, async () => {
+        const session = await logInWithToken(db, query.key, signInContext(request));
+        // The open-API log starts with the login (plugins/open-api-log.ts).
+        request.tokenSignIn = { userId: session.userId, tokenId: session.tokenId };
+        return started(request, reply, session);
+      });
     },
 
     async logout({ request, reply }) {
