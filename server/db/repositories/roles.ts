@@ -116,3 +116,39 @@ export async function holderCountsByRole(db: Db, roleIds?: readonly number[]): P
   const rows = await query.groupBy('role_id').execute();
   return new Map(rows.map((r) => [r.role_id, Number(r.n)]));
 }
+
+/** The role named `name` whatever its case (the unique roles_name_key), other than `exceptId`. */
+export async function findRoleNamed(db: Db, name: string, exceptId?: number): Promise<RoleRecord | null> {
+  const key = name.trim().toLowerCase();
+  // Few roles: compared in JS, which folds every script (SQLite's lower() folds ASCII only).
+  const match = (await allRoles(db)).find((r) => r.id !== exceptId && r.name.trim().toLowerCase() === key);
+  return match ?? null;
+}
+
+/** The highest role code in use, or null without roles. */
+export async function highestRoleCode(db: Db): Promise<number | null> {
+  const row = await db.selectFrom('roles').select((eb) => eb.fn.max('code').as('code')).executeTakeFirst();
+  return row?.code ?? null;
+}
+
+export async function insertRole(db: Db, values: { code: number; name: string; remark: string; dataPermission: DataPermission }): Promise<number> {
+  const row = await db.insertInto('roles')
+    .values({ code: values.code, name: values.name, remark: values.remark, data_permission: values.dataPermission })
+    .returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function updateRole(db: Db, id: number, values: { name: string; remark: string; dataPermission: DataPermission }): Promise<void> {
+  await db.updateTable('roles').set({ name: values.name, remark: values.remark, data_permission: values.dataPermission }).where('id', '=', id).execute();
+}
+
+/** Replaces the role's codes with `codes` (known codes: the permissions table holds them). */
+export async function setRolePermissions(db: Db, roleId: number, codes: readonly string[]): Promise<void> {
+  await db.deleteFrom('role_permissions').where('role_id', '=', roleId).execute();
+  if (codes.length) await db.insertInto('role_permissions').values(codes.map((permission_code) => ({ role_id: roleId, permission_code }))).execute();
+}
+
+export async function deleteRole(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('role_permissions').where('role_id', '=', id).execute();
+  await db.deleteFrom('roles').where('id', '=', id).execute();
+}
