@@ -10,4 +10,5 @@ export const systemScreens: Readonly<Record<string, ScreenLoader>> = {
   '/system/projectType': () => import('./projectType/ProjectTypeScreen.tsx'),
   '/system/systemSettings/scanConfig': () => import('./scanConfig/ScanConfigScreen.tsx'),
   '/system/sensitive': () => import('./sensitive/SensitiveRuleScreen.tsx'),
+  '/system/user/role': () => import('./role/RoleScreen.tsx'),
 };
