@@ -86,7 +86,29 @@ const auditValues = (row: RoleRow) => ({
   name: row.name, remark: row.remark, dataPermission: row.dataPermissionEnum, permissions: row.permissions,
 });
 
-export async function addRole(db: Db, actor: Actor, form: RoleForm): Promise<RoleRow> {
+/** A unique index refused a row (PostgreSQL 23505, SQLite's UNIQUE constraint). */
+const isUniqueViolation = (e: unknown): boolean =>
+  typeof e === 'object' && e !== null && ((e as { code?: unknown }).code === '23505' || /UNIQUE constraint failed/.test(String((e as { message?: unknown }).message)));
+
+/**
+ * Administrators saving at once may pick the same next code or name: the unique indexes refuse all
+ * but one, and each refused command runs again, finding the name taken (its message) or a free code.
+ */
+async function againIfTaken<T>(db: Db, command: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await command();
+    } catch (e) {
+      if (!isUniqueViolation(e) || db.isTransaction || attempt >= 5) throw e;
+    }
+  }
+}
+
+export function addRole(db: Db, actor: Actor, form: RoleForm): Promise<RoleRow> {
+  return againIfTaken(db, () => addRoleOnce(db, actor, form));
+}
+
+async function addRoleOnce(db: Db, actor: Actor, form: RoleForm): Promise<RoleRow> {
   return inTransaction(db, async (trx) => {
     const values = await checked(trx, form);
     const code = Math.max(CUSTOM_ROLE_CODE_START - 1, (await highestRoleCode(trx)) ?? 0) + 1;
@@ -99,7 +121,11 @@ export async function addRole(db: Db, actor: Actor, form: RoleForm): Promise<Rol
 }
 
 /** The role as saved, and whether its holders' grant changed (they must log in again to get it). */
-export async function editRole(db: Db, actor: Actor, id: number, form: RoleForm): Promise<{ row: RoleRow; grantChanged: boolean }> {
+export function editRole(db: Db, actor: Actor, id: number, form: RoleForm): Promise<{ row: RoleRow; grantChanged: boolean }> {
+  return againIfTaken(db, () => editRoleOnce(db, actor, id, form));
+}
+
+async function editRoleOnce(db: Db, actor: Actor, id: number, form: RoleForm): Promise<{ row: RoleRow; grantChanged: boolean }> {
   return inTransaction(db, async (trx) => {
     const before = await roleRow(trx, id);
     const values = await checked(trx, form, id);

@@ -3,7 +3,7 @@
 // protection of the built-in roles, deletion while held, unknown codes and duplicate names, who may
 // call, and the grant taken at login: a role's holders keep its old permissions and data
 // permission until they log in again. SQLite and PostgreSQL.
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PermissionNode } from '../../../contract/permission-tree.ts';
 import { ALL_PERMISSION_CODES } from '../../../contract/permissions.ts';
@@ -168,6 +168,44 @@ describe.each(databases)('角色 on $name', (database) => {
     expect(await auditCount()).toBe(before + 1);
     expect((await lastAudit('role.deleted'))?.detail).toMatchObject({ id: role.id, before: { name: '临时角色', permissions: ['report:list'] } });
     expect((await del(admin, role.id)).body).toMatchObject({ code: 0, message: '角色不存在' });
+  });
+
+  it('gives roles added at the same time their own codes, and one of two same names the duplicate message', async () => {
+    const added = await Promise.all(['并发-1', '并发-2', '并发-3'].map((name) => add(admin, { name, permissions: [], dataPermissionEnum: 'SELF' })));
+    expect(added.map((r) => r.body.code)).toEqual([1, 1, 1]);
+    expect(new Set(added.map((r) => r.body.data.code)).size).toBe(3);
+    const twins = await Promise.all([1, 2].map(() => add(admin, { name: '并发-同名', permissions: [], dataPermissionEnum: 'SELF' })));
+    expect(twins.map((r) => r.body.code).sort()).toEqual([0, 1]);
+    expect(twins.find((r) => r.body.code === 0)!.body.message).toBe('角色“并发-同名”已存在');
+    for (const name of ['并发-1', '并发-2', '并发-3', '并发-同名']) expect((await del(admin, (await roleNamed(name))!.id)).body.code).toBe(1);
+  });
+
+  it('writes nothing when the audit row cannot be written, and goes through once it can', async () => {
+    const postgres = database.name === 'postgres';
+    const refuse = async (on: boolean) => {
+      const statements = postgres
+        ? on
+          ? [`create or replace function refuse_audit() returns trigger language plpgsql as $$ begin raise exception 'audit_log refused'; end $$`,
+            'create trigger refuse_audit before insert on audit_log for each row execute function refuse_audit()']
+          : ['drop trigger if exists refuse_audit on audit_log', 'drop function if exists refuse_audit()']
+        : on
+          ? [`create trigger refuse_audit before insert on audit_log begin select raise(abort, 'audit_log refused'); end`]
+          : ['drop trigger if exists refuse_audit'];
+      for (const statement of statements) await sql.raw(statement).execute(db);
+    };
+    const ordinary = (await roles())[1]!;
+    const form = { name: '半成品', permissions: ['report:list'], dataPermissionEnum: 'SELF' };
+    await refuse(true);
+    try {
+      expect((await add(admin, form)).status).toBe(500);
+      expect((await put(admin, ordinary.id, { name: '普通用户', permissions: [], dataPermissionEnum: 'ALL' })).status).toBe(500);
+    } finally {
+      await refuse(false);
+    }
+    expect(await roleNamed('半成品')).toBeUndefined();
+    expect(await roleNamed('普通用户')).toEqual(ordinary);
+    expect((await add(admin, form)).body.code).toBe(1);
+    expect((await del(admin, (await roleNamed('半成品'))!.id)).body.code).toBe(1);
   });
 
   it('refuses every call without a session, and without setup:user:role:list', async () => {
