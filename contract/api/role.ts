@@ -15,7 +15,7 @@ export const DataPermissionSchema = Type.Union([L(DATA_PERMISSION.ALL), L(DATA_P
 
 export const RoleRowSchema = Type.Object({
   id: Type.Integer(),
-  /** The spec's role code: 2 域管理员, 3 普通用户, custom roles from CUSTOM_ROLE_CODE_START. */
+  /** The spec's role code: 2 域管理员, 3 普通用户, custom roles from 100 (server/services/roles.ts). */
   code: Type.Integer(),
   name: Type.String(),
   remark: Type.String(),

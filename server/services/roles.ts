@@ -14,7 +14,7 @@ import {
 import { inTransaction, type Db } from '../db/transaction.ts';
 import { UserError } from '../errors.ts';
 
-export const ROLE_MSG = {
+const ROLE_MSG = {
   notFound: '角色不存在',
   duplicate: (name: string) => `角色“${name}”已存在`,
   unknownCodes: (codes: readonly string[]) => `未知的权限代码：${codes.slice(0, 5).join('、')}${codes.length > 5 ? ` 等 ${codes.length} 个` : ''}`,
@@ -25,7 +25,7 @@ export const ROLE_MSG = {
 };
 
 /** 域管理员 and 普通用户 (spec roles 2 and 3): every installation has them; they cannot be deleted. */
-export const isBuiltinRoleCode = (code: number): boolean => code === ROLE.DOMAIN_ADMIN || code === ROLE.ORDINARY_USER;
+const isBuiltinRoleCode = (code: number): boolean => code === ROLE.DOMAIN_ADMIN || code === ROLE.ORDINARY_USER;
 
 /**
  * Codes of the roles administrators add. Spec doc 1 §3 derives a session's authorised modules from
@@ -35,7 +35,7 @@ export const isBuiltinRoleCode = (code: number): boolean => code === ROLE.DOMAIN
  * to no module: adding a role never silently authorises one, and 4–9 stay free for the roles the
  * spec's modules would bring.
  */
-export const CUSTOM_ROLE_CODE_START = 100;
+const CUSTOM_ROLE_CODE_START = 100;
 
 function rowOf(role: RoleRecord, permissions: Map<number, string[]>, holders: Map<number, number>): RoleRow {
   return {
