@@ -75,11 +75,13 @@ export function PermissionTreeField({ tree, value, onChange, disabled = false }:
           <Button small icon="cross" text={t.clearAll} disabled={disabled} onClick={() => onChange([])} />
         </ButtonGroup>
       </div>
-      <Tree
-        contents={tree.map(toInfo)}
-        onNodeExpand={(n) => flip(n, true)}
-        onNodeCollapse={(n) => flip(n, false)}
-      />
+      <div className="cairn-permission-scroll">
+        <Tree
+          contents={tree.map(toInfo)}
+          onNodeExpand={(n) => flip(n, true)}
+          onNodeCollapse={(n) => flip(n, false)}
+        />
+      </div>
     </div>
   );
 }
