@@ -49,6 +49,7 @@ import { tokenHandlers } from './routes/token/index.ts';
 import { openApiLogHandlers } from './routes/open-api-log/index.ts';
 import { OpenApiLogRecorder } from './services/open-api-log.ts';
 import { registerOpenApiLog } from './plugins/open-api-log.ts';
+import { roleHandlers } from './routes/role/index.ts';
 import { startUploadSweeper } from './uploads/sweep.ts';
 import { productVersion } from './version.ts';
 
@@ -208,6 +209,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...accessHandlers(context),
     ...tokenHandlers(context),
     ...openApiLogHandlers(context),
+    ...roleHandlers(context),
   ]);
   registerCalls(app, implementedCalls, handlers);
   return app;

@@ -19,6 +19,7 @@ import { ldapCalls } from './ldap.ts';
 import { accessCalls } from './access.ts';
 import { tokenCalls } from './token.ts';
 import { openApiLogCalls } from './open-api-log.ts';
+import { roleCalls } from './role.ts';
 import type { CallSpec } from './define.ts';
 
 /**
@@ -45,6 +46,7 @@ export const implementedCalls: Record<string, CallSpec> = byName([
   accessCalls,
   tokenCalls,
   openApiLogCalls,
+  roleCalls,
 ]);
 
 function byName(areas: Record<string, CallSpec>[]): Record<string, CallSpec> {
@@ -78,3 +80,4 @@ export * as ldap from './ldap.ts';
 export * as access from './access.ts';
 export * as token from './token.ts';
 export * as openApiLog from './open-api-log.ts';
+export * as role from './role.ts';

@@ -1,6 +1,8 @@
 // Strings of the administration screens (/system/*) built on the shared list pieces.
+import { roleZh } from './role.ts';
 
 export const systemZh = {
+  role: roleZh,
   // /system/systemSettings/scanConfig 扫描配置
   scanConfig: {
     subtitle: '在线解析：没有锁文件的 pom.xml、package.json 与未固定版本的 requirements，分析时通过下列仓库解析出传递依赖',

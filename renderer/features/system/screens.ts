@@ -13,4 +13,5 @@ export const systemScreens: Readonly<Record<string, ScreenLoader>> = {
   '/system/accountIntegration/ldap': () => import('./ldap/LdapScreen.tsx'),
   '/system/securityControl': () => import('./securityControl/SecurityControlScreen.tsx'),
   '/system/log/openApi': () => import('./openApiLog/OpenApiLogScreen.tsx'),
+  '/system/user/role': () => import('./role/RoleScreen.tsx'),
 };
