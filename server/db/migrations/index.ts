@@ -34,6 +34,7 @@ import { binaryEvidence } from './0018_binary_evidence.ts';
 import { scanRepositories } from './0019_scan_repositories.ts';
 import { leaks } from './0020_leaks.ts';
 import { accessModel } from './0021_access_model.ts';
+import { userAdmin } from './0025_user_admin.ts';
 
 /** Every migration by name, in the order they run. */
 export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
@@ -58,6 +59,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0019_scan_repositories': scanRepositories(kind),
   '0020_leaks': leaks(kind),
   '0021_access_model': accessModel(),
+  '0025_user_admin': userAdmin(kind),
 });
 
 export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {
