@@ -24,8 +24,8 @@ export interface CallSpec<
   body?: B;
   /** Schema of `data` inside the envelope. */
   response: R;
-  /** Permission code the caller must hold; undefined means any signed-in user. */
-  permission?: PermissionCode;
+  /** Permission code the caller must hold (a list: any one of them); undefined means any signed-in user. */
+  permission?: PermissionCode | readonly PermissionCode[];
   /** Reachable without a session (spec: paths exempt from login). */
   loginExempt?: boolean;
   /** Skips the CSRF header check (only the CSRF call itself and token login). */

@@ -80,6 +80,6 @@ export function registerGuard(app: FastifyInstance, { db, csrfSecret, sessionTtl
     request.auth = { sessionToken: token, userId: session.userId, updatedPwd: session.updatedPwd, permissions, dataPermission: grant.dataPermission };
 
     if (!session.updatedPwd && !BEFORE_PASSWORD_CHANGE.has(call.name)) return deny(reply, 403, MSG.passwordChangeRequired);
-    if (call.permission && !permissions.has(call.permission)) return deny(reply, 403, MSG.permissionDenied);
+    if (call.permission && ![call.permission].flat().some((code) => permissions.has(code))) return deny(reply, 403, MSG.permissionDenied);
   });
 }

@@ -47,6 +47,7 @@ export interface RolesTable {
   name: string;
   /** contract DATA_PERMISSION */
   data_permission: Defaulted<string>;
+  remark: Defaulted<string>;
 }
 
 /** The organisation groups (subject_groups) a user belongs to. */

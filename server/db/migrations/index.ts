@@ -35,6 +35,7 @@ import { scanRepositories } from './0019_scan_repositories.ts';
 import { leaks } from './0020_leaks.ts';
 import { accessModel } from './0021_access_model.ts';
 import { userAdmin } from './0025_user_admin.ts';
+import { roleRemark } from './0026_role_remark.ts';
 
 /** Every migration by name, in the order they run. */
 export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => ({
@@ -60,6 +61,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0020_leaks': leaks(kind),
   '0021_access_model': accessModel(),
   '0025_user_admin': userAdmin(kind),
+  '0026_role_remark': roleRemark(),
 });
 
 export async function migrateToLatest(db: Kysely<any>, kind: DatabaseKind): Promise<void> {

@@ -1,7 +1,8 @@
 // Roles and the permission codes they grant.
 import type { Kysely } from 'kysely';
-import { isDataPermission, widestDataPermission, type DataPermission } from '../../../contract/permissions.ts';
+import { DATA_PERMISSION, isDataPermission, widestDataPermission, type DataPermission } from '../../../contract/permissions.ts';
 import type { Database } from '../schema.ts';
+import type { Db } from '../transaction.ts';
 
 export async function rolesOfUser(db: Kysely<Database>, userId: number): Promise<Array<{ code: number; name: string }>> {
   return db.selectFrom('user_roles')
@@ -63,4 +64,55 @@ export async function grantOf(db: Kysely<Database>, userId: number): Promise<Gra
 export function grantFromColumns(permissions: string | null, dataPermission: string | null): Grant | null {
   if (permissions === null || !isDataPermission(dataPermission)) return null;
   return { permissions: permissions ? permissions.split(',') : [], dataPermission };
+}
+
+// ---- the roles administrators manage (/system/user/role) ------------------------------------------
+
+/** A role's own columns, as stored. */
+export interface RoleRecord {
+  id: number;
+  code: number;
+  name: string;
+  remark: string;
+  dataPermission: DataPermission;
+}
+
+const roleRecordOf = (r: { id: number; code: number; name: string; remark: string; data_permission: string }): RoleRecord => ({
+  id: r.id, code: r.code, name: r.name, remark: r.remark,
+  dataPermission: isDataPermission(r.data_permission) ? r.data_permission : DATA_PERMISSION.SELF,
+});
+
+/** Every role, by code (the built-ins first, then the custom ones in the order they were added). */
+export async function allRoles(db: Db): Promise<RoleRecord[]> {
+  const rows = await db.selectFrom('roles').select(['id', 'code', 'name', 'remark', 'data_permission']).orderBy('code').execute();
+  return rows.map(roleRecordOf);
+}
+
+export async function findRole(db: Db, id: number): Promise<RoleRecord | null> {
+  const row = await db.selectFrom('roles').select(['id', 'code', 'name', 'remark', 'data_permission']).where('id', '=', id).executeTakeFirst();
+  return row ? roleRecordOf(row) : null;
+}
+
+/** Role id → its permission codes, sorted; roles without any are absent. */
+export async function permissionCodesByRole(db: Db, roleIds?: readonly number[]): Promise<Map<number, string[]>> {
+  if (roleIds && roleIds.length === 0) return new Map();
+  let query = db.selectFrom('role_permissions').select(['role_id', 'permission_code']);
+  if (roleIds) query = query.where('role_id', 'in', roleIds);
+  const rows = await query.orderBy('role_id').orderBy('permission_code').execute();
+  const out = new Map<number, string[]>();
+  for (const r of rows) {
+    const list = out.get(r.role_id);
+    if (list) list.push(r.permission_code);
+    else out.set(r.role_id, [r.permission_code]);
+  }
+  return out;
+}
+
+/** Role id → how many users hold it; roles nobody holds are absent. */
+export async function holderCountsByRole(db: Db, roleIds?: readonly number[]): Promise<Map<number, number>> {
+  if (roleIds && roleIds.length === 0) return new Map();
+  let query = db.selectFrom('user_roles').select(['role_id', (eb) => eb.fn.countAll<number | string>().as('n')]);
+  if (roleIds) query = query.where('role_id', 'in', roleIds);
+  const rows = await query.groupBy('role_id').execute();
+  return new Map(rows.map((r) => [r.role_id, Number(r.n)]));
 }
