@@ -332,6 +332,19 @@ export const importTemplate = defineCall({
   raw: true,
 });
 
+/**
+ * Ours: the same template as JSON for the app (whose bridge carries envelopes, not files): the
+ * file name and its bytes in base64; the screen saves it.
+ */
+export const importTemplateData = defineCall({
+  name: 'user.importTemplateData',
+  method: 'GET',
+  path: '/api/user/importTemplate/data',
+  summary: '用户导入模板（base64，供客户端保存）',
+  response: Type.Object({ fileName: Type.String(), base64: Type.String() }),
+  permission: 'setup:user:user:list',
+});
+
 export const UserImportRecordSchema = Type.Object({
   id: Type.Integer(),
   fileName: Type.String(),
@@ -359,6 +372,21 @@ export const importUsers = defineCall({
   method: 'POST',
   path: '/api/user/import',
   summary: '导入用户（上传填写好的模板，multipart 字段 file）',
+  response: UserImportRecordSchema,
+  permission: 'setup:user:user:list',
+});
+
+/**
+ * Ours: the import of a file the app sent through the chunked upload calls (upload.ts), by its
+ * uploadId; the uploader's own completed upload only, consumed by the import. Same answer as
+ * POST /api/user/import.
+ */
+export const importUpload = defineCall({
+  name: 'user.importUpload',
+  method: 'POST',
+  path: '/api/user/import/upload',
+  summary: '导入用户（已完成的上传）',
+  body: Type.Object({ uploadId: Type.String({ minLength: 1, maxLength: 36 }) }),
   response: UserImportRecordSchema,
   permission: 'setup:user:user:list',
 });
@@ -460,6 +488,6 @@ export const syncExternal = defineCall({
 export const userCalls = {
   lock, unlock, autoLockConfig, saveAutoLockConfig,
   pageUser, create, update, resetPassword, deleteUsers, modifyInfo, mail, saveMail,
-  importTemplate, importUsers, importRecords, importHistorys,
+  importTemplate, importTemplateData, importUsers, importUpload, importRecords, importHistorys,
   syncSource, saveSyncSource, syncExternal,
 };

@@ -40,6 +40,8 @@ export const USER_IMPORT_MSG = {
   unknownGroups: (names: string[]) => `分组不存在：${names.join('、')}`,
   ambiguousGroups: (names: string[]) => `分组名称不唯一，请填写完整路径（如 总部/研发部）：${names.join('、')}`,
   recordNotFound: '导入记录不存在',
+  uploadMissing: '上传不存在、已被使用或尚未完成，请重新上传',
+  notYourUpload: '只能导入自己上传的文件',
   interrupted: '导入中断（服务器内部错误），已导入的用户保留',
 } as const;
 

@@ -16,7 +16,7 @@ import {
 } from '../../services/users.ts';
 import { indexHandlers, signedIn, type AreaHandlers, type HandlerIndex } from '../register.ts';
 import { pagingOf, parseIds } from '../shared.ts';
-import { readUpload } from './upload.ts';
+import { readUpload, takeUpload } from './upload.ts';
 import type { FastifyRequest } from 'fastify';
 
 const actorOf = (request: FastifyRequest): Actor => ({ userId: signedIn(request).userId, address: request.ip });
@@ -25,7 +25,7 @@ const actorOf = (request: FastifyRequest): Actor => ({ userId: signedIn(request)
 const attachment = (name: string): string =>
   `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 
-export function userAreaHandlers({ db }: ServerContext): AreaHandlers<typeof userCalls> {
+export function userAreaHandlers({ db, dataDir }: ServerContext): AreaHandlers<typeof userCalls> {
   return {
     // The spec reads `?userIds&isLock` as shared by both paths: isLock decides, else the path does.
     async lock({ request, query }) {
@@ -91,6 +91,15 @@ export function userAreaHandlers({ db }: ServerContext): AreaHandlers<typeof use
         .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
         .header('content-disposition', attachment(USER_IMPORT_TEMPLATE_NAME))
         .send(bytes);
+    },
+
+    async importTemplateData() {
+      return ok({ fileName: USER_IMPORT_TEMPLATE_NAME, base64: (await buildUserTemplate(db)).toString('base64') });
+    },
+
+    async importUpload({ request, body }) {
+      const file = await takeUpload(db, dataDir, signedIn(request).userId, body.uploadId);
+      return ok(await importUsers(db, actorOf(request), file), ADMIN_SUCCESS_MESSAGES.templateImported);
     },
 
     async importUsers({ request, reply }) {

@@ -3,7 +3,7 @@
 // with its records and per-row history, and the synchronisation of external users from a loopback
 // HTTP source. Refusals without a session and without setup:user:user:list, hostile input, each
 // Chinese message, the audit rows (never a password). On SQLite and PostgreSQL.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import ExcelJS from 'exceljs';
@@ -331,6 +331,26 @@ describe.each(databases)('user administration on $name', (database) => {
     for (const a of createdByImport) expect(a.text).not.toContain('Imp#Pass');
 
     expect((await admin.request({ method: 'GET', url: '/api/user/importHistorys?recordId=999999' })).body).toMatchObject({ code: 0, message: '导入记录不存在' });
+  });
+
+  it('the app imports a chunked upload by its id (the uploader\'s own, consumed) and gets the template as base64', async () => {
+    const bytes = await workbook([['upl1', '上传一', 'Upl#Pass111', '', '', '', '']]);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const created = await admin.request({ method: 'POST', url: '/api/upload', body: { fileName: '上传.xlsx', size: bytes.length, sha256 } });
+    const uploadId = created.body.data.uploadId as string;
+    expect((await admin.request({ method: 'PUT', url: `/api/upload/${uploadId}?offset=0`, body: bytes, headers: { 'content-type': 'application/octet-stream' } })).body.code).toBe(1);
+
+    const { client: other } = await signIn(server, 'uplother', 'Othe#Pass12', [ROLE.DOMAIN_ADMIN]);
+    expect((await other.request({ method: 'POST', url: '/api/user/import/upload', body: { uploadId } })).body).toMatchObject({ code: 0, message: '只能导入自己上传的文件' });
+    const reply = await admin.request({ method: 'POST', url: '/api/user/import/upload', body: { uploadId } });
+    expect(reply.body).toMatchObject({ code: 1, data: { fileName: '上传.xlsx', succeeded: 1, failed: 0 } });
+    expect((await admin.request({ method: 'POST', url: '/api/user/import/upload', body: { uploadId } })).body).toMatchObject({ code: 0, message: '上传不存在、已被使用或尚未完成，请重新上传' });
+
+    const data = await admin.request({ method: 'GET', url: '/api/user/importTemplate/data' });
+    expect(data.body.data.fileName).toBe('用户导入模板.xlsx');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(Buffer.from(data.body.data.base64, 'base64') as unknown as ExcelJS.Buffer);
+    expect(book.getWorksheet('用户')).toBeDefined();
   });
 
   it('a file refused as a whole leaves a failed record with the reason', async () => {
