@@ -10,4 +10,7 @@ export const systemScreens: Readonly<Record<string, ScreenLoader>> = {
   '/system/projectType': () => import('./projectType/ProjectTypeScreen.tsx'),
   '/system/systemSettings/scanConfig': () => import('./scanConfig/ScanConfigScreen.tsx'),
   '/system/sensitive': () => import('./sensitive/SensitiveRuleScreen.tsx'),
+  '/system/user/user': () => import('./user/UserScreen.tsx'),
+  '/system/user/import': () => import('./user/UserImportScreen.tsx'),
+  '/system/user/record': () => import('./user/UserRecordScreen.tsx'),
 };
