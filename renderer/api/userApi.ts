@@ -3,14 +3,15 @@
 import type { CallQuery } from '../../contract/api/define.ts';
 import { roleList } from '../../contract/api/role.ts';
 import {
-  create, deleteUsers, importHistorys, importRecords, importTemplateData, importUpload, lock, pageUser, resetPassword, unlock, update,
+  create, deleteUsers, importHistorys, importRecords, importTemplateData, importUpload, lock, pageUser, resetPassword, saveSyncSource, syncExternal,
+  syncSource, unlock, update,
 } from '../../contract/api/user.ts';
 import { defineEndpoints, mutation, query } from './endpoints.ts';
 import { platformApi } from './platformApi.ts';
 
 export type UserListArgs = NonNullable<CallQuery<typeof pageUser>>;
 
-const userApi = platformApi.enhanceEndpoints({ addTagTypes: ['User', 'UserImport'] }).injectEndpoints({
+const userApi = platformApi.enhanceEndpoints({ addTagTypes: ['User', 'UserImport', 'UserSync'] }).injectEndpoints({
   endpoints: (build) =>
     defineEndpoints(build, 'user', {
       provides: ['User'],
@@ -28,6 +29,9 @@ const userApi = platformApi.enhanceEndpoints({ addTagTypes: ['User', 'UserImport
         importUserUpload: mutation(importUpload, { tags: ['User', 'UserImport'] }),
         userImportRecords: query(importRecords, { tags: ['UserImport'] }),
         userImportRows: query(importHistorys, { tags: ['UserImport'] }),
+        userSyncSource: query(syncSource, { tags: ['UserSync'] }),
+        saveUserSyncSource: mutation(saveSyncSource, { tags: ['UserSync'] }),
+        syncExternalUsers: mutation(syncExternal, { action: true, tags: ['User'] }),
       },
     }),
 });
@@ -35,5 +39,5 @@ const userApi = platformApi.enhanceEndpoints({ addTagTypes: ['User', 'UserImport
 export const {
   useUserListQuery, useUserRoleOptionsQuery, useAddUserMutation, useUpdateUserMutation, useResetUserPasswordMutation,
   useRemoveUsersMutation, useLockUsersMutation, useUnlockUsersMutation, useUserImportTemplateMutation, useImportUserUploadMutation,
-  useUserImportRecordsQuery, useUserImportRowsQuery,
+  useUserImportRecordsQuery, useUserImportRowsQuery, useUserSyncSourceQuery, useSaveUserSyncSourceMutation, useSyncExternalUsersMutation,
 } = userApi;

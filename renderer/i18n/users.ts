@@ -78,4 +78,18 @@ export const usersZh = {
   recordsEmptyBody: '在“导入用户”中上传模板后，每次导入都会记录在这里。',
   recordsLoadFailed: '导入记录加载失败',
   close: '关闭',
+  // synchronised users
+  sync: '同步外部用户',
+  syncTitle: '同步外部用户',
+  syncIntro: '从外部系统的地址读取用户（JSON 数组或 { "users": [...] }，或带表头 username,name[,email][,phone][,type] 的 UTF-8 CSV），新建的用户为外部同步用户（类型 6–10），已存在的同步用户按来源更新；其他类型的同名账号不会被修改，也不会删除任何用户。',
+  syncUrl: '同步地址',
+  syncUrlPlaceholder: 'https://hr.example.com/users.json',
+  syncFormat: '数据格式',
+  syncRole: '新用户的默认角色',
+  syncRoleDefault: '普通用户（默认）',
+  save: '保存设置',
+  syncNow: '立即同步',
+  syncResult: (total: number, created: number, updated: number, unchanged: number, skipped: number) =>
+    `来源共 ${total} 个用户：新建 ${created}，更新 ${updated}，无变化 ${unchanged}，跳过 ${skipped}`,
+  skipped: '跳过的用户',
 } as const;

@@ -4,6 +4,8 @@
 // with one good and one bad row imports the good one and shows the bad one's reason, and the
 // import record lists both rows. Screenshots go to test-results/users-*.png.
 import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
@@ -82,4 +84,23 @@ test('users: add, filter, change roles, lock, import from Excel and read the rec
   await page.getByRole('dialog').getByText('只看失败').click();
   await expect(page.getByRole('dialog').getByRole('cell', { name: 'lisi' })).toBeVisible();
   await page.screenshot({ path: shot('record') });
+
+  // Synchronised users from a loopback source.
+  const source = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([{ username: 'sz001', name: '苏一' }, { username: 'lisi', name: '冒名' }]));
+  });
+  await new Promise<void>((resolve) => source.listen(0, '127.0.0.1', resolve));
+  try {
+    await page.goto(`${host.origin}/#/system/user/user`);
+    await page.getByRole('button', { name: '同步外部用户' }).click();
+    await page.getByLabel('同步地址').fill(`http://127.0.0.1:${(source.address() as AddressInfo).port}/users.json`);
+    await page.getByRole('button', { name: '立即同步' }).click();
+    await expect(page.getByText('来源共 2 个用户：新建 1，更新 0，无变化 0，跳过 1')).toBeVisible();
+    await expect(page.getByText('lisi：已存在同名的非同步用户（类型 0），未修改')).toBeVisible();
+    await page.screenshot({ path: shot('sync') });
+    await page.getByRole('button', { name: '关闭' }).click();
+    await expect(page.getByRole('cell', { name: 'sz001', exact: true })).toBeVisible();
+  } finally {
+    source.close();
+  }
 });

@@ -22,6 +22,7 @@ import { oneOf, text, type FieldValues } from '../../../common/list/urlState.ts'
 import { usersZh as t } from '../../../i18n/users.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 import { ResetPasswordDialog } from './ResetPasswordDialog.tsx';
+import { SyncDialog } from './SyncDialog.tsx';
 import { UserDialog } from './UserDialog.tsx';
 import './user.css';
 
@@ -83,7 +84,7 @@ export default function UserScreen() {
   const [remove] = useRemoveUsersMutation();
   const [lock] = useLockUsersMutation();
   const [unlock] = useUnlockUsersMutation();
-  const [dialog, setDialog] = useState<{ kind: 'edit'; row: UserRow | null } | { kind: 'reset'; row: UserRow } | null>(null);
+  const [dialog, setDialog] = useState<{ kind: 'edit'; row: UserRow | null } | { kind: 'reset'; row: UserRow } | { kind: 'sync' } | null>(null);
 
   const filters: FilterControls<FieldValues<typeof FIELDS>> = {
     keyword: { field: 'keyword', label: t.keyword, placeholder: t.keywordPlaceholder },
@@ -111,6 +112,7 @@ export default function UserScreen() {
         <>
           <Button icon="import" text={t.import} onClick={() => void navigate('/system/user/import')} />
           <Button icon="history" text={t.records} onClick={() => void navigate('/system/user/record')} />
+          <Button icon="refresh" text={t.sync} onClick={() => setDialog({ kind: 'sync' })} />
         </>
       )}
       add={{ text: t.add, onClick: () => setDialog({ kind: 'edit', row: null }) }}
@@ -140,6 +142,7 @@ export default function UserScreen() {
     >
       {dialog?.kind === 'edit' ? <UserDialog row={dialog.row} onClose={() => setDialog(null)} /> : null}
       {dialog?.kind === 'reset' ? <ResetPasswordDialog row={dialog.row} onClose={() => setDialog(null)} /> : null}
+      {dialog?.kind === 'sync' ? <SyncDialog onClose={() => setDialog(null)} /> : null}
     </ListScreen>
   );
 }
