@@ -24,7 +24,7 @@ const FETCH_TIMEOUT_MS = 30_000;
 const MAX_BYTES = 20 * 1024 * 1024;
 const MAX_USERS = 50_000;
 
-export const USER_SYNC_MSG = {
+const USER_SYNC_MSG = {
   notConfigured: '未配置外部用户同步来源，请先设置同步地址',
   badUrl: '同步地址须为 http:// 或 https:// 开头的网址',
   unknownRole: '默认角色不存在',
@@ -103,7 +103,7 @@ async function fetchText(url: string): Promise<string> {
 const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
 
 /** The entries of the source's answer, as plain records. */
-export function parseSource(text: string, format: SyncSource['format']): Array<Record<string, unknown>> {
+function parseSource(text: string, format: SyncSource['format']): Array<Record<string, unknown>> {
   let entries: unknown;
   if (format === 'json') {
     try {

@@ -20,7 +20,7 @@ import { findUserById, findUsersByIds, setTemporaryPassword } from '../db/reposi
 import { inTransaction, type Db } from '../db/transaction.ts';
 import { UserError } from '../errors.ts';
 
-export const USER_MSG = {
+const USER_MSG = {
   usernameTaken: (username: string) => `用户名已存在：${username}`,
   unknownRoles: (ids: number[]) => `角色不存在：${ids.join('、')}`,
   unknownGroups: (ids: number[]) => `分组不存在：${ids.join('、')}`,

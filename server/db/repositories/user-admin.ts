@@ -11,7 +11,7 @@ import { likePattern } from '../like.ts';
 import { nowIso } from '../time.ts';
 import type { Db } from '../transaction.ts';
 
-export interface UserFilter {
+interface UserFilter {
   keyword?: string | undefined;
   userType?: number | undefined;
   roleId?: number | undefined;
@@ -105,7 +105,7 @@ export async function findUsernameClash(db: Db, username: string): Promise<{ id:
   return row && { id: row.id, username: row.username, userType: row.user_type };
 }
 
-export interface RoleRef { id: number; code: number; name: string }
+interface RoleRef { id: number; code: number; name: string }
 
 /** The roles of these ids that exist. */
 export async function rolesByIds(db: Db, ids: readonly number[]): Promise<RoleRef[]> {
@@ -128,7 +128,7 @@ export async function groupsByIds(db: Db, ids: readonly number[]): Promise<Array
 export const allGroupRefs = (db: Db): Promise<Array<{ id: number; name: string; pid: number | null }>> =>
   db.selectFrom('subject_groups').select(['id', 'name', 'pid']).orderBy('id').execute();
 
-export interface NewUserRow {
+interface NewUserRow {
   username: string;
   name: string;
   passwordHash: string;
