@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Kysely } from 'kysely';
 import { CSRF_HEADER, SESSION_COOKIE, csrf, logout, modifyPassword, self } from '../../contract/api/session.ts';
 import { TOKEN_MSG } from '../../contract/api/token.ts';
+import { modifyInfo } from '../../contract/api/user.ts';
 import { ResultCode, fail } from '../../contract/envelope.ts';
 import type { DataPermission } from '../../contract/permissions.ts';
 import { grantOf } from '../db/repositories/roles.ts';
@@ -39,7 +40,7 @@ declare module 'fastify' {
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** What a user who must still change the initial password may do. */
-const BEFORE_PASSWORD_CHANGE = new Set([self.name, modifyPassword.name, logout.name, csrf.name]);
+const BEFORE_PASSWORD_CHANGE = new Set([self.name, modifyPassword.name, logout.name, csrf.name, modifyInfo.name]);
 /** Writing last_seen_at on every request would turn each read into a write; once a minute is enough. */
 const touchIntervalMs = (ttlMinutes: number) => Math.min(60_000, (ttlMinutes * 60_000) / 10);
 

@@ -37,6 +37,8 @@ export interface UsersTable {
   granted_permissions: string | null;
   /** The data permission granted at the last login (contract DATA_PERMISSION); null: not yet. */
   granted_data_permission: string | null;
+  /** Where notices to the user go (spec /api/user/mail/{userId}); null: the account's e-mail. */
+  notice_email: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface RolesTable {
@@ -647,6 +649,34 @@ export interface AccessRuleUsersTable {
   user_id: number;
 }
 
+/** One Excel import of users (/system/user/record). */
+export interface UserImportRecordsTable {
+  id: Generated<number>;
+  file_name: string;
+  /** contract USER_IMPORT_STATUS: 1 importing, 2 succeeded, 3 failed */
+  status: number;
+  total: Defaulted<number>;
+  succeeded: Defaulted<number>;
+  failed: Defaulted<number>;
+  message: Defaulted<string>;
+  created_by: number | null;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+
+/** One row of a user import and its outcome. */
+export interface UserImportRowsTable {
+  id: Generated<number>;
+  record_id: number;
+  row_no: number;
+  username: string;
+  name: string;
+  /** contract USER_IMPORT_OUTCOME: 1 imported, 2 refused */
+  outcome: number;
+  reason: string;
+  user_id: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   roles: RolesTable;
@@ -654,6 +684,8 @@ export interface Database {
   role_permissions: RolePermissionsTable;
   user_roles: UserRolesTable;
   user_groups: UserGroupsTable;
+  user_import_records: UserImportRecordsTable;
+  user_import_rows: UserImportRowsTable;
   sessions: SessionsTable;
   settings: SettingsTable;
   personal_tokens: PersonalTokensTable;

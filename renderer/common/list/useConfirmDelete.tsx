@@ -24,6 +24,8 @@ export interface ConfirmDeleteTexts<Row> {
   confirm?: string;
   /** The success toast: 删除成功 unless said (the project screens' spec message is 删除成功！). */
   done?: string;
+  /** A refusal is shown as a warning, not an error (user deletion: spec doc 2 §8). */
+  refusalAsWarning?: boolean;
 }
 
 export interface ConfirmDeleteOptions<Row, K> {
@@ -61,7 +63,7 @@ export function useConfirmDelete<Row, K>(options: ConfirmDeleteOptions<Row, K>):
         if (page !== paging.page) paging.onPage(page);
       }
     } catch (e) {
-      notify.error(apiErrorMessage(e));
+      (texts.refusalAsWarning ? notify.warning : notify.error)(apiErrorMessage(e));
     }
     setPending(false);
     setDoomed(null);

@@ -14,4 +14,7 @@ export const systemScreens: Readonly<Record<string, ScreenLoader>> = {
   '/system/securityControl': () => import('./securityControl/SecurityControlScreen.tsx'),
   '/system/log/openApi': () => import('./openApiLog/OpenApiLogScreen.tsx'),
   '/system/user/role': () => import('./role/RoleScreen.tsx'),
+  '/system/user/user': () => import('./user/UserScreen.tsx'),
+  '/system/user/import': () => import('./user/UserImportScreen.tsx'),
+  '/system/user/record': () => import('./user/UserRecordScreen.tsx'),
 };

@@ -37,6 +37,7 @@ import { accessModel } from './0021_access_model.ts';
 import { ldapConfig } from './0022_ldap_config.ts';
 import { accessRules } from './0024_access_rules.ts';
 import { personalTokens } from './0023_personal_tokens.ts';
+import { userAdmin } from './0025_user_admin.ts';
 import { roleRemark } from './0026_role_remark.ts';
 
 /** Every migration by name, in the order they run. */
@@ -65,6 +66,7 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0022_ldap_config': ldapConfig(kind),
   '0024_access_rules': accessRules(kind),
   '0023_personal_tokens': personalTokens(kind),
+  '0025_user_admin': userAdmin(kind),
   '0026_role_remark': roleRemark(),
 });
 
