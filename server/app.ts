@@ -43,6 +43,7 @@ import { projectTypeHandlers } from './routes/project-type/index.ts';
 import { scanConfigHandlers } from './routes/scan-config/index.ts';
 import { leakHandlers } from './routes/leak/index.ts';
 import { userHandlers } from './routes/user/index.ts';
+import { statisticHandlers } from './routes/statistic/index.ts';
 import { startUploadSweeper } from './uploads/sweep.ts';
 import { productVersion } from './version.ts';
 
@@ -191,6 +192,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...scanConfigHandlers(context),
     ...leakHandlers(context),
     ...userHandlers(context),
+    ...statisticHandlers(context),
   ]);
   registerCalls(app, implementedCalls, handlers);
   return app;
