@@ -10,6 +10,7 @@ import { reportZh } from './report.ts';
 import { libraryZh } from './library.ts';
 import { systemZh } from './system.ts';
 import { kbZh } from './kb.ts';
+import { statisticZh } from './statistic.ts';
 
 export const zh = {
   subject: subjectZh,
@@ -20,6 +21,7 @@ export const zh = {
   library: libraryZh,
   system: systemZh,
   kb: kbZh,
+  statistic: statisticZh,
   chart: {
     saveImage: '保存为图片',
     savedImage: (name: string) => `图片已保存：${name}`,
