@@ -35,7 +35,7 @@ export const statisticZh = {
     versionVulnerabilities: '版本漏洞数排行',
     topComponents: '使用最多的组件',
     topVulnerabilities: '影响项目最多的漏洞',
-    vulMarks: '漏洞审核状态',
+    vulMarks: '漏洞审核状态（按项目计）',
     componentDistribution: '组件风险分布',
     ecosystems: '组件生态分布',
     componentProjects: '项目组件数排行',

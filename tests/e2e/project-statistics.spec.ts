@@ -103,7 +103,13 @@ test('项目统计：概览、趋势、排行与分布按所选范围与产品�
   await expect(tasks).toContainText('pay-src');
   await expect(tasks).toContainText('v1.0');
   await page.screenshot({ path: shot('1-source'), fullPage: true });
-  await page.screenshot({ path: shot('1-source-viewport') });
+  // The sections below the fold, one screenshot each.
+  for (const [i, title] of ['各版本检测结果', '组件风险分布', '漏洞等级分布', '许可证风险分布'].entries()) {
+    await chart(page, title).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: shot(`1-source-${i + 1}`) });
+  }
+  await tasks.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: shot('1-source-5') });
 
   // A chart saves as a PNG.
   const download = page.waitForEvent('download');

@@ -35,6 +35,8 @@ import './styles.ts';
 const t = zh.statistic;
 const TASK_PAGE_SIZE = 10;
 const STATUS_COLORS: Readonly<Record<number, string>> = { [-1]: '#8F99A8', 0: '#5F6B7C', 1: '#2D72D2', 2: '#32A467', 3: '#CD4246', 4: '#D1980B' };
+/** Review states (VULNERABILITY_MARK_LABEL): waiting amber, to fix red, settled blue or green, dismissed grey. */
+const MARK_COLORS: Readonly<Record<number, string>> = { 0: '#D1980B', 1: '#CD4246', 2: '#8F99A8', 3: '#2D72D2', 4: '#EC9A3C', 5: '#32A467', 6: '#238551', 7: '#5F6B7C' };
 const STATUS_INTENT: Readonly<Record<number, Intent>> = { 1: 'primary', 2: 'success', 3: 'danger', 4: 'warning' };
 
 /** The URL's filter: ids and days as the calls take them, with the caller's time zone. */
@@ -238,8 +240,7 @@ function Vulnerabilities({ filter }: { filter: StatisticFilter }) {
   const c = t.charts;
   const options = useMemo(() => ({
     levels: distribution.data ? barOption(c.vulDistribution, levelSlices(distribution.data.byLevel)) : null,
-    marks: marks.data ? pieOption(c.vulMarks, marks.data.map((m) => ({ name: labelOf(VULNERABILITY_MARK_LABEL, m.mark), value: m.count }))
-      , dark) : null,
+    marks: marks.data ? pieOption(c.vulMarks, marks.data.map((m) => ({ name: labelOf(VULNERABILITY_MARK_LABEL, m.mark), value: m.count, color: MARK_COLORS[m.mark] ?? '#5F6B7C' })), dark) : null,
     projects: projects.data ? stackedBarOption(projects.data.map((r) => r.projectName), levelSeries(projects.data)) : null,
     top: topVulns.data ? horizontalBarOption(t.series.projects, topVulns.data.map((r) => ({ name: r.cve && r.cve !== r.vulId ? `${r.vulId}（${r.cve}）` : r.vulId, value: r.projectCount, color: riskColor(r.level) }))) : null,
   }), [distribution.data, marks.data, projects.data, topVulns.data, dark, c]);
