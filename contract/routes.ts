@@ -382,7 +382,7 @@ export const MENU: readonly MenuItem[] = [
     key: 'project',
     title: '项目',
     products: SOURCE_AND_BINARY,
-    children: [leaf('/project/projectList'), leaf('/project/taskList'), leaf('/project/component'), leaf('/project/report')],
+    children: [leaf('/project/projectList'), leaf('/project/taskList'), leaf('/project/component'), leaf('/project/statistics'), leaf('/project/report')],
   },
   {
     key: 'subassembly',

@@ -50,6 +50,7 @@ import { openApiLogHandlers } from './routes/open-api-log/index.ts';
 import { OpenApiLogRecorder } from './services/open-api-log.ts';
 import { registerOpenApiLog } from './plugins/open-api-log.ts';
 import { roleHandlers } from './routes/role/index.ts';
+import { statisticHandlers } from './routes/statistic/index.ts';
 import { startUploadSweeper } from './uploads/sweep.ts';
 import { productVersion } from './version.ts';
 
@@ -210,6 +211,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...tokenHandlers(context),
     ...openApiLogHandlers(context),
     ...roleHandlers(context),
+    ...statisticHandlers(context),
   ]);
   registerCalls(app, implementedCalls, handlers);
   return app;

@@ -20,6 +20,7 @@ import { accessCalls } from './access.ts';
 import { tokenCalls } from './token.ts';
 import { openApiLogCalls } from './open-api-log.ts';
 import { roleCalls } from './role.ts';
+import { statisticCalls } from './statistic.ts';
 import type { CallSpec } from './define.ts';
 
 /**
@@ -47,6 +48,7 @@ export const implementedCalls: Record<string, CallSpec> = byName([
   tokenCalls,
   openApiLogCalls,
   roleCalls,
+  statisticCalls,
 ]);
 
 function byName(areas: Record<string, CallSpec>[]): Record<string, CallSpec> {
@@ -81,3 +83,4 @@ export * as access from './access.ts';
 export * as token from './token.ts';
 export * as openApiLog from './open-api-log.ts';
 export * as role from './role.ts';
+export * as statistic from './statistic.ts';

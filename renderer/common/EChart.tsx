@@ -1,15 +1,15 @@
-// The one ECharts host of the renderer: only the pieces the screens draw (pie, bar; tooltip,
+// The one ECharts host of the renderer: only the pieces the screens draw (pie, bar, line; tooltip,
 // legend, grid) on the canvas renderer. Resizes with its box, follows the dark theme, reports
 // clicks on a data item, and hands its instance to `chartRef` for callers that export a PNG.
 import { useEffect, useRef, type RefObject } from 'react';
 import * as echarts from 'echarts/core';
-import { BarChart, PieChart } from 'echarts/charts';
+import { BarChart, LineChart, PieChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 import type { EChartsCoreOption } from 'echarts/core';
 import { useAppSelector } from '../app/hooks.ts';
 
-echarts.use([PieChart, BarChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
+echarts.use([PieChart, BarChart, LineChart, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
 
 export type EChartInstance = echarts.ECharts;
 

@@ -119,6 +119,44 @@ export function horizontalBarOption(name: string, bars: readonly Slice[], color 
   };
 }
 
+export interface LineSeries {
+  name: string;
+  data: readonly number[];
+  color?: string;
+  /** Drawn as bars (counts beside the lines). */
+  bar?: boolean;
+}
+
+/** A trend over days (or any categories): lines, optionally some bars, with a legend. */
+export function lineOption(categories: readonly string[], series: readonly LineSeries[]) {
+  return {
+    tooltip: { trigger: 'axis' },
+    legend: { top: 0, left: 'center', type: 'scroll' },
+    grid: { left: 48, right: 24, top: 36, bottom: 32 },
+    xAxis: { type: 'category', data: [...categories], boundaryGap: series.some((s) => s.bar) },
+    yAxis: { type: 'value', minInterval: 1 },
+    series: series.map((s) => ({
+      type: s.bar ? 'bar' : 'line',
+      name: s.name,
+      data: [...s.data],
+      ...(s.bar ? { barMaxWidth: 18 } : { symbolSize: 5 }),
+      ...(s.color ? { itemStyle: { color: s.color }, lineStyle: { color: s.color } } : {}),
+    })),
+  };
+}
+
+/** Stacked vertical bars by category (levels of each version or project), one series per stack part. */
+export function stackedBarOption(categories: readonly string[], series: readonly LineSeries[]) {
+  return {
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+    legend: { top: 0, left: 'center', type: 'scroll' },
+    grid: { left: 48, right: 16, top: 36, bottom: 48 },
+    xAxis: { type: 'category', data: [...categories], axisLabel: { width: 110, overflow: 'truncate', interval: 0 } },
+    yAxis: { type: 'value', minInterval: 1 },
+    series: series.map((s) => ({ type: 'bar', name: s.name, stack: 'total', barMaxWidth: 36, data: [...s.data], ...(s.color ? { itemStyle: { color: s.color } } : {}) })),
+  };
+}
+
 /** Top N of a count list, the rest summed into 其他. */
 export function topWithOther(rows: ReadonlyArray<{ key: string; count: number }>, n: number, other = '其他'): Slice[] {
   const sorted = [...rows].sort((a, b) => b.count - a.count);

@@ -12,6 +12,7 @@ import { systemZh } from './system.ts';
 import { kbZh } from './kb.ts';
 import { ldapZh } from './ldap.ts';
 import { tokenZh } from './token.ts';
+import { statisticZh } from './statistic.ts';
 
 export const zh = {
   subject: subjectZh,
@@ -24,6 +25,7 @@ export const zh = {
   kb: kbZh,
   ldap: ldapZh,
   token: tokenZh,
+  statistic: statisticZh,
   chart: {
     saveImage: '保存为图片',
     savedImage: (name: string) => `图片已保存：${name}`,

@@ -70,7 +70,7 @@ test('界面：未提供的功能如实标注，1440×900 下表格操作可见'
   // ---- navigation: screens not built yet are marked and not opened ----------------------------
   const nav = page.getByRole('navigation', { name: '主菜单' });
   await expect(nav).toBeVisible();
-  const statistics = nav.getByRole('menuitem').filter({ hasText: '统计' }).first();
+  const statistics = nav.getByRole('menuitem').filter({ hasText: /^统计/ }).first();
   await expect(statistics).toContainText('暂未提供');
   await expect(statistics).toHaveAttribute('aria-disabled', 'true');
   const before = page.url();

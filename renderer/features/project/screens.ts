@@ -1,6 +1,6 @@
 // The /project/* screens (spec area `project`): applications and their settings (subjects/), the
 // projects, their analyses and the batch screens (tasks/), analysis details and comparison
-// (analysis/), 报告管理 (reports/). Path -> lazy loader.
+// (analysis/), 报告管理 (reports/), 项目统计 (statistics/). Path -> lazy loader.
 import type { ScreenLoader } from '../../app/router/screens.ts';
 
 const SETTINGS = '/project/projectSettings';
@@ -27,4 +27,5 @@ export const projectScreens: Readonly<Record<string, ScreenLoader>> = {
   // The comparison is a desktop screen (the spec lists no comparison route).
   '/project/analysis/compare': () => import('./analysis/CompareScreen.tsx'),
   '/project/report': () => import('./reports/ReportManagementScreen.tsx'),
+  '/project/statistics': () => import('./statistics/ProjectStatisticsScreen.tsx'),
 };

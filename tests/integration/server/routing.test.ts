@@ -13,8 +13,8 @@ describe.each(databases)('routing and errors on $name', (database) => {
     const client = server.client();
     for (const [method, url] of [
       ['GET', '/api/ssh/list'],
-      ['POST', '/api/binary/statistic/project/summary'],
-      ['POST', '/api/statistic/project/summary?page=1&size=15'],
+      ['POST', '/api/binary/statistic/project/detectObjectTypeRank'],
+      ['POST', '/api/codeSnippetComponent/updateMatchedStatus?page=1&size=15'],
       ['DELETE', '/api/strategy/warning/projects'],
       ['DELETE', '/api/strategy/42'],
       ['PUT', '/api/score/strategy/7'],

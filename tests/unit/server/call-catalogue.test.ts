@@ -12,8 +12,8 @@ describe('listServerRoutes', () => {
     const keys = routes.map((r) => `${r.method} ${r.path}`);
     expect(new Set(keys).size).toBe(keys.length);
     for (const call of specCalls) expect(find(call.method, call.path), `${call.method} ${call.path}`).toBeDefined();
-    expect(find('POST', '/api/statistic/project/summary')).toEqual({ method: 'POST', path: '/api/statistic/project/summary', implemented: false });
-    expect(find('POST', '/api/binary/statistic/project/summary')).toEqual({ method: 'POST', path: '/api/binary/statistic/project/summary', implemented: false });
+    expect(find('POST', '/api/statistic/project/summary')).toEqual({ method: 'POST', path: '/api/statistic/project/summary', implemented: true });
+    expect(find('POST', '/api/binary/statistic/project/summary')).toEqual({ method: 'POST', path: '/api/binary/statistic/project/summary', implemented: true });
     expect(find('POST', '/api/binary/subject/list')).toEqual({ method: 'POST', path: '/api/binary/subject/list', implemented: true });
     expect(find('GET', '/api/binary/user/self')).toBeUndefined();
   });

@@ -165,6 +165,7 @@ describe('the route tree', () => {
       '/project/projectSettings/version',
       '/project/report',
       '/project/repositorySource',
+      '/project/statistics',
       '/project/taskList',
       '/project/taskList/batchReanalysis',
       '/system/accountIntegration/ldap',
