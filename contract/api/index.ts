@@ -15,13 +15,14 @@ import { projectTypeCalls } from './project-type.ts';
 import { userCalls } from './user.ts';
 import { scanConfigCalls } from './scan-config.ts';
 import { leakCalls } from './leak.ts';
+import { groupCalls } from './group.ts';
 import type { CallSpec } from './define.ts';
 
 /**
  * Keyed by each call's unique `area.action` name, not by the areas' own short keys: two areas
  * may both call something `list`, and spreading them into one object would silently drop one.
  */
-export const implementedCalls: Record<string, CallSpec> = byName([sessionCalls, vulnerabilityCalls, knowledgeCalls, kbStatusCalls, componentCalls, licenseCalls, uploadCalls, subjectCalls, taskCalls, resultCalls, reportCalls, projectTypeCalls, userCalls, scanConfigCalls, leakCalls]);
+export const implementedCalls: Record<string, CallSpec> = byName([sessionCalls, vulnerabilityCalls, knowledgeCalls, kbStatusCalls, componentCalls, licenseCalls, uploadCalls, subjectCalls, taskCalls, resultCalls, reportCalls, projectTypeCalls, userCalls, scanConfigCalls, leakCalls, groupCalls]);
 
 function byName(areas: Record<string, CallSpec>[]): Record<string, CallSpec> {
   const calls: Record<string, CallSpec> = {};
@@ -50,3 +51,4 @@ export * as projectType from './project-type.ts';
 export * as user from './user.ts';
 export * as scanConfig from './scan-config.ts';
 export * as leak from './leak.ts';
+export * as group from './group.ts';
