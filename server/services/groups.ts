@@ -18,7 +18,7 @@ export const GROUP_MSG = {
   separator: `分组名称不能包含“${GROUP_PATH_SEPARATOR}”（分组路径用它分隔各级名称）`,
   duplicate: (name: string) => `同一级下已有名为“${name}”的分组`,
   moveIntoItself: '不能将分组移动到其自身或其下级分组中',
-  notEmpty: (parts: string[]) => `该分组下还有${parts.join('、')}，请先移走后再删除`,
+  notEmpty: (parts: string[]) => `该分组下还有 ${parts.join('、')}，请先移走后再删除`,
   subjectsMissing: '所选应用不存在或已被删除',
   usersMissing: '所选用户不存在或已被删除',
   pathNotFound: (path: string) => `分组路径“${path}”不存在`,
@@ -101,7 +101,7 @@ export async function removeGroup(db: Db, actor: Actor, id: number): Promise<voi
     const { groups } = await existing(trx, id);
     const counts = (await groupCounts(trx, groups)).get(id)!;
     const parts = [
-      counts.childCount ? `${counts.childCount} 个子组` : '',
+      counts.childCount ? `${counts.childCount} 个子分组` : '',
       counts.subjectCount ? `${counts.subjectCount} 个应用` : '',
       counts.userCount ? `${counts.userCount} 名成员` : '',
     ].filter(Boolean);

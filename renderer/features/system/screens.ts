@@ -10,4 +10,6 @@ export const systemScreens: Readonly<Record<string, ScreenLoader>> = {
   '/system/projectType': () => import('./projectType/ProjectTypeScreen.tsx'),
   '/system/systemSettings/scanConfig': () => import('./scanConfig/ScanConfigScreen.tsx'),
   '/system/sensitive': () => import('./sensitive/SensitiveRuleScreen.tsx'),
+  '/system/group': () => import('./group/GroupScreen.tsx'),
+  '/system/group/details': () => import('./group/GroupDetailsScreen.tsx'),
 };

@@ -189,8 +189,8 @@ describe.each(databases)('组织 on $name', (database) => {
   });
 
   it('refuses to delete a group that still holds anything, then deletes it', async () => {
-    expect((await admin.request({ method: 'DELETE', url: `/api/group/${ids['总部']}` })).body).toEqual({ code: 0, message: '该分组下还有2 个子组，请先移走后再删除', data: null });
-    expect((await admin.request({ method: 'DELETE', url: `/api/group/${ids['平台组']}` })).body.message).toBe('该分组下还有1 个应用、1 名成员，请先移走后再删除');
+    expect((await admin.request({ method: 'DELETE', url: `/api/group/${ids['总部']}` })).body).toEqual({ code: 0, message: '该分组下还有 2 个子分组，请先移走后再删除', data: null });
+    expect((await admin.request({ method: 'DELETE', url: `/api/group/${ids['平台组']}` })).body.message).toBe('该分组下还有 1 个应用、1 名成员，请先移走后再删除');
     await post(admin, '/api/group/removeSubjects', { groupId: ids['平台组'], subjectIds: [apps['网关']] });
     await post(admin, '/api/group/removeUsers', { groupId: ids['平台组'], userIds: [umaId] });
     expect((await admin.request({ method: 'DELETE', url: `/api/group/${ids['平台组']}` })).body).toMatchObject({ code: 1, message: '删除成功' });

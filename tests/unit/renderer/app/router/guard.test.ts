@@ -167,6 +167,8 @@ describe('the route tree', () => {
       '/project/repositorySource',
       '/project/taskList',
       '/project/taskList/batchReanalysis',
+      '/system/group',
+      '/system/group/details',
       '/system/knowledgeBase/protocol',
       '/system/knowledgeBase/vul',
       '/system/knowledgeBase/vul/batch',
