@@ -3,7 +3,7 @@
 // changes what the subject lists show, so those commands also invalidate 'Subject'.
 import type { CallQuery } from '../../contract/api/define.ts';
 import {
-  addChild, addRoot, addSubjects, addUsers, detail, filterAllList, hasNotSubjects, hasNotUsers, hasSubjects, hasUsers, list, move,
+  addChild, addRoot, addSubjects, addUsers, detail, filterAllList, filterList, hasNotSubjects, hasNotUsers, hasSubjects, hasUsers, list, move,
   remove, removeSubjects, removeUsers, rename, type GroupTreeNode,
 } from '../../contract/api/group.ts';
 import { defineEndpoints, mutation, query } from './endpoints.ts';
@@ -19,6 +19,8 @@ const groupApi = platformApi.enhanceEndpoints({ addTagTypes: ['Group', 'Subject'
       endpoints: {
         groupTree: query(list, { transform: (data) => data as GroupTreeNode[] }),
         allGroups: query(filterAllList),
+        // The groups the caller may place an 应用 in (their data scope), by path.
+        groupChoices: query(filterList),
         groupDetail: query(detail, { args: (id: number) => ({ params: { id } }) }),
         subjectsInGroup: query(hasSubjects, { tags: ['Group', 'Subject'] }),
         groupSubjectsToAdd: query(hasNotSubjects, { tags: ['Group', 'Subject'] }),
@@ -38,7 +40,7 @@ const groupApi = platformApi.enhanceEndpoints({ addTagTypes: ['Group', 'Subject'
 });
 
 export const {
-  useGroupTreeQuery, useAllGroupsQuery, useGroupDetailQuery, useSubjectsInGroupQuery, useGroupSubjectsToAddQuery, useGroupUsersQuery,
+  useGroupTreeQuery, useAllGroupsQuery, useGroupChoicesQuery, useGroupDetailQuery, useSubjectsInGroupQuery, useGroupSubjectsToAddQuery, useGroupUsersQuery,
   useGroupUsersToAddQuery, useAddRootGroupMutation, useAddChildGroupMutation, useRenameGroupMutation, useMoveGroupMutation,
   useRemoveGroupMutation, useAddGroupSubjectsMutation, useRemoveGroupSubjectsMutation, useAddGroupUsersMutation, useRemoveGroupUsersMutation,
 } = groupApi;

@@ -154,4 +154,11 @@ test('组织管理：分组树、重名、改名、移动、应用与成员、�
   await expect(page.locator('.cairn-group-tree')).toContainText('平台组');
   await expect(page.locator('.cairn-group-tree')).not.toContainText('研发');
   await page.screenshot({ path: shot('6-search') });
+
+  // ---- a new 应用 may be placed in any group, named by its path ---------------------------------------
+  await page.goto(`${host.origin}/#/project/projectList`);
+  await page.getByRole('button', { name: '新建应用' }).first().click();
+  const create = page.getByRole('dialog', { name: '新建应用' });
+  await expect(create.getByLabel('所属分组').locator('option')).toHaveText(['不分组', '总部', '总部/销售部', '总部/销售部/技术部', '总部/销售部/技术部/平台组']);
+  await create.getByRole('button', { name: '取消' }).click();
 });
