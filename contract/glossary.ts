@@ -137,9 +137,9 @@ export const GLOSSARY = {
   group: {
     ui: ['分组', '用户组', '组织'],
     spec: 'group (/system/group); id, groupPath, child groups, subjects, users',
-    code: ['group', 'groupId', 'pid', 'GroupRow'],
-    tables: ['subject_groups'],
-    meaning: 'A folder of subjects, nested by its parent (pid); the subject list\'s group view and the request scope groupIds.',
+    code: ['group', 'groupId', 'pid', 'groupPath', 'GroupRow', 'GroupDetail'],
+    tables: ['subject_groups', 'user_groups'],
+    meaning: 'An organisation group, nested by its parent (pid), its groupPath the names from the root joined by \'/\': an 应用 is in at most one, a user in any number; the GROUP data permission shows a user the 应用 of their groups and those below. Also the subject list\'s group view and the request scope groupIds.',
   },
   version: {
     ui: ['版本'],

@@ -206,6 +206,8 @@ const TAB_LABELS: Readonly<Record<string, string>> = {
 const ROUTE_TAB_OVERRIDES: Readonly<Record<string, Readonly<Record<string, Partial<Omit<TabInfo, 'key'>>>>>> = {
   // 'bug (also bugInfo)': one tab with two identifiers.
   '/project/analysis/details': { bugInfo: { label: '漏洞', aliasOf: 'bug' } },
+  // A group's 应用 (the glossary's word for subject) and the groups below it.
+  '/system/group/details': { subject: { label: '应用' }, child: { label: '子分组' } },
 };
 
 /**

@@ -40,6 +40,7 @@ import { taskHandlers } from './routes/task/index.ts';
 import { resultHandlers } from './routes/result/index.ts';
 import { reportHandlers } from './routes/report/index.ts';
 import { projectTypeHandlers } from './routes/project-type/index.ts';
+import { groupHandlers } from './routes/group/index.ts';
 import { scanConfigHandlers } from './routes/scan-config/index.ts';
 import { leakHandlers } from './routes/leak/index.ts';
 import { userHandlers } from './routes/user/index.ts';
@@ -203,6 +204,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...resultHandlers(context),
     ...reportHandlers(context),
     ...projectTypeHandlers(context),
+    ...groupHandlers(context),
     ...scanConfigHandlers(context),
     ...leakHandlers(context),
     ...userHandlers(context),

@@ -21,6 +21,7 @@ import { tokenCalls } from './token.ts';
 import { openApiLogCalls } from './open-api-log.ts';
 import { roleCalls } from './role.ts';
 import { statisticCalls } from './statistic.ts';
+import { groupCalls } from './group.ts';
 import type { CallSpec } from './define.ts';
 
 /**
@@ -49,6 +50,7 @@ export const implementedCalls: Record<string, CallSpec> = byName([
   openApiLogCalls,
   roleCalls,
   statisticCalls,
+  groupCalls,
 ]);
 
 function byName(areas: Record<string, CallSpec>[]): Record<string, CallSpec> {
@@ -84,3 +86,4 @@ export * as token from './token.ts';
 export * as openApiLog from './open-api-log.ts';
 export * as role from './role.ts';
 export * as statistic from './statistic.ts';
+export * as group from './group.ts';

@@ -1,5 +1,6 @@
 // Strings of the administration screens (/system/*) built on the shared list pieces.
 import { roleZh } from './role.ts';
+import { groupZh } from './group.ts';
 
 export const systemZh = {
   role: roleZh,
@@ -111,4 +112,6 @@ export const systemZh = {
     empty: '还没有敏感信息规则',
     emptyBody: '添加规则后，勾选敏感信息检测的分析会按规则扫描上传文件。',
   },
+  // /system/group 组织管理, /system/group/details 组织详情
+  group: groupZh,
 };

@@ -17,4 +17,6 @@ export const systemScreens: Readonly<Record<string, ScreenLoader>> = {
   '/system/user/user': () => import('./user/UserScreen.tsx'),
   '/system/user/import': () => import('./user/UserImportScreen.tsx'),
   '/system/user/record': () => import('./user/UserRecordScreen.tsx'),
+  '/system/group': () => import('./group/GroupScreen.tsx'),
+  '/system/group/details': () => import('./group/GroupDetailsScreen.tsx'),
 };

@@ -35,8 +35,8 @@ import { scanRepositories } from './0019_scan_repositories.ts';
 import { leaks } from './0020_leaks.ts';
 import { accessModel } from './0021_access_model.ts';
 import { ldapConfig } from './0022_ldap_config.ts';
-import { accessRules } from './0024_access_rules.ts';
 import { personalTokens } from './0023_personal_tokens.ts';
+import { accessRules } from './0024_access_rules.ts';
 import { userAdmin } from './0025_user_admin.ts';
 import { roleRemark } from './0026_role_remark.ts';
 
@@ -64,8 +64,8 @@ export const migrationsFor = (kind: DatabaseKind): Record<string, Migration> => 
   '0020_leaks': leaks(kind),
   '0021_access_model': accessModel(),
   '0022_ldap_config': ldapConfig(kind),
-  '0024_access_rules': accessRules(kind),
   '0023_personal_tokens': personalTokens(kind),
+  '0024_access_rules': accessRules(kind),
   '0025_user_admin': userAdmin(kind),
   '0026_role_remark': roleRemark(),
 });

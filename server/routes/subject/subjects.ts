@@ -3,7 +3,8 @@ import type { subjectCalls } from '../../../contract/api/subject.ts';
 import { ok } from '../../../contract/envelope.ts';
 import type { ServerContext } from '../../context.ts';
 import { seesAllSubjects, visibleSubjectIds } from '../../db/repositories/subject-access.ts';
-import { allGroups, groupPath, descendantGroupIds } from '../../db/repositories/subject-groups.ts';
+import { reachableGroupIds } from '../../db/repositories/groups.ts';
+import { allGroups, groupPath, descendantGroupIds, type GroupNode } from '../../db/repositories/subject-groups.ts';
 import { listVersions } from '../../db/repositories/subject-versions.ts';
 import { allSubjects, findSubject, listSubjects, writeSubjectJson, type Viewer } from '../../db/repositories/subjects.ts';
 import { UserError } from '../../errors.ts';
@@ -19,6 +20,8 @@ type Handlers = AreaHandlers<typeof subjectCalls>;
 export function subjectCoreHandlers({ db }: ServerContext): Pick<Handlers,
   'list' | 'allList' | 'groupSubjectList' | 'searchGroupSubjectList' | 'create' | 'detail' | 'remove' | 'removeBatch' | 'setup' | 'transfer' | 'updateCustomFields'> {
   const viewerOf = async (userId: number): Promise<Viewer> => ({ userId, admin: await seesAllSubjects(db, userId) });
+  /** The groups the group view may name to the user (groups.ts reachableGroupIds). */
+  const reachableGroups = async (userId: number, groups: GroupNode[]) => reachableGroupIds(db, userId, await visibleSubjectIds(db, userId), groups);
 
   return {
     async list({ request, query, body }) {
@@ -39,12 +42,15 @@ export function subjectCoreHandlers({ db }: ServerContext): Pick<Handlers,
       const visible = await visibleSubjectIds(db, userId);
       const product = productOf(request);
       const viewer = await viewerOf(userId);
+      const reachable = await reachableGroups(userId, groups);
+      // A group the user may not know of answers as one that does not exist.
+      if (pid !== null && reachable !== 'all' && !reachable.has(pid)) throw new UserError(SUBJECT_MSG.groupNotFound, 'not-found');
       const children = groups.filter((g) => g.pid === pid);
-      const childRows = await Promise.all(children.map(async (g) => {
+      const childRows = (await Promise.all(children.map(async (g) => {
         const scope = await descendantGroupIds(db, [g.id], groups);
         const { total } = await listSubjects(db, viewer, product, { groupIds: scope }, { page: 1, size: 1 }, undefined, visible);
         return { id: g.id, pid: g.pid, name: g.name, subjectCount: total, childCount: groups.filter((c) => c.pid === g.id).length };
-      }));
+      }))).filter((g) => g.subjectCount > 0 || reachable === 'all' || reachable.has(g.id));
       const page = await listSubjects(db, viewer, product, {}, pagingOf(query), 'name,asc', visible, { inGroup: pid });
       return ok({ path: groupPath(groups, pid), groups: childRows, ...page });
     },
@@ -55,7 +61,8 @@ export function subjectCoreHandlers({ db }: ServerContext): Pick<Handlers,
       const needle = query.name.trim().toLowerCase();
       const visible = await visibleSubjectIds(db, userId);
       const viewer = await viewerOf(userId);
-      const matchedGroups = groups.filter((g) => g.name.toLowerCase().includes(needle)).slice(0, 100);
+      const reachable = await reachableGroups(userId, groups);
+      const matchedGroups = groups.filter((g) => g.name.toLowerCase().includes(needle) && (reachable === 'all' || reachable.has(g.id))).slice(0, 100);
       const subjects = await listSubjects(db, viewer, productOf(request), { name: query.name.trim() }, { page: 1, size: 100 }, 'name,asc', visible);
       return ok({
         groups: matchedGroups.map((g) => ({ id: g.id, pid: g.pid, name: g.name, subjectCount: 0, childCount: groups.filter((c) => c.pid === g.id).length, path: groupPath(groups, g.id) })),

@@ -130,8 +130,10 @@ describe.each(databases)('subjects on $name', (database) => {
     const inChildView = await owner.request({ method: 'GET', url: `/api/group/groupSubjectList?pid=${child.id}` });
     expect(inChildView.body.data.path.map((c: { name: string }) => c.name)).toEqual(['研发部', '支付组']);
     expect(inChildView.body.data.content.map((r: { name: string }) => r.name)).toEqual(['grouped-app']);
-    // pavel sees no subject in the group.
-    expect((await other.request({ method: 'GET', url: `/api/group/groupSubjectList?pid=${child.id}` })).body.data.total).toBe(0);
+    // pavel sees no subject in the group, so the group view does not name it to him.
+    expect((await other.request({ method: 'GET', url: `/api/group/groupSubjectList?pid=${child.id}` })).body).toMatchObject({ code: 0, message: '所选分组不存在' });
+    expect((await other.request({ method: 'GET', url: '/api/group/groupSubjectList' })).body.data.groups).toEqual([]);
+    expect((await other.request({ method: 'GET', url: `/api/group/searchGroupSubjectList?name=${encodeURIComponent('支付')}` })).body.data.groups).toEqual([]);
     expect((await owner.request({ method: 'GET', url: '/api/group/groupSubjectList?pid=9999' })).body).toMatchObject({ code: 0, message: '所选分组不存在' });
 
     const search = await owner.request({ method: 'GET', url: `/api/group/searchGroupSubjectList?name=${encodeURIComponent('支付')}` });

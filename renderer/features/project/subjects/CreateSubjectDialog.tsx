@@ -5,7 +5,8 @@ import { FormGroup, HTMLSelect, InputGroup, TextArea } from '@blueprintjs/core';
 import { PROJECT_IMPORTANCE_LABEL } from '../../../../contract/enums.ts';
 import { SUCCESS_MESSAGES } from '../../../../contract/errors.ts';
 import { validateDescription, validateName } from '../../../../contract/validation.ts';
-import { useCreateSubjectMutation, useGroupSubjectsQuery, useUsersForAddQuery } from '../../../api/subjectApi.ts';
+import { useAllGroupsQuery, useGroupChoicesQuery } from '../../../api/groupApi.ts';
+import { useCreateSubjectMutation, useUsersForAddQuery } from '../../../api/subjectApi.ts';
 import { selectUser, useAppSelector } from '../../../app/hooks.ts';
 import { FormDialog } from '../../../common/form/FormDialog.tsx';
 import { validateFields } from '../../../common/form/formErrors.ts';
@@ -31,8 +32,13 @@ export function CreateSubjectDialog({ onClose, groupId }: { onClose: () => void;
   const users = useUsersForAddQuery({});
   // The creator becomes the owner: not offered as a member.
   const others = (users.data ?? []).filter((u) => u.userId !== me?.userId);
-  // The top-level groups are enough to place a new subject; deeper ones come from the group view.
-  const groups = useGroupSubjectsQuery({ page: 1, size: 1 });
+  // Every group the user may choose, by its path (总部/研发部/平台组); the group the dialog was
+  // opened from (the group view) is offered even when it is above the user's own groups.
+  const choices = useGroupChoicesQuery();
+  const everyGroup = useAllGroupsQuery(undefined, { skip: !groupId });
+  const groupOptions = (choices.data ?? []).map((g) => ({ value: g.id, label: g.groupPath }));
+  const opened = everyGroup.data?.find((g) => g.id === groupId);
+  if (opened && !groupOptions.some((o) => o.value === opened.id)) groupOptions.unshift({ value: opened.id, label: opened.groupPath });
   const [create] = useCreateSubjectMutation();
 
   return (
@@ -60,7 +66,7 @@ export function CreateSubjectDialog({ onClose, groupId }: { onClose: () => void;
           </FormGroup>
           <FormGroup label={t.group} labelFor={form.id('group')} inline>
             <HTMLSelect id={form.id('group')} value={form.values.groupId ?? ''} onChange={(e) => form.set('groupId', e.currentTarget.value ? Number(e.currentTarget.value) : null)}
-              options={[{ value: '', label: t.noGroup }, ...(groups.data?.groups ?? []).map((g) => ({ value: g.id, label: g.name }))]} />
+              options={[{ value: '', label: t.noGroup }, ...groupOptions]} />
           </FormGroup>
           <SubjectTypeSelect id={form.id('type')} value={form.values.subjectType} onChange={(v) => form.set('subjectType', v)} />
           <FormGroup label={t.members} helperText={t.membersHint}>

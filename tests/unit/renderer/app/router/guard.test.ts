@@ -169,6 +169,8 @@ describe('the route tree', () => {
       '/project/taskList',
       '/project/taskList/batchReanalysis',
       '/system/accountIntegration/ldap',
+      '/system/group',
+      '/system/group/details',
       '/system/knowledgeBase/protocol',
       '/system/knowledgeBase/vul',
       '/system/knowledgeBase/vul/batch',
