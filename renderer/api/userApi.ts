@@ -1,7 +1,6 @@
 // 用户管理 (contract/api/user.ts): the user list, create/edit/reset/delete, lock and unlock, the
-// Excel import with its records, and the role options of the user form (GET /api/role/roleList).
+// Excel import with its records. The user form's role options are roleApi's role list.
 import type { CallQuery } from '../../contract/api/define.ts';
-import { roleList } from '../../contract/api/role.ts';
 import {
   create, deleteUsers, importHistorys, importRecords, importTemplateData, importUpload, lock, pageUser, resetPassword, saveSyncSource, syncExternal,
   syncSource, unlock, update,
@@ -18,7 +17,6 @@ const userApi = platformApi.enhanceEndpoints({ addTagTypes: ['User', 'UserImport
       invalidates: ['User'],
       endpoints: {
         userList: query(pageUser),
-        userRoleOptions: query(roleList),
         addUser: mutation(create),
         updateUser: mutation(update),
         resetUserPassword: mutation(resetPassword),
@@ -37,7 +35,7 @@ const userApi = platformApi.enhanceEndpoints({ addTagTypes: ['User', 'UserImport
 });
 
 export const {
-  useUserListQuery, useUserRoleOptionsQuery, useAddUserMutation, useUpdateUserMutation, useResetUserPasswordMutation,
+  useUserListQuery, useAddUserMutation, useUpdateUserMutation, useResetUserPasswordMutation,
   useRemoveUsersMutation, useLockUsersMutation, useUnlockUsersMutation, useUserImportTemplateMutation, useImportUserUploadMutation,
   useUserImportRecordsQuery, useUserImportRowsQuery, useUserSyncSourceQuery, useSaveUserSyncSourceMutation, useSyncExternalUsersMutation,
 } = userApi;

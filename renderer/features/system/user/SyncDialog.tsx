@@ -6,13 +6,14 @@ import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelec
 import type { SyncResult, SyncSource } from '../../../../contract/api/user.ts';
 import { ADMIN_SUCCESS_MESSAGES } from '../../../../contract/errors.ts';
 import { apiErrorMessage } from '../../../api/baseQuery.ts';
-import { useSaveUserSyncSourceMutation, useSyncExternalUsersMutation, useUserRoleOptionsQuery, useUserSyncSourceQuery } from '../../../api/userApi.ts';
+import { useSaveUserSyncSourceMutation, useSyncExternalUsersMutation, useUserSyncSourceQuery } from '../../../api/userApi.ts';
+import { useRoleListQuery } from '../../../api/roleApi.ts';
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { usersZh as t } from '../../../i18n/users.ts';
 
 export function SyncDialog({ onClose }: { onClose: () => void }) {
   const source = useUserSyncSourceQuery();
-  const roles = useUserRoleOptionsQuery();
+  const roles = useRoleListQuery();
   const [save, saving] = useSaveUserSyncSourceMutation();
   const [sync, syncing] = useSyncExternalUsersMutation();
   const [values, setValues] = useState<SyncSource>({ url: '', format: 'json', defaultRoleId: null });

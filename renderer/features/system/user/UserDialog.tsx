@@ -6,7 +6,8 @@ import { Checkbox, FormGroup, InputGroup } from '@blueprintjs/core';
 import { validateEmail, validatePhone, validateUsername, type UserRow } from '../../../../contract/api/user.ts';
 import { ADMIN_SUCCESS_MESSAGES } from '../../../../contract/errors.ts';
 import { NAME_MAX_LENGTH, passwordHint, validateName, validatePassword } from '../../../../contract/validation.ts';
-import { useAddUserMutation, useUpdateUserMutation, useUserRoleOptionsQuery } from '../../../api/userApi.ts';
+import { useAddUserMutation, useUpdateUserMutation } from '../../../api/userApi.ts';
+import { useRoleListQuery } from '../../../api/roleApi.ts';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import { FormDialog } from '../../../common/form/FormDialog.tsx';
@@ -27,7 +28,7 @@ const DEFAULT_POLICY = { length: 8, uppercase: true, lowercase: true, digit: tru
 export function UserDialog({ row, onClose }: { row: UserRow | null; onClose: () => void }) {
   const [add] = useAddUserMutation();
   const [update] = useUpdateUserMutation();
-  const roles = useUserRoleOptionsQuery();
+  const roles = useRoleListQuery();
   const policy = useAppSelector((s) => s.session.user?.passwordPolicy) ?? DEFAULT_POLICY;
   const editing = row !== null;
   const initialRoles = row ? row.roles.map((r) => r.id) : [];

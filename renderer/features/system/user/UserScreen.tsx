@@ -11,7 +11,8 @@ import { USER_TYPE_LABEL, labelOf } from '../../../../contract/enums.ts';
 import { formatDateTime, orDash } from '../../../../contract/format.ts';
 import { routeTitle } from '../../../../contract/routes.ts';
 import { apiErrorMessage } from '../../../api/baseQuery.ts';
-import { useLockUsersMutation, useRemoveUsersMutation, useUnlockUsersMutation, useUserListQuery, useUserRoleOptionsQuery } from '../../../api/userApi.ts';
+import { useLockUsersMutation, useRemoveUsersMutation, useUnlockUsersMutation, useUserListQuery } from '../../../api/userApi.ts';
+import { useRoleListQuery } from '../../../api/roleApi.ts';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { toastNotifier as notify } from '../../../app/toaster.ts';
 import type { Column } from '../../../common/list/DataTable.tsx';
@@ -71,7 +72,7 @@ export default function UserScreen() {
   const navigate = useNavigate();
   const [state, setState] = useUrlState(FIELDS);
   const me = useAppSelector((s) => s.session.user?.userId);
-  const roles = useUserRoleOptionsQuery();
+  const roles = useRoleListQuery();
   const roleId = Number(state.role);
   const list = useUserListQuery({
     page: state.page,

@@ -174,10 +174,16 @@ describe('the route tree', () => {
       '/system/knowledgeBase/protocol',
       '/system/knowledgeBase/vul',
       '/system/knowledgeBase/vul/batch',
+      '/system/log/openApi',
       '/system/projectType',
       '/system/securityControl',
       '/system/sensitive',
       '/system/systemSettings/scanConfig',
+      '/system/user/import',
+      '/system/user/record',
+      '/system/user/role',
+      '/system/user/user',
+      '/tokenManagement',
     ]);
   });
 });
