@@ -8,7 +8,10 @@ export default defineConfig({
       // 20 s: the unit files that unpack real packages or spawn a tool run far slower on a loaded
       // two-core CI machine; a hang still fails.
       { test: { name: 'unit', include: ['tests/unit/**/*.test.ts', 'tests/unit/**/*.test.tsx'], environment: 'node', testTimeout: 20_000 } },
-      { test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000, fileParallelism: false } },
+      // Two files at a time: each builds its own server on its own database (a SQLite file, a
+      // PostgreSQL database of its own), so files share nothing but the machine; most of a file's
+      // time is spent waiting on a database, a child process or a socket.
+      { test: { name: 'integration', include: ['tests/integration/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000, fileParallelism: true, maxWorkers: 2 } },
     ],
   },
 });
