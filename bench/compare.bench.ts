@@ -1,19 +1,18 @@
 // Cairn vs cdxgen on the same inputs, each as a whole command (process start, scan, CycloneDX
 // written to a file): every trivy fixture project and the generated 5,000-component monorepo.
 // Wall time and peak RSS come from GNU time (Debian package `time`). cdxgen is installed on
-// demand into bench/cdxgen (npm ci --omit=optional) and run offline as the issue asks:
-// FETCH_LICENSE=false, --no-install-deps.
-import { execFileSync, spawnSync } from 'node:child_process';
+// first use into the bench cache outside the repository and run offline (bench/peers.ts).
+// peers.bench.ts is the interleaved, ratio-per-pair version of this table.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateMonorepo } from './monorepo.ts';
+import { CDXGEN_ENV, ensureCdxgen } from './peers.ts';
 
 const here = import.meta.dirname;
 const repoRoot = path.resolve(here, '..');
 const TRIVY_REPO = path.resolve(repoRoot, '../shared/corpora/trivy/repo');
-const cdxgenDir = path.join(here, 'cdxgen');
-const cdxgenBin = path.join(cdxgenDir, 'node_modules/@cyclonedx/cdxgen/bin/cdxgen.js');
 
 interface Run { seconds: number; maxRssMB: number; components: number; ok: boolean }
 
@@ -27,10 +26,7 @@ function timed(args: string[], out: string, env: NodeJS.ProcessEnv = {}): Run {
 
 export async function run(): Promise<void> {
   if (!existsSync('/usr/bin/time')) { console.log('需要 GNU time（apt-get install time）'); return; }
-  if (!existsSync(cdxgenBin)) {
-    console.log('安装 cdxgen 到 bench/cdxgen …');
-    execFileSync('npm', ['ci', '--omit=optional', '--no-audit', '--no-fund'], { cwd: cdxgenDir, stdio: 'inherit' });
-  }
+  const cdxgenBin = ensureCdxgen();
   const work = mkdtempSync(path.join(tmpdir(), 'cairn-compare-'));
   const inputs: Array<[string, string]> = [
     ['monorepo (5,000)', generateMonorepo().root],
@@ -40,7 +36,7 @@ export async function run(): Promise<void> {
   try {
     for (const [name, dir] of inputs) {
       const ours = timed(['cli/cairn.ts', 'scan', dir, '--format', 'cyclonedx', '--output', path.join(work, 'cairn.json')], path.join(work, 'cairn.json'));
-      const theirs = timed([cdxgenBin, '--no-install-deps', '-o', path.join(work, 'cdxgen.json'), dir], path.join(work, 'cdxgen.json'), { FETCH_LICENSE: 'false', CDXGEN_NO_BANNER: 'true' });
+      const theirs = timed([cdxgenBin, '--no-install-deps', '-o', path.join(work, 'cdxgen.json'), dir], path.join(work, 'cdxgen.json'), CDXGEN_ENV);
       const cell = (r: Run) => `${(r.ok ? r.seconds.toFixed(2) : '失败').padStart(9)} ${r.maxRssMB.toFixed(0).padStart(6)} ${String(r.components).padStart(6)}`;
       console.log(`${name.padEnd(26)} ${cell(ours)}   ${cell(theirs)}`);
       rmSync(path.join(work, 'cairn.json'), { force: true });
