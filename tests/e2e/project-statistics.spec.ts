@@ -128,8 +128,17 @@ test('项目统计：概览、趋势、排行与分布按所选范围与产品�
 
   // A range without analyses.
   await page.getByRole('button', { name: '重置' }).click();
+  // The date fields are typed as yyyy-MM-dd or picked from a Chinese calendar, not the browser's own locale.
+  await expect(page.getByLabel('开始日期')).toHaveAttribute('placeholder', '年-月-日');
+  await page.getByLabel('开始日期').click();
+  const calendar = page.locator('.bp6-datepicker');
+  await expect(calendar.getByRole('button', { name: '今天' })).toBeVisible();
+  await page.screenshot({ path: shot('2-date-picker') });
   await page.getByLabel('开始日期').fill('2020-01-01');
+  await page.keyboard.press('Escape');
   await page.getByLabel('结束日期').fill('2020-01-31');
+  await page.keyboard.press('Escape');
+  await expect(page.getByLabel('开始日期')).toHaveValue('2020-01-01');
   await expect(tile(page, '检测次数')).toHaveText('0');
   await expect(tile(page, '组件数')).toHaveText('0');
   await expect(chart(page, '检测结果趋势')).toContainText('暂无数据');

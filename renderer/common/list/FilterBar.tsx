@@ -7,6 +7,7 @@ import { Card, ControlGroup, FormGroup, HTMLSelect, InputGroup, Switch } from '@
 import { CheckTagGroup, KeywordSearch, ResetButton } from './filters.tsx';
 import { changed, clearFilters, hasFilters, toggleCode, type FieldValues, type UrlFields, type UrlState } from './urlState.ts';
 import './styles.ts';
+import { DateField } from '../form/DateField.tsx';
 
 export interface KeywordBox {
   label: string;
@@ -118,9 +119,9 @@ function Control<V>({ control, values, apply }: { control: FilterControl<V>; val
       return (
         <FormGroup inline label={control.label} className="cairn-filter-group">
           <ControlGroup>
-            <InputGroup type="date" aria-label={control.fromLabel} value={from} max={to || undefined} onValueChange={(v) => set(control.from, v)} />
+            <DateField ariaLabel={control.fromLabel} value={from} max={to || undefined} onChange={(v) => set(control.from, v)} />
             <span className="cairn-range-dash">~</span>
-            <InputGroup type="date" aria-label={control.toLabel} value={to} min={from || undefined} onValueChange={(v) => set(control.to, v)} />
+            <DateField ariaLabel={control.toLabel} value={to} min={from || undefined} onChange={(v) => set(control.to, v)} />
           </ControlGroup>
         </FormGroup>
       );

@@ -12,6 +12,7 @@ import { FormDialog } from '../../common/form/FormDialog.tsx';
 import { validateFields } from '../../common/form/formErrors.ts';
 import { zh } from '../../i18n/zh-CN.ts';
 import './token.css';
+import { DateField } from '../../common/form/DateField.tsx';
 
 const t = zh.token.tokens;
 
@@ -82,14 +83,7 @@ export function CreateTokenDialog({ onClose, onCreated }: { onClose: () => void;
           </FormGroup>
           {form.values.expiry === 'custom' ? (
             <FormGroup label={t.expiryDate} labelFor={form.id('date')} labelInfo="*" {...form.group('date', t.expiryDateHelp)}>
-              <InputGroup
-                id={form.id('date')}
-                type="date"
-                intent={form.intent('date')}
-                value={form.values.date}
-                min={localDay(Date.now() + 86_400_000)}
-                onValueChange={(v) => form.set('date', v)}
-              />
+              <DateField id={form.id('date')} intent={form.intent('date')} value={form.values.date} min={localDay(Date.now() + 86_400_000)} onChange={(v) => form.set('date', v)} />
             </FormGroup>
           ) : form.values.expiry === 'never' ? (
             <Callout intent="warning" icon="warning-sign" compact>{t.expiryNeverWarning}</Callout>

@@ -4,7 +4,7 @@
 // the distributions with their per-project rankings, and the analyses of the range. Every chart
 // saves as a PNG (ChartCard). The calls follow the product switch (binary: /api/binary/...).
 import { useMemo } from 'react';
-import { Card, FormGroup, HTMLSelect, InputGroup, Tag, type Intent } from '@blueprintjs/core';
+import { Card, FormGroup, HTMLSelect, Tag, type Intent } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { StatisticFilter, StatisticTaskRow } from '../../../../contract/api/statistic.ts';
 import { COMPONENT_RISK_CODES, LEVEL_CODES, TASK_STATUS, TASK_STATUS_LABEL, VULNERABILITY_MARK_LABEL, labelOf } from '../../../../contract/enums.ts';
@@ -31,6 +31,7 @@ import {
 } from '../../../common/charts.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
 import './styles.ts';
+import { DateField } from '../../../common/form/DateField.tsx';
 
 const t = zh.statistic;
 const TASK_PAGE_SIZE = 10;
@@ -105,10 +106,10 @@ function Filters({ state, tags }: { state: FilterState; tags: string[] }) {
               options={[{ value: '', label: f.allTags }, ...[...new Set([...tags, ...(state.tag ? [state.tag] : [])])].map((tag) => ({ value: tag, label: tag }))]} />
           </FormGroup>
           <FormGroup label={f.start} inline>
-            <InputGroup aria-label={f.start} type="date" value={state.startDate ?? ''} max={state.endDate} onChange={(e) => state.set({ start: e.currentTarget.value || undefined })} />
+            <DateField ariaLabel={f.start} value={state.startDate ?? ''} max={state.endDate} onChange={(day) => state.set({ start: day || undefined })} />
           </FormGroup>
           <FormGroup label={f.end} inline>
-            <InputGroup aria-label={f.end} type="date" value={state.endDate ?? ''} min={state.startDate} onChange={(e) => state.set({ end: e.currentTarget.value || undefined })} />
+            <DateField ariaLabel={f.end} value={state.endDate ?? ''} min={state.startDate} onChange={(day) => state.set({ end: day || undefined })} />
           </FormGroup>
         </>
       )}

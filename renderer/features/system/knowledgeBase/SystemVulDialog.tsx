@@ -13,6 +13,7 @@ import { ErrorState, LoadingState } from '../../../common/states.tsx';
 import { ECOSYSTEMS, EXPLOIT_CODES } from '../../../common/vulnerability/fields.ts';
 import { FIELD_KEYS, addPayload, checkForm, editPayload, emptyForm, emptyPackage, fieldOfMessage, formOf, type Ecosystem, type PackageForm, type SystemVulForm } from './systemVulForm.ts';
 import { zh } from '../../../i18n/zh-CN.ts';
+import { DateField } from '../../../common/form/DateField.tsx';
 
 const t = zh.vul;
 
@@ -27,7 +28,7 @@ function Fields({ form, editing }: { form: FormApi<SystemVulForm>; editing: bool
           <InputGroup id={id('identify')} intent={intent('identify')} value={values.identify} maxLength={100} disabled={editing} placeholder="CVE-2021-44228" onValueChange={(v) => set('identify', v)} />
         </FormGroup>
         <FormGroup label={t.publishedAt} labelFor={id('published')} {...group('published', t.publishedHelp)}>
-          <InputGroup id={id('published')} intent={intent('published')} type="date" value={values.published} onValueChange={(v) => set('published', v)} />
+          <DateField id={id('published')} intent={intent('published')} value={values.published} onChange={(v) => set('published', v)} />
         </FormGroup>
       </div>
       <FormGroup label={t.name} labelFor={id('name')} labelInfo="*" {...group('name')}>
