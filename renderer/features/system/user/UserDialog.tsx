@@ -1,12 +1,15 @@
 // 新增用户 / 编辑用户: username (new users only), name, initial password (new users only, checked
-// against the password policy the session carries), e-mail, phone and roles. A new user must change
+// against the password policy the session carries), e-mail, phone, roles and organisation groups.
+// A new user must change
 // the password at the first login; a role change applies at the user's next login, which the
 // dialog says after saving. The platform's refusal is shown beside the field it names.
-import { Checkbox, FormGroup, InputGroup } from '@blueprintjs/core';
+import { Checkbox, FormGroup, InputGroup, MenuItem } from '@blueprintjs/core';
+import { MultiSelect } from '@blueprintjs/select';
 import { validateEmail, validatePhone, validateUsername, type UserRow } from '../../../../contract/api/user.ts';
 import { ADMIN_SUCCESS_MESSAGES } from '../../../../contract/errors.ts';
 import { NAME_MAX_LENGTH, passwordHint, validateName, validatePassword } from '../../../../contract/validation.ts';
 import { useAddUserMutation, useUpdateUserMutation } from '../../../api/userApi.ts';
+import { useAllGroupsQuery } from '../../../api/groupApi.ts';
 import { useRoleListQuery } from '../../../api/roleApi.ts';
 import { useAppSelector } from '../../../app/hooks.ts';
 import { toastNotifier as notify } from '../../../app/toaster.ts';
@@ -21,7 +24,10 @@ interface Values {
   email: string;
   phone: string;
   roleIds: number[];
+  groupIds: number[];
 }
+
+interface GroupChoice { id: number; groupPath: string }
 
 const DEFAULT_POLICY = { length: 8, uppercase: true, lowercase: true, digit: true, special: true };
 
@@ -29,14 +35,16 @@ export function UserDialog({ row, onClose }: { row: UserRow | null; onClose: () 
   const [add] = useAddUserMutation();
   const [update] = useUpdateUserMutation();
   const roles = useRoleListQuery();
+  const groups = useAllGroupsQuery();
   const policy = useAppSelector((s) => s.session.user?.passwordPolicy) ?? DEFAULT_POLICY;
   const editing = row !== null;
   const initialRoles = row ? row.roles.map((r) => r.id) : [];
   const ordinary = roles.data?.find((r) => r.code === 3)?.id;
-  const initial: Values | undefined = roles.data
+  const initial: Values | undefined = roles.data && groups.data
     ? {
       username: row?.username ?? '', name: row?.name ?? '', password: '', email: row?.email ?? '', phone: row?.phone ?? '',
       roleIds: row ? initialRoles : ordinary ? [ordinary] : [],
+      groupIds: row?.groups.map((g) => g.id) ?? [],
     }
     : undefined;
 
@@ -49,7 +57,7 @@ export function UserDialog({ row, onClose }: { row: UserRow | null; onClose: () 
   });
 
   const submit = async (values: Values) => {
-    const details = { name: values.name, email: values.email.trim() || null, phone: values.phone.trim() || null, roleIds: values.roleIds, groupIds: row?.groups.map((g) => g.id) ?? [] };
+    const details = { name: values.name, email: values.email.trim() || null, phone: values.phone.trim() || null, roleIds: values.roleIds, groupIds: values.groupIds };
     if (!row) return add({ ...details, username: values.username.trim(), password: values.password }).unwrap();
     const answer = await update({ params: { userId: row.userId }, body: details }).unwrap();
     const changed = [...values.roleIds].sort().join(',') !== [...initialRoles].sort().join(',');
@@ -67,7 +75,7 @@ export function UserDialog({ row, onClose }: { row: UserRow | null; onClose: () 
       validate={validate}
       submit={submit}
       success={row ? ADMIN_SUCCESS_MESSAGES.modified : ADMIN_SUCCESS_MESSAGES.added}
-      fields={['username', 'name', 'password', 'email', 'phone', 'roleIds']}
+      fields={['username', 'name', 'password', 'email', 'phone', 'roleIds', 'groupIds']}
     >
       {(form) => (
         <>
@@ -98,6 +106,26 @@ export function UserDialog({ row, onClose }: { row: UserRow | null; onClose: () 
                   onChange={(e) => form.update((old) => ({ ...old, roleIds: e.currentTarget.checked ? [...old.roleIds, r.id] : old.roleIds.filter((id) => id !== r.id) }))} />
               ))}
             </div>
+          </FormGroup>
+          <FormGroup label={t.groups} labelFor={form.id('groupIds')} {...form.group('groupIds', t.groupsHelp)}>
+            <MultiSelect<GroupChoice>
+              items={groups.data ?? []}
+              selectedItems={(groups.data ?? []).filter((g) => form.values.groupIds.includes(g.id))}
+              itemPredicate={(query, g) => g.groupPath.toLowerCase().includes(query.trim().toLowerCase())}
+              itemRenderer={(g, { handleClick, handleFocus, modifiers }) => modifiers.matchesPredicate ? (
+                <MenuItem key={g.id} text={g.groupPath} roleStructure="listoption" selected={form.values.groupIds.includes(g.id)}
+                  active={modifiers.active} onClick={handleClick} onFocus={handleFocus} />
+              ) : null}
+              tagRenderer={(g) => g.groupPath}
+              onItemSelect={(g) => form.update((old) => ({ ...old, groupIds: old.groupIds.includes(g.id) ? old.groupIds.filter((id) => id !== g.id) : [...old.groupIds, g.id] }))}
+              onRemove={(g) => form.update((old) => ({ ...old, groupIds: old.groupIds.filter((id) => id !== g.id) }))}
+              noResults={<MenuItem disabled roleStructure="listoption" text={t.groupsNone} />}
+              placeholder={t.groupsPlaceholder}
+              resetOnSelect
+              fill
+              popoverProps={{ minimal: true, matchTargetWidth: true }}
+              tagInputProps={{ inputProps: { id: form.id('groupIds') } }}
+            />
           </FormGroup>
         </>
       )}

@@ -26,6 +26,7 @@ import { ResetPasswordDialog } from './ResetPasswordDialog.tsx';
 import { SyncDialog } from './SyncDialog.tsx';
 import { UserDialog } from './UserDialog.tsx';
 import './user.css';
+import '@blueprintjs/select/lib/css/blueprint-select.css';
 
 const PATH = '/system/user/user';
 const TYPES = USER_TYPE_FILTERS.map(String);
