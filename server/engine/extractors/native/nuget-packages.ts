@@ -1,11 +1,14 @@
 // NuGet packages as they lie on disk: `*.nupkg` files (a zip whose root holds `<id>.nuspec`) and
 // the extracted packages of a global packages folder (~/.nuget/packages/<id>/<version>/<id>.nuspec,
 // id and version in lower case), each one component from its nuspec: id, version, licence
-// (`<license type="expression">`), with CONFIDENCE.METADATA as the package tool wrote it. A
+// (`<license type="expression">`, or for packages older than NuGet 4.9 the `<licenseUrl>` where it
+// names a licence: licenses.nuget.org/MIT, opensource.org/licenses/…, apache.org/licenses/…), with
+// CONFIDENCE.METADATA as the package tool wrote it. A
 // global packages folder keeps the .nupkg beside the nuspec: the package is read once, from the
 // nuspec. (A project's own nuspec, the one `nuget pack` reads, is a manifest in a source tree and
 // is not claimed: only a nuspec in an <id>/<version>/ folder is.)
 import path from 'node:path/posix';
+import { normalizeDeclared } from '../../matchers/licenses/expression.ts';
 import type { Component, ExtractContext, Extractor, InputFile, Target } from '../../model.ts';
 import { CONFIDENCE, ExtractError } from '../../model.ts';
 import { fileAccess } from '../common/random-access.ts';
@@ -33,7 +36,7 @@ function componentFromNuspec(xml: Buffer, file: string, rule: string): Target {
   const version = childText(metadata, 'version') ?? '';
   if (root.name !== 'package' || !id) throw new ExtractError(`${file} 中的 nuspec 缺少 <metadata><id>，不是 NuGet 包清单`);
   const license = childEl(metadata, 'license');
-  const licenses = license?.attrs.type === 'expression' && license.text.trim() ? [license.text.trim()] : [];
+  const licenses = license?.attrs.type === 'expression' && license.text.trim() ? [license.text.trim()] : licenseOfUrl(childText(metadata, 'licenseUrl'));
   const purl = nugetPurl(id, version);
   const component: Component = {
     purl, ecosystem: 'nuget', name: id, version, direct: true, scope: 'runtime',
@@ -42,6 +45,16 @@ function componentFromNuspec(xml: Buffer, file: string, rule: string): Target {
     confidence: CONFIDENCE.METADATA,
   };
   return { file, type: 'nupkg', ecosystem: 'nuget', project: null, roots: [purl], components: [component] };
+}
+
+/**
+ * A licenseUrl is kept only when the address itself names a licence; a project page
+ * (`http://nunit.org/nuget/license.html`) says nothing without fetching it, and `nuget pack`
+ * writes `https://aka.ms/deprecateLicenseUrl` beside every `<license>` element.
+ */
+function licenseOfUrl(url: string | undefined): string[] {
+  const id = url ? normalizeDeclared(url.trim()) : null;
+  return id ? [id] : [];
 }
 
 async function extractNupkg(file: InputFile, ctx: ExtractContext): Promise<Target[]> {

@@ -52,6 +52,18 @@ describe('NuGet packages on disk', () => {
     });
   });
 
+  it('a nuspec older than <license>: the licenseUrl where the address names a licence, nothing where it is a project page', async () => {
+    const old = (id: string, url: string) => nuspec(id, '1.0.0').replace('    <license type="expression">MIT</license>\n', '').replace('https://licenses.nuget.org/MIT', url);
+    const result = await scan({
+      'a/a.1.0.0.nupkg': makeZip({ entries: { 'A.nuspec': old('A', 'http://www.apache.org/licenses/LICENSE-2.0') } }),
+      'b/b.1.0.0.nupkg': makeZip({ entries: { 'B.nuspec': old('B', 'https://opensource.org/licenses/BSD-3-Clause') } }),
+      // NUnit 2.6.4's own (Debian's nupkg-nunit.2.6.4): a page that only says what the licence is when fetched.
+      'c/c.1.0.0.nupkg': makeZip({ entries: { 'C.nuspec': old('C', 'http://nunit.org/nuget/license.html') } }),
+    });
+    expect(result.problems).toEqual([]);
+    expect(result.targets.map((t) => [t.components[0]!.name, t.components[0]!.licenses])).toEqual([['A', ['Apache-2.0']], ['B', ['BSD-3-Clause']], ['C', []]]);
+  });
+
   it('a global packages folder: each package once, from its nuspec, the .nupkg and the assemblies beside it skipped', async () => {
     const result = await scan({
       '.nuget/packages/newtonsoft.json/13.0.3/newtonsoft.json.nuspec': nuspec('Newtonsoft.Json', '13.0.3'),
