@@ -65,7 +65,7 @@ export function entryKind(entry: Dirent, options: WalkOptions): 'folder' | 'file
   return entry.isFile() ? 'file' : undefined;
 }
 
-/** What the walk throws when it reaches this place in a folder: the lstat of the file there failed. */
+/** A failed lstat, in the place of its file until the folder's listing is complete. */
 class Failure {
   readonly error: unknown;
   constructor(error: unknown) {
@@ -74,12 +74,12 @@ class Failure {
 }
 
 /**
- * One folder, listed: in stream order its files (each a file, a failed lstat, or the installed
- * packages' manifests of a node_modules), the subfolders to walk, and the error of a directory stream
- * that broke off (thrown after the files read before it).
+ * One folder, listed: its files in stream order (a node_modules's installed packages' manifests in
+ * its place), the subfolders to walk, and the error the walk throws after those files: the first
+ * failed lstat, or the directory stream breaking off.
  */
 interface Listing {
-  files: Array<WalkedFile | WalkedFile[] | Failure>;
+  files: WalkedFile[];
   dirs: string[];
   error?: unknown;
 }
@@ -103,6 +103,13 @@ interface Pending {
  * the stack is walked, in the same order, by a walk thread.
  */
 export async function* walkTree(root: string, signal?: AbortSignal, options: WalkOptions = {}): AsyncGenerator<WalkedFile> {
+  // Files come in batches (a folder's, a walk thread message's); one generator hands them out.
+  for await (const files of walkBatches(root, signal, options)) {
+    for (const file of files) yield file;
+  }
+}
+
+async function* walkBatches(root: string, signal: AbortSignal | undefined, options: WalkOptions): AsyncGenerator<WalkedFile[]> {
   const lstatLimit = limiter(LSTATS_IN_FLIGHT);
   const listed = (next: Pending): Promise<Listing> => {
     if (!next.listing) {
@@ -122,41 +129,41 @@ export async function* walkTree(root: string, signal?: AbortSignal, options: Wal
     const { files, dirs, error } = await listed(stack.pop()!);
     for (const rel of dirs) stack.push({ rel });
     for (let k = stack.length - 1; k >= 0 && k >= stack.length - DIRS_AHEAD; k--) void listed(stack[k]!);
-    for (const file of files) {
-      if (file instanceof Failure) throw file.error;
-      if (Array.isArray(file)) yield* file;
-      else yield file;
-    }
+    yield files;
     if (error !== undefined) throw error;
   }
 }
 
 async function listFolder(root: string, rel: string, options: WalkOptions, lstatLimit: Limiter): Promise<Listing> {
-  const listing: Listing = { files: [], dirs: [] };
-  const { files } = listing;
+  // Each file's place, filled in as its lstat (or a node_modules's installed packages) comes back.
+  const places: Array<WalkedFile | WalkedFile[] | Failure> = [];
+  const dirs: string[] = [];
   const reads: Array<Promise<unknown>> = [];
+  let error: unknown;
   const dir = await opendir(path.join(root, rel), { bufferSize: DIR_BUFFER });
   try {
     for await (const entry of dir) {
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
       const kind = entryKind(entry, options);
-      if (kind === 'folder') listing.dirs.push(childRel);
+      if (kind === 'folder') dirs.push(childRel);
       else if (kind === 'installed') {
-        const at = files.push([]) - 1;
-        reads.push(installedPackages(root, rel, childRel).then((found) => { files[at] = found; }));
+        const at = places.push([]) - 1;
+        reads.push(installedPackages(root, rel, childRel).then((found) => { places[at] = found; }));
       } else if (kind === 'file') {
-        const at = files.push([]) - 1;
+        const at = places.push([]) - 1;
         reads.push(lstatLimit(() => lstat(path.join(root, childRel))).then(
-          (info) => { files[at] = inputFile(root, childRel, info.size); },
-          (error: unknown) => { files[at] = new Failure(error); },
+          (info) => { places[at] = inputFile(root, childRel, info.size); },
+          (failure: unknown) => { places[at] = new Failure(failure); },
         ));
       }
     }
-  } catch (error) {
-    listing.error = error;
+  } catch (broken) {
+    error = broken;
   }
   await Promise.all(reads);
-  return listing;
+  const failed = places.findIndex((place) => place instanceof Failure);
+  if (failed >= 0) return { files: places.slice(0, failed).flat() as WalkedFile[], dirs, error: (places[failed] as Failure).error };
+  return { files: places.flat() as WalkedFile[], dirs, error };
 }
 
 /** What a walk thread is given: the root, the stack of folders left (bottom first) and the count of files its caller has taken. */
@@ -183,7 +190,7 @@ export const INSTALLED = -1;
 /** Files a walk thread reads ahead of its caller: bounds the memory of a huge tree walked for a slow caller. */
 export const WALK_AHEAD = 4096;
 
-async function* continueInWalkThread(root: string, stack: string[], signal: AbortSignal | undefined, options: WalkOptions): AsyncGenerator<WalkedFile> {
+async function* continueInWalkThread(root: string, stack: string[], signal: AbortSignal | undefined, options: WalkOptions): AsyncGenerator<WalkedFile[]> {
   const taken = new Int32Array(new SharedArrayBuffer(4));
   const job: WalkJob = { root, stack, installedPackages: options.installedPackages === true, taken };
   const worker = new Worker(workerUrl(import.meta.url, './walk-worker.ts', 'walk-worker'), { workerData: job });
@@ -201,11 +208,13 @@ async function* continueInWalkThread(root: string, stack: string[], signal: Abor
       }
       const batch = batches.shift()!;
       signal?.throwIfAborted();
+      const files: WalkedFile[] = [];
       for (let k = 0; k < batch.paths.length; k++) {
         const rel = batch.paths[k]!;
-        if (batch.sizes[k] === INSTALLED) yield* await installedPackages(root, rel.slice(0, Math.max(0, rel.lastIndexOf('/'))), rel);
-        else yield inputFile(root, rel, batch.sizes[k]!);
+        if (batch.sizes[k] === INSTALLED) files.push(...(await installedPackages(root, rel.slice(0, Math.max(0, rel.lastIndexOf('/'))), rel)));
+        else files.push(inputFile(root, rel, batch.sizes[k]!));
       }
+      yield files;
       Atomics.add(taken, 0, batch.paths.length);
       Atomics.notify(taken, 0);
       if (batch.error) throw Object.assign(new Error(batch.error.message), batch.error);
