@@ -12,6 +12,7 @@ export const WORKER_ENTRIES = {
   'scan-worker': 'engine/scan-worker.ts',
   'examine-worker': 'engine/examine-worker.ts',
   'verify-worker': 'engine/verify-worker.ts',
+  'walk-worker': 'engine/sources/walk-worker.ts',
   'report-writer': 'reports/writer-worker.ts',
   'run-worker': 'jobs/run-worker.ts',
   // Not a thread: the desktop's feature-file writer, a process main starts (main/services/feature-writer.ts).

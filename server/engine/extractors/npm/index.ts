@@ -232,12 +232,28 @@ async function walkInstalled(ctx: ExtractContext, dir: string, own: ReadonlySet<
   return entries;
 }
 
+/**
+ * Whether a folder holds any lockfile, asked once per folder and scan: the package.json files of a
+ * large installed tree share their folders above (each asks about every one of them). Asked with
+ * exists, not by listing the folder: a feature file records what an extractor lists (feature/write.ts).
+ */
+function hasLockfile(ctx: ExtractContext, dir: string): Promise<boolean> {
+  let known = lockfileFolders.get(ctx);
+  if (!known) lockfileFolders.set(ctx, (known = new Map()));
+  let found = known.get(dir);
+  if (!found) {
+    found = Promise.all(ANY_LOCKFILE.map((l) => ctx.exists(joinPath(dir, l)))).then((each) => each.some(Boolean));
+    known.set(dir, found);
+  }
+  return found;
+}
+const lockfileFolders = new WeakMap<ExtractContext, Map<string, Promise<boolean>>>();
+
 async function extractInstalled(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
   const dir = dirOf(file.path);
   // A lockfile here or in a folder above describes this project better than node_modules does.
   for (let d = dir; ; d = dirOf(d)) {
-    const found = await Promise.all(ANY_LOCKFILE.map((l) => ctx.exists(joinPath(d, l))));
-    if (found.some(Boolean)) return [];
+    if (await hasLockfile(ctx, d)) return [];
     if (!d) break;
   }
   const installed = await ctx.exists(joinPath(dir, 'node_modules'));
