@@ -7,6 +7,8 @@ import { parseImageReference } from '../sources/image/registry/reference.ts';
 import { identityTechnique, type Evidence, type ScanResult } from '../model.ts';
 import { inventory, type InventoryEntry } from './inventory.ts';
 
+export { jsonPieces } from './write-json.ts';
+
 export const OUTPUT_FORMATS = ['json', 'cyclonedx', 'spdx'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
