@@ -3,7 +3,7 @@
 // OCI layout folder or tar, told by content) is analysed as an image, each component with its
 // layer; `cairn scan --image <reference>` pulls one from a registry into a private temp folder
 // first. The engine is loaded when a scan runs, not for `cairn scan --help`.
-import { mkdtemp, open, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -285,6 +285,7 @@ function parseScanArgs(args: string[]) {
   }
 }
 
+/** What a scan printed: the document as text, '' when it was written to `file` instead. */
 export async function scanCommand(args: string[], io: ScanIo = defaultIo): Promise<{ output: string; file?: string; summary: string }> {
   const { values, positionals } = parseScanArgs(args);
   const target = positionals[0];
@@ -293,7 +294,7 @@ export async function scanCommand(args: string[], io: ScanIo = defaultIo): Promi
   const registryOnly = (['username', 'password-stdin', 'ca-file', 'insecure-http'] as const).filter((o) => values[o]);
   if (!pulling && registryOnly.length) throw new UsageError(`${registryOnly.map((o) => `--${o}`).join('、')} 只用于 --image 从镜像仓库拉取`);
   const format = values.format as OutputFormat;
-  const { OUTPUT_FORMATS, toCycloneDx, toJson, toSpdx } = await (await engine()).loadOutputFormats();
+  const { OUTPUT_FORMATS, toCycloneDx, toJson, toSpdx, jsonPieces } = await (await engine()).loadOutputFormats();
   if (!OUTPUT_FORMATS.includes(format)) throw new UsageError(`不支持的输出格式：${values.format}（可选 ${OUTPUT_FORMATS.join('、')}）\n\n${scanUsage}`);
 
   if (values.kb && format !== 'json') throw new UsageError('--kb 目前只能与 --format json 一起使用（CycloneDX 漏洞导出随报告功能提供）');
@@ -345,12 +346,42 @@ export async function scanCommand(args: string[], io: ScanIo = defaultIo): Promi
   const layered = image ? { image: image.image, layers: image.layers } : undefined;
   const doc = format === 'json' ? toJson(result, tool, layered) : format === 'cyclonedx' ? toCycloneDx(result, tool, name, layered) : toSpdx(result, tool, name, layered);
   const vulnerable = kbFile ? await addVulnerabilities(doc as JsonDocument, kbFile) : null;
-  const output = JSON.stringify(doc, null, 2) + '\n';
   const count = new Set(result.targets.flatMap((t) => t.components.map((c) => c.purl))).size;
   const about = image ? `镜像 ${image.image.reference ?? image.image.manifestDigest}（${image.image.platform}${image.image.os ? `，${image.image.os.prettyName}` : ''}，${image.image.layers.length} 层）` : '';
   const summary = `扫描完成：${about ? `${about}，` : ''}${result.stats.files} 个文件，${result.targets.length} 个清单，${count} 个组件，${result.problems.length} 个问题，用时 ${result.stats.ms} 毫秒${vulnerable ? `；${vulnerable}` : ''}`;
-  if (values.output) await writeFile(values.output, output);
-  return { output, file: values.output, summary };
+  if (values.output) {
+    await writeDocument(values.output, jsonPieces(doc));
+    return { output: '', file: values.output, summary };
+  }
+  return { output: JSON.stringify(doc, null, 2) + '\n', summary };
+}
+
+/** Written in chunks of about this many characters. */
+const CHUNK = 1 << 16;
+
+/**
+ * Writes the document's text (and a final newline) to `file` piece by piece, in chunks: a huge
+ * inventory's text is never held whole (server/engine/output/write-json.ts).
+ */
+async function writeDocument(file: string, pieces: Iterable<string>): Promise<void> {
+  const handle = await open(file, 'w');
+  try {
+    let chunk: string[] = [];
+    let size = 0;
+    for (const piece of pieces) {
+      chunk.push(piece);
+      size += piece.length;
+      if (size >= CHUNK) {
+        await handle.write(chunk.join(''));
+        chunk = [];
+        size = 0;
+      }
+    }
+    chunk.push('\n');
+    await handle.write(chunk.join(''));
+  } finally {
+    await handle.close();
+  }
 }
 
 type JsonDocument = { components: InventoryEntry[]; vulnerabilitySummary?: object };

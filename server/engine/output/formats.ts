@@ -7,6 +7,8 @@ import { parseImageReference } from '../sources/image/registry/reference.ts';
 import { identityTechnique, type Evidence, type ScanResult } from '../model.ts';
 import { inventory, type InventoryEntry } from './inventory.ts';
 
+export { jsonPieces } from './write-json.ts';
+
 export const OUTPUT_FORMATS = ['json', 'cyclonedx', 'spdx'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
@@ -203,6 +205,13 @@ export function toCycloneDx(result: ScanResult, tool: ToolInfo, rootName: string
   const os = operatingSystem(components, image);
   const osRef = 'cairn:os';
   const direct = components.filter((c) => c.direct && !os?.holds.has(c.purl)).map((c) => c.purl);
+  // Lists filled in place, not spread into copies (tens of thousands of components in a huge lockfile).
+  const cdxComponents: object[] = os ? [{ type: 'operating-system', 'bom-ref': osRef, name: os.name, ...(os.version && { version: os.version }), description: os.description }] : [];
+  for (const c of components) cdxComponents.push(cdxComponent(c, image));
+  const dependencies: object[] = [{ ref: rootRef, dependsOn: os ? [osRef, ...direct] : direct }, ...(os ? [{ ref: osRef, dependsOn: [...os.holds] }] : [])];
+  // Edges only to components in the document: a dangling ref would make it invalid. Most
+  // components have none dangling: their own list then, not a copy.
+  for (const c of components) dependencies.push({ ref: c.purl, dependsOn: c.dependsOn.every((d) => known.has(d)) ? c.dependsOn : c.dependsOn.filter((d) => known.has(d)) });
   return {
     $schema: 'http://cyclonedx.org/schema/bom-1.6.schema.json',
     bomFormat: 'CycloneDX',
@@ -214,16 +223,8 @@ export function toCycloneDx(result: ScanResult, tool: ToolInfo, rootName: string
       tools: { components: [{ type: 'application', name: tool.name, version: tool.version }] },
       component: cdxRoot(rootRef, rootName, image),
     },
-    components: [
-      ...(os ? [{ type: 'operating-system', 'bom-ref': osRef, name: os.name, ...(os.version && { version: os.version }), description: os.description }] : []),
-      ...components.map((c) => cdxComponent(c, image)),
-    ],
-    dependencies: [
-      { ref: rootRef, dependsOn: os ? [osRef, ...direct] : direct },
-      ...(os ? [{ ref: osRef, dependsOn: [...os.holds] }] : []),
-      // Edges only to components in the document: a dangling ref would make it invalid.
-      ...components.map((c) => ({ ref: c.purl, dependsOn: c.dependsOn.filter((d) => known.has(d)) })),
-    ],
+    components: cdxComponents,
+    dependencies,
   };
 }
 

@@ -50,13 +50,41 @@ export function licenseExpressionOf(licenses: string[]): string | null {
   return parts.length === 1 ? parts[0]! : parts.map((e) => (/ (AND|OR) /.test(e) ? `(${e})` : e)).join(' AND ');
 }
 
+/** Up to this many, a component's locations are checked for a repeat one by one; beyond, through a Set of keys. */
+const LINEAR_DEDUPE = 16;
+
+const locationKey = (loc: Location) => `${loc.file}:${loc.startLine ?? ''}`;
+
+/** `into` and the items of `more` it lacks, each once: `into` itself when none is new, else a new array of the exact size. */
+function union(into: string[], more: readonly string[]): string[] {
+  let added: string[] | undefined;
+  for (const x of more) if (!into.includes(x) && !added?.includes(x)) (added ??= []).push(x);
+  return added ? into.concat(added) : into;
+}
+
+/**
+ * One entry per purl. Built in place with arrays of the exact size (grown by concat, not push,
+ * which reserves 17 slots) and no key strings or Set for the common component (one declaration, a
+ * location or two): a 43,000-component lockfile's inventory is otherwise as much bookkeeping as
+ * data. The Sets of keys exist only for components seen in many places or with evidence.
+ */
 export function inventory(result: ScanResult): InventoryEntry[] {
-  const byPurl = new Map<string, InventoryEntry & { seen: Set<string> }>();
+  const byPurl = new Map<string, InventoryEntry>();
+  /** Keys of the locations and evidence already taken, for the entries that need them. */
+  const seen = new Map<InventoryEntry, Set<string>>();
+  const seenOf = (entry: InventoryEntry) => {
+    let keys = seen.get(entry);
+    if (!keys) {
+      keys = new Set(entry.locations.map(locationKey));
+      seen.set(entry, keys);
+    }
+    return keys;
+  };
   for (const target of result.targets) {
     for (const c of target.components) {
       let entry = byPurl.get(c.purl);
       if (!entry) {
-        entry = { purl: c.purl, name: c.name, version: c.version, ecosystem: c.ecosystem, scope: c.scope, direct: c.direct, locations: [], licenses: [], licenseExpression: null, dependsOn: [], seen: new Set() };
+        entry = { purl: c.purl, name: c.name, version: c.version, ecosystem: c.ecosystem, scope: c.scope, direct: c.direct, locations: [], licenses: [], licenseExpression: null, dependsOn: [] };
         byPurl.set(c.purl, entry);
       }
       // Runtime anywhere makes it runtime; direct anywhere makes it direct.
@@ -67,20 +95,29 @@ export function inventory(result: ScanResult): InventoryEntry[] {
       if (c.constraint && !entry.constraint?.split(' | ').includes(c.constraint)) entry.constraint = entry.constraint ? `${entry.constraint} | ${c.constraint}` : c.constraint;
       if (c.confidence !== undefined) entry.confidence = Math.max(entry.confidence ?? 0, c.confidence);
       for (const ev of c.evidence ?? []) {
+        const keys = seenOf(entry);
         const key = `ev:${ev.file}:${ev.rule}:${ev.offset ?? ''}`;
-        if (entry.seen.has(key)) continue;
-        entry.seen.add(key);
+        if (keys.has(key)) continue;
+        keys.add(key);
         if ((entry.evidence ??= []).length < MAX_EVIDENCE) entry.evidence.push(ev);
       }
+      const keys = seen.get(entry) ?? (entry.locations.length + c.locations.length > LINEAR_DEDUPE ? seenOf(entry) : undefined);
+      let added: Location[] | undefined;
       for (const loc of c.locations) {
-        const key = `${loc.file}:${loc.startLine ?? ''}`;
-        if (!entry.seen.has(key)) { entry.seen.add(key); entry.locations.push(loc); }
+        if (keys) {
+          const key = locationKey(loc);
+          if (!keys.has(key)) { keys.add(key); (added ??= []).push(loc); }
+        } else {
+          const same = (l: Location) => l.file === loc.file && (l.startLine ?? '') === (loc.startLine ?? '');
+          if (!entry.locations.some(same) && !added?.some(same)) (added ??= []).push(loc);
+        }
       }
-      for (const l of c.licenses) if (!entry.licenses.includes(l)) entry.licenses.push(l);
-      for (const d of c.dependsOn) if (!entry.dependsOn.includes(d)) entry.dependsOn.push(d);
+      if (added) entry.locations = entry.locations.concat(added);
+      entry.licenses = union(entry.licenses, c.licenses);
+      entry.dependsOn = union(entry.dependsOn, c.dependsOn);
     }
   }
-  return [...byPurl.values()]
-    .map(({ seen: _seen, ...entry }) => ({ ...entry, licenseExpression: licenseExpressionOf(entry.licenses) }))
-    .sort((a, b) => a.purl.localeCompare(b.purl));
+  const list = [...byPurl.values()];
+  for (const entry of list) entry.licenseExpression = licenseExpressionOf(entry.licenses);
+  return list.sort((a, b) => a.purl.localeCompare(b.purl));
 }

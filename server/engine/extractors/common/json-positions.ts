@@ -24,6 +24,17 @@ export interface JsonOptions {
   jsonc?: boolean;
 }
 
+/**
+ * Plain values only: each member of the object at the top-level key `of` (package-lock.json's
+ * `packages`) is handed to `revive` as soon as it is parsed, with its span, and what `revive`
+ * answers takes its place. A huge lockfile's records so become the reader's own small ones one at
+ * a time: the parsed record is garbage at once instead of all of them living until the walk.
+ */
+export interface JsonRevive {
+  of: string;
+  revive(key: string, value: unknown, span: JsonSpan | undefined): unknown;
+}
+
 /** Plain JavaScript values with the line span of every object and array in them. */
 export interface JsonValues {
   value: unknown;
@@ -43,7 +54,7 @@ const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/;
 
 /** The single pass behind both result shapes: JsonNodes when `spans` is undefined, else plain
  *  values with the spans of their objects and arrays recorded in `spans`. */
-function read(text: string, options: JsonOptions, spans: WeakMap<object, JsonSpan> | undefined): unknown {
+function read(text: string, options: JsonOptions, spans: WeakMap<object, JsonSpan> | undefined, revive?: JsonRevive): unknown {
   const n = text.length;
   const jsonc = options.jsonc === true;
   const plain = spans !== undefined;
@@ -91,14 +102,21 @@ function read(text: string, options: JsonOptions, spans: WeakMap<object, JsonSpa
     }
   };
 
-  const parseValue = (depth: number): unknown => {
+  /**
+   * `within`: 'revive' when this value is the object whose members `revive` replaces, 'revived'
+   * inside one of those members: nobody asks for the spans of what revive reads, so none are kept.
+   */
+  const parseValue = (depth: number, within?: 'revive' | 'revived'): unknown => {
     if (depth > MAX_DEPTH) fail('嵌套层级过深');
     skipWs();
     const startLine = line;
     const c = text.charCodeAt(pos);
     if (c === 123) { // {
       pos++;
-      const obj: Record<string, unknown> | undefined = plain ? {} : undefined;
+      // What revive reads is thrown away at once: as dictionaries (no prototype, so V8 keeps them in
+      // dictionary mode) they cost no hidden class per new key order, which V8 would keep in the old
+      // generation (a huge lockfile's dependency maps, each a new order of package names).
+      const obj: Record<string, unknown> | undefined = !plain ? undefined : within === 'revived' ? Object.create(null) as Record<string, unknown> : {};
       const entries = plain ? undefined : new Map<string, JsonNode>();
       for (let first = true; ; first = false) {
         skipWs();
@@ -108,7 +126,15 @@ function read(text: string, options: JsonOptions, spans: WeakMap<object, JsonSpa
         skipWs();
         if (text.charCodeAt(pos) !== 58) fail('对象的键后缺少冒号');
         pos++;
-        const v = parseValue(depth + 1);
+        let v: unknown;
+        if (within === 'revive') {
+          skipWs();
+          const memberStart = line;
+          v = parseValue(depth + 1, 'revived');
+          v = revive!.revive(key, v, typeof v === 'object' && v !== null ? { startLine: memberStart, endLine: line } : undefined);
+        } else {
+          v = parseValue(depth + 1, within === 'revived' ? 'revived' : depth === 0 && revive?.of === key ? 'revive' : undefined);
+        }
         if (entries) entries.set(key, v as JsonNode);
         else if (key === '__proto__') Object.defineProperty(obj, key, { value: v, enumerable: true, writable: true, configurable: true });
         else obj![key] = v;
@@ -119,7 +145,10 @@ function read(text: string, options: JsonOptions, spans: WeakMap<object, JsonSpa
         fail('对象中缺少逗号或右花括号');
       }
       pos++;
-      if (obj) { spans!.set(obj, { startLine, endLine: line }); return obj; }
+      if (obj) {
+        if (within !== 'revived') spans!.set(obj, { startLine, endLine: line });
+        return obj;
+      }
       return { kind: 'object', entries: entries!, startLine, endLine: line };
     }
     if (c === 91) { // [
@@ -128,7 +157,7 @@ function read(text: string, options: JsonOptions, spans: WeakMap<object, JsonSpa
       for (let first = true; ; first = false) {
         skipWs();
         if (text.charCodeAt(pos) === 93 && (first || jsonc)) break;
-        items.push(parseValue(depth + 1));
+        items.push(parseValue(depth + 1, within === 'revived' ? 'revived' : undefined));
         skipWs();
         const d = text.charCodeAt(pos);
         if (d === 44) { pos++; continue; }
@@ -136,7 +165,10 @@ function read(text: string, options: JsonOptions, spans: WeakMap<object, JsonSpa
         fail('数组中缺少逗号或右方括号');
       }
       pos++;
-      if (plain) { spans.set(items, { startLine, endLine: line }); return items; }
+      if (plain) {
+        if (within !== 'revived') spans.set(items, { startLine, endLine: line });
+        return items;
+      }
       return { kind: 'array', items: items as JsonNode[], startLine, endLine: line };
     }
     if (c === 34) { // "
@@ -167,9 +199,9 @@ export function parseJsonWithLines(text: string, options: JsonOptions = {}): Jso
 }
 
 /** Parses JSON into plain values and the spans of their objects and arrays; throws a JsonSyntaxError. */
-export function parseJsonValuesWithLines(text: string, options: JsonOptions = {}): JsonValues {
+export function parseJsonValuesWithLines(text: string, options: JsonOptions = {}, revive?: JsonRevive): JsonValues {
   const spans = new WeakMap<object, JsonSpan>();
-  return { value: read(text, options, spans), spans };
+  return { value: read(text, options, spans, revive), spans };
 }
 
 /** Member of an object node, when the node is an object. */
@@ -202,6 +234,6 @@ export function parseJsonFile(text: string, file: string, options: JsonOptions =
 }
 
 /** Parses a whole lockfile into plain values and spans, turning a syntax error into the user's ExtractError. */
-export function parseJsonValues(text: string, file: string, options: JsonOptions = {}): JsonValues {
-  return orExtractError(file, () => parseJsonValuesWithLines(text, options));
+export function parseJsonValues(text: string, file: string, options: JsonOptions = {}, revive?: JsonRevive): JsonValues {
+  return orExtractError(file, () => parseJsonValuesWithLines(text, options, revive));
 }

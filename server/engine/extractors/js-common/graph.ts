@@ -88,6 +88,20 @@ function reach(nodes: Map<string, JsNode>, starts: Iterable<string>): Set<string
   return seen;
 }
 
+/** `into` and the items of `more` it lacks, each once: `into` itself when none is new, else a new array of the exact size. */
+function union(into: string[], more: readonly string[]): string[] {
+  let added: string[] | undefined;
+  for (const x of more) if (!into.includes(x) && !added?.includes(x)) (added ??= []).push(x);
+  return added ? into.concat(added) : into;
+}
+
+/** Where a component is declared first (sorted); the licence files its licence was read from after. */
+function locationsOf(locs: Location[], licenceFiles: string[]): Location[] {
+  if (locs.length > 1) locs.sort((x, y) => x.file.localeCompare(y.file) || (x.startLine ?? 0) - (y.startLine ?? 0));
+  if (!licenceFiles.length) return locs;
+  return [...locs, ...licenceFiles.sort().filter((file) => !locs.some((l) => l.file === file)).map((file) => ({ file }))];
+}
+
 export function assemble(nodes: Map<string, JsNode>, a: Assembly): Target {
   const runtimeRoots = [...a.runtimeRoots].filter((id) => nodes.has(id));
   const devRoots = [...a.devRoots].filter((id) => nodes.has(id));
@@ -102,36 +116,37 @@ export function assemble(nodes: Map<string, JsNode>, a: Assembly): Target {
     isDev = () => false;
   }
 
-  interface Acc { first: JsNode; direct: boolean; runtime: boolean; locs: Location[]; licenceFiles: string[]; licenses: string[]; deps: Set<string> }
+  // Plain arrays of the exact size, checked with includes and grown by concat: a component has a
+  // handful of each, and a Set apiece (or an array grown by push, which reserves 17 slots) is most
+  // of the memory of assembling a 40,000-component lockfile.
+  interface Acc { first: JsNode; direct: boolean; runtime: boolean; locs: Location[]; licenceFiles: string[]; licenses: string[]; deps: string[] }
   const byPurl = new Map<string, Acc>();
   for (const n of nodes.values()) {
     let c = byPurl.get(n.purl);
     if (!c) {
-      c = { first: n, direct: false, runtime: false, locs: [], licenceFiles: [], licenses: [], deps: new Set() };
+      c = { first: n, direct: false, runtime: false, locs: [], licenceFiles: [], licenses: [], deps: [] };
       byPurl.set(n.purl, c);
     }
     if (!c.direct && direct.has(n.id)) c.direct = true;
     if (!c.runtime && !isDev(n)) c.runtime = true;
-    if (n.location && !c.locs.some((l) => l.file === n.location!.file && l.startLine === n.location!.startLine)) c.locs.push(n.location);
-    for (const file of n.licenseFiles ?? []) if (!c.licenceFiles.includes(file)) c.licenceFiles.push(file);
-    for (const l of n.licenses) if (!c.licenses.includes(l)) c.licenses.push(l);
+    if (n.location && !c.locs.some((l) => l.file === n.location!.file && l.startLine === n.location!.startLine)) c.locs = c.locs.concat(n.location);
+    if (n.licenseFiles) c.licenceFiles = union(c.licenceFiles, n.licenseFiles);
+    c.licenses = union(c.licenses, n.licenses);
+    let added: string[] | undefined;
     for (const d of n.deps) {
       const child = nodes.get(d);
-      if (child !== undefined && child.purl !== n.purl) c.deps.add(child.purl);
+      if (child !== undefined && child.purl !== n.purl && !c.deps.includes(child.purl) && !added?.includes(child.purl)) (added ??= []).push(child.purl);
     }
+    if (added) c.deps = c.deps.concat(added);
   }
   const components: Component[] = [];
   for (const [purl, c] of byPurl) {
     components.push({
       purl, ecosystem: 'npm', name: c.first.name, version: c.first.version, direct: c.direct,
       scope: c.runtime ? 'runtime' : 'development',
-      // Where it is declared first; the licence files its licence was read from after.
-      locations: [
-        ...(c.locs.length > 1 ? c.locs.sort((x, y) => x.file.localeCompare(y.file) || (x.startLine ?? 0) - (y.startLine ?? 0)) : c.locs),
-        ...c.licenceFiles.sort().filter((file) => !c.locs.some((l) => l.file === file)).map((file) => ({ file })),
-      ],
+      locations: locationsOf(c.locs, c.licenceFiles),
       licenses: c.licenses,
-      dependsOn: c.deps.size > 1 ? [...c.deps].sort() : [...c.deps],
+      dependsOn: c.deps.length > 1 ? c.deps.sort() : c.deps,
     });
   }
   components.sort((x, y) => (x.purl < y.purl ? -1 : x.purl > y.purl ? 1 : 0));

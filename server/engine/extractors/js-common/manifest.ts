@@ -16,10 +16,11 @@ export interface Manifest {
 export function licensesOf(pkg: Record<string, unknown>): string[] {
   const one = (v: unknown): string | undefined =>
     typeof v === 'string' ? v.trim() || undefined : isObject(v) && typeof v.type === 'string' ? v.type.trim() || undefined : undefined;
-  const out: string[] = [];
   const lic = one(pkg.license);
-  if (lic) out.push(lic);
-  else if (Array.isArray(pkg.license)) for (const l of pkg.license) { const x = one(l); if (x) out.push(x); }
+  // The common case as a one-element array literal: a push onto [] reserves 17 slots, for each of tens of thousands of entries.
+  if (lic) return [lic];
+  const out: string[] = [];
+  if (Array.isArray(pkg.license)) for (const l of pkg.license) { const x = one(l); if (x) out.push(x); }
   if (!out.length && Array.isArray(pkg.licenses)) for (const l of pkg.licenses) { const x = one(l); if (x) out.push(x); }
   return out;
 }

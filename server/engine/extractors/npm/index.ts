@@ -7,14 +7,15 @@ import type { Component, ExtractContext, Extractor, InputFile, Target } from '..
 import { ExtractError } from '../../model.ts';
 import { npmPurl } from '../../purl.ts';
 import { assemble, newNode, readInstalledLicenses } from '../js-common/graph.ts';
-import type { JsNode } from '../js-common/graph.ts';
+import type { Assembly, JsNode } from '../js-common/graph.ts';
 import { parseJsonValues } from '../common/json-positions.ts';
-import type { JsonSpan as Span } from '../common/json-positions.ts';
+import type { JsonRevive, JsonSpan as Span } from '../common/json-positions.ts';
 import { isObject, stringMap } from '../common/values.ts';
 import { declared, licensesOf, manifestOf, readManifest } from '../js-common/manifest.ts';
 import type { Manifest } from '../js-common/manifest.ts';
 import { baseOf, dirOf, joinPath, mapLimit } from '../js-common/paths.ts';
 import { expandWorkspaces } from '../js-common/workspaces.ts';
+import { lockText } from '../js-common/lock-text.ts';
 
 const LOCKFILES = new Set(['package-lock.json', 'npm-shrinkwrap.json']);
 /** Any of these beside (or above) a package.json means a lockfile extractor owns the project. */
@@ -63,37 +64,53 @@ function unalias(name: string, version: string): [string, string] {
   return [name, version];
 }
 
+/** The names an entry depends on (its maps' keys with a string value), in an array of the exact size it keeps. */
 function depNames(e: Record<string, unknown>): string[] {
-  return [
-    ...Object.keys(stringMap(e.dependencies)),
-    ...Object.keys(stringMap(e.optionalDependencies)),
-    ...Object.keys(stringMap(e.peerDependencies)),
-  ];
+  const out: string[] = [];
+  // Not through stringMap: a copy of every dependencies map of a huge lockfile costs V8 a hidden class per new key order.
+  for (const map of [e.dependencies, e.optionalDependencies, e.peerDependencies]) {
+    if (!isObject(map)) continue;
+    // '__proto__' would not survive stringMap's copy either.
+    for (const [name, spec] of Object.entries(map)) if (typeof spec === 'string' && name !== '__proto__') out.push(name);
+  }
+  return out.length ? out.slice() : [];
 }
 
-/** lockfileVersion 2 and 3: the flat `packages` map. */
-function entriesV2(packages: Record<string, unknown>, spans: WeakMap<object, Span>, skip: (key: string, what: string, raw: unknown) => void): Map<string, Entry> {
+/** A `packages` entry npm passes over (not an object, no version), with why and where. */
+interface Skipped { skip: string; span?: Span }
+
+/** One entry of the lockfileVersion 2 and 3 `packages` map, read as the parser meets it (JsonRevive). */
+function entryV2(path: string, raw: unknown, span: Span | undefined): Entry | Skipped {
+  if (!isObject(raw)) return { skip: '不是对象' };
+  if (inNodeModules(path) && typeof raw.version !== 'string' && raw.link !== true) return { skip: '没有 version', span };
+  const name = typeof raw.name === 'string' ? raw.name : nameFromPath(path);
+  const version = typeof raw.version === 'string' ? raw.version : '';
+  return {
+    path, name, version,
+    dev: raw.dev === true,
+    link: raw.link === true && typeof raw.resolved === 'string' ? joinPath(raw.resolved) : undefined,
+    deps: depNames(raw),
+    licenses: licensesOf(raw),
+    span,
+    manifest: inNodeModules(path) ? undefined : manifestOf(raw),
+  };
+}
+
+/** The `packages` map turned into entries member by member while it is parsed (see entriesV2). */
+const REVIVE_PACKAGES: JsonRevive = { of: 'packages', revive: (key, raw, span) => entryV2(key, raw, span) };
+
+/** lockfileVersion 2 and 3: the flat `packages` map, its members already entries (REVIVE_PACKAGES). */
+function entriesV2(packages: Record<string, unknown>, skip: (key: string, what: string, span: Span | undefined) => void): Map<string, Entry> {
   const out = new Map<string, Entry>();
-  for (const [path, raw] of Object.entries(packages)) {
-    if (!isObject(raw)) { skip(path, '不是对象', undefined); continue; }
-    if (inNodeModules(path) && typeof raw.version !== 'string' && raw.link !== true) { skip(path, '没有 version', raw); continue; }
-    const name = typeof raw.name === 'string' ? raw.name : nameFromPath(path);
-    const version = typeof raw.version === 'string' ? raw.version : '';
-    out.set(path, {
-      path, name, version,
-      dev: raw.dev === true,
-      link: raw.link === true && typeof raw.resolved === 'string' ? joinPath(raw.resolved) : undefined,
-      deps: depNames(raw),
-      licenses: licensesOf(raw),
-      span: spans.get(raw),
-      manifest: inNodeModules(path) ? undefined : manifestOf(raw),
-    });
+  for (const [path, read] of Object.entries(packages) as Array<[string, Entry | Skipped]>) {
+    if ('skip' in read) skip(path, read.skip, read.span);
+    else out.set(path, read);
   }
   return out;
 }
 
 /** lockfileVersion 1: the nested `dependencies` tree, flattened to install paths. */
-function entriesV1(deps: Record<string, unknown>, spans: WeakMap<object, Span>, skip: (key: string, what: string, raw: unknown) => void): Map<string, Entry> {
+function entriesV1(deps: Record<string, unknown>, spans: WeakMap<object, Span>, skip: (key: string, what: string, span: Span | undefined) => void): Map<string, Entry> {
   const out = new Map<string, Entry>();
   const stack: Array<[string, Record<string, unknown>]> = [['', deps]];
   while (stack.length) {
@@ -101,7 +118,7 @@ function entriesV1(deps: Record<string, unknown>, spans: WeakMap<object, Span>, 
     for (const [key, raw] of Object.entries(level)) {
       const path = parent ? `${parent}/node_modules/${key}` : `node_modules/${key}`;
       if (!isObject(raw)) { skip(path, '不是对象', undefined); continue; }
-      if (typeof raw.version !== 'string') { skip(path, '没有 version', raw); continue; }
+      if (typeof raw.version !== 'string') { skip(path, '没有 version', spans.get(raw)); continue; }
       const version = typeof raw.version === 'string' ? raw.version : '';
       const [name, v] = unalias(key, version);
       out.set(path, {
@@ -137,10 +154,13 @@ function build(entries: Map<string, Entry>, file: string, installBase: string, r
     node.dev = e.dev;
     node.licenses = e.licenses;
     node.installedManifest = joinPath(installBase, e.path, 'package.json');
+    const deps: string[] = [];
     for (const d of e.deps) {
       const t = target(e.path, d);
-      if (t) node.deps.push(t);
+      if (t) deps.push(t);
     }
+    // Exact size: kept until assembly, for every entry.
+    if (deps.length) node.deps = deps.slice();
     nodes.set(e.path, node);
   }
 
@@ -167,29 +187,45 @@ function build(entries: Map<string, Entry>, file: string, installBase: string, r
   return { nodes, runtimeRoots: [...runtimeRoots], devRoots: [...devRoots] };
 }
 
-async function extractLockfile(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
-  const { value, spans } = parseJsonValues(await file.text(), file.path, { jsonc: true });
-  if (!isObject(value)) throw new ExtractError(`${file.path} 不是有效的 npm 锁文件：顶层不是对象`);
-  const dir = dirOf(file.path);
+/** What a lockfile says, its parsed text already let go: entries by install path, the project it names, the entries skipped. */
+interface Lock { entries: Map<string, Entry>; name?: string; version?: string; problems: string[] }
+
+function readLock(text: string, file: string): Lock {
+  const { value, spans } = parseJsonValues(text, file, { jsonc: true }, REVIVE_PACKAGES);
+  if (!isObject(value)) throw new ExtractError(`${file} 不是有效的 npm 锁文件：顶层不是对象`);
   const lockVersion = typeof value.lockfileVersion === 'number' ? value.lockfileVersion : 1;
   let entries: Map<string, Entry>;
   // npm passes over an entry it cannot use (not an object, no version) and installs the rest: so do we, and say so.
   const problems: string[] = [];
-  const skip = (key: string, what: string, raw: unknown) => {
-    const span = isObject(raw) ? spans.get(raw) : undefined;
-    problems.push(`${file.path}${span ? ` 第 ${span.startLine} 行` : ''}：条目“${key}”${what}，已跳过`);
+  const skip = (key: string, what: string, span: Span | undefined) => {
+    problems.push(`${file}${span ? ` 第 ${span.startLine} 行` : ''}：条目“${key}”${what}，已跳过`);
   };
-  if (lockVersion >= 2 && isObject(value.packages)) entries = entriesV2(value.packages, spans, skip);
+  if (lockVersion >= 2 && isObject(value.packages)) entries = entriesV2(value.packages, skip);
   else if (isObject(value.dependencies) || value.dependencies === undefined) entries = entriesV1(isObject(value.dependencies) ? value.dependencies : {}, spans, skip);
-  else throw new ExtractError(`${file.path} 不是有效的 npm 锁文件：dependencies 不是对象`);
-  ctx.signal.throwIfAborted();
+  else throw new ExtractError(`${file} 不是有效的 npm 锁文件：dependencies 不是对象`);
+  return {
+    entries, problems,
+    name: typeof value.name === 'string' ? value.name : undefined,
+    version: typeof value.version === 'string' ? value.version : undefined,
+  };
+}
 
-  const rootManifest = entries.get('')?.manifest ?? (await readManifest(ctx.readText, joinPath(dir, 'package.json')));
-  const { nodes, runtimeRoots, devRoots } = build(entries, file.path, dir, rootManifest);
+/** The lockfile's graph; its entries are let go before the caller assembles components. */
+async function readLockGraph(file: InputFile, ctx: ExtractContext): Promise<Built & { project: Assembly['project']; problems: string[] }> {
+  const lock = readLock(await lockText(file), file.path);
+  ctx.signal.throwIfAborted();
+  const dir = dirOf(file.path);
+  const rootManifest = lock.entries.get('')?.manifest ?? (await readManifest(ctx.readText, joinPath(dir, 'package.json')));
+  const built = build(lock.entries, file.path, dir, rootManifest);
+  const name = lock.name ?? rootManifest?.name ?? '';
+  const version = lock.version ?? rootManifest?.version ?? '';
+  return { ...built, project: name ? { name, version } : null, problems: lock.problems };
+}
+
+async function extractLockfile(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
+  const { nodes, runtimeRoots, devRoots, project, problems } = await readLockGraph(file, ctx);
   await readInstalledLicenses(nodes.values(), ctx);
-  const name = typeof value.name === 'string' ? value.name : rootManifest?.name ?? '';
-  const version = typeof value.version === 'string' ? value.version : rootManifest?.version ?? '';
-  const target = assemble(nodes, { file: file.path, type: 'npm', project: name ? { name, version } : null, runtimeRoots, devRoots, explicitDev: true });
+  const target = assemble(nodes, { file: file.path, type: 'npm', project, runtimeRoots, devRoots, explicitDev: true });
   return [problems.length ? { ...target, problems } : target];
 }
 
@@ -274,8 +310,8 @@ async function extractInstalled(file: InputFile, ctx: ExtractContext): Promise<T
   let nodesFile = '';
   if (hidden !== undefined) {
     try {
-      const { value, spans } = parseJsonValues(hidden, 'node_modules/.package-lock.json', { jsonc: true });
-      if (isObject(value) && isObject(value.packages)) { entries = entriesV2(value.packages, spans, () => undefined); nodesFile = joinPath(dir, 'node_modules/.package-lock.json'); }
+      const { value } = parseJsonValues(hidden, 'node_modules/.package-lock.json', { jsonc: true }, REVIVE_PACKAGES);
+      if (isObject(value) && isObject(value.packages)) { entries = entriesV2(value.packages, () => undefined); nodesFile = joinPath(dir, 'node_modules/.package-lock.json'); }
     } catch {
       entries = undefined;
     }

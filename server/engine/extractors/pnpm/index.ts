@@ -12,6 +12,7 @@ import { isObject } from '../common/values.ts';
 import { parseYamlValues } from '../common/yaml-lines.ts';
 import { readManifest } from '../js-common/manifest.ts';
 import { baseOf, dirOf, joinPath } from '../js-common/paths.ts';
+import { lockText } from '../js-common/lock-text.ts';
 
 /** Importer dependency values: `1.0.0` (5.x) or `{ specifier, version }` (6.x, 9.x). */
 function refsOf(v: unknown): Array<[string, string]> {
@@ -88,7 +89,7 @@ function entrySpans(text: string): Map<string, [number, number]> {
 }
 
 async function extractPnpm(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
-  const text = await file.text();
+  const text = await lockText(file);
   const doc = parseYamlValues(text, file.path);
   if (doc === null || doc === undefined || (isObject(doc) && !Object.keys(doc).length)) return [];
   if (!isObject(doc)) throw new ExtractError(`${file.path} 不是有效的 pnpm-lock.yaml：顶层不是映射`);

@@ -13,6 +13,7 @@ import { declared, readManifest } from '../js-common/manifest.ts';
 import type { Manifest } from '../js-common/manifest.ts';
 import { baseOf, dirOf, joinPath, mapLimit } from '../js-common/paths.ts';
 import { expandWorkspaces } from '../js-common/workspaces.ts';
+import { lockText } from '../js-common/lock-text.ts';
 import { parseClassic, patternName } from './classic.ts';
 import type { ClassicObject } from './classic.ts';
 
@@ -133,7 +134,7 @@ function fromBerry(text: string, file: string, problems: string[]): Parsed {
 const isBerry = (text: string) => /^__metadata:/m.test(text);
 
 async function extractYarn(file: InputFile, ctx: ExtractContext): Promise<Target[]> {
-  const text = await file.text();
+  const text = await lockText(file);
   const problems: string[] = [];
   const parsed = isBerry(text) ? fromBerry(text, file.path, problems) : fromClassic(text, file.path, problems);
   ctx.signal.throwIfAborted();

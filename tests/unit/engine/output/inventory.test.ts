@@ -101,3 +101,27 @@ describe('SBOM 输出中的声明范围与识别依据', () => {
     expect(doc.packages.find((p) => p.name === 'g:a')!.annotations![0]!.comment).toBe('cairn:confidence=0.5\ncairn:evidence=文件名: x.jar (a-1.0.jar)');
   });
 });
+
+describe('同一组件在多个清单中的合并', () => {
+  const declared = (file: string, startLine: number | undefined, licenses: string[], dependsOn: string[]): Component => ({
+    purl: 'pkg:npm/a@1.0.0', ecosystem: 'npm', name: 'a', version: '1.0.0', direct: false, scope: 'development',
+    locations: [{ file, ...(startLine !== undefined && { startLine }) }], licenses, dependsOn,
+  });
+  const result = (components: Component[]): ScanResult => ({
+    root: '/x', problems: [], stats: { files: 1, bytes: 1, ms: 0 },
+    targets: components.map((c) => ({ file: c.locations[0]!.file, type: 'npm', ecosystem: 'npm', project: null, roots: [], components: [c] })),
+  });
+
+  it('位置、许可证与依赖各取一次，按出现顺序；少量与大量位置一样去重', () => {
+    for (const count of [3, 40]) {
+      const components = Array.from({ length: count }, (_, i) => declared(`p${i % Math.ceil(count / 4)}/package-lock.json`, i % 2 ? 7 : undefined, i % 2 ? ['MIT', 'ISC'] : ['MIT'], [`pkg:npm/d${i % 3}@1`]));
+      const [entry, ...rest] = inventory(result(components));
+      expect(rest).toHaveLength(0);
+      const expected = new Map(components.map((c) => [`${c.locations[0]!.file}:${c.locations[0]!.startLine ?? ''}`, c.locations[0]!]));
+      expect(entry!.locations).toEqual([...expected.values()]);
+      expect(entry!.licenses).toEqual(['MIT', 'ISC']);
+      expect(entry!.dependsOn).toEqual(['pkg:npm/d0@1', 'pkg:npm/d1@1', 'pkg:npm/d2@1']);
+      expect(entry!.licenseExpression).toBe('MIT AND ISC');
+    }
+  });
+});
