@@ -3,7 +3,9 @@
 // database however many desc files the scan offers, distro purls, licences, reason, edges through
 // PROVIDES with libalpm's version rules, and malformed records as problems beside the good ones.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { alpmVercmp, extractors, pacmanExtractor, pacmanLicense, parsePacmanDesc, parsePacmanFiles } from '../../../../../server/engine/extractors/os/index.ts';
@@ -12,6 +14,21 @@ import { useTempScan } from '../../../../support/temp-scan.ts';
 import { expectClaims } from '../extractor.ts';
 
 const FIXTURE = path.resolve('tests/fixtures/os/pacman');
+/**
+ * pacman's `vercmp`: on the PATH where the distribution ships it, else pacman's own vercmp.c in its
+ * essence (one call of libalpm's alpm_pkg_vercmp) built against the libalpm that Debian's
+ * pacman-package-manager installs — Debian bookworm ships the library but not the program.
+ */
+function pacmanVercmp(): string {
+  if (spawnSync('vercmp', ['1', '1'], { stdio: 'ignore' }).status === 0) return 'vercmp';
+  const dir = mkdtempSync(path.join(tmpdir(), 'cairn-vercmp-'));
+  writeFileSync(path.join(dir, 'vercmp.c'), '#include <stdio.h>\nint alpm_pkg_vercmp(const char *a, const char *b);\n'
+    + 'int main(int argc, char **argv) { if (argc != 3) return 2; printf("%d\\n", alpm_pkg_vercmp(argv[1], argv[2])); return 0; }\n');
+  const built = spawnSync('gcc', ['-o', path.join(dir, 'vercmp'), path.join(dir, 'vercmp.c'), '-l:libalpm.so.13'], { encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`需要 Debian 的 pacman-package-manager（libalpm）与 gcc 作为对照（.ci/run 会安装）：${built.stderr || built.error?.message}`);
+  return path.join(dir, 'vercmp');
+}
+
 const { scan, writeTree } = useTempScan('cairn-pacman-', extractors);
 const ARCH_OS_RELEASE = 'NAME="Arch Linux"\nPRETTY_NAME="Arch Linux"\nID=arch\nBUILD_ID=rolling\n';
 
@@ -149,12 +166,12 @@ describe('pacman record parts', () => {
     for (const [a, b, want] of cases) expect(Math.sign(alpmVercmp(a, b)), `${a} vs ${b}`).toBe(want);
   });
 
-  it('orders versions as pacman\'s own vercmp does (Debian\'s pacman-package-manager, installed by .ci/run)', () => {
-    if (spawnSync('vercmp', ['1', '1'], { stdio: 'ignore' }).status !== 0) throw new Error('需要 Debian 的 pacman-package-manager 软件包作为对照（apt-get install pacman-package-manager；.ci/run 会安装）');
+  it('orders versions as pacman\'s own vercmp does (libalpm of Debian\'s pacman-package-manager, installed by .ci/run)', () => {
+    const vercmp = pacmanVercmp();
     const versions = ['1.0', '1.0-1', '1.0-2', '1.0.1', '1.0a', '1.0rc1', '1.0.a', '1:0.9', '2:1.0-1', ':1.0', '1.0+r1+gabc', '1..0', '1_0', '2024.04.07', '2024.4.7-1', '10', '9.9', 'a', '1.0~beta', '1.0-1.1'];
     for (const a of versions) {
       for (const b of versions) {
-        const want = Number(execFileSync('vercmp', [a, b], { encoding: 'utf8' }).trim());
+        const want = Number(execFileSync(vercmp, [a, b], { encoding: 'utf8' }).trim());
         expect(Math.sign(alpmVercmp(a, b)), `${a} vs ${b}`).toBe(Math.sign(want));
       }
     }
