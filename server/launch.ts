@@ -22,7 +22,7 @@ export interface BuildStamp {
 export const STAMP_FILE = 'build-stamp.json';
 
 /** The repository root, from this file's place (server/launch.ts, or a bundle in dist/<name>/). */
-export const REPO_ROOT = path.resolve(import.meta.dirname, '..', ...(import.meta.filename.endsWith('.ts') ? [] : ['..']));
+const REPO_ROOT = path.resolve(import.meta.dirname, '..', ...(import.meta.filename.endsWith('.ts') ? [] : ['..']));
 
 /**
  * The bundle's entry when dist/<name>/ was built from the sources as they are now (every input
