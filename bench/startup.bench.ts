@@ -3,7 +3,9 @@
 // start but the first), each run as a fresh process, from sources and from the built bundles
 // (built first when missing or stale), with Node's compile cache cold (an empty cache folder) and
 // warm. Variants run interleaved, BENCH_RUNS times each (default 7); medians and minimums of wall
-// time. The machine's load is printed: timings on a shared machine are noisy.
+// time. The machine's load is printed: timings on a shared machine are noisy. BENCH_BASELINE=<another
+// checkout> (e.g. `git worktree add /tmp/before main`) adds its entries, run as they run there, to
+// the same interleaved series: a before/after in the same minutes.
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -13,10 +15,13 @@ import { build, isStale } from '../scripts/build.ts';
 const root = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const LOCKFILE = process.env.BENCH_LOCKFILE ?? '/work/shared/corpora/trivy/repo/npm/package-lock.json';
+const BASELINE = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : null;
 
 interface Variant {
   name: string;
   entry: string;
+  /** The checkout the entry runs in (default this one). */
+  cwd?: string;
   /** Run the sources even when a fresh bundle exists (server/launch.ts). */
   sources?: boolean;
   /** An empty compile cache for every run. */
@@ -32,6 +37,7 @@ const variants = (kind: 'cli' | 'server'): Variant[] => {
     { name: `${source} → 构建产物，编译缓存冷`, entry: source, cold: true },
     { name: `${source} → 构建产物，编译缓存热`, entry: source },
     { name: `直接运行 ${bundle}，编译缓存热`, entry: bundle },
+    ...(BASELINE ? [{ name: `对照 ${path.basename(BASELINE)}：${source}`, entry: source, cwd: BASELINE }] : []),
   ];
 };
 
@@ -40,6 +46,8 @@ function environment(variant: Variant, cacheRoot: string, extra: NodeJS.ProcessE
   delete env.CAIRN_FROM_SOURCES;
   if (variant.sources) env.CAIRN_FROM_SOURCES = '1';
   env.NODE_COMPILE_CACHE = variant.cold ? mkdtempSync(path.join(cacheRoot, 'cold-')) : path.join(cacheRoot, 'warm');
+  // The other checkout runs as it would there: a version before server/launch.ts used no cache.
+  if (variant.cwd) delete env.NODE_COMPILE_CACHE;
   return env;
 }
 
@@ -47,7 +55,7 @@ function environment(variant: Variant, cacheRoot: string, extra: NodeJS.ProcessE
 function timeScan(variant: Variant, dir: string, cacheRoot: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [variant.entry, 'scan', dir], { cwd: root, env: environment(variant, cacheRoot), stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [variant.entry, 'scan', dir], { cwd: variant.cwd ?? root, env: environment(variant, cacheRoot), stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
     child.once('error', reject);
@@ -60,7 +68,7 @@ function timeHealth(variant: Variant, dataDir: string, cacheRoot: string): Promi
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const env = environment(variant, cacheRoot, { PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', CAIRN_DATA_DIR: dataDir, DATABASE_URL: '' });
-    const child = spawn(process.execPath, [variant.entry], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [variant.entry], { cwd: variant.cwd ?? root, env, stdio: ['ignore', 'pipe', 'inherit'] });
     let output = '';
     let polling = false;
     const stop = (result: () => void) => { child.once('exit', result); child.kill('SIGTERM'); };
