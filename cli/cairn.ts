@@ -1,6 +1,13 @@
 #!/usr/bin/env node
 // `cairn` command line. Subcommands grow with the product (scan, kb, report arrive with their
-// issues); each lives in cli/commands/ and returns its output as text.
+// issues); each lives in cli/commands/ and returns its output as text, loaded only when it runs.
+// Run from sources, it hands over to the built bundle (dist/cli/cairn.js, `npm run build`) when
+// that was built from the sources as they are: the same program, without type stripping and with
+// far fewer modules to load (server/launch.ts).
+import { pathToFileURL } from 'node:url';
+import { bundleToRun, enableCompileCache } from '../server/launch.ts';
+
+enableCompileCache();
 const [command, ...rest] = process.argv.slice(2);
 
 const usage = `用法：cairn <命令>
@@ -112,4 +119,6 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+const bundle = bundleToRun('cli', import.meta.filename);
+if (bundle) await import(pathToFileURL(bundle).href);
+else process.exitCode = await main();

@@ -4,15 +4,19 @@
 //   preload   preload/index.ts, CommonJS for the sandbox   -> dist/preload/index.cjs
 //   main      main/index.ts, ESM, electron external        -> dist/main/index.js
 //   server    server/server.ts, ESM, native modules external -> dist/server/server.js
-import { existsSync, readdirSync, statSync } from 'node:fs';
+//   cli       cli/cairn.ts, ESM, native modules external     -> dist/cli/cairn.js
+// The server and cli bundles carry a stamp of the sources they were built from: run from sources,
+// their entries use the bundle while it matches them (server/launch.ts).
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { STAMP_FILE, freshBundle, type BuildStamp, type BundleName } from '../server/launch.ts';
 import { WORKER_ENTRIES } from '../server/worker-url.ts';
 
 export const root = path.resolve(import.meta.dirname, '..');
 const at = (...p: string[]) => path.join(root, ...p);
 
-export const TARGETS = ['renderer', 'web', 'preload', 'main', 'server'] as const;
+export const TARGETS = ['renderer', 'web', 'preload', 'main', 'server', 'cli'] as const;
 export type Target = (typeof TARGETS)[number];
 
 /** Where each target writes its entry file (used for staleness checks). */
@@ -22,6 +26,7 @@ export const OUTPUTS: Record<Target, string> = {
   preload: at('dist', 'preload', 'index.cjs'),
   main: at('dist', 'main', 'index.js'),
   server: at('dist', 'server', 'server.js'),
+  cli: at('dist', 'cli', 'cairn.js'),
 };
 
 /** Source trees each target is built from. */
@@ -31,6 +36,7 @@ export const INPUTS: Record<Target, string[]> = {
   preload: [at('preload'), at('contract')],
   main: [at('main'), at('contract'), at('preload')],
   server: [at('server'), at('contract')],
+  cli: [at('cli'), at('server'), at('contract')],
 };
 
 // ESM bundles for Node that contain CommonJS dependencies need `require` and friends.
@@ -57,6 +63,8 @@ function newestMtime(file: string): number {
 
 /** True when the target's output is missing or older than any of its sources. */
 export function isStale(target: Target): boolean {
+  // A stamped bundle knows the exact files it was built from.
+  if (target === 'server' || target === 'cli') return freshBundle(target, root) === null;
   const out = OUTPUTS[target];
   if (!existsSync(out)) return true;
   const built = statSync(out).mtimeMs;
@@ -118,16 +126,25 @@ async function buildMain(): Promise<void> {
   });
 }
 
-async function buildServer(): Promise<void> {
-  if (!existsSync(at('server', 'server.ts'))) throw new Error('未找到 server/server.ts，无法构建本机平台');
-  await esbuild.build({
-    // server.js plus one bundle per worker thread entry, side by side (server/worker-url.ts).
+/**
+ * A Node bundle of the platform or the CLI, ESM, split into chunks so that a run loads only the
+ * code it uses (a command, a route's heavy library), with one bundle per worker thread entry beside
+ * it (server/worker-url.ts: a chunk's import.meta.url is in the same folder). Then the stamp.
+ */
+async function buildNodeBundle(name: BundleName, entry: string): Promise<void> {
+  const outdir = path.dirname(OUTPUTS[name]);
+  // Until the new stamp is written the entries run from sources, not from a half-written bundle.
+  rmSync(path.join(outdir, STAMP_FILE), { force: true });
+  const started = Date.now();
+  const result = await esbuild.build({
+    absWorkingDir: root,
     entryPoints: {
-      server: at('server', 'server.ts'),
-      ...Object.fromEntries(Object.entries(WORKER_ENTRIES).map(([name, file]) => [name, at('server', file)])),
+      [path.basename(OUTPUTS[name], '.js')]: entry,
+      ...Object.fromEntries(Object.entries(WORKER_ENTRIES).map(([worker, file]) => [worker, at('server', file)])),
     },
-    outdir: path.dirname(OUTPUTS.server),
+    outdir,
     bundle: true,
+    splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node24',
@@ -142,7 +159,34 @@ async function buildServer(): Promise<void> {
     sourcemap: 'linked',
     legalComments: 'none',
     logLevel: 'warning',
+    metafile: true,
   });
+  writeStamp(name, result.metafile, started);
+}
+
+/**
+ * The repository files the bundle was built from, with their modification times, and the installed
+ * packages' lock (npm rewrites node_modules/.package-lock.json on every install): a change to any
+ * of them makes the entries run from sources again until the next build.
+ */
+function writeStamp(name: BundleName, metafile: esbuild.Metafile, started: number): void {
+  // Paths relative to the repository, "/"-separated (esbuild writes them so on every platform).
+  const files = Object.keys(metafile.inputs).filter((file) => !file.includes('node_modules/') && !file.includes(':'));
+  files.push('package.json', 'node_modules/.package-lock.json');
+  // A file saved while the build ran may be in the bundle as it was before: recorded as changed.
+  const mtime = (file: string) => { const ms = statSync(at(file)).mtimeMs; return ms < started ? ms : -1; };
+  const inputs = Object.fromEntries(files.filter((file) => existsSync(at(file))).map((file) => [file, mtime(file)]));
+  const stamp: BuildStamp = { entry: path.basename(OUTPUTS[name]), inputs };
+  writeFileSync(path.join(path.dirname(OUTPUTS[name]), STAMP_FILE), `${JSON.stringify(stamp, null, 1)}\n`);
+}
+
+async function buildServer(): Promise<void> {
+  if (!existsSync(at('server', 'server.ts'))) throw new Error('未找到 server/server.ts，无法构建本机平台');
+  await buildNodeBundle('server', at('server', 'server.ts'));
+}
+
+async function buildCli(): Promise<void> {
+  await buildNodeBundle('cli', at('cli', 'cairn.ts'));
 }
 
 const BUILDERS: Record<Target, () => Promise<void>> = {
@@ -151,6 +195,7 @@ const BUILDERS: Record<Target, () => Promise<void>> = {
   preload: buildPreload,
   main: buildMain,
   server: buildServer,
+  cli: buildCli,
 };
 
 export async function build(targets: readonly Target[] = TARGETS): Promise<void> {

@@ -20,7 +20,7 @@ import { failInterruptedImports } from './kb/import.ts';
 import { ImportQueue } from './kb/import-queue.ts';
 import { KbSyncService, type KbSyncConfig } from './kb/sync-schedule.ts';
 import { syncLicenseCatalogue } from './licenses/catalogue.ts';
-import { boundedValidatorCompiler } from './plugins/input-bounds.ts';
+import { lazySerializerFactory, lazyValidatorCompiler } from './plugins/schema-compilers.ts';
 import { moveStoredUrlCredentials } from './services/url-credentials.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { loggerOptions } from './plugins/logging.ts';
@@ -155,6 +155,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: true,
     // request.ip (login throttling, audit rows) is the connection's peer unless a proxy is named.
     trustProxy: trustProxyOption(options.trustProxy ?? false),
+    // Response schemas compile at a route's first answer, not all at start-up (plugins/schema-compilers.ts).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializerFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   queue!.setLogger(app.log);
   reports!.setLogger(app.log);
@@ -181,7 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await db.destroy();
   });
   app.decorate('cairn', context);
-  app.setValidatorCompiler(boundedValidatorCompiler);
+  app.setValidatorCompiler(lazyValidatorCompiler);
 
   registerErrorHandling(app);
   registerUploadBodyParser(app);

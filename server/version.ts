@@ -2,11 +2,16 @@
 import { readFileSync } from 'node:fs';
 
 export function productVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    // A bundled build may sit elsewhere than package.json; the version is informative only.
-    return '0.0.0';
+  // From server/version.ts package.json is one folder up; from a bundle (dist/<name>/, also inside
+  // the packaged app) two.
+  for (const relative of ['../package.json', '../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'cairn') return pkg.version ?? '0.0.0';
+    } catch {
+      // Not there: the next place.
+    }
   }
+  // The version is informative only.
+  return '0.0.0';
 }

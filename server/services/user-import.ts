@@ -3,7 +3,7 @@
 // login; every bad row is kept with its reason. Each row is its own transaction (the user, its
 // roles and groups, its record row and its audit row commit together or not at all), so a bad row
 // never leaves half a user and never stops the good ones.
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import yauzl from 'yauzl';
 import {
   USER_IMPORT_HEADERS, USER_IMPORT_MAX_ROWS, USER_IMPORT_OUTCOME, USER_IMPORT_STATUS, USER_TYPE,
@@ -62,10 +62,13 @@ const NOTES: Record<(typeof USER_IMPORT_HEADERS)[number], string> = {
   分组: '选填。填写分组名称或完整路径（如 总部/研发部），多个用逗号或顿号分隔。',
 };
 
+/** exceljs (some 400 modules) loads with the first template or import, not with the platform. */
+const loadExcel = async () => (await import('exceljs')).default;
+
 /** The .xlsx template: a 用户 sheet with the headers (text-formatted), and a 说明 sheet listing the roles and groups there are now. */
 export async function buildUserTemplate(db: Db): Promise<Buffer> {
-  const [roles, groups, policy] = await Promise.all([allRoles(db), allGroupRefs(db), loadPasswordPolicy(db)]);
-  const workbook = new ExcelJS.Workbook();
+  const [roles, groups, policy, { Workbook }] = await Promise.all([allRoles(db), allGroupRefs(db), loadPasswordPolicy(db), loadExcel()]);
+  const workbook = new Workbook();
   workbook.creator = 'Cairn';
   const sheet = workbook.addWorksheet(SHEET_NAME, { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = USER_IMPORT_HEADERS.map((header) => ({ header, width: header === '分组' || header === '邮箱' ? 28 : 18, style: { numFmt: '@' } }));
@@ -147,7 +150,8 @@ async function readRows(buffer: Buffer): Promise<ParsedRow[]> {
   const size = await inflatedSize(buffer);
   if (size === null) throw new UserError(USER_IMPORT_MSG.notXlsx);
   if (size > MAX_INFLATED_BYTES) throw new UserError(USER_IMPORT_MSG.tooBig);
-  const workbook = new ExcelJS.Workbook();
+  const { Workbook } = await loadExcel();
+  const workbook = new Workbook();
   try {
     await workbook.xlsx.load(buffer as unknown as ExcelJS.Buffer);
   } catch {

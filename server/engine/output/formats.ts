@@ -1,7 +1,8 @@
 // Scan output formats: our JSON (documented in the README), CycloneDX 1.6 JSON and SPDX 2.3 JSON.
 import { randomUUID } from 'node:crypto';
 import { PackageURL } from 'packageurl-js';
-import { layerStep, type RunImage } from '../../../contract/api/image.ts';
+import type { RunImage } from '../../../contract/api/image.ts';
+import { layerStep } from '../../../contract/layer-step.ts';
 import { parsePurl } from '../purl.ts';
 import { parseImageReference } from '../sources/image/registry/reference.ts';
 import { identityTechnique, type Evidence, type ScanResult } from '../model.ts';
