@@ -194,7 +194,8 @@ const REFINE: { from: string; to: string; clause: RegExp }[] = [
 function buildIndex(): Index {
   const vocab = new Map<string, number>();
   const templates: Template[] = [];
-  const shingleIds = new ShingleTable();
+  // Sized for the ~140,000 shingles of today's templates (it grows if there are more).
+  const shingleIds = new ShingleTable(1 << 19);
   const inTemplate = new Marks();
   const add = (spdx: string, kind: 'text' | 'header', text: string): void => {
     const { words } = tokenize(text);
@@ -349,6 +350,7 @@ function matchTemplates(index: Index, words: string[], keys: Int32Array): Region
     member.clear(shingleCount);
     for (const sh of t.shingles) member.add(sh);
     const size = t.shingles.length;
+    const floor = t.kind === 'header' ? MIN_DICE_HEADER : Math.min(PARTIAL_DICE, MIN_DICE_TEXT - COMMON_BONUS);
     // Cluster the positions that hit this template, then score the best window of each cluster.
     let hits: number[] = [];
     // Scores the best window of a cluster, then the parts of the cluster left on either side: a
@@ -359,13 +361,19 @@ function matchTemplates(index: Index, words: string[], keys: Int32Array): Region
       if (cluster.length < 6) return;
       // A shingle repeated in the cluster weighs once.
       const weights = new Int32Array(cluster.length);
+      let distinctHits = 0;
       seenShingles.clear(shingleCount);
       for (let i = 0; i < cluster.length; i++) {
         const k = keys[cluster[i]!]!;
         if (seenShingles.has(k)) continue;
         seenShingles.add(k);
         weights[i] = 1;
+        distinctHits++;
       }
+      // No window of this cluster (nor of its parts) matches more than its distinct hits, so none
+      // can reach the Dice scanSegment accepts: skip the window search (Dice is increasing in the
+      // matched count and division rounds monotonically, so the bound is exact).
+      if ((2 * distinctHits) / (distinctHits + size) < floor) return;
       const [from, to] = bestWindow(cluster, weights, size);
       seenShingles.clear(shingleCount);
       seenOthers.clear(others.size + 1);
