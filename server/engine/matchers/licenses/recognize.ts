@@ -439,15 +439,23 @@ function bestWindow(hits: number[], weights: Int32Array, size: number): [number,
   for (let i = 0; i < k; i++) {
     const a = at[i]!;
     const before = prefix[i]!;
-    // No window from i can score above all the weight left over the smallest span: skip the
-    // starts that cannot beat the best (the bound is exact, division rounds monotonically).
-    if ((2 * (total - before)) / (1 + size) <= bestScore) continue;
+    // Bounds that skip what cannot beat the best score (exact: division rounds monotonically). A
+    // window's weight x is at most its span (weights are 0 or 1, positions distinct), so its score
+    // 2x / (span + size) is at most 2x / (x + size), which grows with x: from start i, x is at most
+    // the weight left.
+    const left = total - before;
+    if ((2 * left) / (left + size) <= bestScore) continue;
     for (let j = i; j < k; j++) {
-      const score = (2 * (prefix[j + 1]! - before)) / (at[j]! - a + 1 + size);
+      const x = prefix[j + 1]! - before;
+      const span = at[j]! - a + 1;
+      const score = (2 * x) / (span + size);
       if (score > bestScore) {
         bestScore = score;
         bestI = i;
         bestJ = j;
+      } else if ((j & 15) === 15 && (2 * left) / (span + left - x + size) <= bestScore) {
+        // Every later end adds at least as much span as weight: at best all the weight left.
+        break;
       }
     }
   }
