@@ -5,55 +5,52 @@
 /**
  * Open-addressing hash table from a shingle (three word ids) to a positive number. Shingles are
  * looked up once per word of every file scanned; a Map keyed by a 51-bit number boxes each key
- * and hashes a double, this hashes three small integers held in typed arrays.
+ * and hashes a double, this hashes three small integers held in one typed array: a slot is four
+ * integers (the three ids, then the value, 0 for an empty slot), so a look-up reads one cache line.
  */
 export class ShingleTable {
-  private keys: Int32Array;
-  private values: Int32Array;
+  private slots: Int32Array;
   private mask: number;
   size = 0;
   constructor(capacity = 1 << 16) {
     this.mask = capacity - 1;
-    this.keys = new Int32Array(capacity * 3);
-    this.values = new Int32Array(capacity);
+    this.slots = new Int32Array(capacity * 4);
   }
+  /** Offset of the shingle's slot, or of the empty slot where it would go. */
   private slot(a: number, b: number, c: number): number {
+    const slots = this.slots;
     let h = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d)) & this.mask;
     for (;;) {
-      if (this.values[h] === 0) return h;
-      const k = h * 3;
-      if (this.keys[k] === a && this.keys[k + 1] === b && this.keys[k + 2] === c) return h;
+      const at = h * 4;
+      if (slots[at + 3] === 0 || (slots[at] === a && slots[at + 1] === b && slots[at + 2] === c)) return at;
       h = (h + 1) & this.mask;
     }
   }
   /** The shingle's value, 0 when absent. */
   get(a: number, b: number, c: number): number {
-    return this.values[this.slot(a, b, c)]!;
+    return this.slots[this.slot(a, b, c) + 3]!;
   }
   set(a: number, b: number, c: number, value: number): void {
-    let h = this.slot(a, b, c);
-    if (this.values[h] === 0) {
+    let at = this.slot(a, b, c);
+    if (this.slots[at + 3] === 0) {
       // Kept at most half full so probes stay short.
       if (++this.size * 2 > this.mask) {
         this.grow();
-        h = this.slot(a, b, c);
+        at = this.slot(a, b, c);
       }
-      this.keys[h * 3] = a;
-      this.keys[h * 3 + 1] = b;
-      this.keys[h * 3 + 2] = c;
+      this.slots[at] = a;
+      this.slots[at + 1] = b;
+      this.slots[at + 2] = c;
     }
-    this.values[h] = value;
+    this.slots[at + 3] = value;
   }
   private grow(): void {
-    const { keys, values } = this;
-    this.mask = values.length * 2 - 1;
-    this.keys = new Int32Array(values.length * 6);
-    this.values = new Int32Array(values.length * 2);
-    for (let h = 0; h < values.length; h++) {
-      if (values[h] === 0) continue;
-      const to = this.slot(keys[h * 3]!, keys[h * 3 + 1]!, keys[h * 3 + 2]!);
-      this.keys.set(keys.subarray(h * 3, h * 3 + 3), to * 3);
-      this.values[to] = values[h]!;
+    const old = this.slots;
+    this.mask = (this.mask + 1) * 2 - 1;
+    this.slots = new Int32Array((this.mask + 1) * 4);
+    for (let at = 0; at < old.length; at += 4) {
+      if (old[at + 3] === 0) continue;
+      this.slots.set(old.subarray(at, at + 4), this.slot(old[at]!, old[at + 1]!, old[at + 2]!));
     }
   }
 }
