@@ -2,12 +2,24 @@
 // node_modules (tens of thousands of ordinary files, most without any licence text). Prints
 // files per second, MB per second, and the share of the time spent on files in which nothing
 // was found — the pre-filters' job is to make that share small.
-import { readFile } from 'node:fs/promises';
+//
+// Second part: licence-dense text, ScanCode's lic1 licence files (../shared/corpora, the non-.yml
+// ones), recognition and copyright detection per file in this process (CPU time too: the machine is
+// shared), then side by side with Debian's licensecheck as whole commands, interleaved:
+// `licensecheck --copyright --recursive <dir>` against `cairn licenses <dir>` (its process start-up,
+// module loading and licence index included).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { licenseText, loadCopyrightDetection, loadLicenseRecognition, walkTree } from '../server/engine/index.ts';
+import { licenseText, loadCopyrightDetection, loadLicenseRecognition, readableText, walkTree } from '../server/engine/index.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../node_modules');
 const LIMIT = 20_000;
+const LIC1 = path.resolve(import.meta.dirname, '../../shared/corpora/licenses/scancode/lic1');
+const CLI = path.resolve(import.meta.dirname, '../cli/cairn.ts');
+const ROUNDS = 3;
 const TEXT = /\.(js|cjs|mjs|ts|d\.ts|json|md|txt|c|h|cc|py|rb|go|rs|java|css|html|yml|yaml)$|(^|\/)(LICEN[CS]E|COPYING|NOTICE|AUTHORS)[^/]*$/i;
 
 export async function run(): Promise<void> {
@@ -43,4 +55,60 @@ export async function run(): Promise<void> {
     console.log(`${label.padEnd(8)} ${files.length} 个文件 ${(bytes / 1048576).toFixed(1)} MB：${((files.length / ms) * 1000).toFixed(0)} 文件/秒，${(bytes / 1048576 / (ms / 1000)).toFixed(1)} MB/秒；${hits} 个文件有结果；无结果文件用时占 ${((emptyMs / ms) * 100).toFixed(0)}%`);
   }
   console.log(`（建立许可证索引 ${buildMs.toFixed(0)} ms，不计入上面的速度）`);
+  await licenceDense(recognizer, detectCopyrights);
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
+
+async function licenceDense(recognizer: { recognize(text: string, name?: string): unknown[] }, detectCopyrights: (text: string) => unknown): Promise<void> {
+  if (!existsSync(LIC1)) {
+    console.log(`（没有 ScanCode lic1 语料 ${LIC1}，跳过许可证密集文本部分）`);
+    return;
+  }
+  const names = readdirSync(LIC1).filter((f) => !f.endsWith('.yml')).sort();
+  const texts = await Promise.all(names.map(async (f) => readableText(await readFile(path.join(LIC1, f))).text));
+  const walls: number[] = [];
+  const cpus: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const start = performance.now();
+    const cpu = process.cpuUsage();
+    for (const [i, text] of texts.entries()) {
+      recognizer.recognize(text, names[i]);
+      detectCopyrights(text);
+    }
+    cpus.push(cpuMs(process.cpuUsage(cpu)));
+    walls.push(performance.now() - start);
+  }
+  console.log(`lic1 进程内 ${texts.length} 个文件（许可证识别 + 版权检测），${ROUNDS} 轮中位数：${((texts.length / median(walls)) * 1000).toFixed(0)} 文件/秒（墙钟），${((texts.length / median(cpus)) * 1000).toFixed(0)} 文件/秒（CPU）`);
+
+  if (spawnSync('licensecheck', ['--version']).status !== 0) {
+    console.log('（没有安装 licensecheck，跳过整条命令的对比）');
+    return;
+  }
+  // The same files in a directory of their own, without the .yml metadata beside them.
+  const dir = await mkdtemp(path.join(tmpdir(), 'cairn-lic1-'));
+  try {
+    await Promise.all(names.map((f) => copyFile(path.join(LIC1, f), path.join(dir, f))));
+    const commands: Record<string, [string, string[]]> = {
+      licensecheck: ['licensecheck', ['--copyright', '--recursive', dir]],
+      cairn: [process.execPath, [CLI, 'licenses', dir]],
+    };
+    const figures: Record<string, { wall: number[]; cpu: number[] }> = { licensecheck: { wall: [], cpu: [] }, cairn: { wall: [], cpu: [] } };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, [command, args]] of Object.entries(commands)) {
+        // CPU of the child from bash's `times`: user and system seconds of the children.
+        const start = performance.now();
+        const out = execFileSync('bash', ['-c', '"$@" > /dev/null 2>&1; times', 'bash', command, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+        figures[name]!.wall.push(performance.now() - start);
+        const [user, system] = [...(out.trim().split('\n').pop() ?? '').matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60_000 + Number(m[2]) * 1000);
+        figures[name]!.cpu.push((user ?? 0) + (system ?? 0));
+      }
+    }
+    const lc = figures.licensecheck!;
+    const cairn = figures.cairn!;
+    console.log(`lic1 整条命令 ${names.length} 个文件，交替 ${ROUNDS} 轮中位数：licensecheck --copyright ${median(lc.wall).toFixed(0)} ms（CPU ${median(lc.cpu).toFixed(0)} ms），cairn licenses ${median(cairn.wall).toFixed(0)} ms（CPU ${median(cairn.cpu).toFixed(0)} ms）；快 ${(median(lc.wall) / median(cairn.wall)).toFixed(1)} 倍（CPU ${(median(lc.cpu) / median(cairn.cpu)).toFixed(1)} 倍）`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

@@ -52,7 +52,11 @@ function candidateLines(text: string): Line[] {
 }
 
 export function detectCopyrights(text: string): CopyrightDetection {
-  const lines = candidateLines(text.includes('\u0000') ? binaryToText(text) : text);
+  const prepared = text.includes('\u0000') ? binaryToText(text) : text;
+  // Most files carry no marker at all: one search of the whole text (a superset of the per-line
+  // test, \s may cross a line break there) spares splitting them into lines.
+  if (!CANDIDATE.test(prepared)) return { copyrights: [], holders: [], authors: [] };
+  const lines = candidateLines(prepared);
   if (lines.length === 0) return { copyrights: [], holders: [], authors: [] };
   const { copyrights, holders } = findCopyrights(lines);
   // Values keep the file's own spelling ("Koskimäki"); foldLatin is for comparing them only.

@@ -5,7 +5,7 @@
 // version added. All patterns run on normalised words (normalize-text.ts): lower case, no
 // punctuation, "2.1" reads "2 1".
 import { licenseText } from './knowledge.ts';
-import { tokenize } from './normalize-text.ts';
+import { tokenize, type Tokens } from './normalize-text.ts';
 import { findReferences } from './references.ts';
 
 export type Family = 'GNU' | 'GFDL' | 'MPL' | 'CeCILL' | 'EUPL' | 'CDDL' | 'EPL' | 'Apache' | 'BSD';
@@ -240,9 +240,9 @@ export interface NamedMember {
 }
 
 /** Family members named in a text (see NAMES), each with its line span. */
-export function familyNames(text: string): NamedMember[] {
+export function familyNames(text: string, tokens?: Tokens): NamedMember[] {
   if (!NAME_WORDS.test(text)) return [];
-  const { words, lines } = tokenize(text);
+  const { words, lines } = tokens ?? tokenize(text);
   const joined = words.join(' ');
   // Word index of each character offset: offsets[i] is where word i starts.
   const offsets: number[] = [];

@@ -21,6 +21,7 @@ import { isDeprecated, licenseHeaders, licenseIds, licenseText } from './knowled
 import { compareToStandard, departureMatch, namesModified } from './modified.ts';
 import { tokenize } from './normalize-text.ts';
 import { isLicenseList } from './license-lists.ts';
+import { Marks, ShingleTable } from './shingles.ts';
 import { findReferences } from './references.ts';
 
 export interface LicenseMatch {
@@ -74,7 +75,8 @@ export interface LicenseRecognizer {
 interface Template {
   spdx: string;
   kind: 'text' | 'header';
-  shingles: Set<number>;
+  /** The template's distinct shingles, as shingle ids (see Index), in order of first occurrence. */
+  shingles: Int32Array;
   /** Length of the template text in words. */
   words: number;
   /** Number of anchor shingles: the most votes a file can give this template. */
@@ -84,7 +86,10 @@ interface Template {
 interface Index {
   vocab: Map<string, number>;
   templates: Template[];
-  postings: Map<number, number[]>;
+  /** Every shingle of any template, as a dense id 1..count (typed arrays index by it). */
+  shingleIds: ShingleTable;
+  /** Anchor shingle id → the templates it votes for, in template order. */
+  postings: (Int32Array | undefined)[];
 }
 
 const SHINGLE = 3;
@@ -117,8 +122,7 @@ function skipForText(id: string): boolean {
   return isDeprecated(id) || id.endsWith('-or-later') || id.endsWith('+');
 }
 
-const BITS = 17;
-const MAX_VOCAB = 1 << BITS;
+const MAX_VOCAB = 1 << 17;
 
 function shingleKey(a: number, b: number, c: number): number {
   return (a * MAX_VOCAB + b) * MAX_VOCAB + c;
@@ -190,6 +194,9 @@ const REFINE: { from: string; to: string; clause: RegExp }[] = [
 function buildIndex(): Index {
   const vocab = new Map<string, number>();
   const templates: Template[] = [];
+  // Sized for the ~140,000 shingles of today's templates (it grows if there are more).
+  const shingleIds = new ShingleTable(1 << 19);
+  const inTemplate = new Marks();
   const add = (spdx: string, kind: 'text' | 'header', text: string): void => {
     const { words } = tokenize(text);
     if (words.length < SHINGLE + 2) return;
@@ -203,28 +210,71 @@ function buildIndex(): Index {
       }
       ids.push(id);
     }
-    const shingles = new Set<number>();
-    for (let i = 0; i + SHINGLE <= ids.length; i++) shingles.add(shingleKey(ids[i] ?? 0, ids[i + 1] ?? 0, ids[i + 2] ?? 0));
-    templates.push({ spdx, kind, shingles, words: words.length, rare: 0 });
+    const shingles: number[] = [];
+    inTemplate.clear(shingleIds.size + ids.length + 1);
+    for (let i = 0; i + SHINGLE <= ids.length; i++) {
+      const a = ids[i]!;
+      const b = ids[i + 1]!;
+      const c = ids[i + 2]!;
+      let sid = shingleIds.get(a, b, c);
+      if (sid === 0) {
+        sid = shingleIds.size + 1;
+        shingleIds.set(a, b, c, sid);
+      }
+      if (inTemplate.has(sid)) continue;
+      inTemplate.add(sid);
+      shingles.push(sid);
+    }
+    templates.push({ spdx, kind, shingles: Int32Array.from(shingles), words: words.length, rare: 0 });
   };
   for (const id of licenseIds()) if (!skipForText(id)) add(id, 'text', licenseText(id));
   for (const [id, texts] of Object.entries(licenseHeaders())) for (const t of texts) add(id, 'header', t);
   for (const [id, edits] of VARIANTS) add(id, 'text', edits.reduce((t, [re, to]) => t.replace(re, to), licenseText(id)));
-  const counts = new Map<number, number>();
-  for (const t of templates) for (const sh of t.shingles) counts.set(sh, (counts.get(sh) ?? 0) + 1);
+  // Templates holding each shingle.
+  const counts = new Int32Array(shingleIds.size + 1);
+  for (const t of templates) for (const sh of t.shingles) counts[sh]!++;
   // Each template is found through its rarest shingles ("anchors"), so even a licence whose every
   // shingle is shared with look-alikes (BSD-3-Clause and its dozen variants) still gets votes.
-  const postings = new Map<number, number[]>();
+  const lists: number[][] = [];
   templates.forEach((t, i) => {
-    const anchors = [...t.shingles].sort((a, b) => (counts.get(a) ?? 0) - (counts.get(b) ?? 0)).slice(0, ANCHORS);
+    const anchors = rarest(t.shingles, counts, ANCHORS);
     t.rare = anchors.length;
-    for (const sh of anchors) {
-      const list = postings.get(sh);
-      if (list) list.push(i);
-      else postings.set(sh, [i]);
-    }
+    for (const sh of anchors) (lists[sh] ??= []).push(i);
   });
-  return { vocab, templates, postings };
+  const postings = Array.from({ length: shingleIds.size + 1 }, (_, sh) => (lists[sh] ? Int32Array.from(lists[sh]) : undefined));
+  return { vocab, templates, shingleIds, postings };
+}
+
+/**
+ * The `limit` shingles held by fewest templates, ties in the template's own order: what a stable
+ * sort by count would keep, found by counting rather than sorting.
+ */
+function rarest(shingles: Int32Array, counts: Int32Array, limit: number): number[] {
+  if (shingles.length <= limit) return [...shingles];
+  const histogram = new Map<number, number>();
+  for (const sh of shingles) histogram.set(counts[sh]!, (histogram.get(counts[sh]!) ?? 0) + 1);
+  // The count at which the limit is reached: all rarer shingles are in, then this count's first ones.
+  let below = 0;
+  let cut = 0;
+  for (const c of [...histogram.keys()].sort((a, b) => a - b)) {
+    const n = histogram.get(c)!;
+    if (below + n >= limit) {
+      cut = c;
+      break;
+    }
+    below += n;
+  }
+  let atCut = limit - below;
+  const out: number[] = [];
+  for (const sh of shingles) {
+    const c = counts[sh]!;
+    if (c < cut) out.push(sh);
+    else if (c === cut && atCut > 0) {
+      out.push(sh);
+      atCut--;
+    }
+  }
+  return out;
 }
 
 interface Region {
@@ -237,38 +287,70 @@ interface Region {
   containment: number;
 }
 
-function matchTemplates(index: Index, words: string[], keys: Float64Array): Region[] {
+// Scratch sets of matchTemplates, one per thread: recognition runs one file at a time.
+/** The shingles of the candidate template being scored. */
+const member = new Marks();
+/** Distinct template shingles (by id) and other shingles (by −id) in a window. */
+const seenShingles = new Marks();
+const seenOthers = new Marks();
+
+/**
+ * Candidate regions of `words`. Fills `keys` with one key per shingle position: the shingle's id
+ * when some template has it, a negative id of its own (one per distinct shingle) when none does,
+ * 0 when a word of it is in no template.
+ */
+function matchTemplates(index: Index, words: string[], keys: Int32Array): Region[] {
   const n = words.length - SHINGLE + 1;
   if (n <= 0) return [];
   const ids = words.map((w) => index.vocab.get(w) ?? 0);
-  const votes = new Map<number, number>();
+  const templateCount = index.templates.length;
+  const votes = new Int32Array(templateCount);
   // Where each template's anchors were seen: its regions cannot lie much beyond them, so a big
   // notices file is not rescanned end to end for every candidate.
-  const firstVote = new Map<number, number>();
-  const lastVote = new Map<number, number>();
+  const firstVote = new Int32Array(templateCount);
+  const lastVote = new Int32Array(templateCount);
+  // Templates in the order of their first vote.
+  const candidates: number[] = [];
+  const others = new Map<number, number>();
   for (let i = 0; i < n; i++) {
-    const a = ids[i] ?? 0;
-    const b = ids[i + 1] ?? 0;
-    const c = ids[i + 2] ?? 0;
+    const a = ids[i]!;
+    const b = ids[i + 1]!;
+    const c = ids[i + 2]!;
     if (!a || !b || !c) {
-      keys[i] = -1;
+      keys[i] = 0;
       continue;
     }
-    const k = shingleKey(a, b, c);
-    keys[i] = k;
-    const list = index.postings.get(k);
+    const sh = index.shingleIds.get(a, b, c);
+    if (sh === 0) {
+      // Not in any template, but it still counts as a distinct shingle of a window (Dice).
+      const k = shingleKey(a, b, c);
+      let other = others.get(k);
+      if (other === undefined) others.set(k, (other = -(others.size + 1)));
+      keys[i] = other;
+      continue;
+    }
+    keys[i] = sh;
+    const list = index.postings[sh];
     if (list) {
       for (const t of list) {
-        votes.set(t, (votes.get(t) ?? 0) + 1);
-        if (!firstVote.has(t)) firstVote.set(t, i);
-        lastVote.set(t, i);
+        if (votes[t]++ === 0) {
+          candidates.push(t);
+          firstVote[t] = i;
+        }
+        lastVote[t] = i;
       }
     }
   }
   const regions: Region[] = [];
-  for (const [ti, v] of votes) {
-    const t = index.templates[ti];
-    if (!t || v < Math.min(3, t.rare) || v < t.rare * 0.1) continue;
+  const shingleCount = index.shingleIds.size + 1;
+  for (const ti of candidates) {
+    const t = index.templates[ti]!;
+    const v = votes[ti]!;
+    if (v < Math.min(3, t.rare) || v < t.rare * 0.1) continue;
+    member.clear(shingleCount);
+    for (const sh of t.shingles) member.add(sh);
+    const size = t.shingles.length;
+    const floor = t.kind === 'header' ? MIN_DICE_HEADER : Math.min(PARTIAL_DICE, MIN_DICE_TEXT - COMMON_BONUS);
     // Cluster the positions that hit this template, then score the best window of each cluster.
     let hits: number[] = [];
     // Scores the best window of a cluster, then the parts of the cluster left on either side: a
@@ -277,34 +359,57 @@ function matchTemplates(index: Index, words: string[], keys: Float64Array): Regi
     // (a bundled LICENSE.md with the same MIT text twenty times over), followed up to MAX_COPIES.
     const flush = (cluster: number[], depth: number, chain = 0): void => {
       if (cluster.length < 6) return;
-      const weights = cluster.map(() => 1);
-      const seenKeys = new Set<number>();
-      cluster.forEach((p, i) => {
-        const k = keys[p] ?? -1;
-        if (seenKeys.has(k)) weights[i] = 0;
-        else seenKeys.add(k);
-      });
-      const [from, to] = bestWindow(cluster, weights, t.shingles.size);
-      const seen = new Set<number>();
-      let matched = 0;
-      for (let i = cluster[from] ?? 0; i <= (cluster[to] ?? 0); i++) {
-        const k = keys[i] ?? -1;
-        if (seen.has(k)) continue;
-        seen.add(k);
-        if (t.shingles.has(k)) matched++;
+      // A shingle repeated in the cluster weighs once.
+      const weights = new Int32Array(cluster.length);
+      let distinctHits = 0;
+      seenShingles.clear(shingleCount);
+      for (let i = 0; i < cluster.length; i++) {
+        const k = keys[cluster[i]!]!;
+        if (seenShingles.has(k)) continue;
+        seenShingles.add(k);
+        weights[i] = 1;
+        distinctHits++;
       }
-      const dice = (2 * matched) / (seen.size + t.shingles.size);
-      const containment = matched / seen.size;
-      if (matched >= 6) regions.push({ template: ti, start: cluster[from] ?? 0, end: (cluster[to] ?? 0) + SHINGLE - 1, matched, dice, containment });
+      // No window of this cluster (nor of its parts) matches more than its distinct hits, so none
+      // can reach the Dice scanSegment accepts: skip the window search (Dice is increasing in the
+      // matched count and division rounds monotonically, so the bound is exact).
+      if ((2 * distinctHits) / (distinctHits + size) < floor) return;
+      const [from, to] = bestWindow(cluster, weights, size);
+      seenShingles.clear(shingleCount);
+      seenOthers.clear(others.size + 1);
+      let distinct = 0;
+      let unknown = false;
+      let matched = 0;
+      for (let i = cluster[from]!; i <= cluster[to]!; i++) {
+        const k = keys[i]!;
+        if (k > 0) {
+          if (seenShingles.has(k)) continue;
+          seenShingles.add(k);
+          distinct++;
+          if (member.has(k)) matched++;
+        } else if (k < 0) {
+          if (seenOthers.has(-k)) continue;
+          seenOthers.add(-k);
+          distinct++;
+        } else if (!unknown) {
+          // Shingles with a word foreign to every template count as one.
+          unknown = true;
+          distinct++;
+        }
+      }
+      const dice = (2 * matched) / (distinct + size);
+      const containment = matched / distinct;
+      if (matched >= 6) regions.push({ template: ti, start: cluster[from]!, end: cluster[to]! + SHINGLE - 1, matched, dice, containment });
       if (depth < 4) flush(cluster.slice(0, from), depth + 1);
       if (depth < 4 && chain < MAX_COPIES) flush(cluster.slice(to + 1), depth, chain + 1);
     };
     const reach = Math.ceil(1.5 * t.words) + GAP;
-    const from = Math.max(0, (firstVote.get(ti) ?? 0) - reach);
-    const to = Math.min(n - 1, (lastVote.get(ti) ?? n - 1) + reach);
+    const from = Math.max(0, firstVote[ti]! - reach);
+    const to = Math.min(n - 1, lastVote[ti]! + reach);
     for (let i = from; i <= to; i++) {
-      if (!t.shingles.has(keys[i] ?? -1)) continue;
-      if (hits.length > 0 && i - (hits[hits.length - 1] ?? 0) > GAP) {
+      const k = keys[i]!;
+      if (k <= 0 || !member.has(k)) continue;
+      if (hits.length > 0 && i - hits[hits.length - 1]! > GAP) {
         flush(hits, 0);
         hits = [];
       }
@@ -320,33 +425,48 @@ function matchTemplates(index: Index, words: string[], keys: Float64Array): Regi
  * `size` shingles: neighbouring licences share phrases ("in no event shall the"), so a cluster can
  * run from one licence into the next and the window trims it back to the one that fits.
  */
-function bestWindow(hits: number[], weights: number[], size: number): [number, number] {
+function bestWindow(hits: number[], weights: Int32Array, size: number): [number, number] {
   const k = hits.length;
   if (k > WINDOW_LIMIT) return densestRun(hits, weights);
   // prefix[i] = weight of hits[0..i-1]; repeated shingles weigh 0 so a second copy adds nothing.
-  const prefix = [0];
-  for (const w of weights) prefix.push((prefix[prefix.length - 1] ?? 0) + w);
-  let best: [number, number] = [0, k - 1];
+  const prefix = new Int32Array(k + 1);
+  for (let i = 0; i < k; i++) prefix[i + 1] = prefix[i]! + weights[i]!;
+  const at = Int32Array.from(hits);
+  const total = prefix[k]!;
+  let bestI = 0;
+  let bestJ = k - 1;
   let bestScore = -1;
   for (let i = 0; i < k; i++) {
-    const a = hits[i] ?? 0;
-    const before = prefix[i] ?? 0;
+    const a = at[i]!;
+    const before = prefix[i]!;
+    // Bounds that skip what cannot beat the best score (exact: division rounds monotonically). A
+    // window's weight x is at most its span (weights are 0 or 1, positions distinct), so its score
+    // 2x / (span + size) is at most 2x / (x + size), which grows with x: from start i, x is at most
+    // the weight left.
+    const left = total - before;
+    if ((2 * left) / (left + size) <= bestScore) continue;
     for (let j = i; j < k; j++) {
-      const score = (2 * ((prefix[j + 1] ?? 0) - before)) / ((hits[j] ?? 0) - a + 1 + size);
+      const x = prefix[j + 1]! - before;
+      const span = at[j]! - a + 1;
+      const score = (2 * x) / (span + size);
       if (score > bestScore) {
         bestScore = score;
-        best = [i, j];
+        bestI = i;
+        bestJ = j;
+      } else if ((j & 15) === 15 && (2 * left) / (span + left - x + size) <= bestScore) {
+        // Every later end adds at least as much span as weight: at best all the weight left.
+        break;
       }
     }
   }
-  return best;
+  return [bestI, bestJ];
 }
 
 /**
  * Linear fallback for long clusters: the run maximising weighted hits − ½·span (Kadane), i.e.
  * the longest stretch where at least every other position is a new hit on the template.
  */
-function densestRun(hits: number[], weights: number[]): [number, number] {
+function densestRun(hits: number[], weights: Int32Array): [number, number] {
   let best: [number, number] = [0, hits.length - 1];
   let bestScore = -Infinity;
   let start = 0;
@@ -427,13 +547,15 @@ function findTags(text: string): LicenseMatch[] {
 
 /** Texts, headers and references in one stretch of a file; lines are offset to file lines. */
 function scanSegment(index: Index, body: string, lineOffset: number, out: LicenseMatch[]): void {
-  const { words, lines } = tokenize(body);
+  // Tokenised once: the matcher, the name references and the family names read the same words.
+  const tokens = tokenize(body);
+  const { words, lines } = tokens;
   const templates = index.templates;
   const rank = (r: Region): number => {
     const d = Math.min(1, r.dice + (COMMON.has(templates[r.template]?.spdx ?? '') ? COMMON_BONUS : 0));
     return r.matched * d * d;
   };
-  const keys = new Float64Array(Math.max(0, words.length - SHINGLE + 1));
+  const keys = new Int32Array(Math.max(0, words.length - SHINGLE + 1));
   const regions = matchTemplates(index, words, keys).filter((r) => {
     const t = templates[r.template];
     if (!t) return false;
@@ -549,18 +671,21 @@ function scanSegment(index: Index, body: string, lineOffset: number, out: Licens
   const foreign = (ref: LicenseMatch, r: Region): boolean => {
     const t = templates[r.template];
     if (!t) return false;
+    member.clear(index.shingleIds.size + 1);
+    for (const sh of t.shingles) member.add(sh);
     let total = 0;
     let inside = 0;
     for (let i = 0; i < keys.length; i++) {
       const line = lines[i] ?? 0;
       if (line < ref.startLine || line > ref.endLine) continue;
       total++;
-      if (t.shingles.has(keys[i] ?? -1)) inside++;
+      const k = keys[i]!;
+      if (k > 0 && member.has(k)) inside++;
     }
     return total > 0 && inside / total < 0.5;
   };
-  const named: LicenseMatch[] = familyNames(body).map((n) => ({ ...n, kind: 'reference' }));
-  for (const ref of [...findReferences(body), ...named]) {
+  const named: LicenseMatch[] = familyNames(body, tokens).map((n) => ({ ...n, kind: 'reference' }));
+  for (const ref of [...findReferences(body, tokens), ...named]) {
     if (tags.some((m) => m.startLine <= ref.endLine && ref.startLine <= m.endLine)) continue;
     if (namesModified(ref, found)) continue;
     const covering = kept.filter((r) => (lines[r.start] ?? 0) <= ref.endLine && ref.startLine <= (lines[r.end] ?? 0));

@@ -6,24 +6,25 @@ import type { LicenseMatch } from './recognize.ts';
 import { classifierLicense } from './classifiers.ts';
 import { normalizeDeclared } from './expression.ts';
 import { canonicalId } from './knowledge.ts';
-import { tokenize } from './normalize-text.ts';
+import { tokenize, type Tokens } from './normalize-text.ts';
 
 interface Flat {
+  words: string[];
   text: string;
   /** Character offset of each word in `text`. */
   offsets: number[];
   lines: number[];
 }
 
-function flatten(raw: string): Flat {
-  const { words, lines } = tokenize(raw);
+function flatten(raw: string, tokens?: Tokens): Flat {
+  const { words, lines } = tokens ?? tokenize(raw);
   const offsets: number[] = [];
   let pos = 0;
   for (const w of words) {
     offsets.push(pos);
     pos += w.length + 1;
   }
-  return { text: words.join(' '), offsets, lines };
+  return { words, text: words.join(' '), offsets, lines };
 }
 
 function lineAt(flat: Flat, offset: number): number {
@@ -39,6 +40,8 @@ function lineAt(flat: Flat, offset: number): number {
 }
 
 const GNU = /\b(?:gnu (?:(lesser|library) )?(affero )?(?:general )?public license|(lesser|library) general public license|(affero) general public license|general public license|(l|a)?gpl(?:v?(\d)(?: (\d))?)?)\b/g;
+const GNU_HINTS = ['public', 'gpl*', 'lgpl*', 'agpl*'];
+const GFDL_HINTS = ['documentation', 'gfdl'];
 const LATER = /^(?:\S+ ){0,12}?(?:or (?:at your option )?(?:any )?later|or any later|any later version|or later|or newer|or greater|or above|or higher|or any newer|orlater)\b/;
 const VERSION_AFTER = /^(?:(?:as published by the free software foundation|the|of|as|published|by|free|software|foundation|gnu|gpl|lgpl|license|either|is|available|at|v|ver|version|vers|release|\d{4}|c) ){0,10}?(?:version|v|ver|vers)? ?([123])(?: ([01]))?\b/;
 const VERSION_BEFORE = /\b(?:version|v) ([123])(?: ([01]))?( or (?:any )?later| orlater)?(?: of)?(?: the)?(?: less restrictive)? (?:gnu )?$/;
@@ -92,6 +95,11 @@ function bareAcronymReads(text: string, start: number, end: number): boolean {
 
 interface Rule {
   re: RegExp;
+  /**
+   * Words of which every match contains one at least, whole ("mit") or, ending in "*", as the start
+   * of a word ("gpl*" for "gplv2"): a text without any is not searched (see hinted).
+   */
+  hints: string[];
   id: (m: RegExpExecArray) => string | null;
   /** Confidence; 0.8 unless the name leaves the version open (then as low as a bare "GPL"). */
   score?: number;
@@ -101,61 +109,61 @@ const v = (m: RegExpExecArray, a = 1, b = 2): string => `${m[a] ?? ''}.${m[b] ??
 
 // Idioms whose licence is known by convention rather than spelled out (jQuery's dual licence is
 // MIT or GPL-2.0; a Linux kernel file "subject to the GNU General Public License" is GPL-2.0).
-const IDIOMS: { re: RegExp; ids: string[] }[] = [
-  { re: /\bthe lgpl mpl or bsd license\b/g, ids: ['LGPL-2.0-or-later', 'MPL-1.1', 'BSD-3-Clause'] },
+const IDIOMS: { re: RegExp; hints: string[]; ids: string[] }[] = [
+  { re: /\bthe lgpl mpl or bsd license\b/g, hints: ['mpl'], ids: ['LGPL-2.0-or-later', 'MPL-1.1', 'BSD-3-Clause'] },
   // The Mozilla tri-licence block summary line.
-  { re: /\bversion mpl 1 1 gpl 2 0 lgpl 2 1\b/g, ids: ['MPL-1.1', 'GPL-2.0-or-later', 'LGPL-2.1-or-later'] },
-  { re: /\bdual licensed under the mit (?:\S+ ){0,8}?and gpl\b(?: (?:\S+ ){0,6}?licenses)?/g, ids: ['MIT', 'GPL-2.0-only'] },
-  { re: /\breleased under the mit bsd and gpl licenses\b/g, ids: ['MIT', 'BSD-3-Clause', 'GPL-2.0-only'] },
-  { re: /\bsubject to the terms and conditions of the gnu general public license (?:version 2 )?see the file copying in the main directory of the linux distribution\b/g, ids: ['GPL-2.0-only'] },
+  { re: /\bversion mpl 1 1 gpl 2 0 lgpl 2 1\b/g, hints: ['mpl'], ids: ['MPL-1.1', 'GPL-2.0-or-later', 'LGPL-2.1-or-later'] },
+  { re: /\bdual licensed under the mit (?:\S+ ){0,8}?and gpl\b(?: (?:\S+ ){0,6}?licenses)?/g, hints: ['dual'], ids: ['MIT', 'GPL-2.0-only'] },
+  { re: /\breleased under the mit bsd and gpl licenses\b/g, hints: ['bsd'], ids: ['MIT', 'BSD-3-Clause', 'GPL-2.0-only'] },
+  { re: /\bsubject to the terms and conditions of the gnu general public license (?:version 2 )?see the file copying in the main directory of the linux distribution\b/g, hints: ['linux'], ids: ['GPL-2.0-only'] },
 ];
 
 const RULES: Rule[] = [
-  { re: /\bapache (?:software )?license,? (?:version |v ?)?([12])(?: ([01]))?\b/g, id: (m) => `Apache-${v(m)}` },
-  { re: /\b(?:software )?developed (?:by|at) the apache software foundation\b/g, id: () => 'Apache-2.0' },
+  { re: /\bapache (?:software )?license,? (?:version |v ?)?([12])(?: ([01]))?\b/g, hints: ['apache'], id: (m) => `Apache-${v(m)}` },
+  { re: /\b(?:software )?developed (?:by|at) the apache software foundation\b/g, hints: ['apache'], id: () => 'Apache-2.0' },
   // Bare "Apache 2.0" is too common in prose and code (product versions) to count on its own; it
   // needs licence wording next to it.
-  { re: /\b(?:licen[sc]ed under|under the terms of|license|licence|released under) (?:the )?(?:apache|asl|apl) ?(?:v|version )?([12]) ([01])\b/g, id: (m) => `Apache-${v(m)}` },
-  { re: /\b(?:apache|asl|apl) ?(?:v|version )?([12]) ([01]) (?:license|licensed)\b/g, id: (m) => `Apache-${v(m)}` },
-  { re: /\bapache org licenses license ([12]) ([01])\b/g, id: (m) => `Apache-${v(m)}` },
-  { re: /\b(?:mit license|mit licensed|licensed under (?:the )?mit|under the mit|opensource org licenses mit|mit license org|mit x11 license)\b/g, id: () => 'MIT' },
-  { re: /\bmozilla public license,? (?:version |v ?)?([12]) ([01])\b/g, id: (m) => `MPL-${v(m)}` },
-  { re: /\bmozilla org mpl ([12]) ([01])\b/g, id: (m) => `MPL-${v(m)}` },
-  { re: /\beclipse public license,? (?:version |v ?)?([12]) ([0])\b/g, id: (m) => `EPL-${v(m)}` },
-  { re: /\beclipse org legal epl v?([12])([0])\b/g, id: (m) => `EPL-${v(m)}` },
-  { re: /\bcommon development and distribution license,? (?:cddl )?(?:version |v ?)?(1) ([01])\b/g, id: (m) => `CDDL-${v(m)}` },
-  { re: /\bcommon development and distribution license\b(?! (?:cddl )?(?:version |v ?)?1 [01]\b)/g, id: () => 'CDDL-1.0' },
-  { re: /\bcddl ?(?:v ?|version )?(1) ([01])\b/g, id: (m) => `CDDL-${v(m)}` },
-  { re: /\bcommon public license,? (?:version |v ?)?(1) (0)\b/g, id: () => 'CPL-1.0' },
-  { re: /\b(?:new|revised|modified|3 clause) bsd license\b|\bbsd 3 clause license\b/g, id: () => 'BSD-3-Clause' },
-  { re: /\b(?:0|zero clause) bsd license\b|\b0bsd\b/g, id: () => '0BSD' },
+  { re: /\b(?:licen[sc]ed under|under the terms of|license|licence|released under) (?:the )?(?:apache|asl|apl) ?(?:v|version )?([12]) ([01])\b/g, hints: ['apache*', 'asl*', 'apl*'], id: (m) => `Apache-${v(m)}` },
+  { re: /\b(?:apache|asl|apl) ?(?:v|version )?([12]) ([01]) (?:license|licensed)\b/g, hints: ['apache*', 'asl*', 'apl*'], id: (m) => `Apache-${v(m)}` },
+  { re: /\bapache org licenses license ([12]) ([01])\b/g, hints: ['apache'], id: (m) => `Apache-${v(m)}` },
+  { re: /\b(?:mit license|mit licensed|licensed under (?:the )?mit|under the mit|opensource org licenses mit|mit license org|mit x11 license)\b/g, hints: ['mit'], id: () => 'MIT' },
+  { re: /\bmozilla public license,? (?:version |v ?)?([12]) ([01])\b/g, hints: ['mozilla'], id: (m) => `MPL-${v(m)}` },
+  { re: /\bmozilla org mpl ([12]) ([01])\b/g, hints: ['mozilla'], id: (m) => `MPL-${v(m)}` },
+  { re: /\beclipse public license,? (?:version |v ?)?([12]) ([0])\b/g, hints: ['eclipse'], id: (m) => `EPL-${v(m)}` },
+  { re: /\beclipse org legal epl v?([12])([0])\b/g, hints: ['eclipse'], id: (m) => `EPL-${v(m)}` },
+  { re: /\bcommon development and distribution license,? (?:cddl )?(?:version |v ?)?(1) ([01])\b/g, hints: ['development'], id: (m) => `CDDL-${v(m)}` },
+  { re: /\bcommon development and distribution license\b(?! (?:cddl )?(?:version |v ?)?1 [01]\b)/g, hints: ['development'], id: () => 'CDDL-1.0' },
+  { re: /\bcddl ?(?:v ?|version )?(1) ([01])\b/g, hints: ['cddl*'], id: (m) => `CDDL-${v(m)}` },
+  { re: /\bcommon public license,? (?:version |v ?)?(1) (0)\b/g, hints: ['common'], id: () => 'CPL-1.0' },
+  { re: /\b(?:new|revised|modified|3 clause) bsd license\b|\bbsd 3 clause license\b/g, hints: ['bsd'], id: () => 'BSD-3-Clause' },
+  { re: /\b(?:0|zero clause) bsd license\b|\b0bsd\b/g, hints: ['bsd', '0bsd'], id: () => '0BSD' },
   // A bare "BSD license" leaves the clause count open: it reads as the 3-clause licence unless a
   // BSD text in the same file says which (see recognize.ts), hence the low score.
-  { re: /(?<!\b(?:new|revised|modified|3 clause|simplified|2 clause|free|original|4 clause|0|zero clause) )\bbsd(?: style)?(?: source)? license\b/g, id: () => 'BSD-3-Clause', score: 0.5 },
-  { re: /\b(?:simplified|2 clause) bsd license\b|\bbsd 2 clause license\b|\bfreebsd license\b/g, id: () => 'BSD-2-Clause' },
-  { re: /\bisc license\b/g, id: () => 'ISC' },
-  { re: /\bartistic license,? (?:version |v ?)?([12]) (0)\b/g, id: (m) => `Artistic-${v(m)}` },
+  { re: /(?<!\b(?:new|revised|modified|3 clause|simplified|2 clause|free|original|4 clause|0|zero clause) )\bbsd(?: style)?(?: source)? license\b/g, hints: ['bsd'], id: () => 'BSD-3-Clause', score: 0.5 },
+  { re: /\b(?:simplified|2 clause) bsd license\b|\bbsd 2 clause license\b|\bfreebsd license\b/g, hints: ['bsd', 'freebsd'], id: () => 'BSD-2-Clause' },
+  { re: /\bisc license\b/g, hints: ['isc'], id: () => 'ISC' },
+  { re: /\bartistic license,? (?:version |v ?)?([12]) (0)\b/g, hints: ['artistic'], id: (m) => `Artistic-${v(m)}` },
   // Unversioned, the Artistic Licence is Perl's (1.0 as shipped with Perl).
-  { re: /\bartistic license\b(?!,? (?:version |v ?)?[12] 0\b)/g, id: () => 'Artistic-1.0-Perl' },
-  { re: /\bruby license\b|\bsame terms as ruby\b/g, id: () => 'Ruby' },
-  { re: /\bboost software license,? (?:version )?1 0\b/g, id: () => 'BSL-1.0' },
-  { re: /\bcreative commons attribution sharealike ([1-4]) ([05])\b/g, id: (m) => `CC-BY-SA-${v(m)}` },
-  { re: /\bcc by sa v?([1-4]) ([05])\b/g, id: (m) => `CC-BY-SA-${v(m)}` },
-  { re: /\bclasspath exception\b|\blinking this library statically or dynamically with other modules is making a combined work\b/g, id: () => 'Classpath-exception-2.0' },
+  { re: /\bartistic license\b(?!,? (?:version |v ?)?[12] 0\b)/g, hints: ['artistic'], id: () => 'Artistic-1.0-Perl' },
+  { re: /\bruby license\b|\bsame terms as ruby\b/g, hints: ['ruby'], id: () => 'Ruby' },
+  { re: /\bboost software license,? (?:version )?1 0\b/g, hints: ['boost'], id: () => 'BSL-1.0' },
+  { re: /\bcreative commons attribution sharealike ([1-4]) ([05])\b/g, hints: ['sharealike'], id: (m) => `CC-BY-SA-${v(m)}` },
+  { re: /\bcc by sa v?([1-4]) ([05])\b/g, hints: ['cc'], id: (m) => `CC-BY-SA-${v(m)}` },
+  { re: /\bclasspath exception\b|\blinking this library statically or dynamically with other modules is making a combined work\b/g, hints: ['classpath', 'statically'], id: () => 'Classpath-exception-2.0' },
 ];
 
 // Licences known by a short name or a fixed acknowledgement rather than a "... License, Version
 // n" title: "Licensed under the Unlicense", "WTFPL", "zlib/libpng license", the OpenSSL and
 // SSLeay advertising clauses products print in their notices.
 const SHORT_NAMES: Rule[] = [
-  { re: /\bunlicense\b/g, id: () => 'Unlicense' },
-  { re: /\bwtfpl\b|\bdo what the f\w* (?:ck )?you want to (?:public )?license\b/g, id: () => 'WTFPL' },
-  { re: /\bzlib(?: libpng| png)? license\b|\blicensed under (?:the )?zlib\b/g, id: () => 'Zlib' },
-  { re: /\bthis product includes software developed by the openssl project for use in the openssl toolkit\b|\bopenssl license\b/g, id: () => 'OpenSSL' },
-  { re: /\bthis product includes cryptographic software written by eric young\b|\b(?:original )?ssleay license\b/g, id: () => 'SSLeay-standalone' },
-  { re: /\bcc0 1 0(?: universal)?\b|\bcreative commons zero\b|\bcc0 license\b/g, id: () => 'CC0-1.0' },
-  { re: /\bexpat license\b/g, id: () => 'MIT' },
-  { re: /\bpython software foundation license\b|\bpsf license\b/g, id: () => 'PSF-2.0' },
+  { re: /\bunlicense\b/g, hints: ['unlicense'], id: () => 'Unlicense' },
+  { re: /\bwtfpl\b|\bdo what the f\w* (?:ck )?you want to (?:public )?license\b/g, hints: ['wtfpl', 'want'], id: () => 'WTFPL' },
+  { re: /\bzlib(?: libpng| png)? license\b|\blicensed under (?:the )?zlib\b/g, hints: ['zlib'], id: () => 'Zlib' },
+  { re: /\bthis product includes software developed by the openssl project for use in the openssl toolkit\b|\bopenssl license\b/g, hints: ['openssl'], id: () => 'OpenSSL' },
+  { re: /\bthis product includes cryptographic software written by eric young\b|\b(?:original )?ssleay license\b/g, hints: ['young', 'ssleay'], id: () => 'SSLeay-standalone' },
+  { re: /\bcc0 1 0(?: universal)?\b|\bcreative commons zero\b|\bcc0 license\b/g, hints: ['cc0', 'zero'], id: () => 'CC0-1.0' },
+  { re: /\bexpat license\b/g, hints: ['expat'], id: () => 'MIT' },
+  { re: /\bpython software foundation license\b|\bpsf license\b/g, hints: ['python', 'psf'], id: () => 'PSF-2.0' },
 ];
 
 // Machine-readable declarations on a line of their own: core metadata, RPM spec and Debian
@@ -260,9 +268,25 @@ function findDeclarations(raw: string): LicenseMatch[] {
   return out;
 }
 
-/** Name and URL references to licences, each with the line(s) it spans. */
-export function findReferences(raw: string): LicenseMatch[] {
-  const flat = flatten(raw);
+const PREFIX_HINTS = [...new Set([...IDIOMS, ...RULES, ...SHORT_NAMES, { hints: GNU_HINTS }, { hints: GFDL_HINTS }].flatMap((r) => r.hints.filter((h) => h.endsWith('*')).map((h) => h.slice(0, -1))))];
+
+/**
+ * Whether a text's words hold one of a rule's hints. Most texts name few licences: a rule runs only
+ * where one of its words is, looked up in the text's set of distinct words (a regular expression
+ * tries every word boundary, a substring search scans the whole text for each hint).
+ */
+function hinted(words: string[]): (hints: string[]) => boolean {
+  const present = new Set(words);
+  for (const w of present) for (const p of PREFIX_HINTS) if (w.startsWith(p)) present.add(`${p}*`);
+  return (hints) => hints.some((h) => present.has(h));
+}
+
+/**
+ * Name and URL references to licences, each with the line(s) it spans. `tokens`, when the caller
+ * already has them, are `tokenize(raw)`'s.
+ */
+export function findReferences(raw: string, tokens?: Tokens): LicenseMatch[] {
+  const flat = flatten(raw, tokens);
   const out: LicenseMatch[] = [];
   const apartEnds: number[] = [];
   const push = (spdx: string, start: number, end: number, score: number): void => {
@@ -279,7 +303,9 @@ export function findReferences(raw: string): LicenseMatch[] {
   const text = flat.text;
   // Spans already explained by an idiom; the generic GNU rule must not add a second reading.
   const claimed: [number, number][] = [];
+  const named = hinted(flat.words);
   for (const idiom of IDIOMS) {
+    if (!named(idiom.hints)) continue;
     idiom.re.lastIndex = 0;
     for (let m = idiom.re.exec(text); m; m = idiom.re.exec(text)) {
       claimed.push([m.index, m.index + m[0].length]);
@@ -287,7 +313,7 @@ export function findReferences(raw: string): LicenseMatch[] {
     }
   }
   GNU.lastIndex = 0;
-  for (let m = GNU.exec(text); m; m = GNU.exec(text)) {
+  for (let m = named(GNU_HINTS) ? GNU.exec(text) : null; m; m = GNU.exec(text)) {
     const at = m.index;
     if (claimed.some(([a, b]) => at >= a && at < b)) continue;
     const family = gnuFamily(m);
@@ -319,12 +345,13 @@ export function findReferences(raw: string): LicenseMatch[] {
   }
   // GNU FDL: "Version 1.2 or any later version published by the Free Software Foundation".
   const GFDL = /\b(?:gnu free documentation license|gfdl),? (?:version |v ?)?1 ([123])\b/g;
-  for (let m = GFDL.exec(text); m; m = GFDL.exec(text)) {
+  for (let m = named(GFDL_HINTS) ? GFDL.exec(text) : null; m; m = GFDL.exec(text)) {
     const end = m.index + m[0].length;
     const later = LATER.test(text.slice(end + 1, end + 160));
     push(`GFDL-1.${m[1] ?? '1'}-${later ? 'or-later' : 'only'}`, m.index, end, 0.8);
   }
   for (const rule of [...RULES, ...SHORT_NAMES]) {
+    if (!named(rule.hints)) continue;
     rule.re.lastIndex = 0;
     for (let m = rule.re.exec(text); m; m = rule.re.exec(text)) {
       const id = rule.id(m);
