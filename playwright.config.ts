@@ -3,6 +3,8 @@ import { defineConfig } from '@playwright/test';
 // End to end through the web host in Debian's Chromium (no Playwright browser download here).
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Builds the platform when stale and makes the run's scratch folder (tests/e2e/global-setup.ts).
+  globalSetup: './tests/e2e/global-setup.ts',
   outputDir: 'test-results/e2e-artifacts',
   timeout: 120_000,
   expect: { timeout: 15_000 },
