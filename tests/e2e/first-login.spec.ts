@@ -30,7 +30,8 @@ test('新用户首次登录：强制改密、按权限跳转首页、中文界�
   await expect(page.getByText('用户名或密码错误').first()).toBeVisible();
 
   // First login with the initial password is forced to change it.
-  await page.waitForTimeout(2100); // the click guard holds the button for 2000 ms
+  // The click guard holds the button for 2000 ms after the refused login, then lets it go.
+  await expect(page.getByRole('button', { name: '登录' })).toBeEnabled();
   await page.getByLabel('密码', { exact: true }).fill(INITIAL_PASSWORD);
   await page.getByRole('button', { name: '登录' }).click();
   await expect(page).toHaveURL(/#\/changePassword/);
@@ -52,7 +53,7 @@ test('新用户首次登录：强制改密、按权限跳转首页、中文界�
   // A good one is accepted; the platform ends the session and asks for a new login.
   await page.getByRole('textbox', { name: /^新密码/ }).fill(NEW_PASSWORD);
   await page.getByRole('textbox', { name: /^确认新密码/ }).fill(NEW_PASSWORD);
-  await page.waitForTimeout(2100);
+  await expect(page.getByRole('button', { name: '确认修改' })).toBeEnabled(); // the click guard
   await page.getByRole('button', { name: '确认修改' }).click();
   await expect(page.getByText('修改成功，请用新密码登录').first()).toBeVisible();
   await expect(page).toHaveURL(/#\/login/);

@@ -22,11 +22,7 @@ let host: WebHost;
 let api: APIRequestContext | null = null;
 const work = mkdtempSync(join(tmpdir(), 'cairn-e2e-statistics-'));
 test.beforeAll(async () => {
-  host = await startWebHost({
-    prepare: (home) => {
-      execFileSync(process.execPath, ['cli/cairn.ts', 'kb', 'import', '--db', join(home, 'platform', 'cairn.db'), join(CORPORA, 'advisories', 'go'), join(CORPORA, 'advisories', 'pypi')], { stdio: 'ignore' });
-    },
-  });
+  host = await startWebHost({ advisories: ['go', 'pypi'] });
 });
 test.afterAll(async () => {
   await api?.dispose();

@@ -29,7 +29,7 @@ test('服务器配置：测试本机、添加校验、测试失败原因、删�
 
   // A valid one is kept; nothing listens on port 9, so its test fails with a reason.
   await dialog.getByRole('textbox', { name: /服务器地址/ }).fill('http://127.0.0.1:9');
-  await page.waitForTimeout(2100);
+  await expect(dialog.getByRole('button', { name: '保存' })).toBeEnabled(); // the click guard
   await dialog.getByRole('button', { name: '保存' }).click();
   await expect(dialog).toBeHidden();
   const remoteRow = page.getByRole('row', { name: /总部分析平台/ });

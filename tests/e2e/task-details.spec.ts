@@ -20,8 +20,6 @@ import { startWebHost, type WebHost } from './web-host.ts';
 
 const shot = (name: string) => `test-results/task-${name}.png`;
 const CORPORA = join(process.cwd(), '..', 'shared', 'corpora');
-const PYPI = join(CORPORA, 'advisories', 'pypi');
-const GO = join(CORPORA, 'advisories', 'go');
 
 test.use({ actionTimeout: 15_000 });
 
@@ -39,12 +37,8 @@ test.beforeAll(async () => {
   execFileSync('zip', ['-qr', zipPath, 'gomod', 'pip', 'npm', 'pom'], { cwd: join(CORPORA, 'trivy', 'repo') });
   excelList = join(work, 'component-list.csv');
   writeFileSync(excelList, ['组件名称,版本,语言/生态,purl,许可证,备注', 'lodash,4.17.20,JavaScript,,MIT,', 'org.apache.logging.log4j:log4j-core,2.14.1,Java,,Apache-2.0,'].join('\n'));
-  host = await startWebHost({
-    // The embedded platform's database (<home>/platform/cairn.db), knowledge base loaded first.
-    prepare: (home) => {
-      execFileSync(process.execPath, ['cli/cairn.ts', 'kb', 'import', '--db', join(home, 'platform', 'cairn.db'), GO, PYPI], { stdio: 'ignore' });
-    },
-  });
+  // The embedded platform's database (<home>/platform/cairn.db), knowledge base loaded first.
+  host = await startWebHost({ advisories: ['go', 'pypi'] });
 });
 test.afterAll(async () => {
   await api?.dispose();

@@ -93,8 +93,13 @@ test('users: add, filter, change roles, lock, import from Excel and read the rec
   try {
     await page.goto(`${host.origin}/#/system/user/user`);
     await page.getByRole('button', { name: '同步外部用户' }).click();
-    await page.getByLabel('同步地址').fill(`http://127.0.0.1:${(source.address() as AddressInfo).port}/users.json`);
-    await page.getByRole('button', { name: '立即同步' }).click();
+    const syncUrl = `http://127.0.0.1:${(source.address() as AddressInfo).port}/users.json`;
+    // The dialog puts the saved source (none yet) into its fields when its read of it returns,
+    // over an address typed before then; typed again until the address is still there to sync.
+    await expect(async () => {
+      await page.getByLabel('同步地址').fill(syncUrl);
+      await page.getByRole('button', { name: '立即同步' }).click({ timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
     await expect(page.getByText('来源共 2 个用户：新建 1，更新 0，无变化 0，跳过 1')).toBeVisible();
     await expect(page.getByText('lisi：已存在同名的非同步用户（类型 0），未修改')).toBeVisible();
     await page.screenshot({ path: shot('sync') });

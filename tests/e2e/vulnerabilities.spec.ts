@@ -163,7 +163,7 @@ test('漏洞知识库：列表筛选、详情、看板、系统漏洞维护、�
   await page.screenshot({ path: shot('8-system-dialog-error'), fullPage: true });
 
   await dialog.getByRole('textbox', { name: 'CVE 编号' }).fill('CVE-2099-20002');
-  await page.waitForTimeout(2100); // the click guard
+  await expect(dialog.getByRole('button', { name: '保存' })).toBeEnabled(); // the click guard
   await dialog.getByRole('button', { name: '保存' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText('添加成功').first()).toBeVisible();
@@ -176,7 +176,7 @@ test('漏洞知识库：列表筛选、详情、看板、系统漏洞维护、�
   await expect(dialog.getByRole('textbox', { name: 'CVE 编号' })).toHaveValue('CVE-2099-20002');
   await expect(dialog.getByRole('textbox', { name: '组件名称' })).toHaveValue('org.example:e2e-lib');
   await dialog.getByRole('textbox', { name: /漏洞名称/ }).fill('端到端测试新增漏洞（已编辑）');
-  await page.waitForTimeout(2100);
+  await expect(dialog.getByRole('button', { name: '保存' })).toBeEnabled(); // the click guard
   await dialog.getByRole('button', { name: '保存' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByRole('row', { name: /端到端测试新增漏洞（已编辑）/ })).toBeVisible();
