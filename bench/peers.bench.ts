@@ -2,7 +2,7 @@
 // pair and interleaved (A B A B …) so that a drift of the machine's speed hits both sides alike.
 // Each pair's ratio is the median of the per-run ratios peer/Cairn (above 1: Cairn is faster).
 //   scan:      Cairn `scan --format cyclonedx -o` vs cdxgen (offline switches, bench/peers.ts) on the
-//              shared trivy projects, a generated 2,500-entry npm lock, and a copy of this project's
+//              shared trivy projects, a generated 2,500-entry npm lock (bench/huge-lock.ts), and a copy of this project's
 //              node_modules (~80,000 files, walked as a tree).
 //   licences:  Cairn `licenses -o` vs Debian's licensecheck `--recursive --check . --copyright`
 //              (licence and copyright on both sides) on 20,000 node_modules text files and on the
@@ -10,12 +10,12 @@
 // PEERS_ONLY=trivy,lock,tree,files,lic1 picks parts; PEERS_RUNS (default 3) counted runs per side,
 // after one warm-up each. Wall and CPU seconds and peak RSS come from GNU time.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { walkTree } from '../server/engine/index.ts';
+import { hugeLock } from './huge-lock.ts';
 import { benchCache, CDXGEN_ARGS, CDXGEN_ENV, ensureCdxgen, licensecheck } from './peers.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -62,34 +62,6 @@ function pair(name: string, ours: Side, theirs: Side): PairResult {
 }
 
 const cairn = (...args: string[]): string[] => [process.execPath, path.join(repoRoot, 'cli/cairn.ts'), ...args];
-
-/** A package-lock v3 of `count` synthetic packages as npm writes one: scoped and nested entries, dev and optional flags, integrity, edges. */
-function generateNpmLock(count: number): string {
-  const root = path.join(benchCache, `npm-lock-${count}`);
-  if (existsSync(path.join(root, 'package-lock.json'))) return root;
-  mkdirSync(root, { recursive: true });
-  const name = (i: number) => (i % 7 === 0 ? `@scope${i % 13}/lib-${i}` : `lib-${i}`);
-  const packages: Record<string, Record<string, unknown>> = {};
-  const top: Record<string, string> = {};
-  for (let i = 0; i < count; i++) {
-    // Every tenth package is a second copy nested under its parent, as npm does for conflicting versions.
-    const nested = i % 10 === 9;
-    const key = nested ? `node_modules/${name(i - 1)}/node_modules/${name(i)}` : `node_modules/${name(i)}`;
-    const version = `${1 + (i % 5)}.${i % 17}.${i % 3}`;
-    const deps = Object.fromEntries([i + 1, i + 3].filter((j) => j < count).map((j) => [name(j), `^${1 + (j % 5)}.0.0`]));
-    packages[key] = {
-      version, resolved: `https://registry.npmjs.org/${name(i)}/-/${name(i).replace(/^@[^/]+\//, '')}-${version}.tgz`,
-      integrity: `sha512-${createHash('sha512').update(`${key}@${version}`).digest('base64')}`,
-      ...(i % 4 === 0 && { dev: true }), ...(i % 31 === 0 && { optional: true }), license: i % 3 ? 'MIT' : 'ISC',
-      ...(Object.keys(deps).length && { dependencies: deps }),
-    };
-    if (!nested && i < 40) top[name(i)] = `^${version}`;
-  }
-  const manifest = { name: 'bench-app', version: '1.0.0', dependencies: top };
-  writeFileSync(path.join(root, 'package.json'), JSON.stringify(manifest, null, 2));
-  writeFileSync(path.join(root, 'package-lock.json'), JSON.stringify({ name: 'bench-app', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': manifest, ...packages } }, null, 2));
-  return root;
-}
 
 /** A copy of this project's node_modules, so both tools walk the same ~80,000 files from a cold start of each process. */
 function nodeModulesCopy(): string {
@@ -146,7 +118,7 @@ export async function run(): Promise<void> {
       const repo = path.join(corpora, 'trivy/repo');
       for (const n of readdirSync(repo).sort()) scanPairs.push([`trivy/${n}`, path.join(repo, n)]);
     }
-    if (ONLY.has('lock')) scanPairs.push(['生成的 npm 锁文件（2,500 项）', generateNpmLock(2500)]);
+    if (ONLY.has('lock')) scanPairs.push(['生成的 npm 锁文件（2,500 项）', path.join(hugeLock(2500).root, 'npm')]);
     if (ONLY.has('tree')) scanPairs.push(['node_modules 副本（目录树）', nodeModulesCopy()]);
     if (scanPairs.length) {
       const cdxgen = ensureCdxgen();

@@ -14,7 +14,7 @@ import { build, isStale } from '../scripts/build.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const LOCKFILE = process.env.BENCH_LOCKFILE ?? '/work/shared/corpora/trivy/repo/npm/package-lock.json';
+const LOCKFILE = process.env.BENCH_LOCKFILE ?? path.resolve(root, '../shared/corpora/trivy/repo/npm/package-lock.json');
 const BASELINE = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : null;
 
 interface Variant {
