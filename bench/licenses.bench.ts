@@ -5,20 +5,16 @@
 //
 // Second part: licence-dense text, ScanCode's lic1 licence files (../shared/corpora, the non-.yml
 // ones), recognition and copyright detection per file in this process (CPU time too: the machine is
-// shared), then side by side with Debian's licensecheck as whole commands, interleaved:
-// `licensecheck --copyright --recursive <dir>` against `cairn licenses <dir>` (its process start-up,
-// module loading and licence index included).
-import { execFileSync, spawnSync } from 'node:child_process';
+// shared). The same files against Debian's licensecheck as whole commands, interleaved, are in
+// peers.bench.ts.
 import { existsSync, readdirSync } from 'node:fs';
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { licenseText, loadCopyrightDetection, loadLicenseRecognition, readableText, walkTree } from '../server/engine/index.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../node_modules');
 const LIMIT = 20_000;
 const LIC1 = path.resolve(import.meta.dirname, '../../shared/corpora/licenses/scancode/lic1');
-const CLI = path.resolve(import.meta.dirname, '../cli/cairn.ts');
 const ROUNDS = 3;
 const TEXT = /\.(js|cjs|mjs|ts|d\.ts|json|md|txt|c|h|cc|py|rb|go|rs|java|css|html|yml|yaml)$|(^|\/)(LICEN[CS]E|COPYING|NOTICE|AUTHORS)[^/]*$/i;
 
@@ -82,33 +78,5 @@ async function licenceDense(recognizer: { recognize(text: string, name?: string)
   }
   console.log(`lic1 进程内 ${texts.length} 个文件（许可证识别 + 版权检测），${ROUNDS} 轮中位数：${((texts.length / median(walls)) * 1000).toFixed(0)} 文件/秒（墙钟），${((texts.length / median(cpus)) * 1000).toFixed(0)} 文件/秒（CPU）`);
 
-  if (spawnSync('licensecheck', ['--version']).status !== 0) {
-    console.log('（没有安装 licensecheck，跳过整条命令的对比）');
-    return;
-  }
-  // The same files in a directory of their own, without the .yml metadata beside them.
-  const dir = await mkdtemp(path.join(tmpdir(), 'cairn-lic1-'));
-  try {
-    await Promise.all(names.map((f) => copyFile(path.join(LIC1, f), path.join(dir, f))));
-    const commands: Record<string, [string, string[]]> = {
-      licensecheck: ['licensecheck', ['--copyright', '--recursive', dir]],
-      cairn: [process.execPath, [CLI, 'licenses', dir]],
-    };
-    const figures: Record<string, { wall: number[]; cpu: number[] }> = { licensecheck: { wall: [], cpu: [] }, cairn: { wall: [], cpu: [] } };
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [name, [command, args]] of Object.entries(commands)) {
-        // CPU of the child from bash's `times`: user and system seconds of the children.
-        const start = performance.now();
-        const out = execFileSync('bash', ['-c', '"$@" > /dev/null 2>&1; times', 'bash', command, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-        figures[name]!.wall.push(performance.now() - start);
-        const [user, system] = [...(out.trim().split('\n').pop() ?? '').matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60_000 + Number(m[2]) * 1000);
-        figures[name]!.cpu.push((user ?? 0) + (system ?? 0));
-      }
-    }
-    const lc = figures.licensecheck!;
-    const cairn = figures.cairn!;
-    console.log(`lic1 整条命令 ${names.length} 个文件，交替 ${ROUNDS} 轮中位数：licensecheck --copyright ${median(lc.wall).toFixed(0)} ms（CPU ${median(lc.cpu).toFixed(0)} ms），cairn licenses ${median(cairn.wall).toFixed(0)} ms（CPU ${median(cairn.cpu).toFixed(0)} ms）；快 ${(median(lc.wall) / median(cairn.wall)).toFixed(1)} 倍（CPU ${(median(lc.cpu) / median(cairn.cpu)).toFixed(1)} 倍）`);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  // The same files against Debian's licensecheck, as whole commands: `npm run bench -- peers`.
 }

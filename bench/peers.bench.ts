@@ -52,12 +52,14 @@ function pair(name: string, ours: Side, theirs: Side): PairResult {
   for (let i = 0; i < RUNS; i++) { a.push(timed(ours)); b.push(timed(theirs)); }
   const result = {
     name, ours: a, theirs: b,
-    wallRatio: median(a.map((x, i) => b[i]!.wall / x.wall)),
-    cpuRatio: median(a.map((x, i) => b[i]!.cpu / x.cpu)),
+    // A failed run (cdxgen on trivy/pubspec exits 1) is no time to compare.
+    wallRatio: median(a.map((x, i) => (x.ok && b[i]!.ok ? b[i]!.wall / x.wall : NaN))),
+    cpuRatio: median(a.map((x, i) => (x.ok && b[i]!.ok ? b[i]!.cpu / x.cpu : NaN))),
     oursCount: components(ours.output), theirsCount: components(theirs.output),
   };
   const cell = (runs: Run[]) => runs.every((r) => r.ok) ? `${median(runs.map((r) => r.wall)).toFixed(2)} s ${median(runs.map((r) => r.rssMB)).toFixed(0)} MB` : '失败';
-  console.log(`| ${name} | ${cell(a)} | ${cell(b)} | **${result.wallRatio.toFixed(1)}×** | ${result.cpuRatio.toFixed(1)}× | ${result.oursCount} | ${result.theirsCount} |`);
+  const ratio = (r: number, bold: boolean) => (Number.isFinite(r) ? (bold ? `**${r.toFixed(1)}×**` : `${r.toFixed(1)}×`) : '—');
+  console.log(`| ${name} | ${cell(a)} | ${cell(b)} | ${ratio(result.wallRatio, true)} | ${ratio(result.cpuRatio, false)} | ${result.oursCount} | ${result.theirsCount} |`);
   return result;
 }
 
