@@ -19,9 +19,16 @@ export function SyncDialog({ onClose }: { onClose: () => void }) {
   const [values, setValues] = useState<SyncSource>({ url: '', format: 'json', defaultRoleId: null });
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<SyncResult | null>(null);
+  // The saved source fills the fields once, when it arrives: never over what the administrator
+  // has typed meanwhile (nor again after a save refetches it).
+  const [loaded, setLoaded] = useState(false);
+  const [edited, setEdited] = useState(false);
   useEffect(() => {
-    if (source.data) setValues(source.data);
-  }, [source.data]);
+    if (!source.data || loaded) return;
+    setLoaded(true);
+    if (!edited) setValues(source.data);
+  }, [source.data, loaded, edited]);
+  const edit = (change: (v: SyncSource) => SyncSource) => { setEdited(true); setValues(change); };
 
   const run = async (andSync: boolean) => {
     setError(null);
@@ -44,16 +51,16 @@ export function SyncDialog({ onClose }: { onClose: () => void }) {
         <p className="cairn-muted">{t.syncIntro}</p>
         <FormGroup label={t.syncUrl} labelFor="user-sync-url">
           <InputGroup id="user-sync-url" value={values.url} placeholder={t.syncUrlPlaceholder} maxLength={500}
-            onValueChange={(url) => setValues((v) => ({ ...v, url }))} />
+            onValueChange={(url) => edit((v) => ({ ...v, url }))} />
         </FormGroup>
         <FormGroup label={t.syncFormat} labelFor="user-sync-format" inline>
           <HTMLSelect id="user-sync-format" value={values.format} options={[{ value: 'json', label: 'JSON' }, { value: 'csv', label: 'CSV' }]}
-            onChange={(e) => setValues((v) => ({ ...v, format: e.currentTarget.value as SyncSource['format'] }))} />
+            onChange={(e) => edit((v) => ({ ...v, format: e.currentTarget.value as SyncSource['format'] }))} />
         </FormGroup>
         <FormGroup label={t.syncRole} labelFor="user-sync-role" inline>
           <HTMLSelect id="user-sync-role" value={values.defaultRoleId ?? ''}
             options={[{ value: '', label: t.syncRoleDefault }, ...(roles.data ?? []).map((r) => ({ value: String(r.id), label: r.name }))]}
-            onChange={(e) => setValues((v) => ({ ...v, defaultRoleId: e.currentTarget.value ? Number(e.currentTarget.value) : null }))} />
+            onChange={(e) => edit((v) => ({ ...v, defaultRoleId: e.currentTarget.value ? Number(e.currentTarget.value) : null }))} />
         </FormGroup>
         {error ? <Callout intent="danger" icon="error">{error}</Callout> : null}
         {result ? (
