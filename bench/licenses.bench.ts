@@ -10,24 +10,30 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { licenseText, loadCopyrightDetection, loadLicenseRecognition, readableText, walkTree } from '../server/engine/index.ts';
+import { licenseText, loadCopyrightDetection, loadLicenseRecognition, readableText, walkTree, type WalkedFile } from '../server/engine/index.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../node_modules');
-const LIMIT = 20_000;
 const LIC1 = path.resolve(import.meta.dirname, '../../shared/corpora/licenses/scancode/lic1');
 const ROUNDS = 3;
 const TEXT = /\.(js|cjs|mjs|ts|d\.ts|json|md|txt|c|h|cc|py|rb|go|rs|java|css|html|yml|yaml)$|(^|\/)(LICEN[CS]E|COPYING|NOTICE|AUTHORS)[^/]*$/i;
+
+/** The bench selection: the first 20,000 text files (≤ 1 MiB) of this project's node_modules, in walk order. Shared with peers.bench.ts. */
+export async function* licenceBenchFiles(limit = 20_000): AsyncGenerator<WalkedFile> {
+  let n = 0;
+  for await (const file of walkTree(path.resolve(import.meta.dirname, '../node_modules'))) {
+    if (!TEXT.test(file.path) || file.size > 1024 * 1024) continue;
+    yield file;
+    if (++n >= limit) return;
+  }
+}
 
 export async function run(): Promise<void> {
   const [{ createLicenseRecognizer }, { detectCopyrights }] = await Promise.all([loadLicenseRecognition(), loadCopyrightDetection()]);
   const files: { path: string; text: string }[] = [];
   let bytes = 0;
-  for await (const file of walkTree(ROOT)) {
-    if (!TEXT.test(file.path) || file.size > 1024 * 1024) continue;
+  for await (const file of licenceBenchFiles()) {
     const text = await readFile(file.absolute, 'utf8');
     files.push({ path: file.path, text });
     bytes += text.length;
-    if (files.length >= LIMIT) break;
   }
   let start = performance.now();
   const recognizer = createLicenseRecognizer();

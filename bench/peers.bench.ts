@@ -14,8 +14,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { copyFile, mkdir } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
-import { walkTree } from '../server/engine/index.ts';
 import { hugeLock } from './huge-lock.ts';
+import { licenceBenchFiles } from './licenses.bench.ts';
 import { benchCache, CDXGEN_ARGS, CDXGEN_ENV, ensureCdxgen, licensecheck } from './peers.ts';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -82,14 +82,10 @@ async function licenceFiles(): Promise<string> {
   const root = path.join(benchCache, 'licence-files-20000');
   if (existsSync(path.join(root, '.complete'))) return path.join(root, 'files');
   rmSync(root, { recursive: true, force: true });
-  const TEXT = /\.(js|cjs|mjs|ts|d\.ts|json|md|txt|c|h|cc|py|rb|go|rs|java|css|html|yml|yaml)$|(^|\/)(LICEN[CS]E|COPYING|NOTICE|AUTHORS)[^/]*$/i;
-  let n = 0;
-  for await (const file of walkTree(path.join(repoRoot, 'node_modules'))) {
-    if (!TEXT.test(file.path) || file.size > 1024 * 1024) continue;
+  for await (const file of licenceBenchFiles()) {
     const to = path.join(root, 'files', file.path);
     await mkdir(path.dirname(to), { recursive: true });
     await copyFile(file.absolute, to);
-    if (++n >= 20_000) break;
   }
   writeFileSync(path.join(root, '.complete'), '');
   return path.join(root, 'files');
