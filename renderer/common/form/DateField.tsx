@@ -44,6 +44,13 @@ const EARLIEST = new Date(1970, 0, 1);
 const LATEST = new Date(2099, 11, 31);
 
 export function DateField({ value, onChange, ariaLabel, id, intent, disabled, min, max }: DateFieldProps) {
+  const minDate = dayDate(min, EARLIEST);
+  const maxDate = dayDate(max, LATEST);
+  // With no value the calendar opens on this month; when today is outside the range Blueprint
+  // would open half-way between its ends (decades ahead for an expiry from tomorrow), so the
+  // nearest end's month instead.
+  const today = new Date();
+  const initialMonth = today < minDate ? minDate : today > maxDate ? maxDate : today;
   return (
     <DateInput
       className="cairn-date-field"
@@ -55,8 +62,9 @@ export function DateField({ value, onChange, ariaLabel, id, intent, disabled, mi
       placeholder="年-月-日"
       invalidDateMessage="日期无效"
       outOfRangeMessage="超出可选范围"
-      minDate={dayDate(min, EARLIEST)}
-      maxDate={dayDate(max, LATEST)}
+      minDate={minDate}
+      maxDate={maxDate}
+      initialMonth={initialMonth}
       locale={zhCN}
       showActionsBar
       todayButtonText="今天"
